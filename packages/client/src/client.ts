@@ -1,0 +1,36 @@
+import type { AuthForm } from "@intake/spec";
+import createClient, { type Client } from "openapi-fetch";
+import { resolveOptions, type IntakeClientOptions } from "./options.js";
+import { buildResources, type ResourcesByForm } from "./resources.js";
+import { createTransport } from "./transport.js";
+import type { PathsByForm } from "./types.js";
+
+export type IntakeClient<F extends AuthForm> = {
+  readonly auth: F;
+  /** The base address, ending in /v1. */
+  readonly baseUrl: string;
+  /**
+   * The underlying openapi-fetch client, typed to this form's operations and spelling. It shares
+   * the key placement, timeout, retries and logging; it returns `{ data, error, response }`
+   * instead of throwing.
+   */
+  readonly raw: Client<PathsByForm[F], "application/json">;
+} & ResourcesByForm[F];
+
+/**
+ * A client for one auth form. The form decides which operations exist on it and how their
+ * fields are spelled:
+ *
+ * ```ts
+ * const intake = createIntakeClient({ auth: "query", apiKey, baseUrl: "https://127.0.0.1:8443/v1" });
+ * const contact = await intake.contacts.create({ phone: "+14155550123", firstName: "Ada" });
+ * ```
+ */
+export function createIntakeClient<F extends AuthForm>(options: IntakeClientOptions<F>): IntakeClient<F> {
+  const resolved = resolveOptions(options);
+  const send = createTransport(resolved);
+  const raw = createClient<PathsByForm[F], "application/json">({ baseUrl: resolved.baseUrl, fetch: (request) => send(request) });
+  const resources = buildResources(options.auth, raw as never, send);
+  const client = { auth: options.auth, baseUrl: resolved.baseUrl, raw, ...resources };
+  return Object.freeze(client) as unknown as IntakeClient<F>;
+}

@@ -1,0 +1,156 @@
+/**
+ * Client options, their defaults, and the checks that turn a mistake into a clear error at
+ * construction rather than a confusing failure on the first call.
+ */
+import type { AuthForm } from "@intake/spec";
+import { IntakeConfigError } from "./errors.js";
+import type { LogEntry } from "./log.js";
+
+export type FetchFn = (request: Request) => Promise<Response>;
+
+export interface RetryOptions {
+  /** Retries after the first attempt. Default 2; 0 disables retries. */
+  maxRetries?: number;
+  /** First backoff delay; it doubles on each retry, with jitter. Default 500 ms. */
+  initialDelayMs?: number;
+  /** Cap of a backoff delay. Default 8000 ms. */
+  maxDelayMs?: number;
+  /** A 429 asking to wait longer than this is not retried but thrown as RateLimitError. Default 60 000 ms. */
+  maxRetryAfterMs?: number;
+}
+
+export interface IntakeClientOptions<F extends AuthForm = AuthForm> {
+  /**
+   * Where the key goes: `"query"` (`?apiKey=`, camelCase bodies; contacts, lists, messages),
+   * `"header"` (`x-api-key`; sub-account credits) or `"bearer"` (`Authorization: Bearer`,
+   * snake_case bodies; contacts and lists).
+   */
+  auth: F;
+  /** The account's API key. Default: the `INTAKE_API_KEY` environment variable. */
+  apiKey?: string;
+  /** The service's base address, ending in `/v1`. Default: the `INTAKE_BASE_URL` environment variable. */
+  baseUrl?: string;
+  /** A fetch to send requests with: a custom CA, a proxy, a test double. Default: `globalThis.fetch`. */
+  fetch?: FetchFn;
+  /** Time allowed for each attempt, response body included. Default 30 000 ms. */
+  timeoutMs?: number;
+  /** Shorthand for `retry.maxRetries`. */
+  maxRetries?: number;
+  retry?: RetryOptions;
+  /** Headers sent with every request (never the key: the client places it itself). */
+  headers?: Record<string, string>;
+  /** Receives one entry per request, response, retry and failure. The key is always redacted. */
+  logger?: (entry: LogEntry) => void;
+  /**
+   * Allow `http://` to a loopback host (localhost, 127.0.0.0/8, ::1), for a stateless mock such as
+   * `prism mock` that does not speak TLS (and serves the paths at its root, so such a base URL
+   * need not end in /v1). Any other `http://` address is always refused.
+   */
+  allowInsecureLoopback?: boolean;
+}
+
+export interface ResolvedOptions {
+  auth: AuthForm;
+  apiKey: string;
+  baseUrl: string;
+  fetch: FetchFn;
+  timeoutMs: number;
+  retry: Required<RetryOptions>;
+  headers: Record<string, string>;
+  logger: ((entry: LogEntry) => void) | undefined;
+}
+
+const AUTH_FORMS: readonly AuthForm[] = ["query", "header", "bearer"];
+
+export function resolveOptions(options: IntakeClientOptions): ResolvedOptions {
+  if (!options || !AUTH_FORMS.includes(options.auth)) {
+    throw new IntakeConfigError(
+      `auth must be one of "query", "header" or "bearer" (got ${JSON.stringify(options?.auth)}). ` +
+        'Use "query" for contacts, lists and messages, "header" for /subaccounts/credits, "bearer" for funnel contacts and lists.',
+    );
+  }
+  const apiKey = options.apiKey ?? env("INTAKE_API_KEY");
+  if (typeof apiKey !== "string" || apiKey.trim() === "") {
+    throw new IntakeConfigError(
+      "An API key is required: pass apiKey or set INTAKE_API_KEY. Generate one in Settings > Account > API Key.",
+    );
+  }
+  // Looked up at call time, so a fetch patched later (msw, a test double) is the one used.
+  const fetchFn: FetchFn = options.fetch ?? ((request) => globalThis.fetch(request));
+  if (typeof options.fetch !== "function" && typeof globalThis.fetch !== "function") {
+    throw new IntakeConfigError("No fetch is available in this runtime: pass a fetch implementation in options.fetch.");
+  }
+  const retry = options.retry ?? {};
+  return {
+    auth: options.auth,
+    apiKey,
+    baseUrl: resolveBaseUrl(options.baseUrl ?? env("INTAKE_BASE_URL"), options.allowInsecureLoopback ?? false),
+    fetch: fetchFn,
+    timeoutMs: positive("timeoutMs", options.timeoutMs, 30_000),
+    retry: {
+      maxRetries: nonNegativeInteger("maxRetries", options.maxRetries ?? retry.maxRetries, 2),
+      initialDelayMs: positive("retry.initialDelayMs", retry.initialDelayMs, 500),
+      maxDelayMs: positive("retry.maxDelayMs", retry.maxDelayMs, 8_000),
+      maxRetryAfterMs: positive("retry.maxRetryAfterMs", retry.maxRetryAfterMs, 60_000),
+    },
+    headers: { ...options.headers },
+    logger: options.logger,
+  };
+}
+
+export function resolveBaseUrl(input: string | undefined, allowInsecureLoopback: boolean): string {
+  if (!input) {
+    throw new IntakeConfigError(
+      "baseUrl is required: the service's address ending in /v1, for example https://127.0.0.1:8443/v1 (or set INTAKE_BASE_URL).",
+    );
+  }
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    throw new IntakeConfigError(`baseUrl ${JSON.stringify(input)} is not a URL; expected something like https://api.example.com/v1.`);
+  }
+  if (url.protocol === "http:") {
+    if (!(allowInsecureLoopback && isLoopback(url.hostname))) {
+      throw new IntakeConfigError(
+        `Refusing the http:// base URL ${url.origin}: the service accepts HTTPS only, and the API key would travel in clear. ` +
+          "Use https://." +
+          (isLoopback(url.hostname) ? " For a local mock without TLS (such as prism mock), pass allowInsecureLoopback: true." : ""),
+      );
+    }
+  } else if (url.protocol !== "https:") {
+    throw new IntakeConfigError(`baseUrl must use https:// (got ${url.protocol}//).`);
+  }
+  if (url.username || url.password || url.search || url.hash) {
+    throw new IntakeConfigError(
+      "baseUrl must not carry credentials, a query or a fragment: pass the key as apiKey and the client places it.",
+    );
+  }
+  const base = url.toString().replace(/\/+$/, "");
+  // A stateless mock on loopback (prism) serves the paths at its root, without /v1.
+  if (!base.endsWith("/v1") && url.protocol === "https:") {
+    throw new IntakeConfigError(`baseUrl must end with the version segment /v1: did you mean ${base}/v1?`);
+  }
+  return base;
+}
+
+function isLoopback(hostname: string): boolean {
+  return hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+function env(name: string): string | undefined {
+  const proc = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process;
+  return proc?.env?.[name] || undefined;
+}
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0) throw new IntakeConfigError(`${name} must be a positive number of milliseconds (got ${value}).`);
+  return value;
+}
+
+function nonNegativeInteger(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 0) throw new IntakeConfigError(`${name} must be a whole number, 0 or more (got ${value}).`);
+  return value;
+}

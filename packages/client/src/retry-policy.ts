@@ -1,0 +1,62 @@
+/**
+ * When a failed attempt may be sent again without doubling its effect.
+ *
+ * - 429: the service refused the request before doing anything, so every operation is retried.
+ * - 5xx, a timeout or a connection lost mid-request: the request may have taken effect, so only
+ *   operations that are safe to repeat are retried: GET, a contact create that carries a phone
+ *   number (the service returns the existing contact for a known phone), and receive (the
+ *   service de-duplicates by messageSid or id, which the contract requires).
+ * - A connection that failed before the request left (refused, DNS, unreachable): every operation.
+ */
+import type { paths } from "@intake/spec";
+import type { RetryOptions } from "./options.js";
+
+const CONTACTS = "/contacts" satisfies keyof paths;
+const RECEIVE = "/incoming_custom_channel_message" satisfies keyof paths;
+
+export function isSafeToRepeat(method: string, path: string, body: ArrayBuffer | undefined): boolean {
+  if (method === "GET" || method === "HEAD") return true;
+  if (method !== "POST") return false;
+  if (path === RECEIVE) return true;
+  if (path === CONTACTS) return carriesPhone(body);
+  return false;
+}
+
+function carriesPhone(body: ArrayBuffer | undefined): boolean {
+  if (!body) return false;
+  try {
+    const parsed: unknown = JSON.parse(new TextDecoder().decode(body));
+    if (typeof parsed !== "object" || parsed === null) return false;
+    const { phone, phone_number } = parsed as Record<string, unknown>;
+    return typeof phone === "string" || typeof phone_number === "string";
+  } catch {
+    return false;
+  }
+}
+
+/** System error codes meaning no byte of the request reached the server. */
+const NOT_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
+
+export function wasNotSent(code: string | undefined): boolean {
+  return code !== undefined && NOT_SENT.has(code);
+}
+
+/** The first system error code in an error's cause chain (undici nests it, sometimes in an AggregateError). */
+export function systemErrorCode(error: unknown, depth = 0): string | undefined {
+  if (typeof error !== "object" || error === null || depth > 5) return undefined;
+  const { code, cause, errors } = error as { code?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof code === "string") return code;
+  if (Array.isArray(errors)) {
+    for (const inner of errors) {
+      const found = systemErrorCode(inner, depth + 1);
+      if (found) return found;
+    }
+  }
+  return systemErrorCode(cause, depth + 1);
+}
+
+/** Exponential backoff with "equal jitter": between half and all of min(cap, initial * 2^attempt). */
+export function backoffDelay(attempt: number, retry: Required<RetryOptions>, random: () => number = Math.random): number {
+  const ceiling = Math.min(retry.maxDelayMs, retry.initialDelayMs * 2 ** attempt);
+  return Math.round(ceiling / 2 + random() * (ceiling / 2));
+}

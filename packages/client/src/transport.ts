@@ -1,0 +1,196 @@
+/**
+ * The fetch that openapi-fetch calls, below its middleware. Per attempt it places the key, applies
+ * the timeout together with the caller's AbortSignal, buffers the response, logs, and decides on a
+ * retry. The request body is read once, so every attempt re-sends exactly the same bytes.
+ */
+import { placeKey } from "./auth.js";
+import { AbortError, ConnectionError, TimeoutError, retryAfterMs, type RequestSummary } from "./errors.js";
+import type { LogEntry } from "./log.js";
+import type { ResolvedOptions } from "./options.js";
+import { redactText, redactUrl } from "./redact.js";
+import { backoffDelay, isSafeToRepeat, systemErrorCode, wasNotSent } from "./retry-policy.js";
+
+export interface CallOverrides {
+  timeoutMs?: number;
+  maxRetries?: number;
+}
+
+export type Send = (request: Request, overrides?: CallOverrides) => Promise<Response>;
+
+const summaries = new WeakMap<Response, RequestSummary>();
+
+/** The method and redacted URL (key placed, then hidden) of the request that produced a response. */
+export function requestSummaryOf(response: Response): RequestSummary | undefined {
+  return summaries.get(response);
+}
+
+const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
+const TLS_CODES = /^(CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS|ERR_SSL)/;
+
+type Outcome = { response: Response } | { failure: Error; retryable: boolean };
+
+export function createTransport(options: ResolvedOptions): Send {
+  const basePath = new URL(options.baseUrl).pathname.replace(/\/$/, "");
+
+  return async function send(request, overrides = {}) {
+    const timeoutMs = overrides.timeoutMs ?? options.timeoutMs;
+    const maxRetries = overrides.maxRetries ?? options.retry.maxRetries;
+    const url = new URL(request.url);
+    const headers = new Headers(options.headers);
+    request.headers.forEach((value, name) => headers.set(name, value));
+    placeKey(options.auth, options.apiKey, url, headers);
+    const summary: RequestSummary = { method: request.method, url: redactUrl(url) };
+    const body = request.body ? await request.arrayBuffer() : undefined;
+    const safe = isSafeToRepeat(request.method, url.pathname.slice(basePath.length), body);
+    const callerSignal = request.signal;
+    const log = (entry: Omit<LogEntry, "method" | "url">) =>
+      options.logger?.({ method: summary.method, url: summary.url, ...entry, message: redactText(entry.message, options.apiKey) });
+
+    for (let attempt = 0; ; attempt++) {
+      if (callerSignal.aborted) throw new AbortError(summary, { cause: callerSignal.reason });
+      const started = Date.now();
+      log({ event: "request", attempt, message: `${summary.method} ${summary.url} (attempt ${attempt + 1})` });
+      const outcome = await attemptOnce(
+        // A redirect could carry a query-form key to another host; the service never redirects.
+        { url, init: { method: request.method, headers, body, redirect: "error" } },
+        callerSignal,
+        timeoutMs,
+        summary,
+        safe,
+        options,
+      );
+      const durationMs = Date.now() - started;
+      const canRetry = attempt < maxRetries;
+
+      if ("failure" in outcome) {
+        log({ event: "error", attempt, durationMs, reason: outcome.failure.name, message: outcome.failure.message });
+        if (!(outcome.retryable && canRetry)) throw outcome.failure;
+        await pause(backoffDelay(attempt, options.retry), outcome.failure.name, attempt);
+        continue;
+      }
+
+      const { response } = outcome;
+      log({ event: "response", attempt, status: response.status, durationMs, message: `${summary.method} ${summary.url} -> ${response.status} in ${durationMs} ms` });
+      const delay = retryDelay(response, attempt, safe, options);
+      if (delay === undefined || !canRetry) {
+        summaries.set(response, summary);
+        return response;
+      }
+      await pause(delay, `status ${response.status}`, attempt);
+    }
+
+    async function pause(delayMs: number, reason: string, attempt: number) {
+      log({ event: "retry", attempt, delayMs, reason, message: `retrying ${summary.method} ${summary.url} in ${delayMs} ms after ${reason}` });
+      await sleep(delayMs, callerSignal).catch((cause: unknown) => {
+        throw new AbortError(summary, { cause });
+      });
+    }
+  };
+}
+
+/** The wait before retrying this response, or undefined when it must not be retried. */
+function retryDelay(response: Response, attempt: number, safe: boolean, options: ResolvedOptions): number | undefined {
+  if (response.status === 429) {
+    const asked = retryAfterMs(response.headers);
+    if (asked === undefined) return backoffDelay(attempt, options.retry);
+    return asked <= options.retry.maxRetryAfterMs ? asked : undefined;
+  }
+  if (response.status >= 500 && safe) {
+    const asked = retryAfterMs(response.headers);
+    return asked !== undefined && asked <= options.retry.maxRetryAfterMs ? asked : backoffDelay(attempt, options.retry);
+  }
+  return undefined;
+}
+
+async function attemptOnce(
+  request: { url: URL; init: RequestInit },
+  callerSignal: AbortSignal,
+  timeoutMs: number,
+  summary: RequestSummary,
+  safe: boolean,
+  options: ResolvedOptions,
+): Promise<Outcome> {
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), timeoutMs);
+  const signal = anySignal([callerSignal, timeout.signal]);
+  try {
+    // Raced against the signal too, so a fetch (or a mocked body) that ignores signals still stops.
+    const raw = await untilAborted(options.fetch(new Request(request.url, { ...request.init, signal })), signal);
+    const buffered = await untilAborted(raw.arrayBuffer(), signal, () => raw.body?.cancel().catch(() => {}));
+    const response = new Response(NULL_BODY_STATUS.has(raw.status) ? null : buffered, {
+      status: raw.status,
+      statusText: raw.statusText,
+      headers: raw.headers,
+    });
+    return { response };
+  } catch (error) {
+    if (callerSignal.aborted) return { failure: new AbortError(summary, { cause: error }), retryable: false };
+    if (timeout.signal.aborted) return { failure: new TimeoutError(summary, timeoutMs), retryable: safe };
+    const code = systemErrorCode(error);
+    return { failure: connectionError(summary, error, code, options.apiKey), retryable: safe || wasNotSent(code) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function connectionError(summary: RequestSummary, error: unknown, code: string | undefined, apiKey: string): ConnectionError {
+  const detail = redactText(describeCause(error), apiKey);
+  const hint =
+    code && TLS_CODES.test(code)
+      ? " The server's TLS certificate is not trusted: for the reference server, trust the certificate file it printed (NODE_EXTRA_CA_CERTS=<file>) or pass a fetch that trusts it."
+      : "";
+  return new ConnectionError(`${summary.method} ${summary.url} failed: ${detail}.${hint}`, summary, code, { cause: error });
+}
+
+function describeCause(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 4; depth++) {
+    if (current instanceof Error && current.message) parts.push(current.message);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return parts.join(": ") || "network error";
+}
+
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal, onAbort?: () => void): Promise<T> {
+  if (signal.aborted) {
+    onAbort?.();
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => {
+      onAbort?.();
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", abort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
+  });
+}
+
+function anySignal(signals: AbortSignal[]): AbortSignal {
+  if (typeof AbortSignal.any === "function") return AbortSignal.any(signals);
+  const controller = new AbortController();
+  for (const signal of signals) {
+    if (signal.aborted) {
+      controller.abort(signal.reason);
+      break;
+    }
+    signal.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
+  }
+  return controller.signal;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}

@@ -1,0 +1,36 @@
+/**
+ * Type plumbing from the generated per-form views of the contract. Every request and response
+ * type below is looked up in @intake/spec; none is written by hand.
+ */
+import type { AuthForm, BearerPaths, HeaderPaths, QueryPaths } from "@intake/spec";
+import type { FetchResponse } from "openapi-fetch";
+
+/** The operations, and their field spelling, that each auth form may use. */
+export interface PathsByForm {
+  query: QueryPaths;
+  header: HeaderPaths;
+  bearer: BearerPaths;
+}
+
+/** Forms that may call a path with a method. */
+export type FormsWith<P extends string, M extends string> = {
+  [F in AuthForm]: P extends keyof PathsByForm[F] ? (PathsByForm[F][P] extends Record<M, object> ? F : never) : never;
+}[AuthForm];
+
+type Operation<Paths, P extends keyof Paths, M extends keyof Paths[P]> = NonNullable<Paths[P][M]>;
+
+export type JsonBody<Paths, P extends keyof Paths, M extends keyof Paths[P]> =
+  Operation<Paths, P, M> extends { requestBody: { content: { "application/json": infer B } } } ? B : never;
+
+export type JsonData<Paths, P extends keyof Paths, M extends keyof Paths[P]> =
+  Operation<Paths, P, M> extends Record<string | number, unknown>
+    ? NonNullable<FetchResponse<Operation<Paths, P, M>, object, "application/json">["data"]>
+    : never;
+
+export type QueryOf<Paths, P extends keyof Paths, M extends keyof Paths[P]> =
+  Operation<Paths, P, M> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+
+/** Exactly one of the keys of T: `{ a }` or `{ b }`, never both, never neither. */
+export type ExactlyOne<T> = {
+  [K in keyof T]-?: { [P in K]-?: NonNullable<T[P]> } & { [P in Exclude<keyof T, K>]?: never };
+}[keyof T];

@@ -1,0 +1,116 @@
+import {
+  AuthenticationError,
+  BadRequestError,
+  IntakeApiError,
+  IntakeError,
+  MethodNotAllowedError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  ServerError,
+} from "@intake/client";
+import { HttpResponse } from "msw";
+import { describe, expect, it } from "vitest";
+import "./support/msw-lifecycle.js";
+import { client, json, record } from "./support/fixtures.js";
+
+const noRetry = { maxRetries: 0 };
+
+describe("general error shape { error: { code, message } }", () => {
+  const cases = [
+    [400, BadRequestError, "INVALID_PHONE", "Phone number must include a valid country code."],
+    [401, AuthenticationError, "INVALID_API_KEY", "Invalid API key."],
+    [403, PermissionDeniedError, "NOT_AGENCY", "Only agency accounts can grant credits."],
+    [404, NotFoundError, "LIST_NOT_FOUND", "No list with id lst_1."],
+    [405, MethodNotAllowedError, "METHOD_NOT_ALLOWED", "Use POST."],
+    [429, RateLimitError, "RATE_LIMITED", "Slow down."],
+    [500, ServerError, "INTERNAL_ERROR", "Internal error."],
+    [503, ServerError, "INTERNAL_ERROR", "Unavailable."],
+  ] as const;
+
+  it.each(cases)("%i becomes %o with its code, message, status and headers", async (status, Kind, code, message) => {
+    record(() => json({ error: { code, message } }, status, { "x-request-id": "req-7", "retry-after": "99999" }));
+    const error = await client("query", { maxRetries: 0 })
+      .lists.addContact("lst_1", { contactId: "ct_1" })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Kind);
+    expect(error).toBeInstanceOf(IntakeApiError);
+    expect(error).toBeInstanceOf(IntakeError);
+    expect(error).toMatchObject({ status, code, message, name: Kind.name });
+    expect((error as IntakeApiError).headers.get("x-request-id")).toBe("req-7");
+    expect((error as IntakeApiError).request).toEqual({ method: "POST", url: "https://api.intake.test/v1/lists/lst_1/contacts?apiKey=[REDACTED]" });
+    expect((error as IntakeApiError).body).toEqual({ error: { code, message } });
+  });
+
+  it("an unlisted status is an IntakeApiError with that status", async () => {
+    record(() => json({ error: { code: "SOMETHING_NEW", message: "Conflict." } }, 409));
+    const error = await client("query").contacts.create({ email: "a@example.com" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(IntakeApiError);
+    expect(error).toMatchObject({ status: 409, code: "SOMETHING_NEW", message: "Conflict.", name: "IntakeApiError" });
+  });
+});
+
+describe("receive endpoint's string shape { error: string }", () => {
+  it("400 becomes BadRequestError with the message and no code", async () => {
+    record(() => json({ error: "Message body cannot be empty." }, 400));
+    const error = await client("query")
+      .messages.receive({ customData: { messageSid: "SM-1", fromId: "u1", toId: "acme", body: " x" } })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect(error).toMatchObject({ status: 400, code: undefined, message: "Message body cannot be empty." });
+  });
+
+  it("401 and 405 too", async () => {
+    record((_, i) =>
+      i === 0 ? json({ error: "Invalid API key." }, 401) : json({ error: "Use POST." }, 405, { allow: "POST" }),
+    );
+    const intake = client("query", noRetry);
+    const body = { customData: { messageSid: "SM-1", fromId: "u1", toId: "acme", body: "hi" } };
+    await expect(intake.messages.receive(body)).rejects.toMatchObject({ name: "AuthenticationError", message: "Invalid API key." });
+    const wrongMethod = await intake.messages.receive(body).catch((e: unknown) => e);
+    expect(wrongMethod).toBeInstanceOf(MethodNotAllowedError);
+    expect((wrongMethod as MethodNotAllowedError).headers.get("allow")).toBe("POST");
+  });
+});
+
+describe("bodies that are not the API's shapes", () => {
+  it("a text body becomes the message", async () => {
+    record(() => new HttpResponse("<html>Bad gateway</html>", { status: 502, headers: { "content-type": "text/html" } }));
+    await expect(client("query", noRetry).contacts.create({ email: "a@example.com" })).rejects.toMatchObject({
+      name: "ServerError",
+      status: 502,
+      code: undefined,
+      message: "<html>Bad gateway</html>",
+    });
+  });
+
+  it("an empty body falls back to the status", async () => {
+    record(() => new HttpResponse(null, { status: 500, statusText: "Internal Server Error" }));
+    await expect(client("query", noRetry).contacts.create({ email: "a@example.com" })).rejects.toMatchObject({
+      name: "ServerError",
+      message: "HTTP 500 Internal Server Error",
+    });
+  });
+});
+
+describe("RateLimitError carries the wait", () => {
+  it.each([
+    [{ "retry-after": "7" }, 7000],
+    [{ "retry-after": "0" }, 0],
+    [{ "ratelimit-reset": "3" }, 3000],
+    [{}, undefined],
+  ])("headers %o give retryAfterMs %o", async (headers, expected) => {
+    record(() => json({ error: { code: "RATE_LIMITED", message: "Slow down." } }, 429, headers));
+    const error = await client("query", noRetry).contacts.create({ email: "a@example.com" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfterMs).toBe(expected);
+  });
+
+  it("an HTTP-date Retry-After is converted to milliseconds", async () => {
+    const at = new Date(Date.now() + 120_000).toUTCString();
+    record(() => json({ error: { code: "RATE_LIMITED", message: "Slow down." } }, 429, { "retry-after": at }));
+    const error = (await client("query", noRetry).contacts.create({ email: "a@example.com" }).catch((e: unknown) => e)) as RateLimitError;
+    expect(error.retryAfterMs).toBeGreaterThan(115_000);
+    expect(error.retryAfterMs).toBeLessThanOrEqual(120_000);
+  });
+});

@@ -1,0 +1,96 @@
+import { AbortError, TimeoutError } from "@intake/client";
+import { delay } from "msw";
+import { describe, expect, it } from "vitest";
+import "./support/msw-lifecycle.js";
+import { client, contact, json, record } from "./support/fixtures.js";
+
+describe("per-request timeout", () => {
+  it("throws TimeoutError when no response arrives in time", async () => {
+    const seen = record(async () => {
+      await delay(1_000);
+      return json(contact, 201);
+    });
+    const started = Date.now();
+    const error = await client("query", { timeoutMs: 50 }).lists.addContact("lst_1", { contactId: "ct_1" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ timeoutMs: 50, request: { method: "POST" } });
+    expect(Date.now() - started).toBeLessThan(900);
+    expect(seen).toHaveLength(1);
+  });
+
+  it("a per-call timeoutMs overrides the client's", async () => {
+    record(async () => {
+      await delay(300);
+      return json({ success: true, contactId: "ct_1", contact });
+    });
+    const intake = client("query", { timeoutMs: 50, maxRetries: 0 });
+    await expect(intake.contacts.find({ email: "a@example.com" })).rejects.toBeInstanceOf(TimeoutError);
+    await expect(intake.contacts.find({ email: "a@example.com" }, { timeoutMs: 5_000 })).resolves.toEqual(contact);
+  });
+
+  it("a timed-out safe operation is retried, then succeeds", async () => {
+    const seen = record(async (_, i) => {
+      if (i === 0) await delay(1_000);
+      return json({ success: true, contactId: "ct_1", contact });
+    });
+    await expect(client("query", { timeoutMs: 100 }).contacts.find({ email: "a@example.com" })).resolves.toEqual(contact);
+    expect(seen).toHaveLength(2);
+  });
+
+  it("the timeout covers a response body that never finishes", async () => {
+    record(
+      () =>
+        new Response(
+          new ReadableStream({
+            start(controller) {
+              controller.enqueue(new TextEncoder().encode('{"id":'));
+            },
+          }),
+          { status: 201, headers: { "content-type": "application/json" } },
+        ),
+    );
+    await expect(client("query", { timeoutMs: 100 }).lists.addContact("lst_1", { contactId: "c" })).rejects.toBeInstanceOf(TimeoutError);
+  });
+});
+
+describe("the caller's AbortSignal", () => {
+  it("aborts an in-flight request with AbortError and no retry", async () => {
+    const seen = record(async () => {
+      await delay(1_000);
+      return json({ success: true, contactId: "ct_1", contact });
+    });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error("user left")), 30);
+    const error = await client("query").contacts.find({ email: "a@example.com" }, { signal: controller.signal }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AbortError);
+    expect(seen).toHaveLength(1);
+  });
+
+  it("an already-aborted signal sends nothing", async () => {
+    const seen = record(() => json(contact, 201));
+    await expect(client("query").contacts.create({ phone: "+14155550123" }, { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(AbortError);
+    expect(seen).toHaveLength(0);
+  });
+
+  it("aborting during a retry's backoff stops at once", async () => {
+    const seen = record(() => json({ error: { code: "RATE_LIMITED", message: "x" } }, 429, { "retry-after": "30" }));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const started = Date.now();
+    await expect(client("query").messages.send({ customData: { fromId: "u", customChannel: "c", body: "b" } }, { signal: controller.signal })).rejects.toBeInstanceOf(AbortError);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(seen).toHaveLength(1);
+  });
+
+  it("combines with the timeout: whichever comes first wins", async () => {
+    record(async () => {
+      await delay(1_000);
+      return json(contact, 201);
+    });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 500);
+    await expect(
+      client("query", { timeoutMs: 30, maxRetries: 0 }).contacts.create({ email: "a@example.com" }, { signal: controller.signal }),
+    ).rejects.toBeInstanceOf(TimeoutError);
+  });
+});

@@ -1,0 +1,123 @@
+// Type-level proof that each auth form's client offers only its operations, in its spelling.
+// Run by vitest's typecheck mode and by `tsc --noEmit`: an unused @ts-expect-error fails both.
+import { createIntakeClient, type Contact } from "@intake/client";
+import type { components } from "@intake/spec";
+import { describe, expectTypeOf, it } from "vitest";
+
+const base = { apiKey: "k", baseUrl: "https://api.intake.test/v1" };
+const query = createIntakeClient({ ...base, auth: "query" });
+const header = createIntakeClient({ ...base, auth: "header" });
+const bearer = createIntakeClient({ ...base, auth: "bearer" });
+
+describe("operations per auth form", () => {
+  it("query form: contacts, lists, messages; no sub-account credits", () => {
+    expectTypeOf(query).toHaveProperty("contacts");
+    expectTypeOf(query).toHaveProperty("lists");
+    expectTypeOf(query).toHaveProperty("messages");
+    // @ts-expect-error /subaccounts/credits takes the x-api-key header form only
+    void query.subaccounts;
+    // @ts-expect-error not in the query form's view of the contract
+    void query.raw.POST("/subaccounts/credits", { body: { email: "a@b.co", amount: 1 } });
+  });
+
+  it("header form: sub-account credits only", () => {
+    expectTypeOf(header).toHaveProperty("subaccounts");
+    // @ts-expect-error contacts are not shown with the header form
+    void header.contacts;
+    // @ts-expect-error not in the header form's view
+    void header.raw.POST("/contacts", { body: { phone: "+14155550123" } });
+  });
+
+  it("bearer form: contacts and lists; no custom-channel messages", () => {
+    expectTypeOf(bearer).toHaveProperty("contacts");
+    expectTypeOf(bearer).toHaveProperty("lists");
+    // @ts-expect-error the custom-channel endpoints take the query form
+    void bearer.messages;
+    // @ts-expect-error not in the bearer form's view
+    void bearer.raw.POST("/incoming_custom_channel_message", { body: {} });
+  });
+});
+
+describe("field spelling per auth form", () => {
+  it("query form is camelCase", () => {
+    void query.contacts.create({ phone: "+14155550123", firstName: "Ada" });
+    // @ts-expect-error snake_case belongs to the bearer form
+    void query.contacts.create({ phone_number: "+14155550123" });
+    void query.lists.addContact("lst_1", { contactId: "ct_1" });
+    // @ts-expect-error contact_id belongs to the bearer form
+    void query.lists.addContact("lst_1", { contact_id: "ct_1" });
+  });
+
+  it("bearer form is snake_case", () => {
+    void bearer.contacts.create({ phone_number: "+14155550123", first_name: "Ada" });
+    // @ts-expect-error phone is the query form's spelling
+    void bearer.contacts.create({ phone: "+14155550123" });
+    void bearer.lists.addContact("lst_1", { contact_id: "ct_1" });
+    // @ts-expect-error contactId is the query form's spelling
+    void bearer.lists.addContact("lst_1", { contactId: "ct_1" });
+    // @ts-expect-error the raw client is narrowed the same way
+    void bearer.raw.POST("/contacts", { body: { phone: "+14155550123" } });
+  });
+});
+
+describe("required rules from the contract", () => {
+  it("a contact needs a phone or an email", () => {
+    void query.contacts.create({ email: "a@b.co" });
+    // @ts-expect-error neither phone nor email
+    void query.contacts.create({ firstName: "Ada" });
+  });
+
+  it("find takes exactly one of phoneNumber and email", () => {
+    void query.contacts.find({ phoneNumber: "+14155550123" });
+    void bearer.contacts.find({ email: "a@b.co" });
+    // @ts-expect-error both
+    void query.contacts.find({ phoneNumber: "+14155550123", email: "a@b.co" });
+    // @ts-expect-error neither
+    void query.contacts.find({});
+  });
+
+  it("receive needs messageSid or id, fromId, toId and body; messageType is text or reaction", () => {
+    void query.messages.receive({ customData: { messageSid: "s", fromId: "f", toId: "t", body: "b" } });
+    void query.messages.receive({ customData: { id: "s", fromId: "f", toId: "t", body: "b" }, messageType: "reaction" });
+    // @ts-expect-error no messageSid or id
+    void query.messages.receive({ customData: { fromId: "f", toId: "t", body: "b" } });
+    // @ts-expect-error fromId is required
+    void query.messages.receive({ customData: { messageSid: "s", toId: "t", body: "b" } });
+    // @ts-expect-error not a message type
+    void query.messages.receive({ customData: { messageSid: "s", fromId: "f", toId: "t", body: "b" }, messageType: "sticker" });
+  });
+
+  it("send needs fromId, customChannel and body", () => {
+    void query.messages.send({ customData: { fromId: "f", customChannel: "c", body: "b" } });
+    // @ts-expect-error customChannel is required
+    void query.messages.send({ customData: { fromId: "f", body: "b" } });
+  });
+
+  it("credits need email and a numeric amount", () => {
+    void header.subaccounts.grantCredits({ email: "a@b.co", amount: 5 }, { idempotencyKey: "k" });
+    // @ts-expect-error amount is a number
+    void header.subaccounts.grantCredits({ email: "a@b.co", amount: "5" });
+  });
+});
+
+describe("results are the contract's types", () => {
+  it("resource methods resolve to the response data", () => {
+    expectTypeOf(query.contacts.create).returns.resolves.toEqualTypeOf<components["schemas"]["Contact"]>();
+    expectTypeOf(bearer.contacts.find).returns.resolves.toEqualTypeOf<Contact | null>();
+    expectTypeOf(query.lists.addContact).returns.resolves.toEqualTypeOf<components["schemas"]["ListMembership"]>();
+    expectTypeOf(query.messages.send).returns.resolves.toEqualTypeOf<components["schemas"]["SendCustomChannelMessageResult"]>();
+    expectTypeOf(query.messages.receive).returns.resolves.toEqualTypeOf<components["schemas"]["ReceiveCustomChannelMessageResult"]>();
+    expectTypeOf(header.subaccounts.grantCredits).returns.resolves.toEqualTypeOf<components["schemas"]["GrantCreditsResult"]>();
+  });
+
+  it("a contact's absent fields are null", () => {
+    expectTypeOf<Contact["phone"]>().toEqualTypeOf<string | null>();
+  });
+});
+
+describe("options", () => {
+  it("auth is one of the three forms", () => {
+    // @ts-expect-error not an auth form
+    createIntakeClient({ ...base, auth: "cookie" });
+  });
+});

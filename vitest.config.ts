@@ -1,0 +1,42 @@
+import { defaultServerConditions } from "vite";
+import { defineConfig } from "vitest/config";
+
+// Workspace packages resolve to their TypeScript sources (the "@intake/source" export condition),
+// so tests never run against a stale build.
+const conditions = ["@intake/source", ...defaultServerConditions];
+const resolve = { conditions };
+const ssr = { resolve: { conditions, externalConditions: ["@intake/source"] } };
+
+export default defineConfig({
+  test: {
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+    projects: [
+      {
+        resolve,
+        ssr,
+        test: {
+          name: "unit",
+          include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts"],
+          exclude: ["**/*.contract.test.ts", "**/node_modules/**"],
+          typecheck: {
+            enabled: true,
+            include: ["packages/*/test/**/*.test-d.ts"],
+            tsconfig: "./tsconfig.json",
+          },
+        },
+      },
+      {
+        // The same client calls against `prism mock openapi.yaml`: the spec's examples and the
+        // client must agree. The global setup starts prism on a free port.
+        resolve,
+        ssr,
+        test: {
+          name: "contract",
+          include: ["packages/*/test/**/*.contract.test.ts", "examples/*/test/**/*.contract.test.ts"],
+          globalSetup: ["packages/client/test/support/prism.global-setup.ts"],
+        },
+      },
+    ],
+  },
+});
