@@ -28,7 +28,7 @@ describe("general error shape { error: { code, message } }", () => {
     [503, ServerError, "INTERNAL_ERROR", "Unavailable."],
   ] as const;
 
-  it.each(cases)("%i becomes %o with its code, message, status and headers", async (status, Kind, code, message) => {
+  it.each(cases)("%i becomes the matching class with its code, message, status and headers", async (status, Kind, code, message) => {
     record(() => json({ error: { code, message } }, status, { "x-request-id": "req-7", "retry-after": "99999" }));
     const error = await client("query", { maxRetries: 0 })
       .lists.addContact("lst_1", { contactId: "ct_1" })

@@ -6,6 +6,7 @@
 import { readFile, writeFile, mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import openapiTS, { astToString, type OpenAPI3 } from "openapi-typescript";
+import ts from "typescript";
 import { parse } from "yaml";
 import { AUTH_SCHEMES, authFormView, type OpenApiDocument } from "../src/auth-forms.js";
 
@@ -13,28 +14,33 @@ const specPath = fileURLToPath(new URL("../../../openapi.yaml", import.meta.url)
 const outDir = new URL("../src/generated/", import.meta.url);
 const banner = "// Generated from openapi.yaml by packages/spec/scripts/generate.ts. Do not edit: run `npm run generate`.\n";
 
-async function typesOf(doc: OpenApiDocument, rootTypes: boolean): Promise<string> {
+async function typesOf(doc: OpenApiDocument, view: boolean): Promise<string> {
   const ast = await openapiTS(doc as unknown as OpenAPI3, {
-    rootTypes,
-    rootTypesNoSchemaPrefix: rootTypes,
+    rootTypes: !view,
+    rootTypesNoSchemaPrefix: !view,
     alphabetize: false,
     // A field with a default (customData.status) is optional for the caller; the server fills it in.
     defaultNonNullable: false,
   });
-  return banner + astToString(ast);
+  if (!view) return banner + astToString(ast);
+  // A view shares the whole contract's components instead of declaring its own copy.
+  const own = ast.filter((node) => !(ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node)) || !SHARED.has(node.name.text));
+  return banner + 'import type { components } from "./openapi.js";\n\n' + astToString(own);
 }
+
+const SHARED = new Set(["components", "$defs"]);
 
 async function render(): Promise<Record<string, string>> {
   const doc = parse(await readFile(specPath, "utf8")) as OpenApiDocument;
   const files: Record<string, string> = {
-    "openapi.ts": await typesOf(doc, true),
+    "openapi.ts": await typesOf(doc, false),
     "document.ts":
       banner +
       'import type { OpenApiDocument } from "../auth-forms.js";\n\n' +
       `export const document: OpenApiDocument = ${JSON.stringify(doc, null, 2)};\n`,
   };
   for (const [form, scheme] of Object.entries(AUTH_SCHEMES)) {
-    files[`${form}.ts`] = await typesOf(authFormView(doc, scheme), false);
+    files[`${form}.ts`] = await typesOf(authFormView(doc, scheme), true);
   }
   return files;
 }
