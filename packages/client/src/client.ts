@@ -5,7 +5,10 @@ import { buildResources, type ResourcesByForm } from "./resources.js";
 import { createTransport } from "./transport.js";
 import type { PathsByForm } from "./types.js";
 
-export type IntakeClient<F extends AuthForm> = {
+/** A union over the forms when F is, so `if (client.auth === "header")` narrows it. */
+export type IntakeClient<F extends AuthForm> = F extends AuthForm ? IntakeClientOf<F> : never;
+
+type IntakeClientOf<F extends AuthForm> = {
   readonly auth: F;
   /** The base address, ending in /v1. */
   readonly baseUrl: string;
@@ -30,7 +33,7 @@ export function createIntakeClient<F extends AuthForm>(options: IntakeClientOpti
   const resolved = resolveOptions(options);
   const send = createTransport(resolved);
   const raw = createClient<PathsByForm[F], "application/json">({ baseUrl: resolved.baseUrl, fetch: (request) => send(request) });
-  const resources = buildResources(options.auth, raw as never, send);
+  const resources = buildResources(options.auth, raw as never, send, resolved.apiKey);
   const client = { auth: options.auth, baseUrl: resolved.baseUrl, raw, ...resources };
   return Object.freeze(client) as unknown as IntakeClient<F>;
 }

@@ -4,6 +4,7 @@
  * `{ error: "message" }` (the receive endpoint).
  */
 import type { ErrorCode } from "@intake/spec";
+import { redactValue } from "./redact.js";
 
 /** A code from the contract, or a newer one this client does not know yet. */
 export type IntakeErrorCode = ErrorCode | (string & {});
@@ -132,8 +133,12 @@ const classByStatus: Record<number, typeof IntakeApiError> = {
   429: RateLimitError,
 };
 
-/** The error for a non-2xx response whose body has been parsed (JSON when it was JSON). */
-export function errorFromResponse(response: Response, body: unknown, request: RequestSummary): IntakeApiError {
+/**
+ * The error for a non-2xx response whose body has been parsed (JSON when it was JSON). A body
+ * that echoes the key (a proxy's error page, say) is redacted before it is kept.
+ */
+export function errorFromResponse(response: Response, parsed: unknown, request: RequestSummary, apiKey: string): IntakeApiError {
+  const body = redactValue(parsed, apiKey);
   const { code, message } = describe(body, response);
   const Kind = classByStatus[response.status] ?? (response.status >= 500 ? ServerError : IntakeApiError);
   return new Kind({ status: response.status, code, message, headers: response.headers, body, request });
@@ -141,8 +146,9 @@ export function errorFromResponse(response: Response, body: unknown, request: Re
 
 function describe(body: unknown, response: Response): { code: IntakeErrorCode | undefined; message: string } {
   const error = isObject(body) ? body.error : undefined;
-  if (isObject(error) && typeof error.message === "string") {
-    return { code: typeof error.code === "string" ? error.code : undefined, message: error.message };
+  if (isObject(error) && (typeof error.message === "string" || typeof error.code === "string")) {
+    const code = typeof error.code === "string" ? error.code : undefined;
+    return { code, message: typeof error.message === "string" && error.message ? error.message : `HTTP ${response.status} ${code}` };
   }
   if (typeof error === "string" && error) return { code: undefined, message: error };
   if (typeof body === "string" && body.trim()) return { code: undefined, message: truncate(body.trim()) };

@@ -143,13 +143,13 @@ function env(name: string): string | undefined {
   return proc?.env?.[name] || undefined;
 }
 
-function positive(name: string, value: number | undefined, fallback: number): number {
+export function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value <= 0) throw new IntakeConfigError(`${name} must be a positive number of milliseconds (got ${value}).`);
   return value;
 }
 
-function nonNegativeInteger(name: string, value: number | undefined, fallback: number): number {
+export function nonNegativeInteger(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < 0) throw new IntakeConfigError(`${name} must be a whole number, 0 or more (got ${value}).`);
   return value;

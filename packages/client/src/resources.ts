@@ -4,9 +4,9 @@
  */
 import type { AuthForm } from "@intake/spec";
 import type { Client } from "openapi-fetch";
-import { NotFoundError, errorFromResponse, type RequestSummary } from "./errors.js";
+import { IntakeApiError, NotFoundError, errorFromResponse, type RequestSummary } from "./errors.js";
 import { requestSummaryOf, type CallOverrides, type Send } from "./transport.js";
-import type { ExactlyOne, FormsWith, JsonBody, JsonData, PathsByForm, QueryOf } from "./types.js";
+import type { ExactlyOne, Forbid, FormsWith, JsonBody, JsonData, PathsByForm, QueryOf, WithMediaRule } from "./types.js";
 
 /** Options of a single call. */
 export interface CallOptions extends CallOverrides {
@@ -19,13 +19,20 @@ export interface CallOptions extends CallOverrides {
 type ContactForms = FormsWith<"/contacts", "post">;
 type ListForms = FormsWith<"/lists/{listId}/contacts", "post">;
 type P<F extends AuthForm> = PathsByForm[F];
+/** The form with the other field spelling, on the operations that have two. */
+type OtherSpelling<F extends AuthForm> = F extends "query" ? "bearer" : "query";
+type SpelledBody<F extends AuthForm, Path extends string> = Path extends keyof P<F> & keyof P<OtherSpelling<F>>
+  ? "post" extends keyof P<F>[Path] & keyof P<OtherSpelling<F>>[Path]
+    ? Forbid<JsonBody<P<F>, Path, "post">, JsonBody<P<OtherSpelling<F>>, Path, "post">>
+    : never
+  : never;
 
 export interface ContactsResource<F extends ContactForms> {
   /**
    * Creates a contact; with a phone number (or email) that is already known, returns the existing
    * contact instead of making a duplicate.
    */
-  create(body: JsonBody<P<F>, "/contacts", "post">, options?: CallOptions): Promise<JsonData<P<F>, "/contacts", "post">>;
+  create(body: SpelledBody<F, "/contacts">, options?: CallOptions): Promise<JsonData<P<F>, "/contacts", "post">>;
   /** The contact with this phone number or email, or `null` when there is none. */
   find(
     by: ExactlyOne<QueryOf<P<F>, "/contacts", "get">>,
@@ -37,7 +44,7 @@ export interface ListsResource<F extends ListForms> {
   /** Adds an existing contact to a list; a second add is a success with `added: false`. */
   addContact(
     listId: string,
-    body: JsonBody<P<F>, "/lists/{listId}/contacts", "post">,
+    body: SpelledBody<F, "/lists/{listId}/contacts">,
     options?: CallOptions,
   ): Promise<JsonData<P<F>, "/lists/{listId}/contacts", "post">>;
 }
@@ -53,7 +60,7 @@ export interface MessagesResource {
    * processes a messageSid twice.
    */
   receive(
-    body: JsonBody<P<"query">, "/incoming_custom_channel_message", "post">,
+    body: WithMediaRule<JsonBody<P<"query">, "/incoming_custom_channel_message", "post">>,
     options?: CallOptions,
   ): Promise<JsonData<P<"query">, "/incoming_custom_channel_message", "post">>;
 }
@@ -83,30 +90,49 @@ interface CallInit {
 // The public interfaces above carry the types; inside, one untyped call path serves every form.
 type LooseClient = Client<Record<string, Record<string, unknown>>>;
 
-function caller(raw: LooseClient, send: Send) {
+function caller(raw: LooseClient, send: Send, apiKey: string) {
   return async function call<T>(method: "GET" | "POST", path: string, init: CallInit, options: CallOptions = {}): Promise<T> {
     const { signal, headers, timeoutMs, maxRetries } = options;
     let sent: RequestSummary = { method, url: path };
-    const { data, error, response } = await (raw.request as (m: string, p: string, i: object) => ReturnType<LooseClient["GET"]>)(
-      method,
-      path,
-      {
+    let received: Response | undefined;
+    const request = raw.request as (m: string, p: string, i: object) => ReturnType<LooseClient["GET"]>;
+    let result: Awaited<ReturnType<LooseClient["GET"]>>;
+    try {
+      result = await request(method, path, {
         ...init,
         ...(signal ? { signal } : {}),
         headers,
-        fetch: (request: Request) => {
-          sent = { method: request.method, url: request.url };
-          return send(request, { timeoutMs, maxRetries });
+        fetch: async (req: Request) => {
+          sent = { method: req.method, url: req.url };
+          return (received = await send(req, { timeoutMs, maxRetries }));
         },
-      },
-    );
-    if (!response.ok) throw errorFromResponse(response, error, requestSummaryOf(response) ?? sent);
+      });
+    } catch (error) {
+      // openapi-fetch parses a 2xx body as JSON; anything else is not the API answering.
+      if (error instanceof SyntaxError && received) throw unexpected(received, "a body that is not JSON");
+      throw error;
+    }
+    const { data, error, response } = result;
+    if (!response.ok) throw errorFromResponse(response, error, requestSummaryOf(response) ?? sent, apiKey);
+    if (data === undefined) throw unexpected(response, "an empty body");
     return data as T;
+
+    function unexpected(response: Response, what: string) {
+      const summary = requestSummaryOf(response) ?? sent;
+      return new IntakeApiError({
+        status: response.status,
+        code: undefined,
+        message: `${summary.method} ${summary.url} answered ${response.status} with ${what}; expected JSON. Is baseUrl the Intake API?`,
+        headers: response.headers,
+        body: undefined,
+        request: summary,
+      });
+    }
   };
 }
 
-export function buildResources<F extends AuthForm>(form: F, raw: LooseClient, send: Send): ResourcesByForm[F] {
-  const call = caller(raw, send);
+export function buildResources<F extends AuthForm>(form: F, raw: LooseClient, send: Send, apiKey: string): ResourcesByForm[F] {
+  const call = caller(raw, send, apiKey);
   const contacts = {
     create: (body: unknown, options?: CallOptions) => call("POST", "/contacts", { body }, options),
     find: async (by: Record<string, unknown>, options?: CallOptions) => {

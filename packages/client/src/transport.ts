@@ -6,8 +6,8 @@
 import { placeKey } from "./auth.js";
 import { AbortError, ConnectionError, TimeoutError, retryAfterMs, type RequestSummary } from "./errors.js";
 import type { LogEntry } from "./log.js";
-import type { ResolvedOptions } from "./options.js";
-import { redactText, redactUrl } from "./redact.js";
+import { nonNegativeInteger, positive, type ResolvedOptions } from "./options.js";
+import { redactError, redactText, redactUrl } from "./redact.js";
 import { backoffDelay, isSafeToRepeat, systemErrorCode, wasNotSent } from "./retry-policy.js";
 
 export interface CallOverrides {
@@ -24,7 +24,7 @@ export function requestSummaryOf(response: Response): RequestSummary | undefined
   return summaries.get(response);
 }
 
-const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
+const NULL_BODY_STATUS = new Set([204, 205, 304]);
 const TLS_CODES = /^(CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS|ERR_SSL)/;
 
 type Outcome = { response: Response } | { failure: Error; retryable: boolean };
@@ -33,8 +33,8 @@ export function createTransport(options: ResolvedOptions): Send {
   const basePath = new URL(options.baseUrl).pathname.replace(/\/$/, "");
 
   return async function send(request, overrides = {}) {
-    const timeoutMs = overrides.timeoutMs ?? options.timeoutMs;
-    const maxRetries = overrides.maxRetries ?? options.retry.maxRetries;
+    const timeoutMs = positive("timeoutMs", overrides.timeoutMs, options.timeoutMs);
+    const maxRetries = nonNegativeInteger("maxRetries", overrides.maxRetries, options.retry.maxRetries);
     const url = new URL(request.url);
     const headers = new Headers(options.headers);
     request.headers.forEach((value, name) => headers.set(name, value));
@@ -47,7 +47,7 @@ export function createTransport(options: ResolvedOptions): Send {
       options.logger?.({ method: summary.method, url: summary.url, ...entry, message: redactText(entry.message, options.apiKey) });
 
     for (let attempt = 0; ; attempt++) {
-      if (callerSignal.aborted) throw new AbortError(summary, { cause: callerSignal.reason });
+      if (callerSignal.aborted) throw new AbortError(summary, { cause: redactError(callerSignal.reason, options.apiKey) });
       const started = Date.now();
       log({ event: "request", attempt, message: `${summary.method} ${summary.url} (attempt ${attempt + 1})` });
       const outcome = await attemptOnce(
@@ -82,7 +82,7 @@ export function createTransport(options: ResolvedOptions): Send {
     async function pause(delayMs: number, reason: string, attempt: number) {
       log({ event: "retry", attempt, delayMs, reason, message: `retrying ${summary.method} ${summary.url} in ${delayMs} ms after ${reason}` });
       await sleep(delayMs, callerSignal).catch((cause: unknown) => {
-        throw new AbortError(summary, { cause });
+        throw new AbortError(summary, { cause: redactError(cause, options.apiKey) });
       });
     }
   };
@@ -97,7 +97,8 @@ function retryDelay(response: Response, attempt: number, safe: boolean, options:
   }
   if (response.status >= 500 && safe) {
     const asked = retryAfterMs(response.headers);
-    return asked !== undefined && asked <= options.retry.maxRetryAfterMs ? asked : backoffDelay(attempt, options.retry);
+    if (asked === undefined) return backoffDelay(attempt, options.retry);
+    return asked <= options.retry.maxRetryAfterMs ? asked : undefined;
   }
   return undefined;
 }
@@ -124,7 +125,7 @@ async function attemptOnce(
     });
     return { response };
   } catch (error) {
-    if (callerSignal.aborted) return { failure: new AbortError(summary, { cause: error }), retryable: false };
+    if (callerSignal.aborted) return { failure: new AbortError(summary, { cause: redactError(error, options.apiKey) }), retryable: false };
     if (timeout.signal.aborted) return { failure: new TimeoutError(summary, timeoutMs), retryable: safe };
     const code = systemErrorCode(error);
     return { failure: connectionError(summary, error, code, options.apiKey), retryable: safe || wasNotSent(code) };
@@ -139,7 +140,7 @@ function connectionError(summary: RequestSummary, error: unknown, code: string |
     code && TLS_CODES.test(code)
       ? " The server's TLS certificate is not trusted: for the reference server, trust the certificate file it printed (NODE_EXTRA_CA_CERTS=<file>) or pass a fetch that trusts it."
       : "";
-  return new ConnectionError(`${summary.method} ${summary.url} failed: ${detail}.${hint}`, summary, code, { cause: error });
+  return new ConnectionError(`${summary.method} ${summary.url} failed: ${detail}.${hint}`, summary, code, { cause: redactError(error, apiKey) });
 }
 
 function describeCause(error: unknown): string {

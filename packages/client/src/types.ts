@@ -34,3 +34,18 @@ export type QueryOf<Paths, P extends keyof Paths, M extends keyof Paths[P]> =
 export type ExactlyOne<T> = {
   [K in keyof T]-?: { [P in K]-?: NonNullable<T[P]> } & { [P in Exclude<keyof T, K>]?: never };
 }[keyof T];
+
+type KeysOfUnion<T> = T extends unknown ? keyof T : never;
+
+/**
+ * B, with the field names of the other spelling forbidden: excess-property checks only catch
+ * object literals, so without this a variable carrying `phone` would pass as a Bearer body.
+ */
+export type Forbid<B, Other> = B extends unknown ? B & { [K in Exclude<KeysOfUnion<Other>, KeysOfUnion<B>>]?: never } : never;
+
+/** The contract's rule "mediaContentType is required when mediaUrl is given", which its types cannot say. */
+type MediaRule = { mediaUrl?: null; mediaContentType?: string | null } | { mediaUrl: string; mediaContentType: string };
+
+export type WithMediaRule<B> = B extends { customData: infer C }
+  ? Omit<B, "customData"> & { customData: C extends unknown ? Omit<C, "mediaUrl" | "mediaContentType"> & MediaRule : never }
+  : never;

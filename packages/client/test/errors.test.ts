@@ -114,3 +114,38 @@ describe("RateLimitError carries the wait", () => {
     expect(error.retryAfterMs).toBeLessThanOrEqual(120_000);
   });
 });
+
+describe("more shapes", () => {
+  it("the receive endpoint's 500 is a ServerError with its message", async () => {
+    record(() => json({ error: "Internal error; the message was not stored." }, 500));
+    const error = await client("query", noRetry)
+      .messages.receive({ customData: { messageSid: "SM-1", fromId: "u1", toId: "acme", body: "hi" } })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServerError);
+    expect(error).toMatchObject({ status: 500, code: undefined, message: "Internal error; the message was not stored." });
+  });
+
+  it("a code without a message keeps the code", async () => {
+    record(() => json({ error: { code: "NOT_AGENCY" } }, 403));
+    await expect(client("header").subaccounts.grantCredits({ email: "a@example.com", amount: 1 })).rejects.toMatchObject({
+      name: "PermissionDeniedError",
+      code: "NOT_AGENCY",
+      message: "HTTP 403 NOT_AGENCY",
+    });
+  });
+
+  it("a 2xx that is not JSON is an IntakeApiError, not a SyntaxError", async () => {
+    record(() => new HttpResponse("<html>Welcome to nginx</html>", { status: 200, headers: { "content-type": "text/html" } }));
+    const error = await client("query").contacts.create({ email: "a@example.com" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(IntakeApiError);
+    expect((error as Error).message).toMatch(/answered 200 with a body that is not JSON; expected JSON\. Is baseUrl the Intake API\?/);
+  });
+
+  it("an empty 2xx is an IntakeApiError", async () => {
+    record(() => new HttpResponse(null, { status: 204 }));
+    await expect(client("query").contacts.find({ email: "a@example.com" })).rejects.toMatchObject({
+      name: "IntakeApiError",
+      status: 204,
+    });
+  });
+});

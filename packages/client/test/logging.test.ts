@@ -56,3 +56,61 @@ describe("the logging hook never prints the API key", () => {
     expect(JSON.stringify(intake)).not.toContain(API_KEY);
   });
 });
+
+describe("nothing an error carries leaks the key", () => {
+  const keyWithSymbols = "ik_test+Zr4/Kp2=Lm8Xv5Q7";
+
+  it("a connection error's cause, built by a custom fetch that echoes the URL, is redacted", async () => {
+    const fetch = async (request: Request) => {
+      throw Object.assign(new TypeError(`request to ${request.url} failed`), {
+        cause: Object.assign(new Error(`connect ECONNRESET while sending ${request.url}`), { code: "ECONNRESET" }),
+      });
+    };
+    for (const apiKey of [API_KEY, keyWithSymbols]) {
+      const error = await client("query", { apiKey, fetch, maxRetries: 0 })
+        .contacts.create({ email: "a@example.com" })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConnectionError);
+      expect((error as ConnectionError).code).toBe("ECONNRESET");
+      const everything = inspect(error, { depth: 10, showHidden: true });
+      expect(everything).not.toContain(apiKey);
+      expect(everything).not.toContain(encodeURIComponent(apiKey));
+      expect(everything).toContain("[REDACTED]");
+    }
+  });
+
+  it("a percent-encoded key is redacted from log entries", async () => {
+    const log = collect();
+    const fetch = async (request: Request) => {
+      throw new TypeError(`fetch failed for ${request.url}`);
+    };
+    await client("query", { apiKey: keyWithSymbols, fetch, logger: log.logger, maxRetries: 0 })
+      .messages.send({ customData: { fromId: "u", customChannel: "c", body: "b" } })
+      .catch(() => undefined);
+    const text = JSON.stringify(log.entries);
+    expect(text).not.toContain(keyWithSymbols);
+    expect(text).not.toContain(encodeURIComponent(keyWithSymbols));
+  });
+
+  it("a key echoed back in an error body (a proxy's page) is redacted from the message and body", async () => {
+    record((request) => new Response(`<h1>Bad gateway</h1><p>${request.url}</p>`, { status: 502 }));
+    const error = await client("query", { maxRetries: 0 }).lists.addContact("lst_1", { contactId: "ct_1" }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: "ServerError", status: 502 });
+    expect(inspect(error, { depth: 10 })).not.toContain(API_KEY);
+    expect((error as Error).message).toContain("apiKey=[REDACTED]");
+  });
+
+  it("a JSON error body echoing the key is redacted too", async () => {
+    record(() => json({ error: { code: "INVALID_API_KEY", message: `Key ${API_KEY} is not valid.` } }, 401));
+    const error = await client("bearer").contacts.create({ email: "a@example.com" }).catch((e: unknown) => e);
+    expect((error as Error).message).toBe("Key [REDACTED] is not valid.");
+    expect(JSON.stringify((error as { body: unknown }).body)).not.toContain(API_KEY);
+  });
+
+  it("a timeout error carries no key", async () => {
+    const fetch = () => new Promise<Response>(() => {});
+    const error = await client("query", { fetch, timeoutMs: 20, maxRetries: 0 }).contacts.create({ email: "a@example.com" }).catch((e: unknown) => e);
+    expect((error as Error).name).toBe("TimeoutError");
+    expect(inspect(error, { depth: 10, showHidden: true })).not.toContain(API_KEY);
+  });
+});

@@ -1,4 +1,4 @@
-import { ConnectionError, type LogEntry, RateLimitError, ServerError } from "@intake/client";
+import { ConnectionError, IntakeConfigError, type LogEntry, RateLimitError, ServerError } from "@intake/client";
 import { HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
 import "./support/msw-lifecycle.js";
@@ -100,6 +100,20 @@ describe("5xx is retried only where repeating cannot double an effect", () => {
     expect(seen).toHaveLength(1);
   });
 
+  it("a safe operation's 5xx honours Retry-After, and a long one is not waited for", async () => {
+    const log = logs();
+    const seen = record((_, i) =>
+      i === 0 ? json({ error: { code: "INTERNAL_ERROR", message: "busy" } }, 503, { "retry-after": "1" }) : json(contact, 201),
+    );
+    await client("query", { logger: log.logger }).contacts.create({ phone: "+14155550123" });
+    expect(log.retries()).toMatchObject([{ delayMs: 1000, reason: "status 503" }]);
+    expect(seen).toHaveLength(2);
+
+    const again = record(() => json({ error: { code: "INTERNAL_ERROR", message: "down" } }, 503, { "retry-after": "3600" }));
+    await expect(client("query").contacts.create({ phone: "+14155550123" })).rejects.toBeInstanceOf(ServerError);
+    expect(again).toHaveLength(1);
+  });
+
   it("4xx other than 429 is never retried", async () => {
     const seen = record(() => json({ error: { code: "INVALID_PHONE", message: "bad" } }, 400));
     await expect(client("query").contacts.find({ phoneNumber: "123" })).rejects.toMatchObject({ status: 400 });
@@ -157,4 +171,29 @@ describe("connection failures", () => {
     await expect(client("query").contacts.find({ email: "a@example.com" })).rejects.toBeInstanceOf(ConnectionError);
     expect(seen).toHaveLength(4);
   });
+});
+
+describe("a TLS failure", () => {
+  it("says how to trust the reference server's certificate", async () => {
+    const fetch = async () => {
+      throw Object.assign(new TypeError("fetch failed"), {
+        cause: Object.assign(new Error("self-signed certificate"), { code: "DEPTH_ZERO_SELF_SIGNED_CERT" }),
+      });
+    };
+    const error = await client("query", { fetch, maxRetries: 0 }).messages.send(sendBody).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as ConnectionError).code).toBe("DEPTH_ZERO_SELF_SIGNED_CERT");
+    expect((error as Error).message).toMatch(/TLS certificate is not trusted: .*NODE_EXTRA_CA_CERTS=<file>/);
+  });
+});
+
+describe("per-call options are checked", () => {
+  it.each([[{ timeoutMs: 0 }], [{ timeoutMs: Number.NaN }], [{ maxRetries: Number.POSITIVE_INFINITY }], [{ maxRetries: -1 }]])(
+    "%o is refused with IntakeConfigError before anything is sent",
+    async (options) => {
+      const seen = record(() => json(contact, 201));
+      await expect(client("query").contacts.create({ phone: "+14155550123" }, options)).rejects.toBeInstanceOf(IntakeConfigError);
+      expect(seen).toHaveLength(0);
+    },
+  );
 });

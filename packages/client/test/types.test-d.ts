@@ -1,6 +1,6 @@
 // Type-level proof that each auth form's client offers only its operations, in its spelling.
 // Run by vitest's typecheck mode and by `tsc --noEmit`: an unused @ts-expect-error fails both.
-import { createIntakeClient, type Contact } from "@intake/client";
+import { createIntakeClient, type AuthForm, type Contact } from "@intake/client";
 import type { components } from "@intake/spec";
 import { describe, expectTypeOf, it } from "vitest";
 
@@ -34,7 +34,7 @@ describe("operations per auth form", () => {
     // @ts-expect-error the custom-channel endpoints take the query form
     void bearer.messages;
     // @ts-expect-error not in the bearer form's view
-    void bearer.raw.POST("/incoming_custom_channel_message", { body: {} });
+    void bearer.raw.POST("/incoming_custom_channel_message", { body: { customData: { messageSid: "s", fromId: "f", toId: "t", body: "b" } } });
   });
 });
 
@@ -119,5 +119,41 @@ describe("options", () => {
   it("auth is one of the three forms", () => {
     // @ts-expect-error not an auth form
     createIntakeClient({ ...base, auth: "cookie" });
+  });
+});
+
+describe("spelling holds for variables too, not only object literals", () => {
+  it("a variable with the other form's field names does not type-check", () => {
+    const camel = { email: "a@b.co", phone: "+14155550123" };
+    const snake = { phone_number: "+14155550123", first_name: "Ada" };
+    // @ts-expect-error phone is the query form's spelling
+    void bearer.contacts.create(camel);
+    // @ts-expect-error phone_number is the bearer form's spelling
+    void query.contacts.create({ ...camel, ...snake });
+    void bearer.contacts.create(snake);
+    const member = { contactId: "ct_1" };
+    // @ts-expect-error contactId is the query form's spelling
+    void bearer.lists.addContact("lst_1", member);
+  });
+});
+
+describe("media rule", () => {
+  it("mediaUrl needs mediaContentType", () => {
+    const base = { messageSid: "s", fromId: "f", toId: "t", body: "b" };
+    void query.messages.receive({ customData: { ...base, mediaUrl: "https://f.example/a.png", mediaContentType: "image/png" } });
+    void query.messages.receive({ customData: { ...base, mediaUrl: null } });
+    // @ts-expect-error mediaContentType is required with mediaUrl
+    void query.messages.receive({ customData: { ...base, mediaUrl: "https://f.example/a.png" } });
+  });
+});
+
+describe("a client of any form narrows on auth", () => {
+  it("auth discriminates the union", () => {
+    const form = "header" as AuthForm;
+    const client = createIntakeClient({ ...base, auth: form });
+    // @ts-expect-error not every form has subaccounts
+    void client.subaccounts;
+    if (client.auth === "header") expectTypeOf(client).toHaveProperty("subaccounts");
+    if (client.auth === "bearer") expectTypeOf(client).toHaveProperty("contacts");
   });
 });

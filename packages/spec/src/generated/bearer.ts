@@ -33,6 +33,8 @@ export interface paths {
          *     libphonenumber-js, stored and matched in E.164, so `+44 20 7946 0958` and `+442079460958`
          *     are the same contact. An email-only create with an email already on a contact also returns
          *     that contact (200). A new contact answers 201. Absent fields are `null` in the response.
+         *     The existing contact is returned unchanged: a second create does not update its fields.
+         *     Responses are camelCase in every auth form (snake_case applies to request bodies only).
          *
          *     With `?apiKey=` the body is camelCase (`phone`, `firstName`, `lastName`, `email`,
          *     `customFields`); with `Authorization: Bearer` it is snake_case (`phone_number`,

@@ -51,7 +51,7 @@ export const document: OpenApiDocument = {
           "Contacts"
         ],
         "summary": "Create a contact",
-        "description": "Creates a contact. At least one of the phone number or email is required. The phone number\nmust be in international format with its country code and a leading `+`.\n\nIf a contact with the same phone number exists, that contact is returned instead (200) and\nno duplicate is made. **Reference behaviour:** phone numbers are parsed with\nlibphonenumber-js, stored and matched in E.164, so `+44 20 7946 0958` and `+442079460958`\nare the same contact. An email-only create with an email already on a contact also returns\nthat contact (200). A new contact answers 201. Absent fields are `null` in the response.\n\nWith `?apiKey=` the body is camelCase (`phone`, `firstName`, `lastName`, `email`,\n`customFields`); with `Authorization: Bearer` it is snake_case (`phone_number`,\n`first_name`, `last_name`, `email`, `custom_fields`).\n\n**Reference behaviour:** custom fields (names and format not shown by the interface) are\nan optional flat object of string, number, boolean or null values, at most 50 keys, stored\nand returned as sent. Unknown top-level fields are a 400 `VALIDATION_ERROR` naming them.\n",
+        "description": "Creates a contact. At least one of the phone number or email is required. The phone number\nmust be in international format with its country code and a leading `+`.\n\nIf a contact with the same phone number exists, that contact is returned instead (200) and\nno duplicate is made. **Reference behaviour:** phone numbers are parsed with\nlibphonenumber-js, stored and matched in E.164, so `+44 20 7946 0958` and `+442079460958`\nare the same contact. An email-only create with an email already on a contact also returns\nthat contact (200). A new contact answers 201. Absent fields are `null` in the response.\nThe existing contact is returned unchanged: a second create does not update its fields.\nResponses are camelCase in every auth form (snake_case applies to request bodies only).\n\nWith `?apiKey=` the body is camelCase (`phone`, `firstName`, `lastName`, `email`,\n`customFields`); with `Authorization: Bearer` it is snake_case (`phone_number`,\n`first_name`, `last_name`, `email`, `custom_fields`).\n\n**Reference behaviour:** custom fields (names and format not shown by the interface) are\nan optional flat object of string, number, boolean or null values, at most 50 keys, stored\nand returned as sent. Unknown top-level fields are a 400 `VALIDATION_ERROR` naming them.\n",
         "security": [
           {
             "apiKeyQuery": []
@@ -519,7 +519,7 @@ export const document: OpenApiDocument = {
           "Messages"
         ],
         "summary": "Receive a custom-channel message",
-        "description": "Accepts a message that a user sent on the customer's platform. Processing: (1) the contact\nis created or updated, (2) the message is stored, (3) the AI bot generates a response if it\nis active, (4) the reply is delivered to the customer's Custom Channel Webhook URL (see\nthe `customChannelReply` webhook). Errors on this endpoint are `{ \"error\": \"<message>\" }`.\n\nThe method must be POST: any other method gets 405 with `Allow: POST`.\n\n**Reference behaviour:**\n- A `messageSid` (or `id`) already processed answers 200 with the first message's\n  `messageId` and `duplicate: true`; nothing is stored, replied to or delivered twice.\n- A reaction is `messageType: \"reaction\"` with the emoji in `customData.body` and the\n  reacted-to message's sid in `customData.reactionTo`; the bot does not answer reactions.\n- `customData.status` is any label up to 32 characters, `received` when omitted.\n- `body` is at most 4096 characters.\n- `mediaUrl` is an `https://` URL (stored as given) or a data URL\n  `data:<MIME_TYPE>;base64,<DATA>` of at most 16 MiB decoded; `mediaContentType` is\n  required with it, must equal the data URL's type and must match the bytes, which are\n  sniffed. A mismatch is 400.\n- `campaignId` routes to that campaign; an unknown one is 404. Without it, the account's\n  default campaign answers.\n",
+        "description": "Accepts a message that a user sent on the customer's platform. Processing: (1) the contact\nis created or updated, (2) the message is stored, (3) the AI bot generates a response if it\nis active, (4) the reply is delivered to the customer's Custom Channel Webhook URL (see\nthe `customChannelReply` webhook). Errors on this endpoint are `{ \"error\": \"<message>\" }`.\n\nThe method must be POST: any other method gets 405 with `Allow: POST`.\n\n**Reference behaviour:**\n- A `messageSid` (or `id`) already processed answers 200 with the first message's\n  `messageId` and `duplicate: true`; nothing is stored, replied to or delivered twice.\n- A reaction is `messageType: \"reaction\"` with the emoji in `customData.body` and the\n  reacted-to message's sid in `customData.reactionTo`; the bot does not answer reactions.\n- `customData.status` is any label up to 32 characters, `received` when omitted.\n- `body` is at most 4096 characters.\n- `mediaUrl` is a public `https://` or `http://` URL (stored as given, not fetched) or a data URL\n  `data:<MIME_TYPE>;base64,<DATA>` of at most 16 MiB decoded; `mediaContentType` is\n  required with it, must equal the data URL's type and must match the bytes, which are\n  sniffed. A mismatch is 400.\n- `campaignId` routes to that campaign; an unknown one is 404. Without it, the account's\n  default campaign answers.\n",
         "security": [
           {
             "apiKeyQuery": []
@@ -620,7 +620,7 @@ export const document: OpenApiDocument = {
                   },
                   "missingFromId": {
                     "value": {
-                      "error": "customData.fromId is required: the sender's id on your platform."
+                      "error": "customData.fromId is required."
                     }
                   }
                 }
@@ -1290,7 +1290,7 @@ export const document: OpenApiDocument = {
         "type": "string",
         "minLength": 1,
         "maxLength": 64,
-        "description": "International format with the country code and a leading `+`, for example `+14155550123`. Spaces, dots, dashes and brackets are allowed; it is stored in E.164.",
+        "description": "International format with the country code and a leading `+`, for example `+14155550123`. Spaces, dots, dashes and brackets are allowed; it is stored in E.164. There is no schema pattern on purpose: the service parses the number with a phone library and answers 400 `INVALID_PHONE` (not a generic validation error) when the country code is missing or not valid, or the number is not a possible length for it.",
         "examples": [
           "+14155550123"
         ]
@@ -1728,7 +1728,7 @@ export const document: OpenApiDocument = {
               "string",
               "null"
             ],
-            "description": "A public `https://` file URL, or a data URL `data:<MIME_TYPE>;base64,<ENCODED_DATA>`."
+            "description": "A public file URL (`https://` or `http://`), or a data URL `data:<MIME_TYPE>;base64,<ENCODED_DATA>`."
           },
           "mediaContentType": {
             "type": [
@@ -1866,7 +1866,7 @@ export const document: OpenApiDocument = {
             "type": "number",
             "exclusiveMinimum": 0,
             "maximum": 1000000000,
-            "description": "Number of credits to grant; a positive number."
+            "description": "Number of credits to grant; a positive number. **Reference behaviour:** at most 1,000,000,000 in one grant (400 `INVALID_AMOUNT` above)."
           },
           "description": {
             "type": "string",

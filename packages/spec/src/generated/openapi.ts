@@ -31,6 +31,8 @@ export interface paths {
          *     libphonenumber-js, stored and matched in E.164, so `+44 20 7946 0958` and `+442079460958`
          *     are the same contact. An email-only create with an email already on a contact also returns
          *     that contact (200). A new contact answers 201. Absent fields are `null` in the response.
+         *     The existing contact is returned unchanged: a second create does not update its fields.
+         *     Responses are camelCase in every auth form (snake_case applies to request bodies only).
          *
          *     With `?apiKey=` the body is camelCase (`phone`, `firstName`, `lastName`, `email`,
          *     `customFields`); with `Authorization: Bearer` it is snake_case (`phone_number`,
@@ -131,7 +133,7 @@ export interface paths {
          *       reacted-to message's sid in `customData.reactionTo`; the bot does not answer reactions.
          *     - `customData.status` is any label up to 32 characters, `received` when omitted.
          *     - `body` is at most 4096 characters.
-         *     - `mediaUrl` is an `https://` URL (stored as given) or a data URL
+         *     - `mediaUrl` is a public `https://` or `http://` URL (stored as given, not fetched) or a data URL
          *       `data:<MIME_TYPE>;base64,<DATA>` of at most 16 MiB decoded; `mediaContentType` is
          *       required with it, must equal the data URL's type and must match the bytes, which are
          *       sniffed. A mismatch is 400.
@@ -258,7 +260,7 @@ export interface components {
             error: string;
         };
         /**
-         * @description International format with the country code and a leading `+`, for example `+14155550123`. Spaces, dots, dashes and brackets are allowed; it is stored in E.164.
+         * @description International format with the country code and a leading `+`, for example `+14155550123`. Spaces, dots, dashes and brackets are allowed; it is stored in E.164. There is no schema pattern on purpose: the service parses the number with a phone library and answers 400 `INVALID_PHONE` (not a generic validation error) when the country code is missing or not valid, or the number is not a possible length for it.
          * @example +14155550123
          */
         PhoneNumber: string;
@@ -387,7 +389,7 @@ export interface components {
             firstName?: components["schemas"]["Name"];
             lastName?: components["schemas"]["Name"];
             email?: components["schemas"]["Email"];
-            /** @description A public `https://` file URL, or a data URL `data:<MIME_TYPE>;base64,<ENCODED_DATA>`. */
+            /** @description A public file URL (`https://` or `http://`), or a data URL `data:<MIME_TYPE>;base64,<ENCODED_DATA>`. */
             mediaUrl?: string | null;
             /** @description MIME type of the file; required when `mediaUrl` is given; must match the content. */
             mediaContentType?: string | null;
@@ -415,7 +417,7 @@ export interface components {
         };
         GrantCreditsInput: {
             email: components["schemas"]["Email"];
-            /** @description Number of credits to grant; a positive number. */
+            /** @description Number of credits to grant; a positive number. **Reference behaviour:** at most 1,000,000,000 in one grant (400 `INVALID_AMOUNT` above). */
             amount: number;
             /** @description Shown in the credit transaction history. */
             description?: string;

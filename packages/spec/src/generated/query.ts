@@ -33,6 +33,8 @@ export interface paths {
          *     libphonenumber-js, stored and matched in E.164, so `+44 20 7946 0958` and `+442079460958`
          *     are the same contact. An email-only create with an email already on a contact also returns
          *     that contact (200). A new contact answers 201. Absent fields are `null` in the response.
+         *     The existing contact is returned unchanged: a second create does not update its fields.
+         *     Responses are camelCase in every auth form (snake_case applies to request bodies only).
          *
          *     With `?apiKey=` the body is camelCase (`phone`, `firstName`, `lastName`, `email`,
          *     `customFields`); with `Authorization: Bearer` it is snake_case (`phone_number`,
@@ -133,7 +135,7 @@ export interface paths {
          *       reacted-to message's sid in `customData.reactionTo`; the bot does not answer reactions.
          *     - `customData.status` is any label up to 32 characters, `received` when omitted.
          *     - `body` is at most 4096 characters.
-         *     - `mediaUrl` is an `https://` URL (stored as given) or a data URL
+         *     - `mediaUrl` is a public `https://` or `http://` URL (stored as given, not fetched) or a data URL
          *       `data:<MIME_TYPE>;base64,<DATA>` of at most 16 MiB decoded; `mediaContentType` is
          *       required with it, must equal the data URL's type and must match the bytes, which are
          *       sniffed. A mismatch is 400.
