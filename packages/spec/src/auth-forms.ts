@@ -35,13 +35,16 @@ interface OperationObject {
 
 export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 
-/** Operations of the document with their path and method, in document order. */
+/**
+ * Operations of the document with their path and method, in document order, and the parameters
+ * declared on their path item (which apply to every operation on it).
+ */
 export function listOperations(doc: OpenApiDocument) {
-  const out: Array<{ path: string; method: (typeof HTTP_METHODS)[number]; operation: OperationObject }> = [];
+  const out: Array<{ path: string; method: (typeof HTTP_METHODS)[number]; operation: OperationObject; pathParameters: unknown[] }> = [];
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const method of HTTP_METHODS) {
       const operation = item[method] as OperationObject | undefined;
-      if (operation) out.push({ path, method, operation });
+      if (operation) out.push({ path, method, operation, pathParameters: (item.parameters as unknown[] | undefined) ?? [] });
     }
   }
   return out;

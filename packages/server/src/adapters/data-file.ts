@@ -1,0 +1,94 @@
+/**
+ * --data-file: the state survives a restart. Saves are atomic (a temporary file, flushed to disk,
+ * then renamed over the old one), so a crash leaves either the old or the new state, never a
+ * torn file. Changes are saved shortly after they happen (debounced), and at once on flush().
+ */
+import { readFileSync } from "node:fs";
+import { mkdir, open, rename, rm } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import type { Intake } from "../app.js";
+import type { Snapshot } from "../admin/service.js";
+
+export function readDataFile(path: string): Snapshot | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+  try {
+    const snapshot = JSON.parse(text) as Snapshot;
+    if (snapshot.format !== "intake-snapshot/1") throw new Error(`unknown format ${JSON.stringify(snapshot.format)}`);
+    return snapshot;
+  } catch (error) {
+    throw new Error(`${path} is not a snapshot this server can read (${(error as Error).message}). Move it away to start empty.`, { cause: error });
+  }
+}
+
+export async function writeDataFile(path: string, snapshot: Snapshot): Promise<void> {
+  const dir = dirname(path);
+  await mkdir(dir, { recursive: true });
+  const temporary = join(dir, `.${basename(path)}.${process.pid}.tmp`);
+  const file = await open(temporary, "w");
+  try {
+    await file.writeFile(JSON.stringify(snapshot));
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+  await rename(temporary, path);
+  // The rename itself is durable only once the directory is flushed.
+  const directory = await open(dir, "r").catch(() => undefined);
+  await directory?.sync().catch(() => {});
+  await directory?.close();
+}
+
+export interface Persistence {
+  /** Saves now if anything changed since the last save (or, forced, in any case). */
+  flush(force?: boolean): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function persist(intake: Intake, path: string, options: { delayMs?: number; maxDelayMs?: number } = {}): Persistence {
+  const delayMs = options.delayMs ?? 100;
+  const maxDelayMs = options.maxDelayMs ?? 1000;
+  let dirty = false;
+  let firstChange = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let saving: Promise<void> = Promise.resolve();
+
+  const save = () => {
+    timer = undefined;
+    if (!dirty) return saving;
+    dirty = false;
+    const snapshot = intake.admin.snapshot();
+    saving = saving.then(() => writeDataFile(path, snapshot)).catch((error: unknown) => {
+      dirty = true;
+      console.error(`intake: could not save ${path}`, error);
+    });
+    return saving;
+  };
+
+  const unsubscribe = intake.onChange(() => {
+    if (!dirty) firstChange = Date.now();
+    dirty = true;
+    if (timer) clearTimeout(timer);
+    const wait = Math.max(0, Math.min(delayMs, firstChange + maxDelayMs - Date.now()));
+    timer = setTimeout(save, wait);
+  });
+
+  return {
+    flush: (force = false) => {
+      if (timer) clearTimeout(timer);
+      if (force) dirty = true;
+      return save();
+    },
+    async stop() {
+      unsubscribe();
+      if (timer) clearTimeout(timer);
+      await save();
+      await rm(join(dirname(path), `.${basename(path)}.${process.pid}.tmp`), { force: true });
+    },
+  };
+}

@@ -1,0 +1,129 @@
+/**
+ * The node adapter: serves an Intake over HTTPS on node:https. One port takes both TLS and plain
+ * HTTP: the first byte tells them apart, TLS goes to the HTTPS server, and plain HTTP reaches the
+ * core as an http:// request, which refuses it with HTTPS_REQUIRED in the route's error shape.
+ */
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import { createServer as createNetServer, type Socket } from "node:net";
+import { rm } from "node:fs/promises";
+import { DEFAULTS, type Intake } from "../app.js";
+import { loadCertificate, type CertificateOptions } from "./tls.js";
+
+export interface ServeOptions extends CertificateOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** 0 picks a free port. Default 0. */
+  port?: number;
+  /** Largest body read from a request; keep equal to the Intake's maxBodyBytes. */
+  maxBodyBytes?: number;
+}
+
+export interface RunningServer {
+  /** `https://host:port` */
+  origin: string;
+  baseUrl: string;
+  adminUrl: string;
+  port: number;
+  /** The PEM of the certificate served, and the file it is in. */
+  certificate: string;
+  certificatePath: string;
+  close(): Promise<void>;
+}
+
+export async function serve(intake: Intake, options: ServeOptions = {}): Promise<RunningServer> {
+  const host = options.host ?? "127.0.0.1";
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
+  const tls = await loadCertificate({ ...options, hosts: [host, ...(options.hosts ?? [])] });
+  const handler = (scheme: "https" | "http") => (req: IncomingMessage, res: ServerResponse) => void respond(intake, scheme, req, res, maxBodyBytes);
+  const https = createHttpsServer({ cert: tls.cert, key: tls.key }, handler("https"));
+  const http = createHttpServer(handler("http"));
+  const sockets = new Set<Socket>();
+
+  const listener = createNetServer((socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+    socket.once("data", (first) => {
+      socket.pause();
+      socket.unshift(first);
+      // 0x16: a TLS handshake record. Anything else is taken for plain HTTP.
+      (first[0] === 0x16 ? https : http).emit("connection", socket);
+      process.nextTick(() => socket.resume());
+    });
+    socket.on("error", () => socket.destroy());
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    listener.once("error", (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === "EADDRINUSE"
+          ? new Error(`Port ${options.port} on ${host} is in use: stop what holds it, or pass --port 0 for any free port.`)
+          : error,
+      );
+    });
+    listener.listen(options.port ?? 0, host, () => resolve());
+  });
+  const port = (listener.address() as { port: number }).port;
+  const origin = `https://${host.includes(":") ? `[${host}]` : host}:${port}`;
+
+  return {
+    origin,
+    baseUrl: `${origin}/v1`,
+    adminUrl: `${origin}/__admin`,
+    port,
+    certificate: tls.cert,
+    certificatePath: tls.certPath,
+    async close() {
+      await new Promise<void>((resolve) => {
+        listener.close(() => resolve());
+        https.closeAllConnections();
+        http.closeAllConnections();
+        for (const socket of sockets) socket.destroy();
+      });
+      if (tls.temporary) await rm(tls.certPath, { force: true });
+    },
+  };
+}
+
+async function respond(intake: Intake, scheme: "https" | "http", req: IncomingMessage, res: ServerResponse, maxBodyBytes: number) {
+  try {
+    const { body, overflow } = await readBody(req, maxBodyBytes);
+    const headers = new Headers();
+    for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+    const url = `${scheme}://${req.headers.host ?? "localhost"}${req.url ?? "/"}`;
+    const request = new Request(url, { method: req.method, headers, body: body && body.byteLength ? (body as Uint8Array<ArrayBuffer>) : null });
+    const response = await intake.fetch(request);
+    const out: Record<string, string> = {};
+    response.headers.forEach((value, name) => (out[name] = value));
+    // An upload cut short at the limit is not read further; the connection cannot be reused.
+    if (overflow) out.connection = "close";
+    res.writeHead(response.status, out);
+    res.end(Buffer.from(await response.arrayBuffer()));
+    if (overflow) req.destroy();
+  } catch (error) {
+    console.error("intake: node adapter failed to answer", error);
+    if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+    res.end(JSON.stringify({ error: { code: "INTERNAL_ERROR", message: "Internal error; nothing was changed. Retry later." } }));
+  }
+}
+
+/** The body, read up to one byte past the limit so the core can say it is too large. */
+function readBody(req: IncomingMessage, maxBodyBytes: number): Promise<{ body: Buffer | null; overflow: boolean }> {
+  if (req.method === "GET" || req.method === "HEAD") return Promise.resolve({ body: null, overflow: false });
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      chunks.push(chunk);
+      if (size > maxBodyBytes) {
+        req.off("data", onData);
+        req.pause();
+        resolve({ body: Buffer.concat(chunks).subarray(0, maxBodyBytes + 1), overflow: true });
+      }
+    };
+    req.on("data", onData);
+    req.once("end", () => resolve({ body: chunks.length ? Buffer.concat(chunks) : null, overflow: false }));
+    req.once("error", reject);
+  });
+}

@@ -1,0 +1,74 @@
+/**
+ * The certificate the node adapter serves: one supplied (--tls-cert/--tls-key), one kept beside
+ * a data file from an earlier run, or a new one generated with selfsigned. Its PEM is written to
+ * a file so clients can trust it (NODE_EXTRA_CA_CERTS, curl --cacert, a custom fetch).
+ */
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { isIP } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import selfsigned from "selfsigned";
+
+export interface Certificate {
+  cert: string;
+  key: string;
+  /** Where the certificate's PEM is, for clients to trust. */
+  certPath: string;
+  /** Written by this run (and removed when it closes). */
+  temporary: boolean;
+}
+
+export interface CertificateOptions {
+  certFile?: string;
+  keyFile?: string;
+  /** Keep the generated pair at `<dataFile>.cert.pem` / `.key.pem`, so a restart serves the same one. */
+  dataFile?: string;
+  /** Names and addresses the certificate is for, besides localhost, 127.0.0.1 and ::1. */
+  hosts?: string[];
+}
+
+export async function loadCertificate(options: CertificateOptions): Promise<Certificate> {
+  if (options.certFile || options.keyFile) {
+    if (!options.certFile || !options.keyFile) throw new Error("--tls-cert and --tls-key go together: give both files.");
+    return { cert: await readFile(options.certFile, "utf8"), key: await readFile(options.keyFile, "utf8"), certPath: options.certFile, temporary: false };
+  }
+  if (options.dataFile) {
+    const certPath = `${options.dataFile}.cert.pem`;
+    const keyPath = `${options.dataFile}.key.pem`;
+    if (existsSync(certPath) && existsSync(keyPath)) {
+      return { cert: await readFile(certPath, "utf8"), key: await readFile(keyPath, "utf8"), certPath, temporary: false };
+    }
+    const pair = await generate(options.hosts ?? []);
+    await mkdir(dirname(certPath), { recursive: true });
+    await writeFile(keyPath, pair.key, { mode: 0o600 });
+    await writeFile(certPath, pair.cert);
+    return { ...pair, certPath, temporary: false };
+  }
+  const pair = await generate(options.hosts ?? []);
+  const dir = join(tmpdir(), "intake-server");
+  await mkdir(dir, { recursive: true });
+  const certPath = join(dir, `cert-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}.pem`);
+  await writeFile(certPath, pair.cert);
+  return { ...pair, certPath, temporary: true };
+}
+
+async function generate(hosts: string[]): Promise<{ cert: string; key: string }> {
+  const names = new Set(["localhost", "127.0.0.1", "::1", ...hosts.filter((h) => h && h !== "0.0.0.0" && h !== "::")]);
+  const altNames = [...names].map((name) => (isIP(name) ? { type: 7 as const, ip: name } : { type: 2 as const, value: name }));
+  const notBeforeDate = new Date(Date.now() - 60_000);
+  const pems = await selfsigned.generate([{ name: "commonName", value: "Intake reference server" }], {
+    keyType: "ec",
+    curve: "P-256",
+    algorithm: "sha256",
+    notBeforeDate,
+    notAfterDate: new Date(notBeforeDate.getTime() + 825 * 24 * 3600 * 1000),
+    extensions: [
+      { name: "basicConstraints", cA: false },
+      { name: "keyUsage", digitalSignature: true, keyEncipherment: true },
+      { name: "extKeyUsage", serverAuth: true },
+      { name: "subjectAltName", altNames },
+    ],
+  });
+  return { cert: pems.cert, key: pems.private };
+}

@@ -1,0 +1,157 @@
+/**
+ * /__admin over HTTP: the admin service behind its own token, validated against its own
+ * contract (admin-openapi.yaml), answering in the general error shape.
+ */
+import { adminDocument } from "../generated/admin-document.js";
+import type { operations } from "../generated/admin.js";
+import { readJson } from "../http/body.js";
+import { HttpError, errorBody, internalError } from "../http/errors.js";
+import { json } from "../http/respond.js";
+import { buildRoutes, matchRoute } from "../http/routes.js";
+import { requireHttps } from "../http/transport.js";
+import { operationCompiler, type OperationValidator } from "../http/validation.js";
+import { listOperations } from "@intake/spec";
+import type { AdminErrorCode, AdminService } from "./service.js";
+
+export const ADMIN_BASE = "/__admin";
+
+type AdminOperationId = keyof operations;
+type BodyOf<Id extends AdminOperationId> = operations[Id] extends { requestBody?: { content: { "application/json": infer B } } } ? B : undefined;
+
+interface Call<Id extends AdminOperationId> {
+  body: BodyOf<Id>;
+  query: Record<string, unknown>;
+  params: Record<string, string>;
+}
+type Result = { status: number; body: unknown };
+type Handlers = { [Id in AdminOperationId]: (call: Call<Id>) => Result | Promise<Result> };
+
+const ok = (body: unknown): Result => ({ status: 200, body });
+const created = (body: unknown): Result => ({ status: 201, body });
+
+function handlersFor(admin: AdminService): Handlers {
+  return {
+    getAdminOpenApi: () => ok(adminDocument),
+    getSnapshot: () => ok(admin.snapshot()),
+    restoreSnapshot: ({ body }) => ok(admin.restore(body)),
+    resetState: ({ body }) => ok(admin.reset(body)),
+    applySeed: ({ body }) => ok(admin.applySeed(body)),
+    listAccounts: () => ok(admin.listAccounts()),
+    createAccount: ({ body }) => created(admin.createAccount(body)),
+    getAccount: ({ params }) => ok(admin.getAccount(params.accountId!)),
+    updateAccount: ({ params, body }) => ok(admin.updateAccount(params.accountId!, body)),
+    generateApiKey: ({ params, body }) => ok(admin.generateApiKey(params.accountId!, body?.apiKey)),
+    createSubaccount: ({ params, body }) => created(admin.createSubaccount(params.accountId!, body)),
+    getCredits: ({ params }) => ok(admin.credits(params.accountId!)),
+    adjustCredits: ({ params, body }) => ok(admin.adjustCredits(params.accountId!, body.amount, body.description)),
+    listCampaigns: ({ query }) => ok(admin.listCampaigns(query.accountId as string | undefined)),
+    createCampaign: ({ body }) => created(admin.createCampaign(body)),
+    getCampaign: ({ params }) => ok(admin.getCampaign(params.campaignId!)),
+    updateCampaign: ({ params, body }) => ok(admin.updateCampaign(params.campaignId!, body)),
+    listLists: ({ query }) => ok(admin.listLists(query.accountId as string | undefined)),
+    createList: ({ body }) => created(admin.createList(body)),
+    getList: ({ params }) => ok(admin.getList(params.listId!)),
+    updateList: ({ params, body }) => ok(admin.updateList(params.listId!, body)),
+    listMembers: ({ params }) => ok(admin.listMembers(params.listId!)),
+    importContacts: ({ params, body }) => ok(admin.importContacts(params.listId!, body)),
+    listContacts: ({ query }) => ok(admin.listContacts(query)),
+    getContact: ({ params }) => ok(admin.getContact(params.contactId!)),
+    listMessages: ({ query }) => ok(admin.listMessages(query)),
+    getMessage: ({ params }) => ok(admin.getMessage(params.messageId!)),
+    getJournal: ({ query }) => ok(admin.journal(query)),
+    clearJournal: () => {
+      admin.clearJournal();
+      return { status: 204, body: null };
+    },
+    getClock: () => ok(admin.clock()),
+    advanceClock: async ({ body }) => ok(await admin.advanceClock(body)),
+  };
+}
+
+/** The seed's shape check, from the admin contract, for seeds that do not come over HTTP. */
+export function seedChecker(): (seed: unknown) => void {
+  const compile = operationCompiler(adminDocument, "admin");
+  const applySeed = listOperations(adminDocument).find((o) => o.operation.operationId === "applySeed")!.operation;
+  const validator = compile(applySeed);
+  return (seed) => {
+    try {
+      validator.body(seed);
+    } catch (error) {
+      if (error instanceof HttpError) throw new HttpError(400, error.code, `Seed: ${error.message}`);
+      throw error;
+    }
+  };
+}
+
+export interface AdminApiOptions {
+  admin: AdminService;
+  token: string;
+  trustForwardedProto: boolean;
+  maxBodyBytes: number;
+  now: () => number;
+  onError: (error: unknown) => void;
+}
+
+export function createAdminApi(options: AdminApiOptions): (request: Request) => Promise<Response> {
+  const routes = buildRoutes<AdminOperationId>(adminDocument);
+  const compile = operationCompiler(adminDocument, "admin");
+  const validators = new Map<string, OperationValidator>();
+  const required = new Map<string, boolean>();
+  for (const { operation, pathParameters } of listOperations(adminDocument)) {
+    validators.set(operation.operationId!, compile(operation, pathParameters));
+    required.set(operation.operationId!, (operation.requestBody as { required?: boolean } | undefined)?.required === true);
+  }
+  const handlers = handlersFor(options.admin);
+
+  return async function handle(request) {
+    const url = new URL(request.url);
+    const path = url.pathname.slice(ADMIN_BASE.length) || "/";
+    const headers = new Headers({ date: new Date(options.now()).toUTCString() });
+    try {
+      const match = matchRoute(routes, request.method, path);
+      requireHttps(request, url, options.trustForwardedProto);
+      if (match.kind === "not-found") {
+        throw new HttpError(404, "NOT_FOUND", `No admin operation at ${request.method} ${url.pathname}. The admin API is described at ${ADMIN_BASE}/openapi.json.`);
+      }
+      if (match.kind === "wrong-method") {
+        throw new HttpError(405, "METHOD_NOT_ALLOWED", `Method ${request.method} is not allowed on ${ADMIN_BASE}${match.template}; use ${match.allow.join(" or ")}.`, {
+          allow: match.allow.join(", "),
+        });
+      }
+      checkToken(request, options.token);
+      const { route } = match;
+      const validator = validators.get(route.operationId)!;
+      const query = validator.query(url);
+      const params = validator.path(match.params);
+      validator.header(request.headers);
+      const hasBody = route.takesBody && (required.get(route.operationId) || request.body !== null);
+      const body = hasBody ? await readJson(request, options.maxBodyBytes) : undefined;
+      if (hasBody) validator.body(body);
+      const handler = handlers[route.operationId] as (call: Call<AdminOperationId>) => Result | Promise<Result>;
+      const result = await handler({ body: body as never, query, params });
+      return json(result.status, result.body, headers);
+    } catch (caught) {
+      const error = caught instanceof HttpError ? caught : (options.onError(caught), internalError());
+      for (const [name, value] of Object.entries(error.headers)) headers.set(name, value);
+      return json(error.status, errorBody("general", error), headers);
+    }
+  };
+}
+
+function checkToken(request: Request, token: string) {
+  const given = /^Bearer\s+(.+)$/i.exec(request.headers.get("authorization") ?? "")?.[1]?.trim() ?? "";
+  if (!equal(given, token)) {
+    throw new HttpError<AdminErrorCode>(
+      401,
+      "UNAUTHORIZED",
+      "Send the admin token as Authorization: Bearer <token>; the server printed it at start (or set it with --admin-token).",
+    );
+  }
+}
+
+/** Compares in time independent of where the strings differ. */
+function equal(a: string, b: string): boolean {
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < Math.max(a.length, b.length); i++) diff |= (a.charCodeAt(i) || 0) ^ (b.charCodeAt(i) || 0);
+  return diff === 0;
+}

@@ -1,0 +1,87 @@
+/** Records as the admin API shows them (admin-openapi.yaml's schemas). */
+import type { components } from "../generated/admin.js";
+import type { AccountRecord, CampaignRecord, ContactRecord, CreditTransactionRecord, ListRecord, MessageRecord } from "../store/models.js";
+
+type Schemas = components["schemas"];
+export type CampaignSettings = Omit<Schemas["Campaign"], "id" | "accountId" | "createdAt">;
+
+export function toAccount(record: AccountRecord): Schemas["Account"] {
+  return {
+    id: record.id,
+    kind: record.kind as Schemas["AccountKind"],
+    name: record.name,
+    email: record.email,
+    userId: record.userId,
+    agencyId: record.agencyId,
+    apiKey: record.apiKey,
+    webhookUrl: record.webhookUrl,
+    webhookSecret: record.webhookSecret,
+    autoRechargeUrl: record.autoRechargeUrl,
+    autoRecharge:
+      record.autoRechargeThreshold === null || record.autoRechargeAmount === null
+        ? null
+        : { threshold: record.autoRechargeThreshold, amount: record.autoRechargeAmount },
+    defaultCampaignId: record.defaultCampaignId,
+    credits: record.credits,
+    createdAt: record.createdAt,
+  };
+}
+
+export function toCampaign(record: CampaignRecord): Schemas["Campaign"] {
+  return { id: record.id, accountId: record.accountId, ...(JSON.parse(record.settings) as CampaignSettings), createdAt: record.createdAt };
+}
+
+export function toList(record: ListRecord, memberCount: number): Schemas["List"] {
+  return { id: record.id, accountId: record.accountId, name: record.name, campaignId: record.campaignId, memberCount, createdAt: record.createdAt };
+}
+
+export function toAdminContact(record: ContactRecord): Schemas["Contact"] {
+  return {
+    id: record.id,
+    accountId: record.accountId,
+    firstName: record.firstName,
+    lastName: record.lastName,
+    phone: record.phone,
+    email: record.email,
+    customFields: record.customFields ? (JSON.parse(record.customFields) as Record<string, unknown>) : {},
+    fromId: record.fromId,
+    customChannel: record.customChannel,
+    botPaused: record.botPaused,
+    createdAt: record.createdAt,
+  };
+}
+
+export function toMessage(record: MessageRecord): Schemas["Message"] {
+  return {
+    id: record.id,
+    accountId: record.accountId,
+    contactId: record.contactId,
+    direction: record.direction as Schemas["Message"]["direction"],
+    channel: record.channel,
+    messageSid: record.messageSid,
+    fromId: record.fromId,
+    toId: record.toId,
+    messageType: record.messageType as Schemas["Message"]["messageType"],
+    body: record.body,
+    status: record.status,
+    mediaUrl: record.mediaUrl,
+    mediaContentType: record.mediaContentType,
+    reactionTo: record.reactionTo,
+    campaignId: record.campaignId,
+    source: record.source as Schemas["Message"]["source"],
+    error: record.error,
+    createdAt: record.createdAt,
+  };
+}
+
+export function toTransaction(record: CreditTransactionRecord): Schemas["CreditTransaction"] {
+  return {
+    id: record.id,
+    amount: record.amount,
+    balanceAfter: record.balanceAfter,
+    description: record.description,
+    source: record.source as Schemas["CreditTransaction"]["source"],
+    idempotencyKey: record.idempotencyKey,
+    createdAt: record.createdAt,
+  };
+}

@@ -1,0 +1,142 @@
+/**
+ * createIntake: the whole service as a fetch-style function, `(Request) => Promise<Response>`,
+ * plus the admin service, the clock and close(). Nothing here is Node-specific: the node adapter
+ * and the msw handlers are thin wrappers around `fetch`.
+ */
+import { createAdminApi, ADMIN_BASE, seedChecker } from "./admin/http.js";
+import { createAdminService, type AdminService, type Seed, type Snapshot } from "./admin/service.js";
+import { realClock, virtualClock, VIRTUAL_EPOCH, type Clock, type VirtualClock } from "./clock.js";
+import { createEvents, type DomainEvents } from "./engine/events.js";
+import { createApi } from "./http/api.js";
+import { createRateLimiter } from "./http/rate-limit.js";
+import { deterministicIds, randomIds, type IdState } from "./ids.js";
+import { Journal } from "./journal.js";
+import { Store } from "./store/store.js";
+
+export interface IntakeOptions {
+  /** Accounts, campaigns, lists and contacts to start with (and to go back to on reset). */
+  seed?: Seed;
+  /** A snapshot to start from instead of the seed (what --data-file saved). */
+  snapshot?: Snapshot;
+  /** The token /__admin requires. Default: a random one. */
+  adminToken?: string;
+  /** "real" (default), "virtual" (advanced through the admin API), or a clock of your own. */
+  clock?: "real" | "virtual" | Clock;
+  /** Where a virtual clock starts. Default 2026-01-01T00:00:00.000Z. */
+  clockStart?: string | number;
+  /**
+   * Ids from counters, secrets from a seeded generator, time from a virtual clock: two runs of
+   * the same test give byte-identical responses.
+   */
+  deterministic?: boolean | { seed?: number };
+  /** Requests per API key per minute. Default 120; 0 turns the limit off. */
+  rateLimit?: number;
+  /** How many requests the journal keeps. Default 1000. */
+  journalSize?: number;
+  /** Largest request body. Default 32 MiB. */
+  maxBodyBytes?: number;
+  /** Largest decoded data URL in a received message. Default 16 MiB. */
+  maxMediaBytes?: number;
+  /** How long an Idempotency-Key is remembered. Default 24 hours. */
+  idempotencyTtlMs?: number;
+  /** Believe X-Forwarded-Proto (behind a TLS-terminating proxy). Default false. */
+  trustForwardedProto?: boolean;
+  /** Unexpected errors (the client sees a plain 500). Default: console.error. */
+  onError?: (error: unknown) => void;
+}
+
+export interface Intake {
+  /** Serves /v1 and /__admin. */
+  fetch(request: Request): Promise<Response>;
+  admin: AdminService;
+  clock: Clock;
+  adminToken: string;
+  events: DomainEvents;
+  /** Called after every change of state (persistence listens). */
+  onChange(listener: () => void): () => void;
+  close(): Promise<void>;
+}
+
+export const DEFAULTS = {
+  rateLimit: 120,
+  journalSize: 1000,
+  maxBodyBytes: 32 * 1024 * 1024,
+  maxMediaBytes: 16 * 1024 * 1024,
+  idempotencyTtlMs: 24 * 60 * 60 * 1000,
+};
+
+export function createIntake(options: IntakeOptions = {}): Intake {
+  const deterministic = options.deterministic ? (options.deterministic === true ? {} : options.deterministic) : undefined;
+  const clock = makeClock(options, deterministic !== undefined);
+  const restoredIds = options.snapshot?.ids as IdState | null | undefined;
+  const ids = deterministic ? deterministicIds(deterministic.seed ?? 1, restoredIds ?? undefined) : randomIds();
+  const store = new Store(ids, clock);
+  const journal = new Journal(options.journalSize ?? DEFAULTS.journalSize);
+  const rateLimiter = createRateLimiter(options.rateLimit ?? DEFAULTS.rateLimit, clock);
+  const events = createEvents();
+  const onError = options.onError ?? ((error: unknown) => console.error("intake: unexpected error", error));
+  const trustForwardedProto = options.trustForwardedProto ?? false;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
+
+  const admin = createAdminService({
+    store,
+    clock,
+    ids,
+    journal,
+    rateLimiter,
+    events,
+    initialSeed: options.seed,
+    checkSeed: seedChecker(),
+    onReset: () => {},
+  });
+  const adminToken = options.adminToken ?? `adm_${ids.token(32)}`;
+
+  if (options.snapshot) {
+    admin.restore(options.snapshot);
+    if (clock.mode === "virtual") (clock as VirtualClock).set(Date.parse(options.snapshot.clock.now));
+  } else if (options.seed) {
+    admin.applySeed(options.seed);
+  }
+
+  const api = createApi({
+    services: {
+      store,
+      clock,
+      events,
+      limits: {
+        maxMediaBytes: options.maxMediaBytes ?? DEFAULTS.maxMediaBytes,
+        idempotencyTtlMs: options.idempotencyTtlMs ?? DEFAULTS.idempotencyTtlMs,
+      },
+    },
+    rateLimiter,
+    maxBodyBytes,
+    trustForwardedProto,
+    requestId: () => ids.id("req_"),
+    record: (entry) => journal.add(entry),
+    onError,
+  });
+  const adminApi = createAdminApi({ admin, token: adminToken, trustForwardedProto, maxBodyBytes, now: () => clock.now(), onError });
+
+  return {
+    fetch: (request) => {
+      const { pathname } = new URL(request.url);
+      return pathname === ADMIN_BASE || pathname.startsWith(`${ADMIN_BASE}/`) ? adminApi(request) : api(request);
+    },
+    admin,
+    clock,
+    adminToken,
+    events,
+    onChange: (listener) => store.onChange(listener),
+    close: async () => {},
+  };
+}
+
+function makeClock(options: IntakeOptions, deterministic: boolean): Clock {
+  if (typeof options.clock === "object") return options.clock;
+  if (options.clock === "virtual" || deterministic) {
+    const start = options.clockStart === undefined ? VIRTUAL_EPOCH : typeof options.clockStart === "number" ? options.clockStart : Date.parse(options.clockStart);
+    if (!Number.isFinite(start)) throw new Error(`clockStart ${String(options.clockStart)} is not a date.`);
+    return virtualClock(start);
+  }
+  return realClock();
+}

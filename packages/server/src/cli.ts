@@ -1,0 +1,163 @@
+#!/usr/bin/env node
+/**
+ * intake-server: the reference server on HTTPS. Prints one JSON line on stdout (URLs, admin
+ * token, certificate file) for programs, and, with --demo, the demo keys and a curl line on
+ * stderr for people.
+ */
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { parse as parseYaml } from "yaml";
+import type { Seed } from "./admin/service.js";
+import { createIntake } from "./app.js";
+import { persist, readDataFile } from "./adapters/data-file.js";
+import { serve } from "./adapters/node.js";
+import { DEMO_KEYS, DEMO_SEED } from "./demo-seed.js";
+
+const USAGE = `Usage: intake-server [options]
+
+  --host HOST            address to listen on (default 127.0.0.1)
+  --port N               port; 0 picks a free one (default 8443)
+  --seed FILE            accounts, campaigns, lists and contacts to start with (JSON or YAML)
+  --demo                 start with the built-in demo seed (and print its keys)
+  --data-file FILE       keep the state in FILE across restarts
+  --admin-token TOKEN    the token /__admin requires (default: random, printed)
+  --clock real|virtual   a virtual clock only moves through POST /__admin/clock/advance
+  --clock-start ISO      where a virtual clock starts (default 2026-01-01T00:00:00Z)
+  --deterministic        ids from counters and a virtual clock: repeatable responses
+  --rate-limit N         requests per API key per minute; 0 turns it off (default 120)
+  --journal-size N       requests the journal keeps (default 1000)
+  --tls-cert FILE        serve this certificate (with --tls-key) instead of generating one
+  --tls-key FILE
+  --trust-proxy          believe X-Forwarded-Proto (behind a TLS-terminating proxy)
+  --help
+`;
+
+function fail(message: string): never {
+  process.stderr.write(`intake-server: ${message}\n`);
+  process.exit(2);
+}
+
+function integer(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) fail(`--${name} takes a whole number, 0 or more (got ${value}).`);
+  return n;
+}
+
+function readSeed(path: string): Seed {
+  try {
+    return parseYaml(readFileSync(path, "utf8")) as Seed;
+  } catch (error) {
+    fail(`cannot read the seed file ${path}: ${(error as Error).message}`);
+  }
+}
+
+async function main() {
+  let args;
+  try {
+    args = parseArgs({
+      options: {
+        host: { type: "string", default: "127.0.0.1" },
+        port: { type: "string", default: "8443" },
+        seed: { type: "string" },
+        demo: { type: "boolean", default: false },
+        "data-file": { type: "string" },
+        "admin-token": { type: "string" },
+        clock: { type: "string", default: "real" },
+        "clock-start": { type: "string" },
+        deterministic: { type: "boolean", default: false },
+        "rate-limit": { type: "string" },
+        "journal-size": { type: "string" },
+        "tls-cert": { type: "string" },
+        "tls-key": { type: "string" },
+        "trust-proxy": { type: "boolean", default: false },
+        help: { type: "boolean", default: false },
+      },
+      strict: true,
+    }).values;
+  } catch (error) {
+    fail(`${(error as Error).message}\n\n${USAGE}`);
+  }
+  if (args.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if (args.clock !== "real" && args.clock !== "virtual") fail(`--clock is real or virtual (got ${args.clock}).`);
+  if (args.seed && args.demo) fail("--seed and --demo both give a starting state: choose one.");
+  const seed = args.demo ? DEMO_SEED : args.seed ? readSeed(args.seed) : undefined;
+  const dataFile = args["data-file"];
+  const snapshot = dataFile ? readDataFile(dataFile) : undefined;
+
+  const intake = createIntake({
+    seed,
+    snapshot,
+    adminToken: args["admin-token"],
+    clock: args.clock as "real" | "virtual",
+    clockStart: args["clock-start"],
+    deterministic: args.deterministic,
+    rateLimit: integer("rate-limit", args["rate-limit"]),
+    journalSize: integer("journal-size", args["journal-size"]),
+    trustForwardedProto: args["trust-proxy"],
+  });
+  const persistence = dataFile ? persist(intake, dataFile) : undefined;
+  // A new data file holds the starting state at once, so a crash before any change loses nothing.
+  if (dataFile && !snapshot) await persistence!.flush(true);
+  const server = await serve(intake, {
+    host: args.host,
+    port: integer("port", args.port),
+    certFile: args["tls-cert"],
+    keyFile: args["tls-key"],
+    dataFile,
+  });
+
+  // People read the demo text; programs read the JSON line, which comes last so it marks "ready".
+  if (args.demo) printDemo(server.baseUrl, server.certificatePath);
+  process.stdout.write(
+    `${JSON.stringify({
+      event: "listening",
+      url: server.origin,
+      baseUrl: server.baseUrl,
+      adminUrl: server.adminUrl,
+      adminToken: intake.adminToken,
+      certificate: server.certificatePath,
+      dataFile: dataFile ?? null,
+      clock: intake.clock.mode,
+      ...(args.demo ? { demoKeys: DEMO_KEYS } : {}),
+    })}\n`,
+  );
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`intake-server: ${signal}, shutting down\n`);
+    await server.close();
+    await persistence?.stop();
+    await intake.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+}
+
+function printDemo(baseUrl: string, certificate: string) {
+  process.stderr.write(
+    [
+      "",
+      `Intake reference server: ${baseUrl}`,
+      "",
+      "Demo keys:",
+      `  business (Acme Fitness, acc_acme)     ${DEMO_KEYS.business}`,
+      `  agency (Northwind, acc_agency)        ${DEMO_KEYS.agency}`,
+      `  sub-account (Client One)              ${DEMO_KEYS.subaccount}`,
+      "",
+      "Try it (the certificate is generated at start; curl trusts it with --cacert):",
+      `  curl --cacert ${certificate} -X POST '${baseUrl}/contacts?apiKey=${DEMO_KEYS.business}' -H 'Content-Type: application/json' -d '{"phone":"+14155550123","firstName":"Grace"}'`,
+      "",
+      "Node clients: NODE_EXTRA_CA_CERTS=" + certificate,
+      "",
+    ].join("\n"),
+  );
+}
+
+main().catch((error: unknown) => fail((error as Error).message));

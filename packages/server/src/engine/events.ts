@@ -1,0 +1,33 @@
+/**
+ * What operations report after they change state. The engine (bot, funnel, webhooks) listens;
+ * operations never call it directly, so the request path stays the same whatever is listening.
+ */
+import type { ContactRecord, ListRecord, MessageRecord } from "../store/models.js";
+
+export interface DomainEventMap {
+  contactAddedToList: { list: ListRecord; contact: ContactRecord; source: "api" | "manual" | "import"; batch: string };
+  messageReceived: { message: MessageRecord; contact: ContactRecord };
+  messageSent: { message: MessageRecord; contact: ContactRecord };
+}
+
+export type DomainEventName = keyof DomainEventMap;
+
+export interface DomainEvents {
+  emit<E extends DomainEventName>(event: E, payload: DomainEventMap[E]): void;
+  on<E extends DomainEventName>(event: E, listener: (payload: DomainEventMap[E]) => void): () => void;
+}
+
+export function createEvents(): DomainEvents {
+  const listeners = new Map<DomainEventName, Array<(payload: never) => void>>();
+  return {
+    emit(event, payload) {
+      for (const listener of listeners.get(event) ?? []) listener(payload as never);
+    },
+    on(event, listener) {
+      const list = listeners.get(event) ?? [];
+      list.push(listener as (payload: never) => void);
+      listeners.set(event, list);
+      return () => listeners.set(event, (listeners.get(event) ?? []).filter((l) => l !== listener));
+    },
+  };
+}

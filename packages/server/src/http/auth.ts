@@ -1,0 +1,71 @@
+/**
+ * Which account a request belongs to. The key may come in three places; an operation accepts
+ * only some of them (the contract's security list). A key in a place the operation does not
+ * accept is refused with a message naming the place it does.
+ */
+import type { AuthForm } from "@intake/spec";
+import type { AccountRecord } from "../store/models.js";
+import type { Store } from "../store/store.js";
+import { HttpError } from "./errors.js";
+import type { Route } from "./routes.js";
+
+export interface Authenticated {
+  form: AuthForm;
+  key: string;
+  account: AccountRecord;
+}
+
+const DESCRIBE: Record<AuthForm, string> = {
+  query: "the query parameter ?apiKey=<API_KEY>",
+  header: "the header x-api-key: <API_KEY>",
+  bearer: "the header Authorization: Bearer <API_KEY>",
+};
+
+/** Every place the request carries a key in. */
+export function presentedKeys(request: Request, url: URL): Array<{ form: AuthForm; key: string }> {
+  const found: Array<{ form: AuthForm; key: string }> = [];
+  const query = url.searchParams.get("apiKey");
+  if (query !== null) found.push({ form: "query", key: query.trim() });
+  const header = request.headers.get("x-api-key");
+  if (header !== null) found.push({ form: "header", key: header.trim() });
+  const authorization = request.headers.get("authorization");
+  if (authorization !== null) {
+    const bearer = /^Bearer\s+(.*)$/i.exec(authorization.trim());
+    if (!bearer) {
+      throw new HttpError(401, "INVALID_API_KEY", "The Authorization header must be 'Bearer <API_KEY>'.");
+    }
+    found.push({ form: "bearer", key: bearer[1]!.trim() });
+  }
+  return found;
+}
+
+export function authenticate(request: Request, url: URL, route: Route, store: Store): Authenticated {
+  const presented = presentedKeys(request, url);
+  const where = `${route.method} ${route.template}`;
+  const accepted = route.forms.map((form) => DESCRIBE[form]).join(" or ");
+  if (presented.length === 0) {
+    throw new HttpError(401, "MISSING_API_KEY", `Missing API key: ${where} takes it as ${accepted}.`);
+  }
+  const wrong = presented.find((p) => !route.forms.includes(p.form));
+  if (wrong) {
+    throw new HttpError(
+      401,
+      "WRONG_AUTH_FORM",
+      `${where} takes the API key as ${accepted}, not as ${DESCRIBE[wrong.form]}.` +
+        (wrong.form === "query" ? " Remove apiKey from the query." : ""),
+    );
+  }
+  if (presented.length > 1) {
+    throw new HttpError(401, "WRONG_AUTH_FORM", `Send the API key in one place only; this request has it as ${presented.map((p) => DESCRIBE[p.form]).join(" and ")}.`);
+  }
+  const { form, key } = presented[0]!;
+  const account = key ? store.accountByApiKey(key) : undefined;
+  if (!account) {
+    throw new HttpError(
+      401,
+      "INVALID_API_KEY",
+      "Invalid API key. It may have been replaced by a newer one: generate a key in Settings > Account > API Key.",
+    );
+  }
+  return { form, key, account };
+}

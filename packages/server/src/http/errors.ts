@@ -1,0 +1,30 @@
+/**
+ * Errors an operation or a pipeline step throws, and the two body shapes they leave in: the
+ * general `{ error: { code, message } }` and the receive endpoint's `{ error: message }`.
+ */
+import type { ErrorCode } from "@intake/spec";
+
+export type ErrorShape = "general" | "string";
+
+export class HttpError<Code extends string = ErrorCode> extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: Code,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (code: ErrorCode, message: string) => new HttpError(400, code, message);
+export const notFound = (code: ErrorCode, message: string) => new HttpError(404, code, message);
+
+export function errorBody(shape: ErrorShape, error: HttpError<string>) {
+  return shape === "string" ? { error: error.message } : { error: { code: error.code, message: error.message } };
+}
+
+/** What a client sees of an unexpected failure: nothing of its internals. */
+export function internalError(): HttpError {
+  return new HttpError(500, "INTERNAL_ERROR", "Internal error; nothing was changed. Retry later.");
+}

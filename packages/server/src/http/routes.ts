@@ -1,0 +1,68 @@
+/**
+ * The route table, read from the contract: each path and method of openapi.yaml becomes a route
+ * carrying its operationId, the auth forms it accepts and the error shape it answers in.
+ */
+import { AUTH_SCHEMES, listOperations, schemesOf, type AuthForm, type OpenApiDocument } from "@intake/spec";
+import type { ErrorShape } from "./errors.js";
+
+export interface Route<Id extends string = string> {
+  operationId: Id;
+  method: string;
+  template: string;
+  pattern: RegExp;
+  paramNames: string[];
+  forms: AuthForm[];
+  shape: ErrorShape;
+  takesBody: boolean;
+}
+
+export type RouteMatch<Id extends string = string> =
+  | { kind: "found"; route: Route<Id>; params: Record<string, string> }
+  | { kind: "wrong-method"; allow: string[]; shape: ErrorShape; template: string }
+  | { kind: "not-found" };
+
+const FORM_OF_SCHEME = Object.fromEntries(Object.entries(AUTH_SCHEMES).map(([form, scheme]) => [scheme, form])) as Record<
+  string,
+  AuthForm
+>;
+
+export function buildRoutes<Id extends string>(doc: OpenApiDocument): Array<Route<Id>> {
+  return listOperations(doc).map(({ path, method, operation }) => {
+    const paramNames: string[] = [];
+    const source = path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+      paramNames.push(name);
+      return "([^/]+)";
+    });
+    return {
+      operationId: operation.operationId as Id,
+      method: method.toUpperCase(),
+      template: path,
+      pattern: new RegExp(`^${source}$`),
+      paramNames,
+      forms: schemesOf(operation).flatMap((scheme) => FORM_OF_SCHEME[scheme] ?? []),
+      shape: shapeOf(operation),
+      takesBody: operation.requestBody !== undefined,
+    };
+  });
+}
+
+/** The receive endpoint is the one whose errors the contract types as `ReceiveError`. */
+function shapeOf(operation: Record<string, unknown>): ErrorShape {
+  const bad = (operation.responses as Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>)["400"];
+  return bad?.content?.["application/json"]?.schema?.$ref?.endsWith("/ReceiveError") ? "string" : "general";
+}
+
+export function matchRoute<Id extends string>(routes: Array<Route<Id>>, method: string, path: string): RouteMatch<Id> {
+  const onPath = routes
+    .map((route) => ({ route, match: route.pattern.exec(path) }))
+    .filter((candidate): candidate is { route: Route<Id>; match: RegExpExecArray } => candidate.match !== null);
+  if (onPath.length === 0) return { kind: "not-found" };
+  const hit = onPath.find(({ route }) => route.method === method);
+  if (!hit) {
+    const first = onPath[0]!.route;
+    return { kind: "wrong-method", allow: onPath.map(({ route }) => route.method), shape: first.shape, template: first.template };
+  }
+  const params: Record<string, string> = {};
+  hit.route.paramNames.forEach((name, i) => (params[name] = hit.match[i + 1]!));
+  return { kind: "found", route: hit.route, params };
+}

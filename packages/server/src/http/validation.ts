@@ -1,0 +1,339 @@
+/**
+ * Request validation compiled once from the contract: for each operation and auth form, the
+ * body schema of that form's view, and the operation's query, path and header parameters.
+ * Failures become 400s that name the field and say what was expected; a field in the other auth
+ * form's spelling is called out as such.
+ */
+import { AUTH_SCHEMES, authFormView, listOperations, type AuthForm, type OpenApiDocument } from "@intake/spec";
+import Ajv2020 from "ajv/dist/2020.js";
+import type { ErrorObject, ValidateFunction } from "ajv";
+import addFormats from "ajv-formats";
+import { badRequest, type HttpError } from "./errors.js";
+
+type Schema = Record<string, unknown>;
+
+interface FieldTree {
+  /** Fields other than these are refused. */
+  closed: boolean;
+  fields: Map<string, FieldTree | null>;
+}
+
+interface Parameter {
+  name: string;
+  in: "query" | "path" | "header";
+  required: boolean;
+  /** Validates `{ value }`, coercing query and path strings to the declared type. */
+  check: ValidateFunction;
+}
+
+/** Checks one operation's request; failures throw 400s in words a person can act on. */
+export interface OperationValidator {
+  body(body: unknown): void;
+  /** The query parameters other than the key, checked and coerced to their declared types. */
+  query(url: URL): Record<string, unknown>;
+  /** Path parameters, percent-decoded and checked. */
+  path(params: Record<string, string>): Record<string, string>;
+  header(headers: Headers): void;
+}
+
+interface Spelling {
+  form: AuthForm;
+  /** The other form's field name -> this form's, where an operation has two spellings. */
+  other: Map<string, string>;
+}
+
+const SPELLING: Record<AuthForm, string> = {
+  query: "with ?apiKey= the body is camelCase",
+  header: "with x-api-key the body is as documented",
+  bearer: "with Authorization: Bearer the body is snake_case",
+};
+
+export function createAjv(options: { coerceTypes?: boolean } = {}) {
+  // verbose: an anyOf error then carries its alternatives, which `translate` counts.
+  const ajv = new Ajv2020.default({ allErrors: true, verbose: true, strict: false, validateFormats: true, coerceTypes: options.coerceTypes ?? false });
+  addFormats.default(ajv);
+  return ajv;
+}
+
+type OperationObject = ReturnType<typeof listOperations>[number]["operation"];
+
+function resolver(doc: OpenApiDocument) {
+  const resolve = (schema: Schema): Schema => {
+    const ref = schema.$ref as string | undefined;
+    if (!ref) return schema;
+    const [, section, name] = ref.split("/").slice(1);
+    return resolve((doc.components as Record<string, Record<string, Schema>>)[section!]![name!]!);
+  };
+  return resolve;
+}
+
+/** Compiles validators for a document's operations, against that document's components. */
+export function operationCompiler(doc: OpenApiDocument, base: string) {
+  const ajv = createAjv();
+  const coercing = createAjv({ coerceTypes: true });
+  for (const instance of [ajv, coercing]) instance.addSchema({ $id: base, components: doc.components }, base);
+  const resolve = resolver(doc);
+
+  return function compile(operation: OperationObject, pathParameters: unknown[] = [], spelling?: Spelling): OperationValidator {
+    const bodySchema = operation.requestBody?.content?.["application/json"]?.schema as Schema | undefined;
+    const bodyCheck = bodySchema && ajv.compile(absolutize(bodySchema, base) as Schema);
+    const fields = bodySchema ? fieldTree(bodySchema, resolve) : null;
+    const parameters: Parameter[] = [...(pathParameters as Schema[]), ...((operation.parameters as Schema[] | undefined) ?? [])].map((p) => {
+      const parameter = resolve(p) as { name: string; in: Parameter["in"]; required?: boolean; schema?: Schema };
+      const wrapped = { type: "object", properties: { value: absolutize(parameter.schema ?? {}, base) } };
+      return { name: parameter.name, in: parameter.in, required: parameter.required ?? false, check: coercing.compile(wrapped) };
+    });
+    const checked = (parameter: Parameter, label: string, raw: string) => {
+      const holder = { value: raw as unknown };
+      if (!parameter.check(holder)) throw badRequest("VALIDATION_ERROR", describe(parameter.check.errors![0]!, label, raw));
+      return holder.value;
+    };
+
+    return {
+      body(body) {
+        if (!bodyCheck) return;
+        if (typeof body !== "object" || body === null || Array.isArray(body)) {
+          throw badRequest("VALIDATION_ERROR", "The request body must be a JSON object.");
+        }
+        checkFields(body as Record<string, unknown>, fields, "", spelling);
+        if (!bodyCheck(body)) throw translate(bodyCheck.errors ?? []);
+      },
+      query(url) {
+        const declared = parameters.filter((p) => p.in === "query");
+        const values: Record<string, unknown> = {};
+        for (const [name, raw] of url.searchParams) {
+          if (name === "apiKey") continue;
+          const parameter = declared.find((p) => p.name === name);
+          if (!parameter) throw unknownParameter(name, declared.map((p) => p.name));
+          if (name in values) throw badRequest("VALIDATION_ERROR", `Query parameter ${name} is given more than once.`);
+          values[name] = checked(parameter, name, raw);
+        }
+        return values;
+      },
+      path(params) {
+        const decoded: Record<string, string> = {};
+        for (const parameter of parameters.filter((p) => p.in === "path")) {
+          let value: string;
+          try {
+            value = decodeURIComponent(params[parameter.name] ?? "");
+          } catch {
+            throw badRequest("VALIDATION_ERROR", `Path parameter ${parameter.name} is not validly percent-encoded.`);
+          }
+          decoded[parameter.name] = String(checked(parameter, parameter.name, value));
+        }
+        return decoded;
+      },
+      header(headers) {
+        for (const parameter of parameters.filter((p) => p.in === "header")) {
+          const value = headers.get(parameter.name);
+          if (value === null) {
+            if (parameter.required) throw badRequest("VALIDATION_ERROR", `Header ${parameter.name} is required.`);
+            continue;
+          }
+          checked(parameter, `Header ${parameter.name}`, value);
+        }
+      },
+    };
+  };
+}
+
+/**
+ * Validators for every /v1 operation in every auth form that may call it, each from that form's
+ * view of the contract, so the body schema is that form's spelling.
+ */
+export function compileApiValidators(doc: OpenApiDocument): (operationId: string, form: AuthForm) => OperationValidator {
+  const compile = operationCompiler(doc, "intake");
+  const resolve = resolver(doc);
+  const compiled = new Map<string, OperationValidator>();
+  const spellings = new Map(listOperations(doc).map(({ operation }) => [operation.operationId, operation["x-intake-body-by-auth"] ?? {}]));
+  for (const [form, scheme] of Object.entries(AUTH_SCHEMES) as Array<[AuthForm, (typeof AUTH_SCHEMES)[AuthForm]]>) {
+    for (const { operation, pathParameters } of listOperations(authFormView(doc, scheme))) {
+      const otherScheme = Object.keys(spellings.get(operation.operationId) ?? {}).find((s) => s !== scheme);
+      const other = otherScheme ? spellingMap(doc, operation.operationId!, scheme, otherScheme, resolve) : new Map<string, string>();
+      compiled.set(key(operation.operationId!, form), compile(operation, pathParameters, { form, other }));
+    }
+  }
+  return (operationId, form) => {
+    const validator = compiled.get(key(operationId, form));
+    if (!validator) throw new Error(`No validator for ${operationId} with the ${form} form`);
+    return validator;
+  };
+}
+
+const key = (operationId: string, form: AuthForm) => `${operationId} ${form}`;
+
+/** Rewrites local `#/components/...` references to the registered document. */
+function absolutize(schema: unknown, base: string): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => absolutize(s, base));
+  if (schema === null || typeof schema !== "object") return schema;
+  return Object.fromEntries(
+    Object.entries(schema).map(([k, v]) => [k, k === "$ref" && typeof v === "string" && v.startsWith("#") ? base + v : absolutize(v, base)]),
+  );
+}
+
+/** The fields a schema allows, through references and combinators, and whether others are refused. */
+function fieldTree(schema: Schema, resolve: (s: Schema) => Schema): FieldTree | null {
+  const tree: FieldTree = { closed: false, fields: new Map() };
+  let object = false;
+  const visit = (node: Schema) => {
+    const s = resolve(node);
+    if (s.properties) {
+      object = true;
+      for (const [name, property] of Object.entries(s.properties as Record<string, Schema>)) {
+        if (!tree.fields.has(name)) tree.fields.set(name, fieldTree(property, resolve));
+      }
+    }
+    if (s.additionalProperties === false || s.unevaluatedProperties === false) tree.closed = true;
+    for (const combinator of ["allOf", "anyOf", "oneOf"] as const) {
+      for (const part of (s[combinator] as Schema[] | undefined) ?? []) visit(part);
+    }
+  };
+  visit(schema);
+  return object && tree.closed ? tree : null;
+}
+
+/** Pairs the two spellings' fields by position: both schemas list them in the same order. */
+function spellingMap(doc: OpenApiDocument, operationId: string, scheme: string, otherScheme: string, resolve: (s: Schema) => Schema) {
+  const bodyOf = (s: string) => {
+    const view = authFormView(doc, s as never);
+    const op = listOperations(view).find((o) => o.operation.operationId === operationId)!.operation;
+    return fieldTree(op.requestBody!.content!["application/json"]!.schema as Schema, resolve);
+  };
+  const mine = [...(bodyOf(scheme)?.fields.keys() ?? [])];
+  const theirs = [...(bodyOf(otherScheme)?.fields.keys() ?? [])];
+  return new Map(theirs.map((name, i) => [name, mine[i]!] as const).filter(([name, own]) => own && name !== own));
+}
+
+function checkFields(value: Record<string, unknown>, tree: FieldTree | null, path: string, spelling: Spelling | undefined) {
+  if (!tree) return;
+  for (const [name, child] of Object.entries(value)) {
+    const field = `${path}${name}`;
+    if (tree.fields.has(name)) {
+      const subtree = tree.fields.get(name) ?? null;
+      if (subtree && typeof child === "object" && child !== null && !Array.isArray(child)) {
+        checkFields(child as Record<string, unknown>, subtree, `${field}.`, spelling);
+      }
+      continue;
+    }
+    if (!tree.closed) continue;
+    const other = path === "" ? (spelling?.other ?? new Map<string, string>()) : new Map<string, string>();
+    const own = other.get(name);
+    if (own) throw badRequest("WRONG_FIELD_SPELLING", `Unexpected field ${field}: ${SPELLING[spelling!.form]}; send ${own} instead.`);
+    const allowed = [...tree.fields.keys()];
+    const near = nearest(name, [...allowed, ...other.keys()]);
+    const suggestion = near ? (other.get(near) ?? near) : undefined;
+    throw badRequest(
+      "VALIDATION_ERROR",
+      `Unknown field ${field}${suggestion ? `: did you mean ${path}${suggestion}?` : "."} Allowed${path ? ` in ${path.slice(0, -1)}` : ""}: ${allowed.join(", ")}.`,
+    );
+  }
+}
+
+const normalize = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, "");
+
+function nearest(name: string, candidates: Iterable<string>): string | undefined {
+  const wanted = normalize(name);
+  for (const candidate of candidates) if (normalize(candidate) === wanted) return candidate;
+  return undefined;
+}
+
+function unknownParameter(name: string, declared: string[]): HttpError {
+  const near = nearest(name, declared);
+  if (near) {
+    return badRequest("WRONG_FIELD_SPELLING", `Unknown query parameter ${name}: it is spelled ${near} in every auth form.`);
+  }
+  return badRequest("VALIDATION_ERROR", `Unknown query parameter ${name}. This operation takes: ${declared.join(", ") || "none"}.`);
+}
+
+/** The one error a person should fix first, from everything ajv reported. */
+function translate(errors: ErrorObject[]): HttpError {
+  const required = errors.filter((e) => e.keyword === "required");
+  const others = errors.filter((e) => !["required", "anyOf", "oneOf", "if", "unevaluatedProperties", "additionalProperties"].includes(e.keyword));
+
+  // A field missing in every alternative of an anyOf is simply required; one missing in some
+  // alternatives only is "one of these", or not the problem at all (another error is).
+  const alternatives = new Map<string, number>();
+  for (const e of errors) if (e.keyword === "anyOf") alternatives.set(e.instancePath, (e.schema as unknown[]).length);
+  const byObject = new Map<string, Map<string, number>>();
+  for (const e of required) {
+    const missing = (e.params as { missingProperty: string }).missingProperty;
+    const props = byObject.get(e.instancePath) ?? new Map<string, number>();
+    byObject.set(e.instancePath, props);
+    props.set(missing, (props.get(missing) ?? 0) + 1);
+  }
+  for (const [instancePath, props] of byObject) {
+    const definite = [...props].find(([, count]) => count >= (alternatives.get(instancePath) ?? 1));
+    if (definite) {
+      const then = required.find((e) => e.instancePath === instancePath && e.schemaPath.includes("/then/"));
+      const field = fieldName(instancePath, definite[0]);
+      if (then) return badRequest("VALIDATION_ERROR", `${field} is required when ${fieldName(instancePath, "mediaUrl")} is given.`);
+      return badRequest("VALIDATION_ERROR", `${field} is required.`);
+    }
+  }
+  const first = others[0];
+  if (first) return typed(first);
+  for (const [instancePath, props] of byObject) {
+    const names = [...props.keys()].map((p) => fieldName(instancePath, p));
+    const list = names.length === 2 ? `Either ${names[0]} or ${names[1]}` : `One of ${names.slice(0, -1).join(", ")} or ${names.at(-1)}`;
+    return badRequest("VALIDATION_ERROR", `${list} is required.`);
+  }
+  return badRequest("VALIDATION_ERROR", "The request body does not match the contract.");
+}
+
+/** Errors whose rule the contract gives its own code or wording. */
+function typed(error: ErrorObject): HttpError {
+  const field = fieldName(error.instancePath);
+  const leaf = error.instancePath.split("/").at(-1);
+  if (leaf === "body" && (error.keyword === "pattern" || error.keyword === "minLength")) {
+    return badRequest("VALIDATION_ERROR", "Message body cannot be empty.");
+  }
+  if (leaf === "body" && error.keyword === "maxLength") {
+    return badRequest("BODY_TOO_LONG", `${field} is longer than ${(error.params as { limit: number }).limit} characters.`);
+  }
+  if (leaf === "amount") {
+    return badRequest("INVALID_AMOUNT", "amount must be a positive number of credits, at most 1000000000.");
+  }
+  return badRequest("VALIDATION_ERROR", describe(error, field));
+}
+
+function describe(error: ErrorObject, field: string, value?: unknown): string {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case "type":
+      return `${field} must be ${article(String(params.type).replace(",", " or "))}.`;
+    case "format":
+      return params.format === "email"
+        ? `${field} must be a valid email address${value !== undefined ? ` (got ${JSON.stringify(value)})` : ""}.`
+        : `${field} must be a valid ${String(params.format)}.`;
+    case "minLength":
+      return params.limit === 1 ? `${field} must not be empty.` : `${field} must be at least ${String(params.limit)} characters.`;
+    case "maxLength":
+      return `${field} must be at most ${String(params.limit)} characters.`;
+    case "enum":
+      return `${field} must be one of: ${(params.allowedValues as unknown[]).join(", ")}.`;
+    case "const":
+      return `${field} must be ${JSON.stringify(params.allowedValue)}.`;
+    case "maxProperties":
+      return `${field} may have at most ${String(params.limit)} entries.`;
+    case "minimum":
+    case "exclusiveMinimum":
+    case "maximum":
+    case "exclusiveMaximum":
+      return `${field} must be ${String(params.comparison)} ${String(params.limit)}.`;
+    case "propertyNames":
+      return `${field} has a key that is empty or longer than 100 characters.`;
+    default:
+      return `${field} ${error.message ?? "is not valid"}.`;
+  }
+}
+
+function article(type: string): string {
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+/** `/customData/fromId` -> `customData.fromId`; the root is "The request body". */
+function fieldName(instancePath: string, child?: string): string {
+  const parts = instancePath.split("/").filter(Boolean);
+  if (child) parts.push(child);
+  return parts.length ? parts.join(".") : "The request body";
+}

@@ -1,0 +1,62 @@
+/**
+ * Identifiers and secrets. Ids are opaque strings prefixed by kind (`ct_`, `msg_`, `lst_`,
+ * `cmp_`, `sub_`, ...). In deterministic mode they come from counters and a seeded generator, so
+ * two runs of the same test produce byte-identical responses; otherwise they are random.
+ */
+const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+export interface IdSource {
+  /** A new id with this prefix, for example `ct_7Hq2xK9mPw`. */
+  id(prefix: string): string;
+  /** A new secret: `length` characters from the base62 alphabet. */
+  token(length: number): string;
+  /** Random bytes (webhook secrets). */
+  bytes(length: number): Uint8Array;
+  /** Where a deterministic source is, to carry it across a restart. */
+  state(): IdState | undefined;
+}
+
+export interface IdState {
+  counters: Record<string, number>;
+  /** The generator's four words. */
+  rng: [number, number, number, number];
+}
+
+export function randomIds(): IdSource {
+  const bytes = (length: number) => crypto.getRandomValues(new Uint8Array(length));
+  const token = (length: number) => Array.from(bytes(length), (b) => ALPHABET[b % 62]).join("");
+  return { id: (prefix) => prefix + token(12), token, bytes, state: () => undefined };
+}
+
+/** Counters per prefix for ids, and a seeded generator (sfc32) for secrets. */
+export function deterministicIds(seed = 1, restored?: IdState): IdSource {
+  const counters: Record<string, number> = { ...restored?.counters };
+  let [a, b, c, d] = restored?.rng ?? [0x9e3779b9, 0x243f6a88, 0xb7e15162, seed >>> 0];
+  const next = () => {
+    let t = (((a + b) | 0) + d) | 0;
+    d = (d + 1) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = (c << 21) | (c >>> 11);
+    c = (c + t) | 0;
+    t >>>= 0;
+    return t / 4294967296;
+  };
+  if (!restored) for (let i = 0; i < 12; i++) next();
+  const bytes = (length: number) => Uint8Array.from({ length }, () => Math.floor(next() * 256));
+  return {
+    id(prefix) {
+      counters[prefix] = (counters[prefix] ?? 0) + 1;
+      return prefix + String(counters[prefix]).padStart(6, "0");
+    },
+    token: (length) => Array.from({ length }, () => ALPHABET[Math.floor(next() * 62)]).join(""),
+    bytes,
+    state: () => ({ counters: { ...counters }, rng: [a, b, c, d] }),
+  };
+}
+
+export function base64(bytes: Uint8Array): string {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}

@@ -1,0 +1,121 @@
+/** POST /send_custom_channel_message and POST /incoming_custom_channel_message. */
+import { badRequest, notFound } from "../http/errors.js";
+import type { AccountRecord, ContactRecord } from "../store/models.js";
+import type { Store } from "../store/store.js";
+import { checkMedia } from "./media.js";
+import { clean } from "./present.js";
+import type { Handler } from "./types.js";
+
+/**
+ * The contact a custom-channel sender maps to: the same fromId is always the same contact; a new
+ * one creates a contact, and only then are the names and email used.
+ */
+function contactForSender(
+  store: Store,
+  account: AccountRecord,
+  fromId: string,
+  channel: string | null,
+  fields: { firstName?: string; lastName?: string; email?: string },
+): ContactRecord {
+  const known = store.contactBySender(account.id, fromId);
+  if (known) {
+    if (channel && known.customChannel !== channel) store.updateContact(known, { customChannel: channel });
+    return known;
+  }
+  return store.createContact({
+    id: store.ids.id("ct_"),
+    accountId: account.id,
+    firstName: clean(fields.firstName),
+    lastName: clean(fields.lastName),
+    phone: null,
+    email: clean(fields.email),
+    customFields: null,
+    fromId,
+    customChannel: channel,
+    botPaused: false,
+    createdAt: store.timestamp(),
+  });
+}
+
+function requireCampaign(store: Store, account: AccountRecord, campaignId: string | undefined) {
+  if (campaignId !== undefined && !store.campaign(account.id, campaignId)) {
+    throw notFound("CAMPAIGN_NOT_FOUND", `No campaign with id ${campaignId}.`);
+  }
+}
+
+export const sendCustomChannelMessage: Handler<"sendCustomChannelMessage"> = ({ account, body }, { store, events }) => {
+  const data = body.customData;
+  requireCampaign(store, account, data.campaignId);
+  const contact = contactForSender(store, account, data.fromId, data.customChannel, data);
+  const message = store.createMessage({
+    id: store.ids.id("msg_"),
+    accountId: account.id,
+    contactId: contact.id,
+    direction: "outbound",
+    channel: data.customChannel,
+    messageSid: null,
+    fromId: null,
+    toId: data.fromId,
+    messageType: "text",
+    body: data.body,
+    status: "sent",
+    mediaUrl: null,
+    mediaContentType: null,
+    reactionTo: null,
+    campaignId: data.campaignId ?? null,
+    source: "api_send",
+    error: null,
+    createdAt: store.timestamp(),
+  });
+  events.emit("messageSent", { message, contact });
+  return {
+    status: 200,
+    body: { success: true, messageId: message.id, contactId: contact.id, message: `Message sent on custom channel ${data.customChannel}.` },
+  };
+};
+
+export const receiveCustomChannelMessage: Handler<"receiveCustomChannelMessage"> = async ({ account, body }, { store, events, limits }) => {
+  const data = body.customData;
+  const sid = (data.messageSid ?? data.id)!;
+  const duplicate = () => {
+    const first = store.inboundBySid(account.id, sid);
+    return first && ({ status: 200, body: { success: true, messageId: first.id, duplicate: true } } as const);
+  };
+  const seen = duplicate();
+  if (seen) return seen;
+  const messageType = body.messageType ?? "text";
+  if (messageType === "reaction" && !data.reactionTo) {
+    throw badRequest("VALIDATION_ERROR", "customData.reactionTo is required for a reaction: the messageSid or messageId of the message reacted to.");
+  }
+  if (messageType !== "reaction" && data.reactionTo !== undefined) {
+    throw badRequest("VALIDATION_ERROR", 'customData.reactionTo is only for messageType "reaction".');
+  }
+  requireCampaign(store, account, data.campaignId);
+  await checkMedia(data.mediaUrl, data.mediaContentType, limits.maxMediaBytes);
+  // The media check awaited: the same sid may have been stored meanwhile.
+  const raced = duplicate();
+  if (raced) return raced;
+  const contact = contactForSender(store, account, data.fromId, data.channel ?? null, data);
+  const message = store.createMessage({
+    id: store.ids.id("msg_"),
+    accountId: account.id,
+    contactId: contact.id,
+    direction: "inbound",
+    channel: data.channel ?? "custom",
+    messageSid: sid,
+    fromId: data.fromId,
+    toId: data.toId,
+    messageType,
+    body: data.body,
+    status: data.status ?? "received",
+    mediaUrl: data.mediaUrl ?? null,
+    mediaContentType: data.mediaUrl ? (data.mediaContentType ?? null) : null,
+    reactionTo: data.reactionTo ?? null,
+    campaignId: data.campaignId ?? null,
+    source: "api_receive",
+    error: null,
+    createdAt: store.timestamp(),
+  });
+  events.emit("messageReceived", { message, contact });
+  return { status: 200, body: { success: true, messageId: message.id } };
+};

@@ -1,0 +1,126 @@
+/**
+ * The @mswjs/data models. Structured settings (a campaign's FAQs, follow-ups, ...) are kept as
+ * JSON text, because the models hold flat values; the store parses them at its edge.
+ */
+import { factory, nullable, primaryKey } from "@mswjs/data";
+
+export function createDatabase() {
+  return factory({
+    account: {
+      id: primaryKey(String),
+      kind: String,
+      name: String,
+      email: nullable(String),
+      userId: String,
+      agencyId: nullable(String),
+      apiKey: String,
+      webhookUrl: nullable(String),
+      webhookSecret: String,
+      autoRechargeUrl: nullable(String),
+      autoRechargeThreshold: nullable(Number),
+      autoRechargeAmount: nullable(Number),
+      defaultCampaignId: nullable(String),
+      credits: Number,
+      createdAt: String,
+    },
+    campaign: {
+      id: primaryKey(String),
+      accountId: String,
+      settings: String,
+      createdAt: String,
+    },
+    list: {
+      id: primaryKey(String),
+      accountId: String,
+      name: String,
+      campaignId: nullable(String),
+      createdAt: String,
+    },
+    listMember: {
+      id: primaryKey(String),
+      listId: String,
+      contactId: String,
+      source: String,
+      addedAt: String,
+    },
+    contact: {
+      id: primaryKey(String),
+      accountId: String,
+      firstName: nullable(String),
+      lastName: nullable(String),
+      phone: nullable(String),
+      email: nullable(String),
+      customFields: nullable(String),
+      fromId: nullable(String),
+      customChannel: nullable(String),
+      botPaused: Boolean,
+      createdAt: String,
+    },
+    message: {
+      id: primaryKey(String),
+      accountId: String,
+      contactId: String,
+      direction: String,
+      channel: String,
+      messageSid: nullable(String),
+      fromId: nullable(String),
+      toId: nullable(String),
+      messageType: String,
+      body: String,
+      status: String,
+      mediaUrl: nullable(String),
+      mediaContentType: nullable(String),
+      reactionTo: nullable(String),
+      campaignId: nullable(String),
+      source: String,
+      error: nullable(String),
+      createdAt: String,
+    },
+    creditTransaction: {
+      id: primaryKey(String),
+      accountId: String,
+      amount: Number,
+      balanceAfter: Number,
+      description: String,
+      source: String,
+      idempotencyKey: nullable(String),
+      createdAt: String,
+    },
+    idempotencyRecord: {
+      id: primaryKey(String),
+      accountId: String,
+      key: String,
+      fingerprint: String,
+      status: Number,
+      body: String,
+      createdAt: String,
+    },
+  });
+}
+
+export type Database = ReturnType<typeof createDatabase>;
+export type ModelName = Exclude<keyof Database, symbol>;
+type Entity<M extends ModelName> = ReturnType<Database[M]["create"]>;
+
+export type AccountRecord = Entity<"account">;
+export type CampaignRecord = Entity<"campaign">;
+export type ListRecord = Entity<"list">;
+export type ListMemberRecord = Entity<"listMember">;
+export type ContactRecord = Entity<"contact">;
+export type MessageRecord = Entity<"message">;
+export type CreditTransactionRecord = Entity<"creditTransaction">;
+export type IdempotencyRecord = Entity<"idempotencyRecord">;
+
+/** What each model's `create` takes. */
+export type Fields<M extends ModelName> = Parameters<Database[M]["create"]>[0] & object;
+
+export const MODEL_NAMES = [
+  "account",
+  "campaign",
+  "list",
+  "listMember",
+  "contact",
+  "message",
+  "creditTransaction",
+  "idempotencyRecord",
+] as const satisfies readonly ModelName[];

@@ -1,0 +1,452 @@
+/**
+ * All state, in @mswjs/data, with the indexes the service's lookups need kept beside it.
+ *
+ * @mswjs/data's queries scan every record (its `findFirst` by primary key included), so reads
+ * never go through them: each index maps a key to the record object that @mswjs/data holds, and
+ * writes keep records and indexes in step. Records are changed in place, which keeps both views
+ * pointing at the same object. Every lookup is scoped to an account, so no account reaches
+ * another's data.
+ */
+import { drop } from "@mswjs/data";
+import type { Clock } from "../clock.js";
+import type { IdSource } from "../ids.js";
+import {
+  MODEL_NAMES,
+  createDatabase,
+  type AccountRecord,
+  type CampaignRecord,
+  type ContactRecord,
+  type CreditTransactionRecord,
+  type Database,
+  type Fields,
+  type IdempotencyRecord,
+  type ListMemberRecord,
+  type ListRecord,
+  type MessageRecord,
+  type ModelName,
+} from "./models.js";
+
+type Entity<M extends ModelName> = ReturnType<Database[M]["create"]>;
+
+export type Records = { [M in ModelName]: Array<Fields<M>> };
+
+/** Index key of a value within an account. */
+const scoped = (accountId: string, value: string) => `${accountId}\n${value}`;
+
+export class Store {
+  private db: Database = createDatabase();
+  private readonly byId = new Map<string, object>();
+  private readonly accountByKey = new Map<string, AccountRecord>();
+  private readonly subaccountByEmail = new Map<string, AccountRecord>();
+  private readonly contactByPhone = new Map<string, ContactRecord>();
+  private readonly contactByEmail = new Map<string, ContactRecord>();
+  private readonly contactByFromId = new Map<string, ContactRecord>();
+  private readonly messageBySid = new Map<string, MessageRecord>();
+  private readonly membersOf = new Map<string, Map<string, ListMemberRecord>>();
+  private readonly listsOfContact = new Map<string, Set<string>>();
+  private readonly messagesOfContact = new Map<string, MessageRecord[]>();
+  private readonly transactionsOf = new Map<string, CreditTransactionRecord[]>();
+  private readonly contactsOfAccount = new Map<string, ContactRecord[]>();
+  private readonly idempotency = new Map<string, IdempotencyRecord>();
+  private listeners: Array<() => void> = [];
+  private loading = false;
+
+  constructor(
+    readonly ids: IdSource,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Called after every change, so a persistence layer can save. */
+  onChange(listener: () => void): () => void {
+    this.listeners.push(listener);
+    return () => (this.listeners = this.listeners.filter((l) => l !== listener));
+  }
+
+  changed(): void {
+    for (const listener of this.listeners) listener();
+  }
+
+  timestamp(): string {
+    return new Date(this.clock.now()).toISOString();
+  }
+
+  // Accounts ---------------------------------------------------------------------------------
+
+  createAccount(fields: Fields<"account">): AccountRecord {
+    return this.create("account", fields);
+  }
+
+  account(id: string): AccountRecord | undefined {
+    return this.get<AccountRecord>(id, "account");
+  }
+
+  accountByApiKey(key: string): AccountRecord | undefined {
+    return this.accountByKey.get(key);
+  }
+
+  subaccount(agencyId: string, email: string): AccountRecord | undefined {
+    return this.subaccountByEmail.get(scoped(agencyId, email.toLowerCase()));
+  }
+
+  accounts(): AccountRecord[] {
+    return this.db.account.getAll();
+  }
+
+  /** Replaces the account's key: the old one stops working at once. */
+  setApiKey(account: AccountRecord, key: string): void {
+    this.accountByKey.delete(account.apiKey);
+    account.apiKey = key;
+    this.accountByKey.set(key, account);
+    this.changed();
+  }
+
+  updateAccount(account: AccountRecord, patch: Partial<Fields<"account">>): AccountRecord {
+    Object.assign(account, patch);
+    this.changed();
+    return account;
+  }
+
+  apiKeyInUse(key: string): boolean {
+    return this.accountByKey.has(key);
+  }
+
+  // Contacts ---------------------------------------------------------------------------------
+
+  createContact(fields: Fields<"contact">): ContactRecord {
+    return this.create("contact", fields);
+  }
+
+  contact(accountId: string, id: string): ContactRecord | undefined {
+    return this.owned<ContactRecord>(accountId, id, "contact");
+  }
+
+  /** Any account's contact: for the admin API only. */
+  contactById(id: string): ContactRecord | undefined {
+    return kindOf(id) === "contact" ? (this.byId.get(id) as ContactRecord | undefined) : undefined;
+  }
+
+  contactByPhoneNumber(accountId: string, e164: string): ContactRecord | undefined {
+    return this.contactByPhone.get(scoped(accountId, e164));
+  }
+
+  contactByEmailAddress(accountId: string, email: string): ContactRecord | undefined {
+    return this.contactByEmail.get(scoped(accountId, email.toLowerCase()));
+  }
+
+  contactBySender(accountId: string, fromId: string): ContactRecord | undefined {
+    return this.contactByFromId.get(scoped(accountId, fromId));
+  }
+
+  contacts(accountId?: string): ContactRecord[] {
+    return accountId ? (this.contactsOfAccount.get(accountId) ?? []) : this.db.contact.getAll();
+  }
+
+  updateContact(contact: ContactRecord, patch: Partial<Fields<"contact">>): ContactRecord {
+    Object.assign(contact, patch);
+    this.changed();
+    return contact;
+  }
+
+  // Campaigns and lists ----------------------------------------------------------------------
+
+  createCampaign(fields: Fields<"campaign">): CampaignRecord {
+    return this.create("campaign", fields);
+  }
+
+  campaign(accountId: string, id: string): CampaignRecord | undefined {
+    return this.owned<CampaignRecord>(accountId, id, "campaign");
+  }
+
+  campaignById(id: string): CampaignRecord | undefined {
+    return this.get<CampaignRecord>(id, "campaign");
+  }
+
+  campaigns(accountId?: string): CampaignRecord[] {
+    const all = this.db.campaign.getAll();
+    return accountId ? all.filter((c) => c.accountId === accountId) : all;
+  }
+
+  updateCampaign(campaign: CampaignRecord, settings: string): CampaignRecord {
+    campaign.settings = settings;
+    this.changed();
+    return campaign;
+  }
+
+  createList(fields: Fields<"list">): ListRecord {
+    return this.create("list", fields);
+  }
+
+  list(accountId: string, id: string): ListRecord | undefined {
+    return this.owned<ListRecord>(accountId, id, "list");
+  }
+
+  listById(id: string): ListRecord | undefined {
+    return this.get<ListRecord>(id, "list");
+  }
+
+  lists(accountId?: string): ListRecord[] {
+    const all = this.db.list.getAll();
+    return accountId ? all.filter((l) => l.accountId === accountId) : all;
+  }
+
+  updateList(list: ListRecord, patch: Partial<Fields<"list">>): ListRecord {
+    Object.assign(list, patch);
+    this.changed();
+    return list;
+  }
+
+  isMember(listId: string, contactId: string): boolean {
+    return this.membersOf.get(listId)?.has(contactId) ?? false;
+  }
+
+  /** Adds a contact to a list; false when it was already a member (nothing changes). */
+  addMember(listId: string, contactId: string, source: string): boolean {
+    if (this.isMember(listId, contactId)) return false;
+    this.create("listMember", { id: `${listId}:${contactId}`, listId, contactId, source, addedAt: this.timestamp() });
+    return true;
+  }
+
+  members(listId: string): ListMemberRecord[] {
+    return [...(this.membersOf.get(listId)?.values() ?? [])];
+  }
+
+  memberCount(listId: string): number {
+    return this.membersOf.get(listId)?.size ?? 0;
+  }
+
+  listIdsOf(contactId: string): string[] {
+    return [...(this.listsOfContact.get(contactId) ?? [])];
+  }
+
+  // Messages ---------------------------------------------------------------------------------
+
+  createMessage(fields: Fields<"message">): MessageRecord {
+    return this.create("message", fields);
+  }
+
+  message(accountId: string, id: string): MessageRecord | undefined {
+    return this.owned<MessageRecord>(accountId, id, "message");
+  }
+
+  messageById(id: string): MessageRecord | undefined {
+    return this.get<MessageRecord>(id, "message");
+  }
+
+  inboundBySid(accountId: string, sid: string): MessageRecord | undefined {
+    return this.messageBySid.get(scoped(accountId, sid));
+  }
+
+  conversation(contactId: string): MessageRecord[] {
+    return this.messagesOfContact.get(contactId) ?? [];
+  }
+
+  messages(): MessageRecord[] {
+    return this.db.message.getAll();
+  }
+
+  updateMessage(message: MessageRecord, patch: Partial<Fields<"message">>): MessageRecord {
+    Object.assign(message, patch);
+    this.changed();
+    return message;
+  }
+
+  // Credits and idempotency ------------------------------------------------------------------
+
+  /** Adds (or, negative, removes) credits and records the transaction. */
+  addCredits(
+    account: AccountRecord,
+    amount: number,
+    entry: { description: string; source: string; idempotencyKey?: string | null },
+  ): CreditTransactionRecord {
+    account.credits = roundCredits(account.credits + amount);
+    return this.create("creditTransaction", {
+      id: this.ids.id("txn_"),
+      accountId: account.id,
+      amount,
+      balanceAfter: account.credits,
+      description: entry.description,
+      source: entry.source,
+      idempotencyKey: entry.idempotencyKey ?? null,
+      createdAt: this.timestamp(),
+    });
+  }
+
+  transactions(accountId: string): CreditTransactionRecord[] {
+    return this.transactionsOf.get(accountId) ?? [];
+  }
+
+  idempotent(accountId: string, key: string): IdempotencyRecord | undefined {
+    return this.idempotency.get(scoped(accountId, key));
+  }
+
+  remember(fields: { accountId: string; key: string; fingerprint: string; status: number; body: string }): IdempotencyRecord {
+    const id = scoped(fields.accountId, fields.key);
+    this.forget(id);
+    return this.create("idempotencyRecord", { ...fields, id, createdAt: this.timestamp() });
+  }
+
+  /** Drops idempotency records older than `maxAgeMs`. */
+  expireIdempotency(maxAgeMs: number): void {
+    const cutoff = this.clock.now() - maxAgeMs;
+    for (const [id, record] of this.idempotency) {
+      if (Date.parse(record.createdAt) < cutoff) this.forget(id);
+    }
+  }
+
+  private forget(id: string) {
+    if (!this.idempotency.delete(id)) return;
+    this.db.idempotencyRecord.delete({ where: { id: { equals: id } } });
+  }
+
+  // Whole state ------------------------------------------------------------------------------
+
+  counts() {
+    return {
+      accounts: this.db.account.count(),
+      contacts: this.db.contact.count(),
+      lists: this.db.list.count(),
+      campaigns: this.db.campaign.count(),
+      messages: this.db.message.count(),
+    };
+  }
+
+  /** Every record as plain JSON-ready objects. */
+  records(): Records {
+    const out = {} as Records;
+    for (const name of MODEL_NAMES) {
+      (out as Record<string, unknown[]>)[name] = this.db[name].getAll().map((record) => ({ ...record }));
+    }
+    return out;
+  }
+
+  /** Replaces the whole state with these records. */
+  load(records: Partial<Records>): void {
+    this.clear();
+    this.loading = true;
+    try {
+      for (const name of MODEL_NAMES) {
+        for (const fields of records[name] ?? []) this.create(name, fields as never);
+      }
+    } finally {
+      this.loading = false;
+    }
+    this.changed();
+  }
+
+  /** Creates a record in @mswjs/data and enters it in the indexes. */
+  private create<M extends ModelName>(name: M, fields: Fields<M>): Entity<M> {
+    const record = (this.db[name].create as (f: Fields<M>) => Entity<M>)(fields);
+    this.index(name, record as never);
+    if (!this.loading) this.changed();
+    return record;
+  }
+
+  private index(name: ModelName, record: Record<string, unknown> & { id: string; accountId?: string }) {
+    switch (name) {
+      case "account": {
+        const account = record as unknown as AccountRecord;
+        this.byId.set(account.id, account);
+        this.accountByKey.set(account.apiKey, account);
+        if (account.agencyId && account.email) this.subaccountByEmail.set(scoped(account.agencyId, account.email.toLowerCase()), account);
+        return;
+      }
+      case "contact": {
+        const contact = record as unknown as ContactRecord;
+        this.byId.set(contact.id, contact);
+        if (contact.phone) this.contactByPhone.set(scoped(contact.accountId, contact.phone), contact);
+        // The first contact with an email keeps it in the index: lookups by email find the oldest.
+        const emailKey = contact.email && scoped(contact.accountId, contact.email.toLowerCase());
+        if (emailKey && !this.contactByEmail.has(emailKey)) this.contactByEmail.set(emailKey, contact);
+        if (contact.fromId) this.contactByFromId.set(scoped(contact.accountId, contact.fromId), contact);
+        push(this.contactsOfAccount, contact.accountId, contact);
+        return;
+      }
+      case "campaign":
+        this.byId.set(record.id, record);
+        return;
+      case "list":
+        this.byId.set(record.id, record);
+        if (!this.membersOf.has(record.id)) this.membersOf.set(record.id, new Map());
+        return;
+      case "listMember": {
+        const member = record as unknown as ListMemberRecord;
+        let members = this.membersOf.get(member.listId);
+        if (!members) this.membersOf.set(member.listId, (members = new Map()));
+        members.set(member.contactId, member);
+        let lists = this.listsOfContact.get(member.contactId);
+        if (!lists) this.listsOfContact.set(member.contactId, (lists = new Set()));
+        lists.add(member.listId);
+        return;
+      }
+      case "message": {
+        const message = record as unknown as MessageRecord;
+        this.byId.set(message.id, message);
+        if (message.messageSid && message.direction === "inbound") this.messageBySid.set(scoped(message.accountId, message.messageSid), message);
+        push(this.messagesOfContact, message.contactId, message);
+        return;
+      }
+      case "creditTransaction":
+        push(this.transactionsOf, record.accountId!, record as unknown as CreditTransactionRecord);
+        return;
+      case "idempotencyRecord":
+        this.idempotency.set(record.id, record as unknown as IdempotencyRecord);
+        return;
+    }
+  }
+
+  clear(): void {
+    drop(this.db);
+    for (const index of [
+      this.byId,
+      this.accountByKey,
+      this.subaccountByEmail,
+      this.contactByPhone,
+      this.contactByEmail,
+      this.contactByFromId,
+      this.messageBySid,
+      this.membersOf,
+      this.listsOfContact,
+      this.messagesOfContact,
+      this.transactionsOf,
+      this.contactsOfAccount,
+      this.idempotency,
+    ]) {
+      index.clear();
+    }
+    this.changed();
+  }
+
+  private get<T>(id: string, kind: "account" | "campaign" | "list" | "message"): T | undefined {
+    const record = this.byId.get(id);
+    return record && kindOf(id) === kind ? (record as T) : undefined;
+  }
+
+  private owned<T>(accountId: string, id: string, kind: "contact" | "campaign" | "list" | "message"): T | undefined {
+    const record = this.byId.get(id) as { accountId?: string } | undefined;
+    return record && record.accountId === accountId && kindOf(id) === kind ? (record as T) : undefined;
+  }
+}
+
+const PREFIX_KIND: Record<string, "account" | "contact" | "campaign" | "list" | "message"> = {
+  acc: "account",
+  sub: "account",
+  ct: "contact",
+  cmp: "campaign",
+  lst: "list",
+  msg: "message",
+};
+
+function kindOf(id: string): string | undefined {
+  return PREFIX_KIND[id.slice(0, id.indexOf("_"))];
+}
+
+function push<T>(map: Map<string, T[]>, key: string, value: T) {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** Credits are kept to 6 decimals, so 0.1 + 0.2 gives 0.3. */
+export function roundCredits(value: number): number {
+  return Math.round(value * 1e6) / 1e6;
+}

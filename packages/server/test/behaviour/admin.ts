@@ -1,0 +1,144 @@
+import { describe, expect } from "vitest";
+import { client } from "../support/harness.js";
+import { KEYS } from "../support/seed.js";
+import { cases, type Register } from "./cases.js";
+
+export const admin: Register = (target, options) => {
+  const { it } = cases(options);
+  const call = (method: string, path: string, body?: unknown) => target().harness.admin(method, path, body);
+
+  describe("admin API", () => {
+    it("needs its token", async () => {
+      const response = await target().harness.fetch(`${target().harness.server.adminUrl}/accounts`);
+      expect(response.status).toBe(401);
+      expect(await response.json()).toEqual({
+        error: { code: "UNAUTHORIZED", message: "Send the admin token as Authorization: Bearer <token>; the server printed it at start (or set it with --admin-token)." },
+      });
+      const wrong = await target().harness.fetch(`${target().harness.server.adminUrl}/accounts`, { headers: { authorization: `Bearer ${KEYS.acme}` } });
+      expect(wrong.status).toBe(401);
+    });
+
+    it("serves its own OpenAPI document", async () => {
+      const doc = await call("GET", "/openapi.json");
+      expect(doc.body.info.title).toBe("Intake reference server — admin API");
+      expect(Object.keys(doc.body.paths)).toContain("/journal");
+    });
+
+    it("creates an account whose key works at once, and a sub-account under an agency", async () => {
+      const created = await call("POST", "/accounts", { name: "Initech", webhookUrl: "https://hooks.initech.example/intake" });
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ id: expect.stringMatching(/^acc_/), kind: "standard", name: "Initech", userId: expect.stringMatching(/^usr_/), credits: 0 });
+      expect(created.body.webhookSecret).toMatch(/^whsec_/);
+      await expect(client(target(), "query", created.body.apiKey).contacts.create({ phone: "+14155550123" })).resolves.toMatchObject({ phone: "+14155550123" });
+      const sub = await call("POST", "/accounts/acc_agency/subaccounts", { email: "three@northwind.example", credits: 10, autoRecharge: { threshold: 5, amount: 100 } });
+      expect(sub.body).toMatchObject({ id: expect.stringMatching(/^sub_/), kind: "subaccount", agencyId: "acc_agency", credits: 10, autoRecharge: { threshold: 5, amount: 100 } });
+      await expect(client(target(), "header", KEYS.agency).subaccounts.grantCredits({ email: "three@northwind.example", amount: 1 })).resolves.toMatchObject({ new_balance: 11 });
+      expect((await call("POST", "/accounts/acc_acme/subaccounts", { email: "x@example.com" })).status).toBe(409);
+    });
+
+    it("validates its requests against its contract, naming the field", async () => {
+      const bad = await call("POST", "/accounts", { name: "" });
+      expect(bad).toMatchObject({ status: 400, body: { error: { code: "VALIDATION_ERROR", message: "name must not be empty." } } });
+      const unknown = await call("POST", "/campaigns", { accountId: "acc_acme", name: "x", colour: "red" });
+      expect(unknown.body.error.message).toMatch(/^Unknown field colour/);
+      expect((await call("GET", "/accounts/acc_nope")).status).toBe(404);
+    });
+
+    it("campaigns: created with defaults, updated, linked to lists", async () => {
+      const created = await call("POST", "/campaigns", { accountId: "acc_acme", name: "Autumn", openingTemplate: { body: "Hi {{firstName}}", approval: "submitted" } });
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({
+        type: "Combined",
+        state: "Draft",
+        language: "en",
+        triggerOnNewListContacts: false,
+        followUps: { enabled: false, delaysHours: [24, 72, 168], cycles: 3, messagesPerCycle: 3 },
+        openingTemplate: { body: "Hi {{firstName}}", approval: "submitted" },
+      });
+      const live = await call("PATCH", `/campaigns/${created.body.id}`, { state: "Live", triggerOnNewListContacts: true, followUps: { enabled: true }, openingTemplate: { body: "Hi {{firstName}}", approval: "approved" } });
+      expect(live.body).toMatchObject({ state: "Live", triggerOnNewListContacts: true, followUps: { enabled: true, cycles: 3 }, openingTemplate: { approval: "approved" } });
+      const list = await call("POST", "/lists", { accountId: "acc_acme", name: "Autumn leads", campaignId: created.body.id });
+      expect(list.body).toMatchObject({ campaignId: created.body.id, memberCount: 0 });
+      expect((await call("POST", "/lists", { accountId: "acc_acme", name: "x", campaignId: "cmp_globex" })).status).toBe(404);
+    });
+
+    it("imports contacts into a list by id and as new contacts, skipping members", async () => {
+      const ada = await client(target(), "query", KEYS.acme).contacts.create({ phone: "+14155550123" });
+      await client(target(), "query", KEYS.acme).lists.addContact("lst_acme", { contactId: ada.id });
+      const imported = await call("POST", "/lists/lst_acme/contacts", { source: "import", contactIds: [ada.id], contacts: [{ phone: "+14155550124", firstName: "Grace" }, { email: "linus@example.com" }] });
+      expect(imported.body).toMatchObject({ listId: "lst_acme", added: 2, alreadyMembers: 1 });
+      expect((await call("GET", "/lists/lst_acme")).body.memberCount).toBe(3);
+      const bad = await call("POST", "/lists/lst_acme/contacts", { contacts: [{ phone: "12" }] });
+      expect(bad.status).toBe(400);
+      expect((await call("GET", "/lists/lst_acme")).body.memberCount).toBe(3);
+    });
+
+    it("reads back contacts with their lists and conversation, and credits", async () => {
+      const acme = client(target(), "query", KEYS.acme);
+      const sent = await acme.messages.send({ customData: { fromId: "u1", customChannel: "chat", body: "Hi" } });
+      await acme.messages.receive({ customData: { messageSid: "SM-1", fromId: "u1", toId: "t", body: "Hello back" } });
+      const detail = await call("GET", `/contacts/${sent.contactId}`);
+      expect(detail.body.messages.map((m: { body: string }) => m.body)).toEqual(["Hi", "Hello back"]);
+      const inbound = await call("GET", `/messages?contactId=${sent.contactId}&direction=inbound`);
+      expect(inbound.body).toHaveLength(1);
+      const credits = await call("GET", "/accounts/acc_acme/credits");
+      expect(credits.body).toMatchObject({ accountId: "acc_acme", balance: 100, transactions: [{ amount: 100, description: "Opening balance", source: "seed" }] });
+      const adjusted = await call("POST", "/accounts/acc_acme/credits", { amount: -30, description: "Correction" });
+      expect(adjusted.body.balance).toBe(70);
+      expect((await call("POST", "/accounts/acc_acme/credits", { amount: -1000 })).status).toBe(409);
+    });
+
+    it("the journal records recent requests with their status and never a key", async () => {
+      await call("DELETE", "/journal");
+      const acme = client(target(), "query", KEYS.acme);
+      await acme.contacts.create({ phone: "+14155550123" });
+      await acme.contacts.find({ email: "nobody@example.com" });
+      const journal = await call("GET", "/journal");
+      expect(journal.body.map((e: { operationId: string; status: number }) => [e.operationId, e.status])).toEqual([
+        ["createContact", 201],
+        ["findContact", 404],
+      ]);
+      expect(journal.body[0]).toMatchObject({ method: "POST", path: "/v1/contacts", authForm: "query", accountId: "acc_acme", requestBody: { phone: "+14155550123" } });
+      expect(journal.body[1]).toMatchObject({ errorCode: "CONTACT_NOT_FOUND", query: { apiKey: "[REDACTED]", email: "nobody@example.com" } });
+      expect(JSON.stringify(journal.body)).not.toContain(KEYS.acme);
+      expect((await call("GET", "/journal?status=404")).body).toHaveLength(1);
+    });
+
+    it("reset goes back to the starting seed; a snapshot restores exactly", async () => {
+      const acme = client(target(), "query", KEYS.acme);
+      await acme.contacts.create({ phone: "+14155550123" });
+      const snapshot = (await call("GET", "/snapshot")).body;
+      expect(snapshot.format).toBe("intake-snapshot/1");
+      await acme.contacts.create({ phone: "+14155550124" });
+      expect((await call("PUT", "/snapshot", snapshot)).body).toMatchObject({ contacts: 1 });
+      await expect(acme.contacts.find({ phoneNumber: "+14155550124" })).resolves.toBeNull();
+      await expect(acme.contacts.find({ phoneNumber: "+14155550123" })).resolves.not.toBeNull();
+      const reset = await call("POST", "/reset");
+      expect(reset.body).toMatchObject({ accounts: 7, contacts: 0 });
+      const reseeded = await call("POST", "/reset", { accounts: [{ name: "Only", apiKey: "ik_only_account_00000001" }] });
+      expect(reseeded.body).toMatchObject({ accounts: 1 });
+      await expect(acme.contacts.find({ phoneNumber: "+14155550123" })).rejects.toMatchObject({ status: 401 });
+    });
+
+    it("a seed that fails part-way changes nothing", async () => {
+      const before = (await call("GET", "/accounts")).body.length;
+      const bad = await call("POST", "/seed", {
+        accounts: [
+          { id: "acc_fine", name: "Fine" },
+          { id: "acc_broken", name: "Broken", lists: [{ name: "L", campaignId: "cmp_missing" }] },
+        ],
+      });
+      expect(bad.status).toBe(404);
+      expect(bad.body.error.message).toMatch(/no campaign cmp_missing/);
+      expect((await call("GET", "/accounts")).body.length).toBe(before);
+      const dup = await call("POST", "/seed", { accounts: [{ name: "Dup", apiKey: KEYS.acme }] });
+      expect(dup.status).toBe(409);
+    });
+
+    it("the real clock cannot be advanced", async () => {
+      const clock = await call("GET", "/clock");
+      if (clock.body.mode === "real") expect((await call("POST", "/clock/advance", { ms: 1000 })).status).toBe(409);
+      else expect((await call("POST", "/clock/advance", { ms: 1000 })).status).toBe(200);
+    });
+  });
+};

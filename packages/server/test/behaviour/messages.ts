@@ -1,0 +1,229 @@
+import { describe, expect } from "vitest";
+import { client, json, raw } from "../support/harness.js";
+import { KEYS } from "../support/seed.js";
+import { cases, type Register } from "./cases.js";
+
+const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+const PDF = Buffer.from("%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n").toString("base64");
+
+export const messages: Register = (target, options) => {
+  const { it, direct } = cases(options);
+  const acme = () => client(target(), "query", KEYS.acme);
+  const admin = (path: string) => target().harness.admin("GET", path).then((r) => r.body);
+  const inbound = (customData: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+    acme().messages.receive({ customData: { messageSid: "SM-1", fromId: "user-1", toId: "acme-support", body: "Hello", ...customData }, ...extra } as never);
+  /** The receive endpoint, raw: its errors are { error: string }. */
+  const post = async (body: unknown, path = `/incoming_custom_channel_message?apiKey=${KEYS.acme}`) =>
+    json(await raw(target(), path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }));
+
+  describe("POST /send_custom_channel_message", () => {
+    it("records the message and answers success, messageId, contactId and a confirmation", async () => {
+      const result = await acme().messages.send({
+        customData: { fromId: "user-1", customChannel: "acme-chat", body: "Your demo is booked.", firstName: "Ada", lastName: "Lovelace", email: "ada@example.com" },
+      });
+      expect(result).toEqual({ success: true, messageId: expect.stringMatching(/^msg_/), contactId: expect.stringMatching(/^ct_/), message: "Message sent on custom channel acme-chat." });
+      const stored = await admin(`/messages/${result.messageId}`);
+      expect(stored).toMatchObject({ direction: "outbound", channel: "acme-chat", body: "Your demo is booked.", status: "sent", source: "api_send", toId: "user-1", contactId: result.contactId });
+      const contact = await admin(`/contacts/${result.contactId}`);
+      expect(contact.contact).toMatchObject({ fromId: "user-1", customChannel: "acme-chat", firstName: "Ada", lastName: "Lovelace", email: "ada@example.com" });
+    });
+
+    it("the same fromId is the same contact; names are used only when it is created", async () => {
+      const first = await acme().messages.send({ customData: { fromId: "user-1", customChannel: "acme-chat", body: "One", firstName: "Ada" } });
+      const second = await acme().messages.send({ customData: { fromId: "user-1", customChannel: "acme-chat", body: "Two", firstName: "Changed", email: "x@example.com" } });
+      expect(second.contactId).toBe(first.contactId);
+      expect((await admin(`/contacts/${first.contactId}`)).contact).toMatchObject({ firstName: "Ada", email: null });
+      const other = await acme().messages.send({ customData: { fromId: "user-2", customChannel: "acme-chat", body: "Three" } });
+      expect(other.contactId).not.toBe(first.contactId);
+    });
+
+    it("an unknown campaignId is 404 CAMPAIGN_NOT_FOUND, and nothing is recorded", async () => {
+      await expect(acme().messages.send({ customData: { fromId: "user-1", customChannel: "c", body: "Hi", campaignId: "cmp_missing" } })).rejects.toMatchObject({
+        status: 404,
+        code: "CAMPAIGN_NOT_FOUND",
+      });
+      expect(await admin("/messages?accountId=acc_acme")).toHaveLength(0);
+      expect(await admin("/contacts?accountId=acc_acme")).toHaveLength(0);
+    });
+
+    direct("an empty or whitespace body is 400 saying it cannot be empty", async () => {
+      for (const body of ["", "   \n\t"]) {
+        await expect(acme().messages.send({ customData: { fromId: "u", customChannel: "c", body } })).rejects.toMatchObject({
+          status: 400,
+          code: "VALIDATION_ERROR",
+          message: "Message body cannot be empty.",
+        });
+      }
+    });
+
+    direct("a body over 4096 characters is 400 BODY_TOO_LONG", async () => {
+      await expect(acme().messages.send({ customData: { fromId: "u", customChannel: "c", body: "x".repeat(4097) } })).rejects.toMatchObject({
+        code: "BODY_TOO_LONG",
+        message: "customData.body is longer than 4096 characters.",
+      });
+      await expect(acme().messages.send({ customData: { fromId: "u", customChannel: "c", body: "x".repeat(4096) } })).resolves.toMatchObject({ success: true });
+    });
+
+    direct("customChannel is required", async () => {
+      await expect(acme().messages.send({ customData: { fromId: "u", body: "Hi" } } as never)).rejects.toMatchObject({ message: "customData.customChannel is required." });
+    });
+  });
+
+  describe("POST /incoming_custom_channel_message", () => {
+    it("stores the message with status received by default and answers success and messageId", async () => {
+      const result = await inbound({ channel: "acme-chat", firstName: "Ada", email: "ada@example.com" });
+      expect(result).toEqual({ success: true, messageId: expect.stringMatching(/^msg_/) });
+      const stored = await admin(`/messages/${result.messageId}`);
+      expect(stored).toMatchObject({ direction: "inbound", status: "received", messageSid: "SM-1", fromId: "user-1", toId: "acme-support", body: "Hello", channel: "acme-chat", messageType: "text", source: "api_receive" });
+      expect((await admin(`/contacts/${stored.contactId}`)).contact).toMatchObject({ fromId: "user-1", firstName: "Ada", email: "ada@example.com" });
+    });
+
+    it("keeps a status that is sent", async () => {
+      const result = await inbound({ status: "delivered" });
+      expect((await admin(`/messages/${result.messageId}`)).status).toBe("delivered");
+    });
+
+    it("a messageSid already processed answers the first messageId with duplicate: true, and nothing is stored twice", async () => {
+      const first = await inbound({});
+      const again = await inbound({ body: "Hello (resent)" });
+      expect(again).toEqual({ success: true, messageId: first.messageId, duplicate: true });
+      expect(await admin("/messages?accountId=acc_acme")).toHaveLength(1);
+    });
+
+    it("customData.id works as the message id and shares messageSid's namespace", async () => {
+      const first = await acme().messages.receive({ customData: { id: "SM-9", fromId: "u", toId: "t", body: "Hi" } });
+      const again = await inbound({ messageSid: "SM-9" });
+      expect(again).toMatchObject({ messageId: first.messageId, duplicate: true });
+    });
+
+    it("the same fromId is always the same contact; names and email are used only on creation", async () => {
+      const first = await inbound({ messageSid: "SM-1", firstName: "Ada", email: "ada@example.com" });
+      const second = await inbound({ messageSid: "SM-2", firstName: "Changed", lastName: "Name", email: "new@example.com" });
+      const a = await admin(`/messages/${first.messageId}`);
+      const b = await admin(`/messages/${second.messageId}`);
+      expect(b.contactId).toBe(a.contactId);
+      expect((await admin(`/contacts/${a.contactId}`)).contact).toMatchObject({ firstName: "Ada", lastName: null, email: "ada@example.com" });
+      const third = await inbound({ messageSid: "SM-3", fromId: "user-2" });
+      expect((await admin(`/messages/${third.messageId}`)).contactId).not.toBe(a.contactId);
+    });
+
+    direct("an empty or whitespace body is 400 { error: 'Message body cannot be empty.' }", async () => {
+      for (const body of ["", "  \n "]) {
+        expect(await post({ customData: { messageSid: "SM-1", fromId: "u", toId: "t", body } })).toMatchObject({
+          status: 400,
+          body: { error: "Message body cannot be empty." },
+        });
+      }
+      expect(await admin("/messages?accountId=acc_acme")).toHaveLength(0);
+    });
+
+    direct("a missing fromId is 400 in the string shape", async () => {
+      expect(await post({ customData: { messageSid: "SM-1", toId: "t", body: "Hi" } })).toEqual({
+        status: 400,
+        body: { error: "customData.fromId is required." },
+        headers: expect.anything(),
+      });
+    });
+
+    direct.each([
+      [{ messageSid: "SM-1", fromId: "u", body: "Hi" }, "customData.toId is required."],
+      [{ fromId: "u", toId: "t", body: "Hi" }, "Either customData.messageSid or customData.id is required."],
+      [{ messageSid: "SM-1", fromId: "u", toId: "t" }, "customData.body is required."],
+    ])("%o is 400: %s", async (customData, message) => {
+      expect((await post({ customData })).body).toEqual({ error: message });
+    });
+
+    direct("a missing customData and an unknown messageType are 400", async () => {
+      expect((await post({})).body).toEqual({ error: "customData is required." });
+      expect((await post({ messageType: "sticker", customData: { messageSid: "S", fromId: "u", toId: "t", body: "x" } })).body).toEqual({
+        error: "messageType must be one of: text, reaction.",
+      });
+    });
+
+    direct.each(["GET", "PUT", "DELETE", "PATCH"])("%s is 405 with Allow: POST, in the string shape", async (method) => {
+      const response = await json(await raw(target(), `/incoming_custom_channel_message?apiKey=${KEYS.acme}`, { method }));
+      expect(response.status).toBe(405);
+      expect(response.headers.get("allow")).toBe("POST");
+      expect(response.body).toEqual({ error: `Method ${method} is not allowed on /incoming_custom_channel_message; use POST.` });
+    });
+
+    it("a reaction is stored with its target and type", async () => {
+      const target0 = await inbound({});
+      const reaction = await acme().messages.receive({ messageType: "reaction", customData: { messageSid: "SM-2", fromId: "user-1", toId: "t", body: "👍", reactionTo: "SM-1" } });
+      expect(await admin(`/messages/${reaction.messageId}`)).toMatchObject({ messageType: "reaction", body: "👍", reactionTo: "SM-1" });
+      expect(target0.messageId).not.toBe(reaction.messageId);
+    });
+
+    direct("a reaction needs reactionTo, and reactionTo needs a reaction", async () => {
+      expect((await post({ messageType: "reaction", customData: { messageSid: "S", fromId: "u", toId: "t", body: "👍" } })).body).toEqual({
+        error: "customData.reactionTo is required for a reaction: the messageSid or messageId of the message reacted to.",
+      });
+      expect((await post({ customData: { messageSid: "S", fromId: "u", toId: "t", body: "x", reactionTo: "S0" } })).body).toEqual({
+        error: 'customData.reactionTo is only for messageType "reaction".',
+      });
+    });
+
+    it("an unknown campaignId is 404 in the string shape", async () => {
+      const response = await post({ customData: { messageSid: "S", fromId: "u", toId: "t", body: "x", campaignId: "cmp_missing" } });
+      expect(response).toMatchObject({ status: 404, body: { error: "No campaign with id cmp_missing." } });
+    });
+
+    describe("media", () => {
+      it("a data URL whose bytes are what mediaContentType says is accepted and stored", async () => {
+        const mediaUrl = `data:image/png;base64,${PNG}`;
+        const result = await inbound({ mediaUrl, mediaContentType: "image/png" });
+        expect(await admin(`/messages/${result.messageId}`)).toMatchObject({ mediaUrl, mediaContentType: "image/png" });
+        await expect(inbound({ messageSid: "SM-2", mediaUrl: `data:application/pdf;base64,${PDF}`, mediaContentType: "application/pdf" })).resolves.toMatchObject({ success: true });
+        await expect(inbound({ messageSid: "SM-3", mediaUrl: `data:text/plain;base64,${Buffer.from("hello").toString("base64")}`, mediaContentType: "text/plain" })).resolves.toMatchObject({ success: true });
+      });
+
+      it("a public URL is stored as given", async () => {
+        const result = await inbound({ mediaUrl: "https://files.example.com/invoice.pdf", mediaContentType: "application/pdf" });
+        expect((await admin(`/messages/${result.messageId}`)).mediaUrl).toBe("https://files.example.com/invoice.pdf");
+      });
+
+      it("mediaUrl: null is no media", async () => {
+        const result = await inbound({ mediaUrl: null, mediaContentType: null });
+        expect((await admin(`/messages/${result.messageId}`)).mediaUrl).toBeNull();
+      });
+
+      direct("bytes that are not the declared type are 400, and nothing is stored", async () => {
+        const response = await post({ customData: { messageSid: "S", fromId: "u", toId: "t", body: "x", mediaUrl: `data:image/jpeg;base64,${PNG}`, mediaContentType: "image/jpeg" } });
+        expect(response).toMatchObject({ status: 400, body: { error: "customData.mediaContentType is image/jpeg but the file's content is image/png." } });
+        const garbage = await post({
+          customData: { messageSid: "S", fromId: "u", toId: "t", body: "x", mediaUrl: `data:image/png;base64,${Buffer.from("not a picture").toString("base64")}`, mediaContentType: "image/png" },
+        });
+        expect(garbage.body.error).toMatch(/could not be confirmed as image\/png/);
+        expect(await admin("/messages?accountId=acc_acme")).toHaveLength(0);
+        expect(await admin("/contacts?accountId=acc_acme")).toHaveLength(0);
+      });
+
+      direct("a data URL type that differs from mediaContentType is 400", async () => {
+        const response = await post({ customData: { messageSid: "S", fromId: "u", toId: "t", body: "x", mediaUrl: `data:image/png;base64,${PNG}`, mediaContentType: "image/gif" } });
+        expect(response.body).toEqual({ error: "customData.mediaContentType image/gif does not match the data URL's type image/png." });
+      });
+
+      direct("mediaUrl without mediaContentType is 400", async () => {
+        const response = await post({ customData: { messageSid: "S", fromId: "u", toId: "t", body: "x", mediaUrl: `data:image/png;base64,${PNG}` } });
+        expect(response.body).toEqual({ error: "customData.mediaContentType is required when customData.mediaUrl is given." });
+      });
+
+      direct("a mediaUrl that is neither a URL nor a data URL, or bad base64, is 400", async () => {
+        expect((await post({ customData: { messageSid: "S", fromId: "u", toId: "t", body: "x", mediaUrl: "ftp://x/y", mediaContentType: "image/png" } })).body.error).toMatch(
+          /must be a public http\(s\) URL or a data URL/,
+        );
+        expect((await post({ customData: { messageSid: "S", fromId: "u", toId: "t", body: "x", mediaUrl: "data:image/png;base64,@@@", mediaContentType: "image/png" } })).body).toEqual({
+          error: "customData.mediaUrl's data is not valid base64.",
+        });
+      });
+
+      direct("a data URL over 16 MiB is 400", async () => {
+        const big = Buffer.concat([Buffer.from(PNG, "base64"), Buffer.alloc(16 * 1024 * 1024)]).toString("base64");
+        const response = await post({ customData: { messageSid: "S", fromId: "u", toId: "t", body: "x", mediaUrl: `data:image/png;base64,${big}`, mediaContentType: "image/png" } });
+        expect(response.status).toBe(400);
+        expect(response.body.error).toMatch(/the limit is 16777216 bytes \(16 MiB\)/);
+      });
+    });
+  });
+};
+

@@ -1,0 +1,100 @@
+import { describe, expect } from "vitest";
+import { json, raw } from "../support/harness.js";
+import { KEYS } from "../support/seed.js";
+import { cases, type Register } from "./cases.js";
+
+export const transport: Register = (target, options) => {
+  const { direct } = cases(options);
+  const stored = async () => {
+    const { records } = (await target().harness.admin("GET", "/snapshot")).body;
+    return JSON.stringify(records);
+  };
+
+  describe("transport and malformed requests", () => {
+    direct("plain HTTP is 400 HTTPS_REQUIRED, in the route's shape", async () => {
+      const general = await json(await raw(target(), `/contacts?apiKey=${KEYS.acme}&email=a%40example.com`, { scheme: "http" }));
+      expect(general.status).toBe(400);
+      expect(general.body.error).toMatchObject({ code: "HTTPS_REQUIRED", message: expect.stringContaining("The API accepts HTTPS only") });
+      const receive = await json(
+        await raw(target(), `/incoming_custom_channel_message?apiKey=${KEYS.acme}`, {
+          scheme: "http",
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ customData: { messageSid: "S", fromId: "u", toId: "t", body: "x" } }),
+        }),
+      );
+      expect(receive).toMatchObject({ status: 400, body: { error: expect.stringContaining("The API accepts HTTPS only") } });
+      expect((await target().harness.admin("GET", "/messages")).body).toHaveLength(0);
+    });
+
+    direct("malformed JSON is 400 INVALID_JSON", async () => {
+      const response = await json(await raw(target(), `/contacts?apiKey=${KEYS.acme}`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"phone": "+1415' }));
+      expect(response.body.error).toMatchObject({ code: "INVALID_JSON", message: expect.stringContaining("The request body is not valid JSON") });
+      const empty = await json(await raw(target(), `/contacts?apiKey=${KEYS.acme}`, { method: "POST", headers: { "content-type": "application/json" }, body: "" }));
+      expect(empty.body.error).toEqual({ code: "INVALID_JSON", message: "The request body is empty; send a JSON object." });
+      const receive = await json(await raw(target(), `/incoming_custom_channel_message?apiKey=${KEYS.acme}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{" }));
+      expect(receive).toMatchObject({ status: 400, body: { error: expect.stringContaining("not valid JSON") } });
+    });
+
+    direct("a body that is not a JSON object is 400", async () => {
+      const response = await json(await raw(target(), `/contacts?apiKey=${KEYS.acme}`, { method: "POST", headers: { "content-type": "application/json" }, body: "[1,2]" }));
+      expect(response.body.error).toEqual({ code: "VALIDATION_ERROR", message: "The request body must be a JSON object." });
+    });
+
+    direct("a content type other than JSON is 400 UNSUPPORTED_CONTENT_TYPE", async () => {
+      const form = await json(await raw(target(), `/contacts?apiKey=${KEYS.acme}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "phone=%2B14155550123" }));
+      expect(form.body.error).toEqual({
+        code: "UNSUPPORTED_CONTENT_TYPE",
+        message: "Send the body as JSON with Content-Type: application/json (got application/x-www-form-urlencoded).",
+      });
+      const charset = await json(await raw(target(), `/contacts?apiKey=${KEYS.acme}`, { method: "POST", headers: { "content-type": "application/json; charset=utf-8" }, body: '{"phone":"+14155550123"}' }));
+      expect(charset.status).toBe(201);
+    });
+
+    direct("a body over 32 MiB is 400 PAYLOAD_TOO_LARGE", async () => {
+      const body = JSON.stringify({ phone: "+14155550123", firstName: "x".repeat(33 * 1024 * 1024) });
+      const response = await json(await raw(target(), `/contacts?apiKey=${KEYS.acme}`, { method: "POST", headers: { "content-type": "application/json" }, body }));
+      expect(response.body.error).toEqual({ code: "PAYLOAD_TOO_LARGE", message: "The request body is larger than 32 MiB." });
+    });
+
+    direct("an unknown route is 404 NOT_FOUND; a known one with another method is 405 with Allow", async () => {
+      const unknown = await json(await raw(target(), `/campaigns?apiKey=${KEYS.acme}`));
+      expect(unknown.body.error).toEqual({ code: "NOT_FOUND", message: "No operation at GET /v1/campaigns. Paths start with /v1/, for example /v1/contacts." });
+      const noVersion = await json(await target().harness.fetch(`${target().harness.server.origin}/contacts?apiKey=${KEYS.acme}`));
+      expect(noVersion.status).toBe(404);
+      const wrong = await json(await raw(target(), `/contacts?apiKey=${KEYS.acme}`, { method: "DELETE" }));
+      expect(wrong).toMatchObject({ status: 405, body: { error: { code: "METHOD_NOT_ALLOWED", message: "Method DELETE is not allowed on /contacts; use GET or POST." } } });
+      expect(wrong.headers.get("allow")).toBe("GET, POST");
+    });
+
+    direct("no bad request changes stored data", async () => {
+      const before = await stored();
+      const key = `?apiKey=${KEYS.acme}`;
+      const bad: Array<[string, RequestInit]> = [
+        [`/contacts${key}`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"phone":"4155550123","firstName":"Ada"}' }],
+        [`/contacts${key}`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"phone_number":"+14155550123"}' }],
+        [`/lists/lst_acme/contacts${key}`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"contactId":"ct_nope"}' }],
+        [`/send_custom_channel_message${key}`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"customData":{"fromId":"u","customChannel":"c","body":" "}}' }],
+        [`/send_custom_channel_message${key}`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"customData":{"fromId":"u","customChannel":"c","body":"x","campaignId":"cmp_nope"}}' }],
+        [`/incoming_custom_channel_message${key}`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"customData":{"messageSid":"S","fromId":"u","toId":"t","body":"x","mediaUrl":"data:image/png;base64,AAAA","mediaContentType":"image/png"}}' }],
+        [`/incoming_custom_channel_message${key}`, { method: "POST", headers: { "content-type": "text/plain" }, body: "hello" }],
+        ["/subaccounts/credits", { method: "POST", headers: { "content-type": "application/json", "x-api-key": KEYS.agency }, body: '{"email":"one@northwind.example","amount":-1}' }],
+        ["/subaccounts/credits", { method: "POST", headers: { "content-type": "application/json", "x-api-key": KEYS.acme }, body: '{"email":"one@northwind.example","amount":1}' }],
+      ];
+      for (const [path, init] of bad) {
+        const response = await raw(target(), path, init);
+        expect(response.status, path).toBeGreaterThanOrEqual(400);
+        await response.arrayBuffer();
+      }
+      expect(await stored()).toBe(before);
+    });
+
+    direct("every response carries a request id, and authenticated ones the rate-limit headers", async () => {
+      const response = await raw(target(), `/contacts?apiKey=${KEYS.acme}&email=a%40example.com`);
+      expect(response.headers.get("x-request-id")).toMatch(/^req_/);
+      expect(response.headers.get("ratelimit-limit")).toBe("120");
+      expect(Number(response.headers.get("ratelimit-remaining"))).toBeLessThan(120);
+      expect(response.headers.get("content-type")).toBe("application/json");
+    });
+  });
+};

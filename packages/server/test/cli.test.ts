@@ -1,0 +1,153 @@
+// The intake-server command: its start line, --demo, usage errors, --data-file across restarts
+// and a kill -9 in the middle of writes.
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, watch, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterEach, describe, expect, it } from "vitest";
+import { runCli, startCli, type CliRun } from "./support/spawn.js";
+
+const running: CliRun[] = [];
+afterEach(async () => {
+  while (running.length) await running.pop()!.stop("SIGKILL");
+});
+async function start(args: string[]) {
+  const run = await startCli(args);
+  running.push(run);
+  return run;
+}
+const dir = () => mkdtempSync(join(tmpdir(), "intake-cli-"));
+const KEY = "ik_cli_test_key_00000000001";
+
+function createContact(run: CliRun, phone: string) {
+  return run.fetch(`${run.info.baseUrl}/contacts?apiKey=${KEY}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ phone }),
+  });
+}
+
+describe("intake-server", () => {
+  it("prints one JSON line with the base URL, admin URL and token, and the certificate file; serves a seed file", async () => {
+    const seedFile = join(dir(), "seed.yaml");
+    writeFileSync(seedFile, `accounts:\n  - name: CLI test\n    apiKey: ${KEY}\n`);
+    const run = await start(["--port", "0", "--seed", seedFile, "--admin-token", "adm_cli_token_000000"]);
+    expect(run.info).toMatchObject({
+      event: "listening",
+      url: expect.stringMatching(/^https:\/\/127\.0\.0\.1:\d+$/),
+      baseUrl: `${run.info.url}/v1`,
+      adminUrl: `${run.info.url}/__admin`,
+      adminToken: "adm_cli_token_000000",
+      clock: "real",
+      dataFile: null,
+    });
+    expect(readFileSync(run.info.certificate, "utf8")).toMatch(/^-----BEGIN CERTIFICATE-----/);
+    expect((await createContact(run, "+14155550123")).status).toBe(201);
+    const accounts = await run.fetch(`${run.info.adminUrl}/accounts`, { headers: { authorization: "Bearer adm_cli_token_000000" } });
+    expect((await accounts.json())[0]).toMatchObject({ name: "CLI test" });
+  });
+
+  it("--demo prints the demo keys and a curl line that works as pasted", async () => {
+    const run = await start(["--demo", "--port", "0"]);
+    expect(run.info.demoKeys).toMatchObject({ business: expect.stringMatching(/^ik_demo_/), agency: expect.stringMatching(/^ik_demo_/) });
+    const stderr = run.stderr();
+    expect(stderr).toContain(run.info.demoKeys!.business);
+    const curl = stderr.split("\n").find((line) => line.trim().startsWith("curl "))!.trim();
+    expect(curl).toContain(`--cacert ${run.info.certificate}`);
+    const hasCurl = await promisify(execFile)("curl", ["--version"]).then(() => true, () => false);
+    if (hasCurl) {
+      const { stdout } = await promisify(execFile)("sh", ["-c", `${curl} -s -w ' %{http_code}'`]);
+      expect(stdout).toMatch(/"phone":"\+14155550123".* 201$/);
+    } else {
+      // Without curl on the machine, replay the line's request exactly.
+      const url = /'(https:[^']+)'/.exec(curl)![1]!;
+      const body = /-d '([^']+)'/.exec(curl)![1]!;
+      const response = await run.fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body });
+      expect(response.status).toBe(201);
+    }
+  });
+
+  it.each([
+    [["--clock", "sometimes"], "--clock is real or virtual (got sometimes)."],
+    [["--port=-1"], "--port takes a whole number, 0 or more (got -1)."],
+    [["--bogus"], "Unknown option '--bogus'"],
+    [["--seed", "/nonexistent/seed.yaml"], "cannot read the seed file /nonexistent/seed.yaml"],
+    [["--demo", "--seed", "x.json"], "--seed and --demo both give a starting state: choose one."],
+  ])("%o exits 2 saying what is wrong", async (args, message) => {
+    const result = await runCli(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+  });
+
+  it("--help prints the options", async () => {
+    const result = await runCli(["--help"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("--data-file FILE");
+  });
+
+  it("a bad seed file is refused with the field that is wrong", async () => {
+    const seedFile = join(dir(), "seed.json");
+    writeFileSync(seedFile, JSON.stringify({ accounts: [{ name: "x", kind: "reseller" }] }));
+    const result = await runCli(["--port", "0", "--seed", seedFile]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("Seed: accounts.0.kind must be one of: standard, agency.");
+  });
+
+  it("--data-file keeps the state and the certificate across a graceful restart", async () => {
+    const dataFile = join(dir(), "state.json");
+    const seedFile = join(dir(), "seed.json");
+    writeFileSync(seedFile, JSON.stringify({ accounts: [{ name: "Persisted", apiKey: KEY }] }));
+    const first = await start(["--port", "0", "--seed", seedFile, "--data-file", dataFile]);
+    for (const phone of ["+14155550101", "+14155550102", "+14155550103"]) expect((await createContact(first, phone)).status).toBe(201);
+    expect(await first.stop("SIGTERM")).toBe(0);
+    running.pop();
+    expect(JSON.parse(readFileSync(dataFile, "utf8")).format).toBe("intake-snapshot/1");
+
+    const second = await start(["--port", "0", "--data-file", dataFile]);
+    expect(readFileSync(second.info.certificate, "utf8")).toBe(readFileSync(`${dataFile}.cert.pem`, "utf8"));
+    const found = await second.fetch(`${second.info.baseUrl}/contacts?apiKey=${KEY}&phoneNumber=%2B14155550102`);
+    expect(found.status).toBe(200);
+    expect((await createContact(second, "+14155550101")).status).toBe(200);
+  });
+
+  it("a kill -9 in the middle of saving never leaves a torn file: the next start reads a whole state", { timeout: 120_000 }, async () => {
+    const folder = dir();
+    const dataFile = join(folder, "state.json");
+    const seedFile = join(folder, "seed.json");
+    // Enough contacts that a save takes a while (a ~6 MB file, written in many chunks).
+    const contacts = Array.from({ length: 30_000 }, (_, i) => ({ phone: `+1212${String(i).padStart(7, "0")}`, firstName: `Seeded ${i}` }));
+    writeFileSync(seedFile, JSON.stringify({ accounts: [{ name: "Crashy", apiKey: KEY, contacts }] }));
+    let args = ["--port", "0", "--seed", seedFile, "--data-file", dataFile];
+    let acknowledged = 0;
+    for (let round = 0; round < 3; round++) {
+      const run = await start(args);
+      // Kill the moment the server starts writing anything in the data file's folder.
+      const killed = new Promise<void>((resolve) => {
+        const watcher = watch(folder, () => {
+          watcher.close();
+          run.child.kill("SIGKILL");
+          resolve();
+        });
+      });
+      let stopped = false;
+      void killed.then(() => (stopped = true));
+      for (let i = 0; !stopped; i++) {
+        const response = await createContact(run, `+1415${String(round * 100000 + i).padStart(7, "0")}`).catch(() => undefined);
+        if (response?.status === 201) acknowledged++;
+      }
+      await run.stop("SIGKILL");
+      running.pop();
+      const snapshot = JSON.parse(readFileSync(dataFile, "utf8"));
+      expect(snapshot.format).toBe("intake-snapshot/1");
+      args = ["--port", "0", "--data-file", dataFile];
+    }
+    expect(acknowledged).toBeGreaterThan(0);
+    const last = await start(args);
+    const saved = JSON.parse(readFileSync(dataFile, "utf8")).records.contact as Array<{ phone: string }>;
+    expect(saved.length).toBeGreaterThanOrEqual(30_000);
+    const served = await last.fetch(`${last.info.adminUrl}/snapshot`, { headers: { authorization: `Bearer ${last.info.adminToken}` } });
+    const servedPhones = ((await served.json()).records.contact as Array<{ phone: string }>).map((c) => c.phone).sort();
+    expect(servedPhones).toEqual(saved.map((c) => c.phone).sort());
+});
+});

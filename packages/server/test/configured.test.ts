@@ -1,0 +1,146 @@
+// Behaviour that needs a server configured its own way: rate limit, virtual clock, journal size,
+// an unexpected failure.
+import { createIntakeClient, RateLimitError } from "@intake/client";
+import { afterEach, describe, expect, it } from "vitest";
+import { client, json, raw, startHarness, type Harness, type Target } from "./support/harness.js";
+import { KEYS } from "./support/seed.js";
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+const targetOf = (h: Harness): Target => ({ name: "https", baseUrl: h.server.baseUrl, viaProxy: false, clientFetch: (r) => h.fetch(r), harness: h });
+
+describe("rate limit per key per minute", () => {
+  it("429 with Retry-After and RateLimit-* headers past the limit, in the operation's shape; other keys unaffected; a new window after a minute", async () => {
+    harness = await startHarness({ rateLimit: 3, clock: "virtual" });
+    const target = targetOf(harness);
+    const acme = client(target, "query", KEYS.acme);
+    const remaining: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const { response } = await acme.raw.GET("/contacts", { params: { query: { email: "a@example.com" } } });
+      remaining.push(response.headers.get("ratelimit-remaining")!);
+    }
+    expect(remaining).toEqual(["2", "1", "0"]);
+    const limited = await json(await raw(target, `/contacts?apiKey=${KEYS.acme}&email=a%40example.com`));
+    expect(limited.status).toBe(429);
+    expect(limited.body).toEqual({ error: { code: "RATE_LIMITED", message: "Rate limit of 3 requests per minute exceeded; retry in 60 seconds." } });
+    expect(Object.fromEntries(["retry-after", "ratelimit-limit", "ratelimit-remaining", "ratelimit-reset"].map((h) => [h, limited.headers.get(h)]))).toEqual({
+      "retry-after": "60",
+      "ratelimit-limit": "3",
+      "ratelimit-remaining": "0",
+      "ratelimit-reset": "60",
+    });
+    const receive = await json(
+      await raw(target, `/incoming_custom_channel_message?apiKey=${KEYS.acme}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ customData: { messageSid: "S", fromId: "u", toId: "t", body: "x" } }),
+      }),
+    );
+    expect(receive).toMatchObject({ status: 429, body: { error: "Rate limit of 3 requests per minute exceeded; retry in 60 seconds." } });
+    await expect(client(target, "query", KEYS.globex).contacts.find({ email: "a@example.com" })).resolves.toBeNull();
+    await harness.admin("POST", "/clock/advance", { ms: 20_000 });
+    const later = await acme.contacts.find({ email: "a@example.com" }).catch((e: unknown) => e);
+    expect(later).toBeInstanceOf(RateLimitError);
+    expect((later as RateLimitError).retryAfterMs).toBe(40_000);
+    await harness.admin("POST", "/clock/advance", { ms: 40_000 });
+    await expect(acme.contacts.find({ email: "a@example.com" })).resolves.toBeNull();
+  });
+});
+
+describe("Idempotency-Key memory", () => {
+  it("is kept for 24 hours, then the key grants again", async () => {
+    harness = await startHarness({ clock: "virtual" });
+    const agency = client(targetOf(harness), "header", KEYS.agency);
+    const grant = () => agency.subaccounts.grantCredits({ email: "one@northwind.example", amount: 10 }, { idempotencyKey: "rch_1" });
+    await grant();
+    await harness.admin("POST", "/clock/advance", { ms: 24 * 3600 * 1000 - 1000 });
+    await grant();
+    expect((await harness.admin("GET", "/accounts/sub_one/credits")).body.balance).toBe(15);
+    await harness.admin("POST", "/clock/advance", { ms: 2000 });
+    await grant();
+    expect((await harness.admin("GET", "/accounts/sub_one/credits")).body.balance).toBe(25);
+  });
+});
+
+describe("the journal", () => {
+  it("keeps only the most recent entries", async () => {
+    harness = await startHarness({ journalSize: 3 });
+    const acme = client(targetOf(harness), "query", KEYS.acme);
+    for (let i = 0; i < 5; i++) await acme.contacts.create({ phone: `+1415555010${i}` });
+    const journal = (await harness.admin("GET", "/journal")).body as Array<{ requestBody: { phone: string } }>;
+    expect(journal.map((e) => e.requestBody.phone)).toEqual(["+14155550102", "+14155550103", "+14155550104"]);
+  });
+});
+
+describe("an unexpected failure", () => {
+  it("is a plain 500 with no internals, reported to onError, and leaves no half-written data", async () => {
+    let explode = false;
+    const errors: unknown[] = [];
+    const clock = {
+      mode: "real" as const,
+      now: () => {
+        if (explode) throw new Error("clock broke at /secret/path.ts:42");
+        return Date.now();
+      },
+      setTimer: () => ({ id: 0 }),
+      clearTimer: () => {},
+      pending: () => 0,
+    };
+    harness = await startHarness({ clock, onError: (e) => errors.push(e) });
+    const target = targetOf(harness);
+    explode = true;
+    const response = await raw(target, `/contacts?apiKey=${KEYS.acme}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ phone: "+14155550123" }),
+    }).catch((e: unknown) => e);
+    explode = false;
+    const answered = await json(response as Response);
+    expect(answered).toMatchObject({ status: 500, body: { error: { code: "INTERNAL_ERROR", message: "Internal error; nothing was changed. Retry later." } } });
+    expect(JSON.stringify(answered.body)).not.toMatch(/secret|\.ts|at /);
+    expect(errors).toHaveLength(1);
+    expect((await harness.admin("GET", "/contacts")).body).toHaveLength(0);
+  });
+});
+
+describe("deterministic mode", () => {
+  it("two servers given the same requests answer byte for byte the same", async () => {
+    const transcript = async () => {
+      const h = await startHarness({ deterministic: true, seed: { accounts: [{ name: "Det", apiKey: "ik_deterministic_000000001" }] } });
+      const out: string[] = [];
+      const send = async (path: string, body?: unknown) => {
+        const response = await raw(targetOf(h), path, body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+        const headers = [...response.headers].filter(([name]) => !["connection", "keep-alive", "transfer-encoding"].includes(name));
+        out.push(`${response.status} ${JSON.stringify(headers)} ${await response.text()}`);
+      };
+      const key = "?apiKey=ik_deterministic_000000001";
+      await send(`/contacts${key}`, { phone: "+14155550123", firstName: "Ada" });
+      await send(`/contacts${key}&phoneNumber=%2B14155550123`);
+      await send(`/send_custom_channel_message${key}`, { customData: { fromId: "u1", customChannel: "c", body: "Hi" } });
+      await send(`/incoming_custom_channel_message${key}`, { customData: { messageSid: "S1", fromId: "u1", toId: "t", body: "Hello" } });
+      await send(`/contacts${key}`, { phone: "12" });
+      const accounts = await h.admin("GET", "/accounts");
+      out.push(JSON.stringify(accounts.body));
+      await h.close();
+      return out;
+    };
+    const first = await transcript();
+    const second = await transcript();
+    expect(second).toEqual(first);
+    expect(first[0]).toMatch(/"ct_000001"/);
+    expect(first[0]).toMatch(/2026-01-01T00:00:00\.000Z/);
+  });
+});
+
+describe("the client over HTTPS", () => {
+  it("refuses to talk plain HTTP to it, and trusts it only with its certificate", async () => {
+    harness = await startHarness();
+    expect(() => createIntakeClient({ auth: "query", apiKey: KEYS.acme, baseUrl: harness!.server.baseUrl.replace("https", "http") })).toThrow(/Refusing the http:\/\/ base URL/);
+    const untrusting = createIntakeClient({ auth: "query", apiKey: KEYS.acme, baseUrl: harness.server.baseUrl, maxRetries: 0 });
+    await expect(untrusting.contacts.find({ email: "a@example.com" })).rejects.toMatchObject({ name: "ConnectionError", code: "DEPTH_ZERO_SELF_SIGNED_CERT" });
+  });
+});

@@ -1,0 +1,87 @@
+/** Runs the real intake-server CLI (from source) as a child process. */
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { Agent } from "undici";
+
+const root = fileURLToPath(new URL("../../../../", import.meta.url));
+const cli = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
+
+export interface Started {
+  event: "listening";
+  url: string;
+  baseUrl: string;
+  adminUrl: string;
+  adminToken: string;
+  certificate: string;
+  dataFile: string | null;
+  clock: string;
+  demoKeys?: Record<string, string>;
+}
+
+export interface CliRun {
+  child: ChildProcess;
+  info: Started;
+  stderr: () => string;
+  fetch: (input: string, init?: RequestInit) => Promise<Response>;
+  /** Sends a signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawnCli(args);
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.on("data", (c) => (stdout += c));
+    child.stderr!.on("data", (c) => (stderr += c));
+    child.once("exit", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function spawnCli(args: string[]) {
+  return spawn(process.execPath, ["--import", "tsx", "--conditions=@intake/source", cli, ...args], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+}
+
+export async function startCli(args: string[]): Promise<CliRun> {
+  const child = spawnCli(args);
+  let stdout = "";
+  let stderr = "";
+  child.stderr!.on("data", (c) => (stderr += c));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const info = await new Promise<Started>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`intake-server did not start in 30 s:\n${stderr}`)), 30_000);
+    child.stdout!.on("data", (chunk) => {
+      stdout += chunk;
+      const line = stdout.split("\n")[0];
+      if (stdout.includes("\n")) {
+        clearTimeout(timer);
+        try {
+          resolve(JSON.parse(line!) as Started);
+        } catch (error) {
+          reject(new Error(`the first line is not JSON: ${line}\n${(error as Error).message}`));
+        }
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`intake-server exited with ${code}:\n${stderr}`));
+    });
+  });
+  const { readFileSync } = await import("node:fs");
+  const dispatcher = new Agent({ connect: { ca: readFileSync(info.certificate, "utf8") } });
+  return {
+    child,
+    info,
+    stderr: () => stderr,
+    fetch: (input, init) => globalThis.fetch(input, { ...init, dispatcher } as RequestInit),
+    async stop(signal = "SIGTERM") {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      const code = await exited;
+      await dispatcher.close();
+      return code;
+    },
+  };
+}
