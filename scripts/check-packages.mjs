@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
-const packages = ["@intake/spec", "@intake/client"];
+const packages = ["@intake/spec", "@intake/client", "@intake/server"];
 let failed = false;
 
 for (const name of packages) {
