@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, watch, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import selfsigned from "selfsigned";
 import { afterEach, describe, expect, it } from "vitest";
 import { runCli, startCli, type CliRun } from "./support/spawn.js";
 
@@ -78,6 +79,40 @@ describe("intake-server", () => {
     const result = await runCli(args);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
+  });
+
+  it("--tls-cert/--tls-key, --clock virtual, --clock-start and --rate-limit reach the server", async () => {
+    const folder = dir();
+    const pems = await selfsigned.generate([{ name: "commonName", value: "Own certificate" }], {
+      keyType: "ec",
+      curve: "P-256",
+      algorithm: "sha256",
+      extensions: [{ name: "subjectAltName", altNames: [{ type: 7, ip: "127.0.0.1" }] }],
+    });
+    writeFileSync(join(folder, "cert.pem"), pems.cert);
+    writeFileSync(join(folder, "key.pem"), pems.private);
+    const seedFile = join(folder, "seed.json");
+    writeFileSync(seedFile, JSON.stringify({ accounts: [{ name: "Flags", apiKey: KEY }] }));
+    const run = await start([
+      "--port", "0", "--seed", seedFile, "--tls-cert", join(folder, "cert.pem"), "--tls-key", join(folder, "key.pem"),
+      "--clock", "virtual", "--clock-start", "2030-05-01T12:00:00Z", "--rate-limit", "1",
+    ]);
+    expect(run.info.certificate).toBe(join(folder, "cert.pem"));
+    expect(run.info.clock).toBe("virtual");
+    const first = await createContact(run, "+14155550123");
+    expect((await first.json()).createdAt).toBe("2030-05-01T12:00:00.000Z");
+    expect((await createContact(run, "+14155550124")).status).toBe(429);
+  });
+
+  it("--deterministic prints the same admin token on every run", async () => {
+    const tokens = [];
+    for (let i = 0; i < 2; i++) {
+      const run = await start(["--port", "0", "--deterministic"]);
+      tokens.push(run.info.adminToken);
+      await run.stop();
+      running.pop();
+    }
+    expect(tokens[1]).toBe(tokens[0]);
   });
 
   it("--help prints the options", async () => {

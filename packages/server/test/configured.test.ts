@@ -144,3 +144,15 @@ describe("the client over HTTPS", () => {
     await expect(untrusting.contacts.find({ email: "a@example.com" })).rejects.toMatchObject({ name: "ConnectionError", code: "DEPTH_ZERO_SELF_SIGNED_CERT" });
   });
 });
+
+describe("behind a TLS-terminating proxy", () => {
+  it("X-Forwarded-Proto: https counts only when the server trusts it", async () => {
+    const request = () =>
+      raw(targetOf(harness!), `/contacts?apiKey=${KEYS.acme}&email=a%40example.com`, { scheme: "http", headers: { "x-forwarded-proto": "https" } });
+    harness = await startHarness();
+    expect((await json(await request())).body.error.code).toBe("HTTPS_REQUIRED");
+    await harness.close();
+    harness = await startHarness({ trustForwardedProto: true });
+    expect((await request()).status).toBe(404);
+  });
+});

@@ -36,6 +36,15 @@ export const admin: Register = (target, options) => {
       expect((await call("POST", "/accounts/acc_acme/subaccounts", { email: "x@example.com" })).status).toBe(409);
     });
 
+    it("an account's first campaign is its default, until another is set", async () => {
+      expect((await call("GET", "/accounts/acc_acme")).body.defaultCampaignId).toBe("cmp_acme");
+      const second = await call("POST", "/campaigns", { accountId: "acc_acme", name: "Second" });
+      expect((await call("GET", "/accounts/acc_acme")).body.defaultCampaignId).toBe("cmp_acme");
+      const changed = await call("PATCH", "/accounts/acc_acme", { defaultCampaignId: second.body.id, webhookUrl: "https://hooks.acme.example/intake" });
+      expect(changed.body).toMatchObject({ defaultCampaignId: second.body.id, webhookUrl: "https://hooks.acme.example/intake" });
+      expect((await call("PATCH", "/accounts/acc_acme", { defaultCampaignId: "cmp_globex" })).status).toBe(404);
+    });
+
     it("validates its requests against its contract, naming the field", async () => {
       const bad = await call("POST", "/accounts", { name: "" });
       expect(bad).toMatchObject({ status: 400, body: { error: { code: "VALIDATION_ERROR", message: "name must not be empty." } } });

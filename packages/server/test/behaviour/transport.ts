@@ -4,7 +4,7 @@ import { KEYS } from "../support/seed.js";
 import { cases, type Register } from "./cases.js";
 
 export const transport: Register = (target, options) => {
-  const { direct } = cases(options);
+  const { it, direct } = cases(options);
   const stored = async () => {
     const { records } = (await target().harness.admin("GET", "/snapshot")).body;
     return JSON.stringify(records);
@@ -89,8 +89,9 @@ export const transport: Register = (target, options) => {
       expect(await stored()).toBe(before);
     });
 
-    direct("every response carries a request id, and authenticated ones the rate-limit headers", async () => {
-      const response = await raw(target(), `/contacts?apiKey=${KEYS.acme}&email=a%40example.com`);
+    it("every response carries a request id, and authenticated ones the rate-limit headers", async () => {
+      const url = `${target().baseUrl}/contacts?apiKey=${KEYS.acme}&email=a%40example.com`;
+      const response = await target().clientFetch(new Request(url));
       expect(response.headers.get("x-request-id")).toMatch(/^req_/);
       expect(response.headers.get("ratelimit-limit")).toBe("120");
       expect(Number(response.headers.get("ratelimit-remaining"))).toBeLessThan(120);
