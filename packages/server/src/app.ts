@@ -73,8 +73,8 @@ export function createIntake(options: IntakeOptions = {}): Intake {
   const store = new Store(ids, clock);
   const journal = new Journal(options.journalSize ?? DEFAULTS.journalSize);
   const rateLimiter = createRateLimiter(options.rateLimit ?? DEFAULTS.rateLimit, clock);
-  const events = createEvents();
   const onError = options.onError ?? ((error: unknown) => console.error("intake: unexpected error", error));
+  const events = createEvents(onError);
   const trustForwardedProto = options.trustForwardedProto ?? false;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
 

@@ -132,9 +132,13 @@ async function main() {
     stopping = true;
     process.stderr.write(`intake-server: ${signal}, shutting down\n`);
     await server.close();
-    await persistence?.stop();
+    let code = 0;
+    await persistence?.stop().catch((error: unknown) => {
+      process.stderr.write(`intake-server: ${(error as Error).message}\n`);
+      code = 1;
+    });
     await intake.close();
-    process.exit(0);
+    process.exit(code);
   };
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));

@@ -39,6 +39,11 @@ export class Journal {
 
 function bound(body: unknown): unknown {
   if (body === undefined) return null;
-  const text = JSON.stringify(body);
+  let text: string;
+  try {
+    text = JSON.stringify(body);
+  } catch {
+    return { unserializable: true };
+  }
   return text.length > MAX_BODY_CHARS ? { truncated: true, characters: text.length } : body;
 }

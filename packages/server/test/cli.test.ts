@@ -1,7 +1,7 @@
 // The intake-server command: its start line, --demo, usage errors, --data-file across restarts
 // and a kill -9 in the middle of writes.
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, watch, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, statSync, watch, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -144,6 +144,22 @@ describe("intake-server", () => {
     const found = await second.fetch(`${second.info.baseUrl}/contacts?apiKey=${KEY}&phoneNumber=%2B14155550102`);
     expect(found.status).toBe(200);
     expect((await createContact(second, "+14155550101")).status).toBe(200);
+  });
+
+  it("--data-file keeps a virtual clock's time, is readable by its owner only, and sweeps temporaries of killed runs", async () => {
+    const folder = dir();
+    const dataFile = join(folder, "state.json");
+    writeFileSync(join(folder, ".state.json.99999.tmp"), "half a state");
+    const first = await start(["--port", "0", "--clock", "virtual", "--data-file", dataFile]);
+    const auth = { authorization: `Bearer ${first.info.adminToken}`, "content-type": "application/json" };
+    await first.fetch(`${first.info.adminUrl}/clock/advance`, { method: "POST", headers: auth, body: JSON.stringify({ ms: 86_400_000 }) });
+    expect(await first.stop("SIGTERM")).toBe(0);
+    running.pop();
+    expect(statSync(dataFile).mode & 0o777).toBe(0o600);
+    expect(readdirSync(folder).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+    const second = await start(["--port", "0", "--clock", "virtual", "--data-file", dataFile]);
+    const clock = await second.fetch(`${second.info.adminUrl}/clock`, { headers: { authorization: `Bearer ${second.info.adminToken}` } });
+    expect((await clock.json()).now).toBe("2026-01-02T00:00:00.000Z");
   });
 
   it("a kill -9 in the middle of saving never leaves a torn file: the next start reads a whole state", { timeout: 120_000 }, async () => {

@@ -3,7 +3,7 @@
  * then renamed over the old one), so a crash leaves either the old or the new state, never a
  * torn file. Changes are saved shortly after they happen (debounced), and at once on flush().
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { mkdir, open, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { Intake } from "../app.js";
@@ -30,7 +30,8 @@ export async function writeDataFile(path: string, snapshot: Snapshot): Promise<v
   const dir = dirname(path);
   await mkdir(dir, { recursive: true });
   const temporary = join(dir, `.${basename(path)}.${process.pid}.tmp`);
-  const file = await open(temporary, "w");
+  // The state holds every API key and webhook secret: readable by its owner only.
+  const file = await open(temporary, "w", 0o600);
   try {
     await file.writeFile(JSON.stringify(snapshot));
     await file.sync();
@@ -44,6 +45,20 @@ export async function writeDataFile(path: string, snapshot: Snapshot): Promise<v
   await directory?.close();
 }
 
+/** Temporary files of runs that were killed in the middle of a save. */
+function removeStaleTemporaries(path: string) {
+  const prefix = `.${basename(path)}.`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (name.startsWith(prefix) && name.endsWith(".tmp")) rmSync(join(dirname(path), name), { force: true });
+  }
+}
+
 export interface Persistence {
   /** Saves now if anything changed since the last save (or, forced, in any case). */
   flush(force?: boolean): Promise<void>;
@@ -51,6 +66,7 @@ export interface Persistence {
 }
 
 export function persist(intake: Intake, path: string, options: { delayMs?: number; maxDelayMs?: number } = {}): Persistence {
+  removeStaleTemporaries(path);
   const delayMs = options.delayMs ?? 100;
   const maxDelayMs = options.maxDelayMs ?? 1000;
   let dirty = false;
@@ -89,6 +105,7 @@ export function persist(intake: Intake, path: string, options: { delayMs?: numbe
       if (timer) clearTimeout(timer);
       await save();
       await rm(join(dirname(path), `.${basename(path)}.${process.pid}.tmp`), { force: true });
+      if (dirty) throw new Error(`The last changes could not be saved to ${path}.`);
     },
   };
 }

@@ -6,6 +6,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { createServer as createNetServer, type Socket } from "node:net";
+import type { Duplex } from "node:stream";
 import { rm } from "node:fs/promises";
 import { DEFAULTS, type Intake } from "../app.js";
 import { loadCertificate, type CertificateOptions } from "./tls.js";
@@ -35,9 +36,13 @@ export async function serve(intake: Intake, options: ServeOptions = {}): Promise
   const host = options.host ?? "127.0.0.1";
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
   const tls = await loadCertificate({ ...options, hosts: [host, ...(options.hosts ?? [])] });
-  const handler = (scheme: "https" | "http") => (req: IncomingMessage, res: ServerResponse) => void respond(intake, scheme, req, res, maxBodyBytes);
+  // Filled in once listening: requests are addressed to this server, whatever their Host header says.
+  let origin = "";
+  const handler = (scheme: "https" | "http") => (req: IncomingMessage, res: ServerResponse) =>
+    void respond(intake, `${scheme}://${origin}`, req, res, maxBodyBytes);
   const https = createHttpsServer({ cert: tls.cert, key: tls.key }, handler("https"));
   const http = createHttpServer(handler("http"));
+  for (const server of [https, http]) server.on("clientError", refuseMalformed);
   const sockets = new Set<Socket>();
 
   const listener = createNetServer((socket) => {
@@ -64,12 +69,13 @@ export async function serve(intake: Intake, options: ServeOptions = {}): Promise
     listener.listen(options.port ?? 0, host, () => resolve());
   });
   const port = (listener.address() as { port: number }).port;
-  const origin = `https://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  origin = `${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const url = `https://${origin}`;
 
   return {
-    origin,
-    baseUrl: `${origin}/v1`,
-    adminUrl: `${origin}/__admin`,
+    origin: url,
+    baseUrl: `${url}/v1`,
+    adminUrl: `${url}/__admin`,
     port,
     certificate: tls.cert,
     certificatePath: tls.certPath,
@@ -85,13 +91,22 @@ export async function serve(intake: Intake, options: ServeOptions = {}): Promise
   };
 }
 
-async function respond(intake: Intake, scheme: "https" | "http", req: IncomingMessage, res: ServerResponse, maxBodyBytes: number) {
+async function respond(intake: Intake, origin: string, req: IncomingMessage, res: ServerResponse, maxBodyBytes: number) {
+  const target = req.url ?? "/";
   try {
+    // Only a path is a target here ("*" and absolute forms are for proxies); prefixing it with
+    // this server's own origin means the Host header cannot steer routing.
+    if (!target.startsWith("/")) {
+      return send(res, 400, errorFor(target, "VALIDATION_ERROR", "The request target must be a path such as /v1/contacts."));
+    }
     const { body, overflow } = await readBody(req, maxBodyBytes);
     const headers = new Headers();
     for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
-    const url = `${scheme}://${req.headers.host ?? "localhost"}${req.url ?? "/"}`;
-    const request = new Request(url, { method: req.method, headers, body: body && body.byteLength ? (body as Uint8Array<ArrayBuffer>) : null });
+    const request = new Request(`${origin}${target}`, {
+      method: req.method,
+      headers,
+      body: body && body.byteLength ? (body as Uint8Array<ArrayBuffer>) : null,
+    });
     const response = await intake.fetch(request);
     const out: Record<string, string> = {};
     response.headers.forEach((value, name) => (out[name] = value));
@@ -102,9 +117,30 @@ async function respond(intake: Intake, scheme: "https" | "http", req: IncomingMe
     if (overflow) req.destroy();
   } catch (error) {
     console.error("intake: node adapter failed to answer", error);
-    if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
-    res.end(JSON.stringify({ error: { code: "INTERNAL_ERROR", message: "Internal error; nothing was changed. Retry later." } }));
+    if (!res.headersSent) send(res, 500, errorFor(target, "INTERNAL_ERROR", "Internal error. Retry later."));
+    else res.end();
   }
+}
+
+/** An error body in the shape of the route it was meant for. */
+function errorFor(target: string, code: string, message: string): string {
+  return JSON.stringify(target.startsWith("/v1/incoming_custom_channel_message") ? { error: message } : { error: { code, message } });
+}
+
+function send(res: ServerResponse, status: number, body: string) {
+  res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store" });
+  res.end(body);
+}
+
+/** Requests Node cannot parse (oversized headers, garbage) get an answer in the API's shape, not an empty one. */
+function refuseMalformed(error: NodeJS.ErrnoException, socket: Duplex) {
+  if (!socket.writable) return socket.destroy();
+  const message =
+    error.code === "HPE_HEADER_OVERFLOW"
+      ? { code: "PAYLOAD_TOO_LARGE", message: "The request's URL and headers are larger than the server accepts (16 KiB)." }
+      : { code: "VALIDATION_ERROR", message: "The request is not valid HTTP." };
+  const body = JSON.stringify({ error: message });
+  socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
 }
 
 /** The body, read up to one byte past the limit so the core can say it is too large. */

@@ -13,7 +13,7 @@ import type { Journal, JournalEntry } from "../journal.js";
 import { toE164 } from "../operations/phone.js";
 import { clean } from "../operations/present.js";
 import type { AccountRecord, ContactRecord, Fields } from "../store/models.js";
-import type { Records, Store } from "../store/store.js";
+import { roundCredits, type Records, type Store } from "../store/store.js";
 import {
   toAccount,
   toAdminContact,
@@ -142,7 +142,7 @@ export function createAdminService(deps: AdminDeps) {
       throw adminError(400, "VALIDATION_ERROR", "A contact needs at least one of phone, email or fromId.");
     }
     const id = input.id ?? ids.id("ct_");
-    if (store.contact(owner.id, id) || store.account(id)) throw conflict(`A contact with id ${id} already exists.`);
+    if (store.contactById(id)) throw conflict(`A contact with id ${id} already exists.`);
     const contact = store.createContact({
       id,
       accountId: owner.id,
@@ -212,13 +212,22 @@ export function createAdminService(deps: AdminDeps) {
   return {
     applySeed,
 
+    /** Back to a seed (the starting one by default); a seed that fails leaves the state as it was. */
     reset(seed?: Seed) {
-      store.clear();
+      const next = seed ?? deps.initialSeed;
+      if (next) deps.checkSeed(next);
+      const before = store.records();
+      try {
+        store.clear();
+        if (next) applySeed(next);
+      } catch (error) {
+        store.load(before);
+        throw error;
+      }
       journal.clear();
       rateLimiter.reset();
       deps.onReset();
-      const next = seed ?? deps.initialSeed;
-      return next ? applySeed(next) : store.counts();
+      return store.counts();
     },
 
     snapshot(): Snapshot {
@@ -235,7 +244,11 @@ export function createAdminService(deps: AdminDeps) {
       if (snapshot.format !== "intake-snapshot/1") {
         throw adminError(400, "VALIDATION_ERROR", `Not a snapshot this server can read (format ${String(snapshot.format)}).`);
       }
-      store.load(snapshot.records as unknown as Partial<Records>);
+      try {
+        store.load(snapshot.records as unknown as Partial<Records>);
+      } catch (error) {
+        throw adminError(400, "VALIDATION_ERROR", `${(error as Error).message}. Nothing was changed.`);
+      }
       deps.onReset();
       return store.counts();
     },
@@ -287,7 +300,10 @@ export function createAdminService(deps: AdminDeps) {
 
     adjustCredits(id: string, amount: number, description?: string) {
       const record = account(id);
-      if (!Number.isFinite(amount) || amount === 0) throw adminError(400, "VALIDATION_ERROR", "amount must be a non-zero number.");
+      const rounded = roundCredits(amount);
+      if (!Number.isFinite(amount) || rounded === 0 || Math.abs(rounded - amount) > 1e-9) {
+        throw adminError(400, "VALIDATION_ERROR", "amount must be a non-zero number of credits with at most 6 decimal places.");
+      }
       if (record.credits + amount < 0) {
         throw conflict(`Account ${id} has ${record.credits} credits; it cannot lose ${-amount}.`);
       }
@@ -351,8 +367,16 @@ export function createAdminService(deps: AdminDeps) {
       for (const contactId of input.contactIds ?? []) {
         contacts.push(store.contact(owner.id, contactId) ?? fail(adminError(404, "NOT_FOUND", `No contact ${contactId} in account ${owner.id}.`)));
       }
-      // Checked before anything is created, so a bad entry leaves no half-done import.
-      for (const contact of input.contacts ?? []) if (contact.phone !== undefined) e164(contact.phone);
+      // Every entry is checked before anything is created, so a bad one leaves no half-done import.
+      const newIds = new Set<string>();
+      for (const contact of input.contacts ?? []) {
+        const phone = contact.phone === undefined ? null : e164(contact.phone);
+        const known = (phone && store.contactByPhoneNumber(owner.id, phone)) || (contact.fromId && store.contactBySender(owner.id, contact.fromId));
+        if (known) continue;
+        if (!phone && !contact.email && !contact.fromId) throw adminError(400, "VALIDATION_ERROR", "A contact needs at least one of phone, email or fromId.");
+        if (contact.id && (store.contactById(contact.id) || newIds.has(contact.id))) throw conflict(`A contact with id ${contact.id} already exists.`);
+        if (contact.id) newIds.add(contact.id);
+      }
       for (const contact of input.contacts ?? []) contacts.push(upsertContact(owner, contact).contact);
       const batch = ids.id("imp_");
       const joined: ContactRecord[] = [];
@@ -405,6 +429,8 @@ export function createAdminService(deps: AdminDeps) {
       const ms = target === undefined ? by.ms! : target - clock.now();
       if (ms < 0) throw conflict(`The clock is at ${new Date(clock.now()).toISOString()}; it does not go back.`);
       await (clock as VirtualClock).advance(ms);
+      // The time is part of the saved state.
+      store.changed();
       return { mode: clock.mode, now: new Date(clock.now()).toISOString() };
     },
 

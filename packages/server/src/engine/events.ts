@@ -17,11 +17,18 @@ export interface DomainEvents {
   on<E extends DomainEventName>(event: E, listener: (payload: DomainEventMap[E]) => void): () => void;
 }
 
-export function createEvents(): DomainEvents {
+/** A listener that fails is reported and skipped: the change it reacts to has already happened. */
+export function createEvents(onError: (error: unknown) => void): DomainEvents {
   const listeners = new Map<DomainEventName, Array<(payload: never) => void>>();
   return {
     emit(event, payload) {
-      for (const listener of listeners.get(event) ?? []) listener(payload as never);
+      for (const listener of listeners.get(event) ?? []) {
+        try {
+          listener(payload as never);
+        } catch (error) {
+          onError(error);
+        }
+      }
     },
     on(event, listener) {
       const list = listeners.get(event) ?? [];

@@ -24,8 +24,9 @@ const DESCRIBE: Record<AuthForm, string> = {
 /** Every place the request carries a key in. */
 export function presentedKeys(request: Request, url: URL): Array<{ form: AuthForm; key: string }> {
   const found: Array<{ form: AuthForm; key: string }> = [];
-  const query = url.searchParams.get("apiKey");
-  if (query !== null) found.push({ form: "query", key: query.trim() });
+  const query = url.searchParams.getAll("apiKey");
+  if (query.length > 1) throw new HttpError(401, "INVALID_API_KEY", "apiKey is given more than once in the query; send it once.");
+  if (query.length === 1) found.push({ form: "query", key: query[0]!.trim() });
   const header = request.headers.get("x-api-key");
   if (header !== null) found.push({ form: "header", key: header.trim() });
   const authorization = request.headers.get("authorization");

@@ -19,6 +19,9 @@ export async function readJson(request: Request, maxBytes: number): Promise<unkn
     throw badRequest("INVALID_JSON", "The request body is not valid UTF-8 text.");
   }
   if (text.trim() === "") throw badRequest("INVALID_JSON", "The request body is empty; send a JSON object.");
+  if (nesting(text) > MAX_NESTING) {
+    throw badRequest("INVALID_JSON", `The request body nests objects or arrays more than ${MAX_NESTING} levels deep; no operation takes that.`);
+  }
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -53,4 +56,24 @@ async function readCapped(request: Request, maxBytes: number): Promise<Uint8Arra
 
 function tooLarge(maxBytes: number) {
   return badRequest("PAYLOAD_TOO_LARGE", `The request body is larger than ${Math.round(maxBytes / 1024 / 1024)} MiB.`);
+}
+
+/** Far deeper than any body of the contract, shallow enough that nothing recursing over it can overflow. */
+const MAX_NESTING = 32;
+
+/** The deepest nesting of objects and arrays in JSON text, strings skipped. */
+function nesting(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) deepest = Math.max(deepest, ++depth);
+    else if (c === 125 || c === 93) depth--;
+  }
+  return deepest;
 }

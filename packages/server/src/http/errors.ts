@@ -26,5 +26,5 @@ export function errorBody(shape: ErrorShape, error: HttpError<string>) {
 
 /** What a client sees of an unexpected failure: nothing of its internals. */
 export function internalError(): HttpError {
-  return new HttpError(500, "INTERNAL_ERROR", "Internal error; nothing was changed. Retry later.");
+  return new HttpError(500, "INTERNAL_ERROR", "Internal error. Retry later.");
 }

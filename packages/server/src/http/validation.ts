@@ -291,7 +291,7 @@ function typed(error: ErrorObject): HttpError {
     return badRequest("BODY_TOO_LONG", `${field} is longer than ${(error.params as { limit: number }).limit} characters.`);
   }
   if (leaf === "amount") {
-    return badRequest("INVALID_AMOUNT", "amount must be a positive number of credits, at most 1000000000.");
+    return badRequest("INVALID_AMOUNT", "amount must be a positive number of credits with at most 6 decimal places, at most 1000000000.");
   }
   return badRequest("VALIDATION_ERROR", describe(error, field));
 }
@@ -299,8 +299,10 @@ function typed(error: ErrorObject): HttpError {
 function describe(error: ErrorObject, field: string, value?: unknown): string {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
-    case "type":
-      return `${field} must be ${article(String(params.type).replace(",", " or "))}.`;
+    case "type": {
+      const types = String(params.type).split(",");
+      return `${field} must be ${article(types.length > 1 ? `${types.slice(0, -1).join(", ")} or ${types.at(-1)}` : types[0]!)}.`;
+    }
     case "format":
       return params.format === "email"
         ? `${field} must be a valid email address${value !== undefined ? ` (got ${JSON.stringify(value)})` : ""}.`

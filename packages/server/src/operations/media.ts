@@ -8,6 +8,7 @@ import { badRequest } from "../http/errors.js";
 
 const DATA_URL = /^data:([^;,]+)((?:;[^;,=]+=[^;,]*)*);base64,(.*)$/s;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const MIME = /^[A-Za-z0-9!#$&^_.+-]+\/[A-Za-z0-9!#$&^_.+-]+(\s*;.*)?$/;
 
 /** Types whose bytes carry no signature; checked as text instead. */
 const TEXT_TYPES = /^(text\/[\w.+-]+|application\/json|application\/xml|image\/svg\+xml)$/;
@@ -33,6 +34,9 @@ export async function checkMedia(mediaUrl: string | null | undefined, mediaConte
   if (mediaUrl === null || mediaUrl === undefined) return;
   if (!mediaContentType) {
     throw badRequest("VALIDATION_ERROR", "customData.mediaContentType is required when customData.mediaUrl is given.");
+  }
+  if (!MIME.test(mediaContentType)) {
+    throw badRequest("VALIDATION_ERROR", `customData.mediaContentType must be a MIME type such as image/png (got ${JSON.stringify(mediaContentType)}).`);
   }
   if (/^https?:\/\//i.test(mediaUrl)) {
     try {
@@ -71,7 +75,7 @@ export async function checkMedia(mediaUrl: string | null | undefined, mediaConte
     }
     return;
   }
-  if (TEXT_TYPES.test(expected) && isText(bytes)) return;
+  if (TEXT_TYPES.test(expected) && isText(bytes) && textMatches(expected, bytes)) return;
   throw badRequest(
     "VALIDATION_ERROR",
     `The file in customData.mediaUrl could not be confirmed as ${mediaContentType}: its bytes match no known ${TEXT_TYPES.test(expected) ? "text" : "file"} format.`,
@@ -83,6 +87,22 @@ function decodeBase64(encoded: string): Uint8Array {
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   return bytes;
+}
+
+/** Text types that have a structure of their own are checked for it. */
+function textMatches(type: string, bytes: Uint8Array): boolean {
+  const text = new TextDecoder().decode(bytes).replace(/^\uFEFF/, "").trim();
+  if (type === "application/json") {
+    try {
+      JSON.parse(text);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  if (type === "image/svg+xml") return /<svg[\s>]/i.test(text);
+  if (type.endsWith("/xml")) return text.startsWith("<");
+  return true;
 }
 
 function isText(bytes: Uint8Array): boolean {

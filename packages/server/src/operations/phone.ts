@@ -11,7 +11,9 @@ const EXAMPLE = "for example +14155550123";
 export function toE164(input: string, field = "phone"): string {
   const trimmed = input.trim();
   if (!trimmed.startsWith("+")) {
-    throw badRequest("INVALID_PHONE", `Phone number must include a valid country code, starting with + (${EXAMPLE}).`);
+    // A "+" sent unencoded in a query string arrives as a space.
+    const hint = /^ \d/.test(input) ? " In a query string, send + as %2B." : "";
+    throw badRequest("INVALID_PHONE", `Phone number must include a valid country code, starting with + (${EXAMPLE}).${hint}`);
   }
   const parsed = parsePhoneNumberFromString(trimmed);
   if (!parsed) {

@@ -1,5 +1,6 @@
 /** POST /subaccounts/credits. */
 import { HttpError, badRequest, notFound } from "../http/errors.js";
+import { roundCredits } from "../store/store.js";
 import type { Handler } from "./types.js";
 
 export const grantSubaccountCredits: Handler<"grantSubaccountCredits"> = ({ account, body, headers }, { store, limits }) => {
@@ -20,18 +21,25 @@ export const grantSubaccountCredits: Handler<"grantSubaccountCredits"> = ({ acco
   }
   const subaccount = store.subaccount(account.id, body.email);
   if (!subaccount) throw notFound("SUBACCOUNT_NOT_FOUND", `No sub-account of this agency has the email ${body.email}.`);
-  if (!Number.isFinite(body.amount) || body.amount <= 0) {
-    throw badRequest("INVALID_AMOUNT", "amount must be a positive number of credits, at most 1000000000.");
-  }
-  store.addCredits(subaccount, body.amount, {
+  const amount = creditAmount(body.amount);
+  store.addCredits(subaccount, amount, {
     description: body.description?.trim() || `Credits granted by ${account.name}`,
     source: "agency_grant",
     idempotencyKey: key,
   });
-  const result = { success: true, sub_account_id: subaccount.id, credits_added: body.amount, new_balance: subaccount.credits };
+  const result = { success: true, sub_account_id: subaccount.id, credits_added: amount, new_balance: subaccount.credits };
   if (key) store.remember({ accountId: account.id, key, fingerprint, status: 200, body: JSON.stringify(result) });
   return { status: 200, body: result };
 };
+
+/** Credits are kept to 6 decimal places: an amount with more would not add up in the history. */
+export function creditAmount(amount: number): number {
+  const rounded = roundCredits(amount);
+  if (!Number.isFinite(amount) || rounded <= 0 || Math.abs(rounded - amount) > 1e-9 || amount > 1e9) {
+    throw badRequest("INVALID_AMOUNT", "amount must be a positive number of credits with at most 6 decimal places, at most 1000000000.");
+  }
+  return rounded;
+}
 
 /** JSON with object keys sorted, so equal requests compare equal whatever their key order. */
 function stableJson(value: unknown): string {

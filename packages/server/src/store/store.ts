@@ -319,18 +319,29 @@ export class Store {
     return out;
   }
 
-  /** Replaces the whole state with these records. */
+  /**
+   * Replaces the whole state with these records, or, if they cannot be loaded (a duplicate id, a
+   * record of the wrong shape), leaves the state as it was and throws.
+   */
   load(records: Partial<Records>): void {
-    this.clear();
+    const before = this.records();
     this.loading = true;
     try {
-      for (const name of MODEL_NAMES) {
-        for (const fields of records[name] ?? []) this.create(name, fields as never);
-      }
+      this.fill(records);
+    } catch (error) {
+      this.fill(before);
+      throw new Error(`The records could not be loaded: ${(error as Error).message}`, { cause: error });
     } finally {
       this.loading = false;
     }
     this.changed();
+  }
+
+  private fill(records: Partial<Records>) {
+    this.clear();
+    for (const name of MODEL_NAMES) {
+      for (const fields of records[name] ?? []) this.create(name, fields as never);
+    }
   }
 
   /** Creates a record in @mswjs/data and enters it in the indexes. */
@@ -413,7 +424,7 @@ export class Store {
     ]) {
       index.clear();
     }
-    this.changed();
+    if (!this.loading) this.changed();
   }
 
   private get<T>(id: string, kind: "account" | "campaign" | "list" | "message"): T | undefined {

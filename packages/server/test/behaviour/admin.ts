@@ -129,6 +129,27 @@ export const admin: Register = (target, options) => {
       await expect(acme.contacts.find({ phoneNumber: "+14155550123" })).rejects.toMatchObject({ status: 401 });
     });
 
+    it("a reset to a seed that fails, a bad snapshot, and an import that fails part-way change nothing", async () => {
+      const acme = client(target(), "query", KEYS.acme);
+      await acme.contacts.create({ phone: "+14155550123" });
+      const before = JSON.stringify((await call("GET", "/snapshot")).body.records);
+      const reset = await call("POST", "/reset", { accounts: [{ name: "Standard", subaccounts: [{ email: "s@example.com" }] }] });
+      expect(reset).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining("is not an agency") } } });
+      const snapshot = (await call("GET", "/snapshot")).body;
+      expect(JSON.stringify(snapshot.records)).toBe(before);
+      const duplicated = { ...snapshot, records: { ...snapshot.records, contact: [...snapshot.records.contact, ...snapshot.records.contact] } };
+      const restore = await call("PUT", "/snapshot", duplicated);
+      expect(restore).toMatchObject({ status: 400, body: { error: { code: "VALIDATION_ERROR", message: expect.stringContaining("Nothing was changed.") } } });
+      expect(JSON.stringify((await call("GET", "/snapshot")).body.records)).toBe(before);
+      const globexContact = await client(target(), "query", KEYS.globex).contacts.create({ email: "g@example.com" });
+      const afterGlobex = JSON.stringify((await call("GET", "/snapshot")).body.records);
+      const partial = await call("POST", "/lists/lst_acme/contacts", { contacts: [{ phone: "+14155550199" }, { email: "x@example.com" }, { firstName: "nobody" }] });
+      expect(partial.status).toBe(400);
+      const foreign = await call("POST", "/lists/lst_acme/contacts", { contacts: [{ id: globexContact.id, email: "other@example.com" }] });
+      expect(foreign.status).toBe(409);
+      expect(JSON.stringify((await call("GET", "/snapshot")).body.records)).toBe(afterGlobex);
+    });
+
     it("a seed that fails part-way changes nothing", async () => {
       const before = (await call("GET", "/accounts")).body.length;
       const bad = await call("POST", "/seed", {

@@ -61,6 +61,11 @@ export const auth: Register = (target, options) => {
       expect(bearerOnSend.body.error.code).toBe("WRONG_AUTH_FORM");
     });
 
+    direct("apiKey given twice in the query is 401", async () => {
+      const twice = await json(await raw(target(), `/contacts?apiKey=${KEYS.acme}&apiKey=${KEYS.globex}&email=a%40example.com`));
+      expect(twice.body.error).toEqual({ code: "INVALID_API_KEY", message: "apiKey is given more than once in the query; send it once." });
+    });
+
     direct("a key in two places is 401", async () => {
       const both = await json(await raw(target(), `/contacts?apiKey=${KEYS.acme}`, { ...contactBody, headers: { ...contactBody.headers, authorization: `Bearer ${KEYS.acme}` } }));
       expect(both.body.error).toMatchObject({ code: "WRONG_AUTH_FORM", message: expect.stringContaining("in one place only") });

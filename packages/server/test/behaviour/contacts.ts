@@ -135,7 +135,7 @@ export const contacts: Register = (target, options) => {
     direct("custom fields must be flat", async () => {
       await expect(acme().contacts.create({ phone: "+14155550123", customFields: { nested: { a: 1 } } } as never)).rejects.toMatchObject({
         code: "VALIDATION_ERROR",
-        message: expect.stringContaining("customFields.nested"),
+        message: "customFields.nested must be a string, number, boolean or null.",
       });
     });
   });
@@ -177,6 +177,14 @@ export const contacts: Register = (target, options) => {
 
     it("an unparseable phone number is 400 INVALID_PHONE", async () => {
       await expect(acme().contacts.find({ phoneNumber: "555-0123" })).rejects.toMatchObject({ status: 400, code: "INVALID_PHONE" });
+    });
+
+    direct("a + sent unencoded in the query (read as a space) gets a hint", async () => {
+      const response = await json(await raw(target(), `/contacts?apiKey=${KEYS.acme}&phoneNumber=+14155550123`));
+      expect(response.body.error).toEqual({
+        code: "INVALID_PHONE",
+        message: "Phone number must include a valid country code, starting with + (for example +14155550123). In a query string, send + as %2B.",
+      });
     });
   });
 };

@@ -45,7 +45,17 @@ export const credits: Register = (target, options) => {
       expect((await creditsOf("sub_foreign")).balance).toBe(0);
     });
 
-    direct.each([0, -5, "5", 1e10])("amount %o is 400 INVALID_AMOUNT and grants nothing", async (amount) => {
+    it("credits are kept to 6 decimal places", async () => {
+      await expect(agency().subaccounts.grantCredits({ email: "one@northwind.example", amount: 0.000001 })).resolves.toMatchObject({ credits_added: 0.000001, new_balance: 5.000001 });
+      await expect(agency().subaccounts.grantCredits({ email: "one@northwind.example", amount: 0.1234567 })).rejects.toMatchObject({
+        code: "INVALID_AMOUNT",
+        message: "amount must be a positive number of credits with at most 6 decimal places, at most 1000000000.",
+      });
+      const history = await creditsOf("sub_one");
+      expect(history.transactions.reduce((sum: number, t: { amount: number }) => sum + t.amount, 0)).toBeCloseTo(history.balance, 9);
+    });
+
+    direct.each([0, -5, "5", 1e10, 1e-7])("amount %o is 400 INVALID_AMOUNT and grants nothing", async (amount) => {
       await expect(agency().subaccounts.grantCredits({ email: "one@northwind.example", amount: amount as number })).rejects.toMatchObject({
         status: 400,
         code: "INVALID_AMOUNT",
@@ -67,6 +77,14 @@ export const credits: Register = (target, options) => {
       expect(first.response.headers.get("idempotent-replayed")).toBeNull();
       expect((await creditsOf("sub_one")).balance).toBe(505);
       expect((await creditsOf("sub_one")).transactions.at(-1)).toMatchObject({ idempotencyKey: "rch_001" });
+    });
+
+    direct("an Idempotency-Key with a comma (two headers joined) is 400", async () => {
+      await expect(agency().subaccounts.grantCredits({ email: "one@northwind.example", amount: 1 }, { idempotencyKey: "k1, k2" })).rejects.toMatchObject({
+        code: "VALIDATION_ERROR",
+        message: expect.stringContaining("Header Idempotency-Key"),
+      });
+      expect((await creditsOf("sub_one")).balance).toBe(5);
     });
 
     direct("the same Idempotency-Key with a different body is 400 IDEMPOTENCY_KEY_REUSED", async () => {

@@ -90,6 +90,14 @@ export const messages: Register = (target, options) => {
       expect(await admin("/messages?accountId=acc_acme")).toHaveLength(1);
     });
 
+    it("the same messageSid sent many times at once is stored once", async () => {
+      const results = await Promise.all(Array.from({ length: 10 }, () => inbound({ mediaUrl: `data:image/png;base64,${PNG}`, mediaContentType: "image/png" })));
+      expect(new Set(results.map((r) => r.messageId)).size).toBe(1);
+      expect(results.filter((r) => r.duplicate)).toHaveLength(9);
+      expect(await admin("/messages?accountId=acc_acme")).toHaveLength(1);
+      expect(await admin("/contacts?accountId=acc_acme")).toHaveLength(1);
+    });
+
     it("customData.id works as the message id and shares messageSid's namespace", async () => {
       const first = await acme().messages.receive({ customData: { id: "SM-9", fromId: "u", toId: "t", body: "Hi" } });
       const again = await inbound({ messageSid: "SM-9" });
@@ -196,6 +204,18 @@ export const messages: Register = (target, options) => {
         expect(garbage.body.error).toMatch(/could not be confirmed as image\/png/);
         expect(await admin("/messages?accountId=acc_acme")).toHaveLength(0);
         expect(await admin("/contacts?accountId=acc_acme")).toHaveLength(0);
+      });
+
+      direct("text types are checked for their own structure, and mediaContentType must be a MIME type", async () => {
+        const data = (text: string) => Buffer.from(text).toString("base64");
+        const receive = (mediaUrl: string, mediaContentType: string) => post({ customData: { messageSid: "S", fromId: "u", toId: "t", body: "x", mediaUrl, mediaContentType } });
+        expect((await receive(`data:application/json;base64,${data("hello")}`, "application/json")).body.error).toMatch(/could not be confirmed as application\/json/);
+        expect((await receive(`data:image/svg+xml;base64,${data("hello")}`, "image/svg+xml")).body.error).toMatch(/could not be confirmed as image\/svg\+xml/);
+        expect((await receive("https://files.example.com/a.png", "banana")).body).toEqual({
+          error: 'customData.mediaContentType must match pattern "^[A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+-]+(\\s*;.*)?$".',
+        });
+        await expect(inbound({ mediaUrl: `data:application/json;base64,${data('{"a":1}')}`, mediaContentType: "application/json" })).resolves.toMatchObject({ success: true });
+        await expect(inbound({ messageSid: "SM-2", mediaUrl: `data:image/svg+xml;base64,${data('<svg xmlns="http://www.w3.org/2000/svg"/>')}`, mediaContentType: "image/svg+xml" })).resolves.toMatchObject({ success: true });
       });
 
       direct("a data URL type that differs from mediaContentType is 400", async () => {

@@ -36,6 +36,15 @@ export const transport: Register = (target, options) => {
       expect(receive).toMatchObject({ status: 400, body: { error: expect.stringContaining("not valid JSON") } });
     });
 
+    direct("JSON nested deeper than any body of the contract is 400 INVALID_JSON", async () => {
+      const deep = `{"phone":"+14155550123","customFields":{"a":${"[".repeat(5000)}${"]".repeat(5000)}}}`;
+      const response = await json(await raw(target(), `/contacts?apiKey=${KEYS.acme}`, { method: "POST", headers: { "content-type": "application/json" }, body: deep }));
+      expect(response.body.error).toEqual({ code: "INVALID_JSON", message: "The request body nests objects or arrays more than 32 levels deep; no operation takes that." });
+      const receive = await json(await raw(target(), `/incoming_custom_channel_message?apiKey=${KEYS.acme}`, { method: "POST", headers: { "content-type": "application/json" }, body: deep }));
+      expect(receive.status).toBe(400);
+      expect(typeof receive.body.error).toBe("string");
+    });
+
     direct("a body that is not a JSON object is 400", async () => {
       const response = await json(await raw(target(), `/contacts?apiKey=${KEYS.acme}`, { method: "POST", headers: { "content-type": "application/json" }, body: "[1,2]" }));
       expect(response.body.error).toEqual({ code: "VALIDATION_ERROR", message: "The request body must be a JSON object." });

@@ -11,7 +11,7 @@ export const document: OpenApiDocument = {
       "name": "MIT",
       "identifier": "MIT"
     },
-    "description": "The HTTP interface of the Contact, Messaging and Funnel Intake service: create and look up\ncontacts, add them to campaign lists (which can trigger a funnel's opening message), send and\nreceive messages on a custom channel, and grant credits to agency sub-accounts. Replies are\ndelivered to the customer's platform through the outgoing webhooks described under `webhooks`.\n\nThis document is the single source of truth for the Intake SDK (`@intake/client`) and the\nreference server (`@intake/server`). Where the service's interface says \"not shown\", the\nreference behaviour chosen by the Intake project is stated in the description of the element\nit applies to, prefixed with **Reference behaviour**.\n\n## Authentication\nEvery request carries the account's API key, in one of three forms. Which forms an operation\naccepts is given by its `security` list:\n\n| Form | Where the key goes | Operations | Field spelling |\n|---|---|---|---|\n| `apiKeyQuery` | `?apiKey=<API_KEY>` | contacts, list membership, send, receive | camelCase |\n| `apiKeyHeader` | `x-api-key: <API_KEY>` | `/subaccounts/credits` only | as shown |\n| `bearerAuth` | `Authorization: Bearer <API_KEY>` | `POST /contacts`, `GET /contacts`, `POST /lists/{listId}/contacts` | snake_case |\n\n**Reference behaviour:** a key sent in a form the operation does not accept is rejected with\n401 `WRONG_AUTH_FORM`, whose message names the accepted forms. A request body in the other\nform's spelling (for example `phone_number` with `?apiKey=`) is rejected with 400\n`WRONG_FIELD_SPELLING`, whose message names the expected field. Generating a new key\ninvalidates the old one at once (401 `INVALID_API_KEY`). Each key belongs to one account, and\nno account sees another's data.\n\nOnly HTTPS is accepted. **Reference behaviour:** plain HTTP gets 400 `HTTPS_REQUIRED`; behind\na TLS-terminating proxy the server trusts `X-Forwarded-Proto: https` only when configured to.\n\n## Errors\nTwo body shapes occur: `{ \"error\": { \"code\", \"message\" } }` on every operation except\n`POST /incoming_custom_channel_message`, which answers `{ \"error\": \"<message>\" }`.\n**Reference behaviour:** malformed JSON (`INVALID_JSON`), a content type other than\n`application/json` (`UNSUPPORTED_CONTENT_TYPE`) and a request body over 32 MiB\n(`PAYLOAD_TOO_LARGE`) are 400 errors in the operation's shape; a 500 never carries a stack\ntrace; a rejected request changes no stored data. A known path with a method it does not\nsupport gets 405 with an `Allow` header; an unknown path gets 404 `NOT_FOUND`.\n\n## Rate limit\nRequests are limited per API key per minute. **Reference behaviour:** 120 requests per key per\nminute by default (configurable on the reference server). Exceeding it returns 429 in the\noperation's error shape with `Retry-After` (seconds) and the `RateLimit-Limit`,\n`RateLimit-Remaining` and `RateLimit-Reset` headers.\n\n## Funnels and conversations\nCampaigns, lists, the Custom Channel Webhook URL, sub-accounts, keys and replies typed by a\nhuman are dashboard features, outside `/v1`. **Reference behaviour** (the reference server\noffers them as an admin API under `/__admin` with its own token, and as a seed file):\n- Campaign types are Incoming, Outgoing and Combined; states are Draft, Live, Paused and\n  Completed; only a Live campaign sends. An opening template that is not approved is not sent,\n  and the reason is recorded.\n- Contacts added to one list within a short burst window count as added \"at once\": 1 to 3 are\n  sent the opening message immediately, 4 or more are queued and sent at a configurable safe\n  rate. The trigger fires the same way for API adds, imports and manual adds.\n- Follow-ups go to leads who do not answer, after quiet times of 24 hours, 72 hours and 7 days\n  by default, up to 3 cycles of up to 3 messages; a reply from the contact cancels the rest.\n- The bot is pluggable; the default one is deterministic (FAQ match, conversation goal, and a\n  hand-off phrase that alerts a team member and pauses the bot for that contact).\n- Every account has a credit balance: the first outgoing message to a contact costs 1 credit,\n  each bot reply 1. At zero the bot stops and the reason is recorded.\n\n## Identifiers\n**Reference behaviour:** ids are opaque strings prefixed by kind: `ct_` contacts, `msg_`\nmessages, `lst_` lists, `cmp_` campaigns, `sub_` sub-accounts, so a misplaced id is obvious.\n\n## Versioning\nThe version is the path segment `/v1` of the base address. Version policy and deprecation:\nnot shown.\n"
+    "description": "The HTTP interface of the Contact, Messaging and Funnel Intake service: create and look up\ncontacts, add them to campaign lists (which can trigger a funnel's opening message), send and\nreceive messages on a custom channel, and grant credits to agency sub-accounts. Replies are\ndelivered to the customer's platform through the outgoing webhooks described under `webhooks`.\n\nThis document is the single source of truth for the Intake SDK (`@intake/client`) and the\nreference server (`@intake/server`). Where the service's interface says \"not shown\", the\nreference behaviour chosen by the Intake project is stated in the description of the element\nit applies to, prefixed with **Reference behaviour**.\n\n## Authentication\nEvery request carries the account's API key, in one of three forms. Which forms an operation\naccepts is given by its `security` list:\n\n| Form | Where the key goes | Operations | Field spelling |\n|---|---|---|---|\n| `apiKeyQuery` | `?apiKey=<API_KEY>` | contacts, list membership, send, receive | camelCase |\n| `apiKeyHeader` | `x-api-key: <API_KEY>` | `/subaccounts/credits` only | as shown |\n| `bearerAuth` | `Authorization: Bearer <API_KEY>` | `POST /contacts`, `GET /contacts`, `POST /lists/{listId}/contacts` | snake_case |\n\n**Reference behaviour:** a key sent in a form the operation does not accept is rejected with\n401 `WRONG_AUTH_FORM`, whose message names the accepted forms. A request body in the other\nform's spelling (for example `phone_number` with `?apiKey=`) is rejected with 400\n`WRONG_FIELD_SPELLING`, whose message names the expected field. Generating a new key\ninvalidates the old one at once (401 `INVALID_API_KEY`). Each key belongs to one account, and\nno account sees another's data.\n\nOnly HTTPS is accepted. **Reference behaviour:** plain HTTP gets 400 `HTTPS_REQUIRED`; behind\na TLS-terminating proxy the server trusts `X-Forwarded-Proto: https` only when configured to.\n\n## Errors\nTwo body shapes occur: `{ \"error\": { \"code\", \"message\" } }` on every operation except\n`POST /incoming_custom_channel_message`, which answers `{ \"error\": \"<message>\" }`.\n**Reference behaviour:** malformed JSON or JSON nested over 32 levels (`INVALID_JSON`), a\ncontent type other than `application/json` (`UNSUPPORTED_CONTENT_TYPE`), a request body over\n32 MiB or a URL and headers over 16 KiB (`PAYLOAD_TOO_LARGE`) are 400 errors in the\noperation's shape; a 500 never carries a stack trace; a rejected request changes no stored\ndata. A known path with a method it does not\nsupport gets 405 with an `Allow` header; an unknown path gets 404 `NOT_FOUND`.\n\n## Rate limit\nRequests are limited per API key per minute. **Reference behaviour:** 120 requests per key per\nminute by default (configurable on the reference server). Exceeding it returns 429 in the\noperation's error shape with `Retry-After` (seconds) and the `RateLimit-Limit`,\n`RateLimit-Remaining` and `RateLimit-Reset` headers.\n\n## Funnels and conversations\nCampaigns, lists, the Custom Channel Webhook URL, sub-accounts, keys and replies typed by a\nhuman are dashboard features, outside `/v1`. **Reference behaviour** (the reference server\noffers them as an admin API under `/__admin` with its own token, and as a seed file):\n- Campaign types are Incoming, Outgoing and Combined; states are Draft, Live, Paused and\n  Completed; only a Live campaign sends. An opening template that is not approved is not sent,\n  and the reason is recorded.\n- Contacts added to one list within a short burst window count as added \"at once\": 1 to 3 are\n  sent the opening message immediately, 4 or more are queued and sent at a configurable safe\n  rate. The trigger fires the same way for API adds, imports and manual adds.\n- Follow-ups go to leads who do not answer, after quiet times of 24 hours, 72 hours and 7 days\n  by default, up to 3 cycles of up to 3 messages; a reply from the contact cancels the rest.\n- The bot is pluggable; the default one is deterministic (FAQ match, conversation goal, and a\n  hand-off phrase that alerts a team member and pauses the bot for that contact).\n- Every account has a credit balance: the first outgoing message to a contact costs 1 credit,\n  each bot reply 1. At zero the bot stops and the reason is recorded.\n\n## Identifiers\n**Reference behaviour:** ids are opaque strings prefixed by kind: `ct_` contacts, `msg_`\nmessages, `lst_` lists, `cmp_` campaigns, `sub_` sub-accounts, so a misplaced id is obvious.\n\n## Versioning\nThe version is the path segment `/v1` of the base address. Version policy and deprecation:\nnot shown.\n"
   },
   "servers": [
     {
@@ -724,7 +724,7 @@ export const document: OpenApiDocument = {
                 "examples": {
                   "internal": {
                     "value": {
-                      "error": "Internal error; the message was not stored. Retry with the same messageSid."
+                      "error": "Internal error. Retry later; a retry with the same messageSid is never processed twice."
                     }
                   }
                 }
@@ -752,11 +752,12 @@ export const document: OpenApiDocument = {
             "name": "Idempotency-Key",
             "in": "header",
             "required": false,
-            "description": "A unique key for this grant, such as the auto-recharge webhook's `idempotency_key`.",
+            "description": "A unique key for this grant, such as the auto-recharge webhook's `idempotency_key`. One value, without commas (two headers would be joined with one).",
             "schema": {
               "type": "string",
               "minLength": 1,
-              "maxLength": 255
+              "maxLength": 255,
+              "pattern": "^[^,]+$"
             },
             "example": "rch_2026-11-21_sub_8Lm3Qa_001"
           }
@@ -1210,7 +1211,7 @@ export const document: OpenApiDocument = {
                 "value": {
                   "error": {
                     "code": "INTERNAL_ERROR",
-                    "message": "Internal error; nothing was changed. Retry later."
+                    "message": "Internal error. Retry later."
                   }
                 }
               }
@@ -1736,13 +1737,14 @@ export const document: OpenApiDocument = {
               "null"
             ],
             "maxLength": 255,
+            "pattern": "^[A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+-]+(\\s*;.*)?$",
             "description": "MIME type of the file; required when `mediaUrl` is given; must match the content."
           },
           "reactionTo": {
             "type": "string",
             "minLength": 1,
             "maxLength": 256,
-            "description": "**Reference behaviour:** for `messageType: \"reaction\"`, the `messageSid` of the message reacted to."
+            "description": "**Reference behaviour:** for `messageType: \"reaction\"` (and only then, where it is required), the `messageSid` or `messageId` of the message reacted to, stored as given."
           }
         },
         "required": [
@@ -1866,7 +1868,7 @@ export const document: OpenApiDocument = {
             "type": "number",
             "exclusiveMinimum": 0,
             "maximum": 1000000000,
-            "description": "Number of credits to grant; a positive number. **Reference behaviour:** at most 1,000,000,000 in one grant (400 `INVALID_AMOUNT` above)."
+            "description": "Number of credits to grant; a positive number. **Reference behaviour:** credits are kept to 6 decimal places; an amount with more, or over 1,000,000,000 in one grant, is 400 `INVALID_AMOUNT`."
           },
           "description": {
             "type": "string",

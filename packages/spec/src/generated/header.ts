@@ -40,7 +40,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description A unique key for this grant, such as the auto-recharge webhook's `idempotency_key`.
+                 * @description A unique key for this grant, such as the auto-recharge webhook's `idempotency_key`. One value, without commas (two headers would be joined with one).
                  * @example rch_2026-11-21_sub_8Lm3Qa_001
                  */
                 "Idempotency-Key"?: string;

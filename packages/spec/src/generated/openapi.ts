@@ -393,7 +393,7 @@ export interface components {
             mediaUrl?: string | null;
             /** @description MIME type of the file; required when `mediaUrl` is given; must match the content. */
             mediaContentType?: string | null;
-            /** @description **Reference behaviour:** for `messageType: "reaction"`, the `messageSid` of the message reacted to. */
+            /** @description **Reference behaviour:** for `messageType: "reaction"` (and only then, where it is required), the `messageSid` or `messageId` of the message reacted to, stored as given. */
             reactionTo?: string;
         };
         ReceiveCustomData: (components["schemas"]["ReceiveCustomDataFields"] & {
@@ -417,7 +417,7 @@ export interface components {
         };
         GrantCreditsInput: {
             email: components["schemas"]["Email"];
-            /** @description Number of credits to grant; a positive number. **Reference behaviour:** at most 1,000,000,000 in one grant (400 `INVALID_AMOUNT` above). */
+            /** @description Number of credits to grant; a positive number. **Reference behaviour:** credits are kept to 6 decimal places; an amount with more, or over 1,000,000,000 in one grant, is 400 `INVALID_AMOUNT`. */
             amount: number;
             /** @description Shown in the credit transaction history. */
             description?: string;
@@ -858,7 +858,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description A unique key for this grant, such as the auto-recharge webhook's `idempotency_key`.
+                 * @description A unique key for this grant, such as the auto-recharge webhook's `idempotency_key`. One value, without commas (two headers would be joined with one).
                  * @example rch_2026-11-21_sub_8Lm3Qa_001
                  */
                 "Idempotency-Key"?: string;
