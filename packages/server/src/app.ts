@@ -6,6 +6,7 @@
 import { createAdminApi, ADMIN_BASE, seedChecker } from "./admin/http.js";
 import { createAdminService, type AdminService, type Seed, type Snapshot } from "./admin/service.js";
 import { realClock, virtualClock, VIRTUAL_EPOCH, type Clock, type VirtualClock } from "./clock.js";
+import { createEngine, type Engine, type EngineOptions } from "./engine/index.js";
 import { createEvents, type DomainEvents } from "./engine/events.js";
 import { createApi } from "./http/api.js";
 import { createRateLimiter } from "./http/rate-limit.js";
@@ -13,7 +14,7 @@ import { deterministicIds, randomIds, type IdState } from "./ids.js";
 import { Journal } from "./journal.js";
 import { Store } from "./store/store.js";
 
-export interface IntakeOptions {
+export interface IntakeOptions extends EngineOptions {
   /** Accounts, campaigns, lists and contacts to start with (and to go back to on reset). */
   seed?: Seed;
   /** A snapshot to start from instead of the seed (what --data-file saved). */
@@ -52,6 +53,7 @@ export interface Intake {
   clock: Clock;
   adminToken: string;
   events: DomainEvents;
+  engine: Engine;
   /** Called after every change of state (persistence listens). */
   onChange(listener: () => void): () => void;
   close(): Promise<void>;
@@ -78,6 +80,7 @@ export function createIntake(options: IntakeOptions = {}): Intake {
   const trustForwardedProto = options.trustForwardedProto ?? false;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
 
+  const engine = createEngine({ store, clock, ids, events, random: () => ids.random(), onError }, options);
   const admin = createAdminService({
     store,
     clock,
@@ -85,15 +88,17 @@ export function createIntake(options: IntakeOptions = {}): Intake {
     journal,
     rateLimiter,
     events,
+    engine,
     initialSeed: options.seed,
     checkSeed: seedChecker(),
-    onReset: () => {},
+    onReset: () => engine.restore(),
   });
   const adminToken = options.adminToken ?? `adm_${ids.token(32)}`;
 
   if (options.snapshot) {
-    admin.restore(options.snapshot);
+    // The clock first: restoring picks up the stored jobs, whose times are on it.
     if (clock.mode === "virtual") (clock as VirtualClock).set(Date.parse(options.snapshot.clock.now));
+    admin.restore(options.snapshot);
   } else if (options.seed) {
     admin.applySeed(options.seed);
   }
@@ -126,8 +131,13 @@ export function createIntake(options: IntakeOptions = {}): Intake {
     clock,
     adminToken,
     events,
+    engine,
     onChange: (listener) => store.onChange(listener),
-    close: async () => {},
+    /** Stops scheduling and waits for the work in flight (webhook attempts) to finish. */
+    close: async () => {
+      engine.close();
+      await engine.settle();
+    },
   };
 }
 

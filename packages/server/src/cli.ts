@@ -5,10 +5,13 @@
  * stderr for people.
  */
 import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { parse as parseYaml } from "yaml";
 import type { Seed } from "./admin/service.js";
 import { createIntake } from "./app.js";
+import type { Bot } from "./engine/bot.js";
 import { persist, readDataFile } from "./adapters/data-file.js";
 import { serve } from "./adapters/node.js";
 import { DEMO_KEYS, DEMO_SEED } from "./demo-seed.js";
@@ -29,6 +32,12 @@ const USAGE = `Usage: intake-server [options]
   --tls-cert FILE        serve this certificate (with --tls-key) instead of generating one
   --tls-key FILE
   --trust-proxy          believe X-Forwarded-Proto (behind a TLS-terminating proxy)
+  --bot FILE             a module whose default export is the bot: (input) => { reply } | { handOff } | null
+  --webhook-attempts N   attempts per webhook before it fails (default 6)
+  --webhook-timeout MS   time a webhook receiver has to answer (default 10000)
+  --funnel-rate N        queued opening messages per campaign per minute (default 6)
+  --duplicate-recharge-webhooks
+                         send each auto-recharge webhook twice, with the same idempotency_key
   --help
 `;
 
@@ -42,6 +51,24 @@ function integer(name: string, value: string | undefined): number | undefined {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) fail(`--${name} takes a whole number, 0 or more (got ${value}).`);
   return n;
+}
+
+function positive(name: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) fail(`--${name} takes a positive number (got ${value}).`);
+  return n;
+}
+
+async function loadBot(path: string): Promise<Bot> {
+  let module: { default?: unknown; bot?: unknown };
+  try {
+    module = (await import(pathToFileURL(resolve(path)).href)) as typeof module;
+  } catch (error) {
+    fail(`cannot load the bot module ${path}: ${(error as Error).message}`);
+  }
+  const bot = module.default ?? module.bot;
+  if (typeof bot !== "function") fail(`the bot module ${path} must export a function (default export, or one named bot).`);
+  return bot as Bot;
 }
 
 function readSeed(path: string): Seed {
@@ -71,6 +98,11 @@ async function main() {
         "tls-cert": { type: "string" },
         "tls-key": { type: "string" },
         "trust-proxy": { type: "boolean", default: false },
+        bot: { type: "string" },
+        "webhook-attempts": { type: "string" },
+        "webhook-timeout": { type: "string" },
+        "funnel-rate": { type: "string" },
+        "duplicate-recharge-webhooks": { type: "boolean", default: false },
         help: { type: "boolean", default: false },
       },
       strict: true,
@@ -98,6 +130,13 @@ async function main() {
     rateLimit: integer("rate-limit", args["rate-limit"]),
     journalSize: integer("journal-size", args["journal-size"]),
     trustForwardedProto: args["trust-proxy"],
+    bot: args.bot ? await loadBot(args.bot) : undefined,
+    webhooks: {
+      ...(args["webhook-attempts"] ? { maxAttempts: positive("webhook-attempts", args["webhook-attempts"]) } : {}),
+      ...(args["webhook-timeout"] ? { timeoutMs: positive("webhook-timeout", args["webhook-timeout"]) } : {}),
+    },
+    funnel: args["funnel-rate"] ? { queueIntervalMs: 60_000 / positive("funnel-rate", args["funnel-rate"]) } : {},
+    duplicateRechargeWebhooks: args["duplicate-recharge-webhooks"],
   });
   const persistence = dataFile ? persist(intake, dataFile) : undefined;
   // A new data file holds the starting state at once, so a crash before any change loses nothing.
@@ -132,12 +171,13 @@ async function main() {
     stopping = true;
     process.stderr.write(`intake-server: ${signal}, shutting down\n`);
     await server.close();
+    // Webhook attempts in flight finish (and are recorded) before the last save.
+    await intake.close();
     let code = 0;
     await persistence?.stop().catch((error: unknown) => {
       process.stderr.write(`intake-server: ${(error as Error).message}\n`);
       code = 1;
     });
-    await intake.close();
     process.exit(code);
   };
   process.on("SIGINT", () => void stop("SIGINT"));

@@ -12,6 +12,8 @@ export interface IdSource {
   token(length: number): string;
   /** Random bytes (webhook secrets). */
   bytes(length: number): Uint8Array;
+  /** A number in [0, 1) (jitter). */
+  random(): number;
   /** Where a deterministic source is, to carry it across a restart. */
   state(): IdState | undefined;
 }
@@ -25,7 +27,7 @@ export interface IdState {
 export function randomIds(): IdSource {
   const bytes = (length: number) => crypto.getRandomValues(new Uint8Array(length));
   const token = (length: number) => Array.from(bytes(length), (b) => ALPHABET[b % 62]).join("");
-  return { id: (prefix) => prefix + token(12), token, bytes, state: () => undefined };
+  return { id: (prefix) => prefix + token(12), token, bytes, random: Math.random, state: () => undefined };
 }
 
 /** Counters per prefix for ids, and a seeded generator (sfc32) for secrets. */
@@ -51,6 +53,7 @@ export function deterministicIds(seed = 1, restored?: IdState): IdSource {
     },
     token: (length) => Array.from({ length }, () => ALPHABET[Math.floor(next() * 62)]).join(""),
     bytes,
+    random: next,
     state: () => ({ counters: { ...counters }, rng: [a, b, c, d] }),
   };
 }

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import selfsigned from "selfsigned";
 import { afterEach, describe, expect, it } from "vitest";
+import { startReceiver } from "./support/receiver.js";
 import { runCli, startCli, type CliRun } from "./support/spawn.js";
 
 const running: CliRun[] = [];
@@ -160,6 +161,66 @@ describe("intake-server", () => {
     const second = await start(["--port", "0", "--clock", "virtual", "--data-file", dataFile]);
     const clock = await second.fetch(`${second.info.adminUrl}/clock`, { headers: { authorization: `Bearer ${second.info.adminToken}` } });
     expect((await clock.json()).now).toBe("2026-01-02T00:00:00.000Z");
+  });
+
+  it("pending webhook deliveries and queued opening messages resume after a graceful restart", { timeout: 60_000 }, async () => {
+    const hooks = await startReceiver();
+    try {
+      hooks.answer(() => ({ status: 503 }));
+      const folder = dir();
+      const dataFile = join(folder, "state.json");
+      const seedFile = join(folder, "seed.json");
+      writeFileSync(
+        seedFile,
+        JSON.stringify({
+          accounts: [
+            {
+              name: "Restart",
+              apiKey: KEY,
+              webhookUrl: hooks.url,
+              credits: 100,
+              campaigns: [{ id: "cmp_r", name: "R", state: "Live", triggerOnNewListContacts: true, openingTemplate: { body: "Hi {{firstName}}", approval: "approved" } }],
+              lists: [{ id: "lst_r", name: "R", campaignId: "cmp_r" }],
+            },
+          ],
+        }),
+      );
+      const args = ["--port", "0", "--clock", "virtual", "--data-file", dataFile];
+      const first = await start([...args, "--seed", seedFile, "--admin-token", "adm_restart_token"]);
+      const admin = (run: CliRun, method: string, path: string, body?: unknown) =>
+        run
+          .fetch(`${run.info.adminUrl}${path}`, {
+            method,
+            headers: { authorization: "Bearer adm_restart_token", "content-type": "application/json" },
+            body: body === undefined ? undefined : JSON.stringify(body),
+          })
+          .then((r) => r.json());
+      await first.fetch(`${first.info.baseUrl}/incoming_custom_channel_message?apiKey=${KEY}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ customData: { messageSid: "SM-1", fromId: "u1", toId: "t", body: "hi" } }),
+      });
+      const contacts = Array.from({ length: 5 }, (_, i) => ({ phone: `+1415555020${i}` }));
+      await admin(first, "POST", "/lists/lst_r/contacts", { contacts });
+      await admin(first, "POST", "/settle");
+      expect(hooks.received).toHaveLength(1);
+      expect((await admin(first, "GET", "/jobs")).map((j: { kind: string }) => j.kind).sort()).toEqual(["deliver", "opening", "opening", "opening", "opening"]);
+      expect(await first.stop("SIGTERM")).toBe(0);
+      running.pop();
+
+      hooks.answer(() => ({ status: 200 }));
+      const second = await start([...args, "--admin-token", "adm_restart_token"]);
+      expect((await admin(second, "GET", "/jobs")).length).toBe(5);
+      await admin(second, "POST", "/clock/advance", { ms: 60_000 });
+      expect(hooks.received).toHaveLength(2);
+      expect(hooks.received[1]!.headers["webhook-id"]).toBe(hooks.received[0]!.headers["webhook-id"]);
+      expect((await admin(second, "GET", "/deliveries"))[0]).toMatchObject({ state: "delivered" });
+      const openings = (await admin(second, "GET", "/messages")).filter((m: { source: string }) => m.source === "opening");
+      expect(openings.map((m: { status: string }) => m.status)).toEqual(["sent", "sent", "sent", "sent", "sent"]);
+      expect(await admin(second, "GET", "/jobs")).toEqual([]);
+    } finally {
+      await hooks.close();
+    }
   });
 
   it("a kill -9 in the middle of saving never leaves a torn file: the next start reads a whole state", { timeout: 120_000 }, async () => {

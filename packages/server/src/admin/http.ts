@@ -58,6 +58,13 @@ function handlersFor(admin: AdminService): Handlers {
     getContact: ({ params }) => ok(admin.getContact(params.contactId!)),
     listMessages: ({ query }) => ok(admin.listMessages(query)),
     getMessage: ({ params }) => ok(admin.getMessage(params.messageId!)),
+    updateContact: ({ params, body }) => ok(admin.updateContact(params.contactId!, body)),
+    replyToContact: ({ params, body }) => created(admin.replyToContact(params.contactId!, body.body)),
+    listDeliveries: ({ query }) => ok(admin.listDeliveries(query)),
+    getDelivery: ({ params }) => ok(admin.getDelivery(params.deliveryId!)),
+    listAlerts: ({ query }) => ok(admin.listAlerts(query.accountId as string | undefined)),
+    listJobs: () => ok(admin.listJobs()),
+    settle: async () => ok(await admin.settle()),
     getJournal: ({ query }) => ok(admin.journal(query)),
     clearJournal: () => {
       admin.clearJournal();

@@ -1,6 +1,17 @@
 /** Records as the admin API shows them (admin-openapi.yaml's schemas). */
 import type { components } from "../generated/admin.js";
-import type { AccountRecord, CampaignRecord, ContactRecord, CreditTransactionRecord, ListRecord, MessageRecord } from "../store/models.js";
+import type {
+  AccountRecord,
+  AlertRecord,
+  CampaignRecord,
+  ContactRecord,
+  CreditTransactionRecord,
+  DeliveryAttemptRecord,
+  DeliveryRecord,
+  JobRecord,
+  ListRecord,
+  MessageRecord,
+} from "../store/models.js";
 
 type Schemas = components["schemas"];
 export type CampaignSettings = Omit<Schemas["Campaign"], "id" | "accountId" | "createdAt">;
@@ -47,6 +58,7 @@ export function toAdminContact(record: ContactRecord): Schemas["Contact"] {
     fromId: record.fromId,
     customChannel: record.customChannel,
     botPaused: record.botPaused,
+    campaignId: record.campaignId,
     createdAt: record.createdAt,
   };
 }
@@ -70,7 +82,54 @@ export function toMessage(record: MessageRecord): Schemas["Message"] {
     campaignId: record.campaignId,
     source: record.source as Schemas["Message"]["source"],
     error: record.error,
+    botOutcome: record.botOutcome,
     createdAt: record.createdAt,
+  };
+}
+
+export function toDelivery(record: DeliveryRecord, attempts: DeliveryAttemptRecord[]): Schemas["Delivery"] {
+  return {
+    id: record.id,
+    accountId: record.accountId,
+    kind: record.kind as Schemas["Delivery"]["kind"],
+    messageId: record.messageId,
+    url: record.url,
+    webhookId: record.webhookId,
+    payload: JSON.parse(record.payload) as Record<string, unknown>,
+    state: record.state as Schemas["Delivery"]["state"],
+    attempts: attempts.map((a) => ({
+      number: a.number,
+      startedAt: a.startedAt,
+      durationMs: a.durationMs,
+      status: a.status,
+      error: a.error,
+      nextAttemptAt: a.nextAttemptAt,
+    })),
+    nextAttemptAt: record.nextAttemptAt,
+    lastError: record.lastError,
+    createdAt: record.createdAt,
+    completedAt: record.completedAt,
+  };
+}
+
+export function toAlert(record: AlertRecord): Schemas["Alert"] {
+  return {
+    id: record.id,
+    accountId: record.accountId,
+    contactId: record.contactId,
+    campaignId: record.campaignId,
+    messageId: record.messageId,
+    reason: record.reason,
+    createdAt: record.createdAt,
+  };
+}
+
+export function toJob(record: JobRecord): Schemas["Job"] {
+  return {
+    id: record.id,
+    kind: record.kind as Schemas["Job"]["kind"],
+    runAt: record.runAt === null ? null : new Date(record.runAt).toISOString(),
+    payload: JSON.parse(record.payload) as Record<string, unknown>,
   };
 }
 

@@ -4,6 +4,7 @@
  * credits, the journal, the clock). The admin HTTP API and `createIntake().admin` are this.
  */
 import type { Clock, VirtualClock } from "../clock.js";
+import type { Engine } from "../engine/index.js";
 import type { DomainEvents } from "../engine/events.js";
 import type { components } from "../generated/admin.js";
 import { HttpError } from "../http/errors.js";
@@ -17,7 +18,10 @@ import { roundCredits, type Records, type Store } from "../store/store.js";
 import {
   toAccount,
   toAdminContact,
+  toAlert,
   toCampaign,
+  toDelivery,
+  toJob,
   toList,
   toMessage,
   toTransaction,
@@ -58,6 +62,7 @@ export interface AdminDeps {
   journal: Journal;
   rateLimiter: RateLimiter;
   events: DomainEvents;
+  engine: Engine;
   /** Loaded again by a reset without a seed. */
   initialSeed: Seed | undefined;
   /** Runs a shape check of a seed against the admin contract (the HTTP layer does it for requests). */
@@ -154,6 +159,7 @@ export function createAdminService(deps: AdminDeps) {
       fromId: input.fromId ?? null,
       customChannel: input.customChannel ?? null,
       botPaused: false,
+      campaignId: null,
       createdAt: store.timestamp(),
     });
     return { contact, created: true };
@@ -381,7 +387,7 @@ export function createAdminService(deps: AdminDeps) {
       const batch = ids.id("imp_");
       const joined: ContactRecord[] = [];
       for (const contact of contacts) if (store.addMember(list.id, contact.id, source)) joined.push(contact);
-      for (const contact of joined) events.emit("contactAddedToList", { list, contact, source, batch });
+      for (const contact of joined) events.emit("contactAddedToList", { list, contact, source, batch, batchSize: joined.length });
       return { listId: list.id, added: joined.length, alreadyMembers: contacts.length - joined.length, contactIds: joined.map((c) => c.id) };
     },
 
@@ -393,7 +399,48 @@ export function createAdminService(deps: AdminDeps) {
 
     getContact(id: string): Schemas["ContactDetail"] {
       const contact = store.contactById(id) ?? fail(missing("contact", id));
-      return { contact: toAdminContact(contact), listIds: store.listIdsOf(contact.id), messages: store.conversation(contact.id).map(toMessage) };
+      return {
+        contact: toAdminContact(contact),
+        listIds: store.listIdsOf(contact.id),
+        messages: store.conversation(contact.id).map(toMessage),
+        alerts: store.alerts(contact.accountId).filter((a) => a.contactId === contact.id).map(toAlert),
+      };
+    },
+
+    /** After a hand-off, a team member resumes the bot for the contact (or pauses it by hand). */
+    updateContact(id: string, patch: { botPaused: boolean }) {
+      const contact = store.contactById(id) ?? fail(missing("contact", id));
+      return toAdminContact(store.updateContact(contact, { botPaused: patch.botPaused }));
+    },
+
+    /** A reply typed in the app. */
+    replyToContact(id: string, body: string) {
+      const contact = store.contactById(id) ?? fail(missing("contact", id));
+      const message = deps.engine.humanReply(contact, body);
+      if (!message) throw conflict(`Account ${contact.accountId} has no credits for a first message to this contact.`);
+      return toMessage(message);
+    },
+
+    listDeliveries(filter: { accountId?: string; messageId?: string; kind?: string; state?: string; limit?: number; offset?: number } = {}) {
+      const source = filter.messageId ? store.deliveriesOf(filter.messageId) : store.deliveries();
+      const matching = source.filter(
+        (d) => (!filter.accountId || d.accountId === filter.accountId) && (!filter.kind || d.kind === filter.kind) && (!filter.state || d.state === filter.state),
+      );
+      return filterPage(matching, filter.limit, filter.offset).map((d) => toDelivery(d, store.attemptsOf(d.id)));
+    },
+
+    getDelivery(id: string) {
+      const delivery = store.delivery(id) ?? fail(missing("delivery", id));
+      return toDelivery(delivery, store.attemptsOf(delivery.id));
+    },
+
+    listAlerts: (accountId?: string) => store.alerts(accountId).map(toAlert),
+
+    listJobs: () => deps.engine.pending().map(toJob),
+
+    async settle() {
+      await deps.engine.settle();
+      return { scheduled: deps.engine.pending().length };
     },
 
     listMessages(filter: { accountId?: string; contactId?: string; direction?: "inbound" | "outbound"; limit?: number; offset?: number } = {}) {
@@ -428,7 +475,10 @@ export function createAdminService(deps: AdminDeps) {
       if ((by.ms === undefined) === (target === undefined)) throw adminError(400, "VALIDATION_ERROR", "Give ms or to, not both.");
       const ms = target === undefined ? by.ms! : target - clock.now();
       if (ms < 0) throw conflict(`The clock is at ${new Date(clock.now()).toISOString()}; it does not go back.`);
+      // Work already started finishes first, then whatever falls due on the way runs in order.
+      await deps.engine.settle();
       await (clock as VirtualClock).advance(ms);
+      await deps.engine.settle();
       // The time is part of the saved state.
       store.changed();
       return { mode: clock.mode, now: new Date(clock.now()).toISOString() };

@@ -5,7 +5,8 @@
 import type { ContactRecord, ListRecord, MessageRecord } from "../store/models.js";
 
 export interface DomainEventMap {
-  contactAddedToList: { list: ListRecord; contact: ContactRecord; source: "api" | "manual" | "import"; batch: string };
+  /** `batchSize`: how many joined in the same batch (an import), 1 for an API add. */
+  contactAddedToList: { list: ListRecord; contact: ContactRecord; source: "api" | "manual" | "import"; batch: string; batchSize: number };
   messageReceived: { message: MessageRecord; contact: ContactRecord };
   messageSent: { message: MessageRecord; contact: ContactRecord };
 }

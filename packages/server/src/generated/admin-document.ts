@@ -942,12 +942,7 @@ export const adminDocument: OpenApiDocument = {
     "/contacts/{contactId}": {
       "parameters": [
         {
-          "name": "contactId",
-          "in": "path",
-          "required": true,
-          "schema": {
-            "type": "string"
-          }
+          "$ref": "#/components/parameters/ContactId"
         }
       ],
       "get": {
@@ -958,7 +953,7 @@ export const adminDocument: OpenApiDocument = {
         "summary": "A contact with its conversation",
         "responses": {
           "200": {
-            "description": "The contact, the lists it is in, and its messages oldest first.",
+            "description": "The contact, the lists it is in, its messages oldest first, and its team alerts.",
             "content": {
               "application/json": {
                 "schema": {
@@ -972,6 +967,115 @@ export const adminDocument: OpenApiDocument = {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          }
+        }
+      },
+      "patch": {
+        "operationId": "updateContact",
+        "tags": [
+          "Conversations"
+        ],
+        "summary": "Pause or resume the bot for a contact",
+        "description": "After a hand-off the bot is paused for the contact; a team member resumes it here.",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "botPaused"
+                ],
+                "properties": {
+                  "botPaused": {
+                    "type": "boolean"
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The contact.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Contact"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        }
+      }
+    },
+    "/contacts/{contactId}/replies": {
+      "parameters": [
+        {
+          "$ref": "#/components/parameters/ContactId"
+        }
+      ],
+      "post": {
+        "operationId": "replyToContact",
+        "tags": [
+          "Conversations"
+        ],
+        "summary": "A reply typed in the app",
+        "description": "To a contact on a custom channel, the reply is delivered to the account's Custom Channel Webhook URL like the bot's; to any other contact it is recorded as sent on its campaign's channel. A first message to a contact costs a credit: 409 when the account has none.",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "body"
+                ],
+                "properties": {
+                  "body": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 4096,
+                    "pattern": "\\S"
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "The reply, as recorded.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Message"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
           }
         }
       }
@@ -1067,6 +1171,207 @@ export const adminDocument: OpenApiDocument = {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          }
+        }
+      }
+    },
+    "/deliveries": {
+      "get": {
+        "operationId": "listDeliveries",
+        "tags": [
+          "Conversations"
+        ],
+        "summary": "Outgoing webhooks and their attempts",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/AccountFilter"
+          },
+          {
+            "name": "messageId",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "kind",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "enum": [
+                "reply",
+                "auto_recharge"
+              ]
+            }
+          },
+          {
+            "name": "state",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string",
+              "enum": [
+                "pending",
+                "delivered",
+                "failed"
+              ]
+            }
+          },
+          {
+            "$ref": "#/components/parameters/Limit"
+          },
+          {
+            "$ref": "#/components/parameters/Offset"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Deliveries, oldest first, each with its attempts.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "array",
+                  "items": {
+                    "$ref": "#/components/schemas/Delivery"
+                  }
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          }
+        }
+      }
+    },
+    "/deliveries/{deliveryId}": {
+      "parameters": [
+        {
+          "name": "deliveryId",
+          "in": "path",
+          "required": true,
+          "schema": {
+            "type": "string"
+          }
+        }
+      ],
+      "get": {
+        "operationId": "getDelivery",
+        "tags": [
+          "Conversations"
+        ],
+        "summary": "A delivery with its attempts",
+        "responses": {
+          "200": {
+            "description": "The delivery.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Delivery"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        }
+      }
+    },
+    "/alerts": {
+      "get": {
+        "operationId": "listAlerts",
+        "tags": [
+          "Conversations"
+        ],
+        "summary": "Team alerts raised by bot hand-offs",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/AccountFilter"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Alerts, oldest first.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "array",
+                  "items": {
+                    "$ref": "#/components/schemas/Alert"
+                  }
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          }
+        }
+      }
+    },
+    "/jobs": {
+      "get": {
+        "operationId": "listJobs",
+        "tags": [
+          "Testing"
+        ],
+        "summary": "Work scheduled on the clock",
+        "description": "Webhook retries, queued opening messages, follow-ups, soonest first.",
+        "responses": {
+          "200": {
+            "description": "The pending jobs.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "array",
+                  "items": {
+                    "$ref": "#/components/schemas/Job"
+                  }
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          }
+        }
+      }
+    },
+    "/settle": {
+      "post": {
+        "operationId": "settle",
+        "tags": [
+          "Testing"
+        ],
+        "summary": "Wait until nothing is running",
+        "description": "Resolves once the work started by earlier requests (bot answers, webhook attempts due now) has finished. Work scheduled for later waits for its time: advance a virtual clock to run it. Answers the jobs still scheduled.",
+        "responses": {
+          "200": {
+            "description": "Nothing is running.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "scheduled"
+                  ],
+                  "properties": {
+                    "scheduled": {
+                      "type": "integer"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
           }
         }
       }
@@ -1231,6 +1536,14 @@ export const adminDocument: OpenApiDocument = {
     "parameters": {
       "AccountId": {
         "name": "accountId",
+        "in": "path",
+        "required": true,
+        "schema": {
+          "type": "string"
+        }
+      },
+      "ContactId": {
+        "name": "contactId",
         "in": "path",
         "required": true,
         "schema": {
@@ -1742,7 +2055,8 @@ export const adminDocument: OpenApiDocument = {
               "agency_grant",
               "message",
               "bot_reply"
-            ]
+            ],
+            "description": "`message`: a first message to a contact; `bot_reply`: a bot reply."
           },
           "idempotencyKey": {
             "type": [
@@ -2279,6 +2593,7 @@ export const adminDocument: OpenApiDocument = {
           "fromId",
           "customChannel",
           "botPaused",
+          "campaignId",
           "createdAt"
         ],
         "properties": {
@@ -2333,6 +2648,13 @@ export const adminDocument: OpenApiDocument = {
             "type": "boolean",
             "description": "True after a hand-off to a team member."
           },
+          "campaignId": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The campaign the conversation belongs to (the funnel that reached it, or the last one its messages were routed to)."
+          },
           "createdAt": {
             "type": "string",
             "format": "date-time"
@@ -2344,7 +2666,8 @@ export const adminDocument: OpenApiDocument = {
         "required": [
           "contact",
           "listIds",
-          "messages"
+          "messages",
+          "alerts"
         ],
         "properties": {
           "contact": {
@@ -2360,6 +2683,12 @@ export const adminDocument: OpenApiDocument = {
             "type": "array",
             "items": {
               "$ref": "#/components/schemas/Message"
+            }
+          },
+          "alerts": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Alert"
             }
           }
         }
@@ -2384,6 +2713,7 @@ export const adminDocument: OpenApiDocument = {
           "campaignId",
           "source",
           "error",
+          "botOutcome",
           "createdAt"
         ],
         "properties": {
@@ -2483,9 +2813,227 @@ export const adminDocument: OpenApiDocument = {
             ],
             "description": "Why delivery failed or the message was not sent."
           },
+          "botOutcome": {
+            "description": "For a received message, what the bot did with it: `replied`, `handed_off`, `no_answer`, or why it did not answer: `reaction`, `no_campaign`, `outgoing_campaign`, `campaign_not_live`, `bot_inactive`, `contact_paused`, `no_credits`, `bot_error`. Null while it is being processed, and for outgoing messages.",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
           "createdAt": {
             "type": "string",
             "format": "date-time"
+          }
+        }
+      },
+      "Delivery": {
+        "type": "object",
+        "required": [
+          "id",
+          "accountId",
+          "kind",
+          "messageId",
+          "url",
+          "webhookId",
+          "payload",
+          "state",
+          "attempts",
+          "nextAttemptAt",
+          "lastError",
+          "createdAt",
+          "completedAt"
+        ],
+        "properties": {
+          "id": {
+            "type": "string"
+          },
+          "accountId": {
+            "type": "string"
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "reply",
+              "auto_recharge"
+            ]
+          },
+          "messageId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "url": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "webhookId": {
+            "type": "string",
+            "description": "The `webhook-id` header, the same on every attempt."
+          },
+          "payload": {
+            "type": "object",
+            "additionalProperties": true
+          },
+          "state": {
+            "type": "string",
+            "enum": [
+              "pending",
+              "delivered",
+              "failed"
+            ]
+          },
+          "attempts": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/DeliveryAttempt"
+            }
+          },
+          "nextAttemptAt": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time"
+          },
+          "lastError": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "completedAt": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time"
+          }
+        }
+      },
+      "DeliveryAttempt": {
+        "type": "object",
+        "required": [
+          "number",
+          "startedAt",
+          "durationMs",
+          "status",
+          "error",
+          "nextAttemptAt"
+        ],
+        "properties": {
+          "number": {
+            "type": "integer"
+          },
+          "startedAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "durationMs": {
+            "type": "number"
+          },
+          "status": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "description": "The receiver's HTTP status; null when there was none (timeout, refused)."
+          },
+          "error": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "nextAttemptAt": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time",
+            "description": "When the next attempt is due; null after the last."
+          }
+        }
+      },
+      "Alert": {
+        "type": "object",
+        "required": [
+          "id",
+          "accountId",
+          "contactId",
+          "campaignId",
+          "messageId",
+          "reason",
+          "createdAt"
+        ],
+        "properties": {
+          "id": {
+            "type": "string"
+          },
+          "accountId": {
+            "type": "string"
+          },
+          "contactId": {
+            "type": "string"
+          },
+          "campaignId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "messageId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "reason": {
+            "type": "string"
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
+          }
+        }
+      },
+      "Job": {
+        "type": "object",
+        "required": [
+          "id",
+          "kind",
+          "runAt",
+          "payload"
+        ],
+        "properties": {
+          "id": {
+            "type": "string"
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "inbound",
+              "deliver",
+              "opening",
+              "follow_up"
+            ]
+          },
+          "runAt": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time"
+          },
+          "payload": {
+            "type": "object",
+            "additionalProperties": true
           }
         }
       },

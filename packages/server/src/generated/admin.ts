@@ -313,7 +313,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                contactId: string;
+                contactId: components["parameters"]["ContactId"];
             };
             cookie?: never;
         };
@@ -321,6 +321,32 @@ export interface paths {
         get: operations["getContact"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Pause or resume the bot for a contact
+         * @description After a hand-off the bot is paused for the contact; a team member resumes it here.
+         */
+        patch: operations["updateContact"];
+        trace?: never;
+    };
+    "/contacts/{contactId}/replies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contactId: components["parameters"]["ContactId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A reply typed in the app
+         * @description To a contact on a custom channel, the reply is delivered to the account's Custom Channel Webhook URL like the bot's; to any other contact it is recorded as sent on its campaign's channel. A first message to a contact costs a credit: 409 when the account has none.
+         */
+        post: operations["replyToContact"];
         delete?: never;
         options?: never;
         head?: never;
@@ -357,6 +383,99 @@ export interface paths {
         get: operations["getMessage"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Outgoing webhooks and their attempts */
+        get: operations["listDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/deliveries/{deliveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        /** A delivery with its attempts */
+        get: operations["getDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Team alerts raised by bot hand-offs */
+        get: operations["listAlerts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Work scheduled on the clock
+         * @description Webhook retries, queued opening messages, follow-ups, soonest first.
+         */
+        get: operations["listJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/settle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Wait until nothing is running
+         * @description Resolves once the work started by earlier requests (bot answers, webhook attempts due now) has finished. Work scheduled for later waits for its time: advance a virtual clock to run it. Answers the jobs still scheduled.
+         */
+        post: operations["settle"];
         delete?: never;
         options?: never;
         head?: never;
@@ -532,7 +651,10 @@ export interface components {
             amount: number;
             balanceAfter: number;
             description: string;
-            /** @enum {string} */
+            /**
+             * @description `message`: a first message to a contact; `bot_reply`: a bot reply.
+             * @enum {string}
+             */
             source: "seed" | "admin" | "agency_grant" | "message" | "bot_reply";
             idempotencyKey: string | null;
             /** Format: date-time */
@@ -678,6 +800,8 @@ export interface components {
             customChannel: string | null;
             /** @description True after a hand-off to a team member. */
             botPaused: boolean;
+            /** @description The campaign the conversation belongs to (the funnel that reached it, or the last one its messages were routed to). */
+            campaignId: string | null;
             /** Format: date-time */
             createdAt: string;
         };
@@ -685,6 +809,7 @@ export interface components {
             contact: components["schemas"]["Contact"];
             listIds: string[];
             messages: components["schemas"]["Message"][];
+            alerts: components["schemas"]["Alert"][];
         };
         Message: {
             id: string;
@@ -712,8 +837,67 @@ export interface components {
             source: "api_send" | "api_receive" | "bot" | "human" | "opening" | "follow_up";
             /** @description Why delivery failed or the message was not sent. */
             error: string | null;
+            /** @description For a received message, what the bot did with it: `replied`, `handed_off`, `no_answer`, or why it did not answer: `reaction`, `no_campaign`, `outgoing_campaign`, `campaign_not_live`, `bot_inactive`, `contact_paused`, `no_credits`, `bot_error`. Null while it is being processed, and for outgoing messages. */
+            botOutcome: string | null;
             /** Format: date-time */
             createdAt: string;
+        };
+        Delivery: {
+            id: string;
+            accountId: string;
+            /** @enum {string} */
+            kind: "reply" | "auto_recharge";
+            messageId: string | null;
+            url: string | null;
+            /** @description The `webhook-id` header, the same on every attempt. */
+            webhookId: string;
+            payload: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            state: "pending" | "delivered" | "failed";
+            attempts: components["schemas"]["DeliveryAttempt"][];
+            /** Format: date-time */
+            nextAttemptAt: string | null;
+            lastError: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            completedAt: string | null;
+        };
+        DeliveryAttempt: {
+            number: number;
+            /** Format: date-time */
+            startedAt: string;
+            durationMs: number;
+            /** @description The receiver's HTTP status; null when there was none (timeout, refused). */
+            status: number | null;
+            error: string | null;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due; null after the last.
+             */
+            nextAttemptAt: string | null;
+        };
+        Alert: {
+            id: string;
+            accountId: string;
+            contactId: string;
+            campaignId: string | null;
+            messageId: string | null;
+            reason: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        Job: {
+            id: string;
+            /** @enum {string} */
+            kind: "inbound" | "deliver" | "opening" | "follow_up";
+            /** Format: date-time */
+            runAt: string | null;
+            payload: {
+                [key: string]: unknown;
+            };
         };
         JournalEntry: {
             id: string;
@@ -850,6 +1034,7 @@ export interface components {
     };
     parameters: {
         AccountId: string;
+        ContactId: string;
         ListId: string;
         /** @description Only this account's records. */
         AccountFilter: string;
@@ -890,6 +1075,10 @@ export type ImportResult = components['schemas']['ImportResult'];
 export type Contact = components['schemas']['Contact'];
 export type ContactDetail = components['schemas']['ContactDetail'];
 export type Message = components['schemas']['Message'];
+export type Delivery = components['schemas']['Delivery'];
+export type DeliveryAttempt = components['schemas']['DeliveryAttempt'];
+export type Alert = components['schemas']['Alert'];
+export type Job = components['schemas']['Job'];
 export type JournalEntry = components['schemas']['JournalEntry'];
 export type Clock = components['schemas']['Clock'];
 export type Seed = components['schemas']['Seed'];
@@ -903,6 +1092,7 @@ export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponseConflict = components['responses']['Conflict'];
 export type ParameterAccountId = components['parameters']['AccountId'];
+export type ParameterContactId = components['parameters']['ContactId'];
 export type ParameterListId = components['parameters']['ListId'];
 export type ParameterAccountFilter = components['parameters']['AccountFilter'];
 export type ParameterLimit = components['parameters']['Limit'];
@@ -1540,13 +1730,13 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                contactId: string;
+                contactId: components["parameters"]["ContactId"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The contact, the lists it is in, and its messages oldest first. */
+            /** @description The contact, the lists it is in, its messages oldest first, and its team alerts. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1557,6 +1747,69 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    updateContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contactId: components["parameters"]["ContactId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    botPaused: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The contact. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Contact"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    replyToContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contactId: components["parameters"]["ContactId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    body: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The reply, as recorded. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     listMessages: {
@@ -1609,6 +1862,127 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    listDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Only this account's records. */
+                accountId?: components["parameters"]["AccountFilter"];
+                messageId?: string;
+                kind?: "reply" | "auto_recharge";
+                state?: "pending" | "delivered" | "failed";
+                limit?: components["parameters"]["Limit"];
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deliveries, oldest first, each with its attempts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delivery"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delivery"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listAlerts: {
+        parameters: {
+            query?: {
+                /** @description Only this account's records. */
+                accountId?: components["parameters"]["AccountFilter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Alerts, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Alert"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    listJobs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pending jobs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    settle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Nothing is running. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        scheduled: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
         };
     };
     getJournal: {

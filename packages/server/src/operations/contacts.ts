@@ -40,6 +40,7 @@ export const createContact: Handler<"createContact"> = ({ account, form, body },
     fromId: null,
     customChannel: null,
     botPaused: false,
+    campaignId: null,
     createdAt: store.timestamp(),
   });
   return { status: 201, body: toContact(record) };

@@ -16,6 +16,6 @@ export const addContactToList: Handler<"addContactToList"> = ({ account, form, b
   if (!store.addMember(list.id, contact.id, "api")) {
     return { status: 200, body: { success: true, listId, contactId, added: false, message: "Contact is already in the list; nothing changed." } };
   }
-  events.emit("contactAddedToList", { list, contact, source: "api", batch: `api:${list.id}` });
+  events.emit("contactAddedToList", { list, contact, source: "api", batch: `api:${list.id}`, batchSize: 1 });
   return { status: 201, body: { success: true, listId, contactId, added: true, message: "Contact added to the list." } };
 };

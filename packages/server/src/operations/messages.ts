@@ -3,12 +3,27 @@ import { badRequest, notFound } from "../http/errors.js";
 import type { AccountRecord, ContactRecord } from "../store/models.js";
 import type { Store } from "../store/store.js";
 import { checkMedia } from "./media.js";
+import { toE164 } from "./phone.js";
 import { clean } from "./present.js";
 import type { Handler } from "./types.js";
 
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** A fromId that is a phone number with its country code, in E.164; else null. */
+function phoneOf(fromId: string): string | null {
+  if (!fromId.trim().startsWith("+")) return null;
+  try {
+    return toE164(fromId);
+  } catch {
+    return null;
+  }
+}
+
 /**
- * The contact a custom-channel sender maps to: the same fromId is always the same contact; a new
- * one creates a contact, and only then are the names and email used.
+ * The contact a custom-channel sender maps to. The same fromId is always the same contact. A
+ * fromId seen for the first time that is a phone number or an email already on a contact without
+ * a fromId links to that contact (a lead created by a funnel who then writes in); otherwise it is
+ * a new contact, created with the names and email sent (used only then) and the fromId's phone.
  */
 function contactForSender(
   store: Store,
@@ -22,17 +37,26 @@ function contactForSender(
     if (channel && known.customChannel !== channel) store.updateContact(known, { customChannel: channel });
     return known;
   }
+  const phone = phoneOf(fromId);
+  const email = EMAIL.test(fromId) ? fromId : null;
+  const linked = (phone && store.contactByPhoneNumber(account.id, phone)) || (email && store.contactByEmailAddress(account.id, email)) || undefined;
+  if (linked && !linked.fromId) {
+    store.linkSender(linked, fromId, channel);
+    return linked;
+  }
   return store.createContact({
     id: store.ids.id("ct_"),
     accountId: account.id,
     firstName: clean(fields.firstName),
     lastName: clean(fields.lastName),
-    phone: null,
-    email: clean(fields.email),
+    // The phone goes on the new contact only if no other contact has it: phone numbers stay unique.
+    phone: phone && !store.contactByPhoneNumber(account.id, phone) ? phone : null,
+    email: clean(fields.email) ?? email,
     customFields: null,
     fromId,
     customChannel: channel,
     botPaused: false,
+    campaignId: null,
     createdAt: store.timestamp(),
   });
 }
@@ -65,6 +89,7 @@ export const sendCustomChannelMessage: Handler<"sendCustomChannelMessage"> = ({ 
     campaignId: data.campaignId ?? null,
     source: "api_send",
     error: null,
+    botOutcome: null,
     createdAt: store.timestamp(),
   });
   events.emit("messageSent", { message, contact });
@@ -114,6 +139,7 @@ export const receiveCustomChannelMessage: Handler<"receiveCustomChannelMessage">
     campaignId: data.campaignId ?? null,
     source: "api_receive",
     error: null,
+    botOutcome: null,
     createdAt: store.timestamp(),
   });
   events.emit("messageReceived", { message, contact });

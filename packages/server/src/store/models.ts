@@ -54,6 +54,8 @@ export function createDatabase() {
       fromId: nullable(String),
       customChannel: nullable(String),
       botPaused: Boolean,
+      /** The campaign the conversation belongs to (the funnel that reached the contact, or the last one routed to). */
+      campaignId: nullable(String),
       createdAt: String,
     },
     message: {
@@ -74,6 +76,42 @@ export function createDatabase() {
       campaignId: nullable(String),
       source: String,
       error: nullable(String),
+      /** For an inbound message: what the bot did with it, and why. */
+      botOutcome: nullable(String),
+      createdAt: String,
+    },
+    delivery: {
+      id: primaryKey(String),
+      accountId: String,
+      kind: String,
+      messageId: nullable(String),
+      url: nullable(String),
+      webhookId: String,
+      payload: String,
+      state: String,
+      attempts: Number,
+      nextAttemptAt: nullable(String),
+      lastError: nullable(String),
+      createdAt: String,
+      completedAt: nullable(String),
+    },
+    deliveryAttempt: {
+      id: primaryKey(String),
+      deliveryId: String,
+      number: Number,
+      startedAt: String,
+      durationMs: Number,
+      status: nullable(Number),
+      error: nullable(String),
+      nextAttemptAt: nullable(String),
+    },
+    alert: {
+      id: primaryKey(String),
+      accountId: String,
+      contactId: String,
+      campaignId: nullable(String),
+      messageId: nullable(String),
+      reason: String,
       createdAt: String,
     },
     creditTransaction: {
@@ -110,6 +148,25 @@ export type ContactRecord = Entity<"contact">;
 export type MessageRecord = Entity<"message">;
 export type CreditTransactionRecord = Entity<"creditTransaction">;
 export type IdempotencyRecord = Entity<"idempotencyRecord">;
+export type DeliveryRecord = Entity<"delivery">;
+export type DeliveryAttemptRecord = Entity<"deliveryAttempt">;
+export type AlertRecord = Entity<"alert">;
+
+/**
+ * Scheduled work (webhook attempts, queued opening messages, follow-ups). Kept in a plain table
+ * beside @mswjs/data rather than in it: jobs come and go all the time, and @mswjs/data deletes by
+ * scanning every record.
+ */
+export interface JobRecord {
+  id: string;
+  kind: string;
+  /** Epoch ms on the server's clock; null runs as soon as possible. */
+  runAt: number | null;
+  /** Groups jobs that are cancelled together (a contact's follow-ups). */
+  key: string | null;
+  payload: string;
+  createdAt: string;
+}
 
 /** What each model's `create` takes. */
 export type Fields<M extends ModelName> = Parameters<Database[M]["create"]>[0] & object;
@@ -123,4 +180,7 @@ export const MODEL_NAMES = [
   "message",
   "creditTransaction",
   "idempotencyRecord",
+  "delivery",
+  "deliveryAttempt",
+  "alert",
 ] as const satisfies readonly ModelName[];

@@ -14,12 +14,16 @@ import {
   MODEL_NAMES,
   createDatabase,
   type AccountRecord,
+  type AlertRecord,
   type CampaignRecord,
   type ContactRecord,
   type CreditTransactionRecord,
   type Database,
+  type DeliveryAttemptRecord,
+  type DeliveryRecord,
   type Fields,
   type IdempotencyRecord,
+  type JobRecord,
   type ListMemberRecord,
   type ListRecord,
   type MessageRecord,
@@ -28,7 +32,7 @@ import {
 
 type Entity<M extends ModelName> = ReturnType<Database[M]["create"]>;
 
-export type Records = { [M in ModelName]: Array<Fields<M>> };
+export type Records = { [M in ModelName]: Array<Fields<M>> } & { job: JobRecord[] };
 
 /** Index key of a value within an account. */
 const scoped = (accountId: string, value: string) => `${accountId}\n${value}`;
@@ -48,6 +52,10 @@ export class Store {
   private readonly transactionsOf = new Map<string, CreditTransactionRecord[]>();
   private readonly contactsOfAccount = new Map<string, ContactRecord[]>();
   private readonly idempotency = new Map<string, IdempotencyRecord>();
+  private readonly deliveriesOfMessage = new Map<string, DeliveryRecord[]>();
+  private readonly attemptsOfDelivery = new Map<string, DeliveryAttemptRecord[]>();
+  private readonly alertsOfAccount = new Map<string, AlertRecord[]>();
+  private readonly jobTable = new Map<string, JobRecord>();
   private listeners: Array<() => void> = [];
   private loading = false;
 
@@ -139,6 +147,14 @@ export class Store {
 
   contacts(accountId?: string): ContactRecord[] {
     return accountId ? (this.contactsOfAccount.get(accountId) ?? []) : this.db.contact.getAll();
+  }
+
+  /** Gives a contact its custom-channel sender id, so that fromId finds it from now on. */
+  linkSender(contact: ContactRecord, fromId: string, channel: string | null): void {
+    contact.fromId = fromId;
+    if (channel) contact.customChannel = channel;
+    this.contactByFromId.set(scoped(contact.accountId, fromId), contact);
+    this.changed();
   }
 
   updateContact(contact: ContactRecord, patch: Partial<Fields<"contact">>): ContactRecord {
@@ -250,6 +266,62 @@ export class Store {
     return message;
   }
 
+  // Webhook deliveries, alerts, jobs -----------------------------------------------------------
+
+  createDelivery(fields: Fields<"delivery">): DeliveryRecord {
+    return this.create("delivery", fields);
+  }
+
+  delivery(id: string): DeliveryRecord | undefined {
+    const record = this.byId.get(id);
+    return id.startsWith("whd_") ? (record as DeliveryRecord | undefined) : undefined;
+  }
+
+  deliveriesOf(messageId: string): DeliveryRecord[] {
+    return this.deliveriesOfMessage.get(messageId) ?? [];
+  }
+
+  deliveries(): DeliveryRecord[] {
+    return this.db.delivery.getAll();
+  }
+
+  updateDelivery(delivery: DeliveryRecord, patch: Partial<Fields<"delivery">>): DeliveryRecord {
+    Object.assign(delivery, patch);
+    this.changed();
+    return delivery;
+  }
+
+  createAttempt(fields: Fields<"deliveryAttempt">): DeliveryAttemptRecord {
+    return this.create("deliveryAttempt", fields);
+  }
+
+  attemptsOf(deliveryId: string): DeliveryAttemptRecord[] {
+    return this.attemptsOfDelivery.get(deliveryId) ?? [];
+  }
+
+  createAlert(fields: Fields<"alert">): AlertRecord {
+    return this.create("alert", fields);
+  }
+
+  alerts(accountId?: string): AlertRecord[] {
+    return accountId ? (this.alertsOfAccount.get(accountId) ?? []) : this.db.alert.getAll();
+  }
+
+  addJob(job: JobRecord): void {
+    this.jobTable.set(job.id, job);
+    this.changed();
+  }
+
+  removeJob(id: string): boolean {
+    const removed = this.jobTable.delete(id);
+    if (removed) this.changed();
+    return removed;
+  }
+
+  jobs(): JobRecord[] {
+    return [...this.jobTable.values()];
+  }
+
   // Credits and idempotency ------------------------------------------------------------------
 
   /** Adds (or, negative, removes) credits and records the transaction. */
@@ -316,6 +388,7 @@ export class Store {
     for (const name of MODEL_NAMES) {
       (out as Record<string, unknown[]>)[name] = this.db[name].getAll().map((record) => ({ ...record }));
     }
+    out.job = this.jobs().map((job) => ({ ...job }));
     return out;
   }
 
@@ -342,6 +415,7 @@ export class Store {
     for (const name of MODEL_NAMES) {
       for (const fields of records[name] ?? []) this.create(name, fields as never);
     }
+    for (const job of records.job ?? []) this.jobTable.set(job.id, { ...job });
   }
 
   /** Creates a record in @mswjs/data and enters it in the indexes. */
@@ -402,6 +476,20 @@ export class Store {
       case "idempotencyRecord":
         this.idempotency.set(record.id, record as unknown as IdempotencyRecord);
         return;
+      case "delivery": {
+        const delivery = record as unknown as DeliveryRecord;
+        this.byId.set(delivery.id, delivery);
+        if (delivery.messageId) push(this.deliveriesOfMessage, delivery.messageId, delivery);
+        return;
+      }
+      case "deliveryAttempt": {
+        const attempt = record as unknown as DeliveryAttemptRecord;
+        push(this.attemptsOfDelivery, attempt.deliveryId, attempt);
+        return;
+      }
+      case "alert":
+        push(this.alertsOfAccount, record.accountId!, record as unknown as AlertRecord);
+        return;
     }
   }
 
@@ -421,6 +509,10 @@ export class Store {
       this.transactionsOf,
       this.contactsOfAccount,
       this.idempotency,
+      this.deliveriesOfMessage,
+      this.attemptsOfDelivery,
+      this.alertsOfAccount,
+      this.jobTable,
     ]) {
       index.clear();
     }

@@ -16,7 +16,8 @@ export const SEED: Seed = {
       name: "Acme",
       apiKey: KEYS.acme,
       credits: 100,
-      campaigns: [{ id: "cmp_acme", name: "Acme funnel", state: "Live" }],
+      // Draft: the API's behaviour is tested here without the bot answering; engine.test.ts has its own.
+      campaigns: [{ id: "cmp_acme", name: "Acme funnel", state: "Draft" }],
       lists: [
         { id: "lst_acme", name: "Acme leads", campaignId: "cmp_acme" },
         { id: "lst_acme_other", name: "Acme newsletter" },

@@ -197,10 +197,13 @@ export interface webhooks {
          *
          *     **Reference behaviour:** signed per Standard Webhooks with the account's webhook secret
          *     (`whsec_...`): `webhook-signature` is `v1,<base64 HMAC-SHA256 of
-         *     "<webhook-id>.<webhook-timestamp>.<body>">`. A 2xx within 10 seconds is success. An error
-         *     status, a timeout or a refused connection is retried with exponential backoff and jitter
-         *     (honouring `Retry-After`), up to 6 attempts, with the same `webhook-id`; after the last
-         *     one the message is Failed.
+         *     "<webhook-id>.<webhook-timestamp>.<body>">`; `webhook-id` is the reply's `messageId`, the
+         *     same on every attempt; `webhook-timestamp` is the attempt's wall-clock time. A 2xx within
+         *     10 seconds is success (Sent). An error status, a redirect, a timeout or a refused
+         *     connection is retried after 5 s, 20 s, 80 s, 320 s and 1280 s (each moved by up to 20%,
+         *     or after the receiver's `Retry-After`, at most an hour), 6 attempts in all; after the last
+         *     one the message is Failed with the error kept. At most 4 attempts are in flight to one URL.
+         *     Without a webhook URL set, the reply is Failed at once.
          */
         post: operations["customChannelReplyWebhook"];
         delete?: never;

@@ -1,0 +1,135 @@
+/**
+ * 10,000 bot replies delivered to a local webhook receiver: none lost, none doubled. Each
+ * received message goes through the whole path (receive endpoint, bot, reply, signed webhook,
+ * retries if needed); the receiver (node:http on 127.0.0.1) counts every webhook-id it sees.
+ *
+ * Run: npm run bench:deliveries   (writes bench/results/deliveries.{md,json})
+ */
+import { writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import { createIntake, WEBHOOK_DEFAULTS } from "@intake/server";
+
+const N = Number(process.env.REPLIES ?? 10_000);
+const KEY = "ik_bench_deliveries_00001";
+
+declare const gc: (() => void) | undefined;
+const heap = () => {
+  gc?.();
+  gc?.();
+  return process.memoryUsage().heapUsed;
+};
+
+async function main() {
+  const seen = new Map<string, number>();
+  let received = 0;
+  let resolveAll: () => void = () => {};
+  const allReceived = new Promise<void>((resolve) => (resolveAll = resolve));
+  const receiver = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => {
+      const id = String(req.headers["webhook-id"]);
+      seen.set(id, (seen.get(id) ?? 0) + 1);
+      received++;
+      res.writeHead(204).end();
+      if (seen.size === N) resolveAll();
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", () => r()));
+  const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks`;
+
+  const intake = createIntake({
+    rateLimit: 0,
+    journalSize: 0,
+    seed: {
+      accounts: [
+        {
+          id: "acc_bench",
+          name: "Bench",
+          apiKey: KEY,
+          webhookUrl: url,
+          credits: 10 * N,
+          campaigns: [{ id: "cmp_bench", name: "Bench", state: "Live", faqs: [{ question: "How much is it?", answer: "29 a month." }] }],
+        },
+      ],
+    },
+  });
+  const before = heap();
+  const started = performance.now();
+  const BATCH = 200;
+  for (let i = 0; i < N; i += BATCH) {
+    await Promise.all(
+      Array.from({ length: Math.min(BATCH, N - i) }, async (_, k) => {
+        const response = await intake.fetch(
+          new Request(`https://bench.local/v1/incoming_custom_channel_message?apiKey=${KEY}`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ customData: { messageSid: `SM-${i + k}`, fromId: `user-${i + k}`, toId: "bench", body: "How much is it?" } }),
+          }),
+        );
+        if (response.status !== 200) throw new Error(`receive answered ${response.status}: ${await response.text()}`);
+      }),
+    );
+  }
+  const accepted = performance.now();
+  let watchdog: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    allReceived,
+    new Promise((_, reject) => (watchdog = setTimeout(() => reject(new Error(`only ${seen.size} of ${N} arrived in 120 s`)), 120_000))),
+  ]);
+  clearTimeout(watchdog);
+  await intake.engine.settle();
+  const finished = performance.now();
+  const grown = heap() - before;
+
+  const deliveries = intake.admin.listDeliveries({ limit: 10 * N });
+  const delivered = deliveries.filter((d) => d.state === "delivered").length;
+  const duplicates = [...seen.values()].filter((count) => count > 1).length;
+  const attempts = deliveries.reduce((sum, d) => sum + d.attempts.length, 0);
+  const seconds = (finished - started) / 1000;
+  const result = {
+    date: new Date().toISOString(),
+    node: process.version,
+    replies: N,
+    receivedRequests: received,
+    uniqueWebhookIds: seen.size,
+    duplicates,
+    lost: N - seen.size,
+    delivered,
+    attempts,
+    concurrencyPerUrl: WEBHOOK_DEFAULTS.concurrencyPerUrl,
+    secondsToAcceptAllMessages: (accepted - started) / 1000,
+    secondsToDeliverAll: seconds,
+    repliesDeliveredPerSecond: N / seconds,
+    heapBytesPerReply: grown / N,
+  };
+  await intake.close();
+  receiver.closeAllConnections();
+  receiver.close();
+
+  const md = [
+    "# Webhook delivery: 10,000 replies",
+    "",
+    `Node ${process.version}. ${N.toLocaleString("en")} messages sent to the receive endpoint (in-process), each answered by the default bot; every reply signed and POSTed to a receiver on 127.0.0.1 (node:http, answering 204), ${WEBHOOK_DEFAULTS.concurrencyPerUrl} deliveries at a time to its URL (the default).`,
+    "",
+    "| | |",
+    "|---|---:|",
+    `| Replies delivered | ${delivered.toLocaleString("en")} of ${N.toLocaleString("en")} |`,
+    `| Lost | ${result.lost} |`,
+    `| Delivered twice | ${duplicates} |`,
+    `| Requests the receiver got | ${received.toLocaleString("en")} (attempts recorded: ${attempts.toLocaleString("en")}) |`,
+    `| All messages accepted after | ${result.secondsToAcceptAllMessages.toFixed(2)} s |`,
+    `| All replies delivered after | ${seconds.toFixed(2)} s |`,
+    `| Throughput | ${Math.round(result.repliesDeliveredPerSecond).toLocaleString("en")} replies delivered per second |`,
+    `| Heap per reply kept | ${Math.round(result.heapBytesPerReply).toLocaleString("en")} bytes (the received message, the reply, the delivery and its attempt, the contact) |`,
+    "",
+    "Reproduce: `npm run bench:deliveries` (raw figures in deliveries.json; `REPLIES=n` for another count).",
+    "",
+  ].join("\n");
+  await writeFile(new URL("results/deliveries.md", import.meta.url), md);
+  await writeFile(new URL("results/deliveries.json", import.meta.url), `${JSON.stringify(result, null, 2)}\n`);
+  console.log(md);
+  if (result.lost || duplicates) process.exit(1);
+}
+
+await main();

@@ -1,0 +1,184 @@
+/**
+ * A received message's last two steps: the bot answers if it is active, and the reply goes to
+ * the account's Custom Channel Webhook URL. Replies typed by a person (the admin API) go the same
+ * way. Nothing is sent for the received message itself.
+ */
+import { toAdminContact, toCampaign, toMessage, type CampaignSettings } from "../admin/present.js";
+import type { AccountRecord, CampaignRecord, ContactRecord, MessageRecord } from "../store/models.js";
+import type { Store } from "../store/store.js";
+import type { Bot } from "./bot.js";
+import type { Credits } from "./credits.js";
+import type { Deliveries } from "./delivery.js";
+import type { DomainEvents } from "./events.js";
+import type { Scheduler } from "./scheduler.js";
+
+/** The key a contact's pending follow-ups are scheduled under. */
+export const followUpKey = (contactId: string) => `follow_up:${contactId}`;
+
+/** What the bot did with a received message, kept on it as `botOutcome`. */
+export type BotOutcome =
+  | "replied"
+  | "handed_off"
+  | "no_answer"
+  | "reaction"
+  | "no_campaign"
+  | "outgoing_campaign"
+  | "campaign_not_live"
+  | "bot_inactive"
+  | "contact_paused"
+  | "no_credits"
+  | "bot_error";
+
+export interface ConversationDeps {
+  store: Store;
+  scheduler: Scheduler;
+  events: DomainEvents;
+  deliveries: Deliveries;
+  credits: Credits;
+  bot: Bot;
+  onError: (error: unknown) => void;
+}
+
+export type Conversations = ReturnType<typeof createConversations>;
+
+export function createConversations(deps: ConversationDeps) {
+  const { store, scheduler, deliveries, credits } = deps;
+
+  deps.events.on("messageReceived", ({ message, contact }) => {
+    // The contact answered: the follow-ups waiting for them are no longer needed.
+    scheduler.cancel(followUpKey(contact.id));
+    if (message.messageType === "reaction") {
+      store.updateMessage(message, { botOutcome: "reaction" });
+      return;
+    }
+    scheduler.add("inbound", { messageId: message.id });
+  });
+
+  scheduler.on("inbound", async (payload) => {
+    const message = store.messageById(String(payload.messageId));
+    if (message) await answer(message);
+  });
+
+  function routeTo(message: MessageRecord, contact: ContactRecord, account: AccountRecord): CampaignRecord | undefined {
+    const id = message.campaignId ?? contact.campaignId ?? account.defaultCampaignId;
+    return id ? store.campaign(account.id, id) : undefined;
+  }
+
+  async function answer(message: MessageRecord) {
+    const account = store.account(message.accountId);
+    const contact = account && store.contact(account.id, message.contactId);
+    if (!account || !contact) return;
+    const outcome = (botOutcome: BotOutcome) => void store.updateMessage(message, { botOutcome });
+    const campaign = routeTo(message, contact, account);
+    if (!campaign) return outcome("no_campaign");
+    const settings = JSON.parse(campaign.settings) as CampaignSettings;
+    if (settings.type === "Outgoing") return outcome("outgoing_campaign");
+    if (settings.state !== "Live") return outcome("campaign_not_live");
+    if (!settings.botActive) return outcome("bot_inactive");
+    if (contact.botPaused) return outcome("contact_paused");
+    if (contact.campaignId !== campaign.id) store.updateContact(contact, { campaignId: campaign.id });
+    if (account.credits < credits.costOf(contact, "bot_reply")) return outcome("no_credits");
+
+    let result;
+    try {
+      result = await deps.bot({
+        message: toMessage(message),
+        conversation: store.conversation(contact.id).map(toMessage),
+        contact: toAdminContact(contact),
+        campaign: toCampaign(campaign),
+        account: { id: account.id, name: account.name },
+      });
+    } catch (error) {
+      deps.onError(error);
+      return outcome("bot_error");
+    }
+    if (!result) return outcome("no_answer");
+    if ("handOff" in result) {
+      store.createAlert({
+        id: store.ids.id("alr_"),
+        accountId: account.id,
+        contactId: contact.id,
+        campaignId: campaign.id,
+        messageId: message.id,
+        reason: result.handOff.reason,
+        createdAt: store.timestamp(),
+      });
+      store.updateContact(contact, { botPaused: true });
+      if (result.handOff.reply) reply(account, contact, result.handOff.reply, "bot", message.channel, campaign.id);
+      return outcome("handed_off");
+    }
+    if (!reply(account, contact, result.reply, "bot", message.channel, campaign.id)) return outcome("no_credits");
+    return outcome("replied");
+  }
+
+  /** A reply on the contact's custom channel, charged, recorded and delivered to the webhook URL. */
+  function reply(account: AccountRecord, contact: ContactRecord, body: string, source: "bot" | "human", channel: string, campaignId: string | null) {
+    if (!credits.charge(account, contact, source === "bot" ? "bot_reply" : "human")) return undefined;
+    const message = store.createMessage({
+      id: store.ids.id("msg_"),
+      accountId: account.id,
+      contactId: contact.id,
+      direction: "outbound",
+      channel,
+      messageSid: null,
+      fromId: null,
+      toId: contact.fromId,
+      messageType: "text",
+      body,
+      status: "pending",
+      mediaUrl: null,
+      mediaContentType: null,
+      reactionTo: null,
+      campaignId,
+      source,
+      error: null,
+      botOutcome: null,
+      createdAt: store.timestamp(),
+    });
+    deliveries.enqueue({
+      account,
+      kind: "reply",
+      messageId: message.id,
+      url: account.webhookUrl,
+      webhookId: message.id,
+      payload: { contactId: contact.id, messageId: message.id, userId: account.userId, body, toId: contact.fromId, channel },
+    });
+    return message;
+  }
+
+  return {
+    /**
+     * A reply typed in the app. To a custom-channel contact it is delivered to the webhook URL;
+     * to any other it is recorded as sent on the campaign's channel. Undefined when the account
+     * cannot pay for it (a first message costs a credit).
+     */
+    humanReply(contact: ContactRecord, body: string): MessageRecord | undefined {
+      const account = store.account(contact.accountId)!;
+      if (contact.fromId) return reply(account, contact, body, "human", contact.customChannel ?? "custom", contact.campaignId);
+      if (!credits.charge(account, contact, "human")) return undefined;
+      const campaign = contact.campaignId ? store.campaign(account.id, contact.campaignId) : undefined;
+      const channel = campaign ? (JSON.parse(campaign.settings) as CampaignSettings).channel : "messaging_app";
+      return store.createMessage({
+        id: store.ids.id("msg_"),
+        accountId: account.id,
+        contactId: contact.id,
+        direction: "outbound",
+        channel,
+        messageSid: null,
+        fromId: null,
+        toId: contact.phone,
+        messageType: "text",
+        body,
+        status: "sent",
+        mediaUrl: null,
+        mediaContentType: null,
+        reactionTo: null,
+        campaignId: contact.campaignId,
+        source: "human",
+        error: null,
+        botOutcome: null,
+        createdAt: store.timestamp(),
+      });
+    },
+  };
+}

@@ -1,0 +1,206 @@
+/**
+ * Outgoing webhooks (replies on a custom channel, auto-recharge requests), signed per Standard
+ * Webhooks with the account's secret. A 2xx is success; an error status, a timeout or a failed
+ * connection is retried with exponential backoff and jitter (or after the receiver's
+ * Retry-After), up to a bounded number of attempts, then Failed with the error kept. Every
+ * attempt is recorded. Deliveries to one URL run a few at a time.
+ */
+import { Webhook } from "standardwebhooks";
+import type { Clock } from "../clock.js";
+import type { AccountRecord, DeliveryRecord } from "../store/models.js";
+import type { Store } from "../store/store.js";
+import type { Scheduler } from "./scheduler.js";
+
+export interface WebhookOptions {
+  /** Time allowed for the receiver to answer, in real milliseconds. Default 10 000. */
+  timeoutMs: number;
+  /** Attempts in all, the first included. Default 6. */
+  maxAttempts: number;
+  /** Wait before the second attempt; each further wait is `factor` times longer. Default 5 000. */
+  initialDelayMs: number;
+  /** Default 4: waits of 5 s, 20 s, 80 s, 5 min 20 s, 21 min 20 s. */
+  factor: number;
+  /** Cap of one wait (a Retry-After included). Default 1 hour. */
+  maxDelayMs: number;
+  /** Each wait is moved by up to this fraction either way, so receivers are not hit in step. Default 0.2. */
+  jitter: number;
+  /** Attempts in flight at once to one URL. Default 4. */
+  concurrencyPerUrl: number;
+}
+
+export const WEBHOOK_DEFAULTS: WebhookOptions = {
+  timeoutMs: 10_000,
+  maxAttempts: 6,
+  initialDelayMs: 5_000,
+  factor: 4,
+  maxDelayMs: 3_600_000,
+  jitter: 0.2,
+  concurrencyPerUrl: 4,
+};
+
+export type FetchLike = (request: Request) => Promise<Response>;
+
+export interface Enqueue {
+  account: AccountRecord;
+  kind: "reply" | "auto_recharge";
+  messageId: string | null;
+  url: string | null;
+  webhookId: string;
+  payload: object;
+}
+
+export interface DeliveryDeps {
+  store: Store;
+  clock: Clock;
+  scheduler: Scheduler;
+  fetch: FetchLike;
+  options: WebhookOptions;
+  /** A number in [0, 1): Math.random, or a seeded generator in deterministic mode. */
+  random: () => number;
+}
+
+export type Deliveries = ReturnType<typeof createDeliveries>;
+
+export function createDeliveries(deps: DeliveryDeps) {
+  const { store, clock, scheduler, options } = deps;
+  const limiter = perUrlLimiter(options.concurrencyPerUrl);
+  const iso = (ms: number) => new Date(ms).toISOString();
+
+  scheduler.on("deliver", async (payload) => attempt(String(payload.deliveryId)));
+
+  function finish(delivery: DeliveryRecord, state: "delivered" | "failed", error: string | null) {
+    store.updateDelivery(delivery, { state, completedAt: iso(clock.now()), nextAttemptAt: null, lastError: error });
+    const message = delivery.messageId ? store.messageById(delivery.messageId) : undefined;
+    if (message) store.updateMessage(message, state === "delivered" ? { status: "sent", error: null } : { status: "failed", error });
+  }
+
+  async function attempt(id: string) {
+    const delivery = store.delivery(id);
+    if (!delivery || delivery.state !== "pending") return;
+    const account = store.account(delivery.accountId);
+    if (!delivery.url || !account) {
+      const setting = delivery.kind === "reply" ? "Custom Channel Webhook URL (Settings > Custom Channel Webhook)" : "agency's auto-recharge URL";
+      return finish(delivery, "failed", `No ${setting} is set, so there is nowhere to deliver.`);
+    }
+    const number = delivery.attempts + 1;
+    const startedAt = clock.now();
+    const outcome = await limiter(delivery.url, () => send(delivery, account));
+    store.updateDelivery(delivery, { attempts: number });
+    const ok = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
+    const last = number >= options.maxAttempts;
+    const nextAt = ok || last ? null : clock.now() + waitBefore(number, outcome.retryAfterMs);
+    store.createAttempt({
+      id: store.ids.id("wha_"),
+      deliveryId: delivery.id,
+      number,
+      startedAt: iso(startedAt),
+      durationMs: outcome.durationMs,
+      status: outcome.status,
+      error: outcome.error,
+      nextAttemptAt: nextAt === null ? null : iso(nextAt),
+    });
+    if (ok) return finish(delivery, "delivered", null);
+    if (nextAt === null) return finish(delivery, "failed", `Failed after ${number} attempts; the last: ${outcome.error}`);
+    store.updateDelivery(delivery, { nextAttemptAt: iso(nextAt), lastError: outcome.error });
+    scheduler.add("deliver", { deliveryId: delivery.id }, nextAt);
+  }
+
+  /** The wait after attempt `number`: the receiver's Retry-After if it gave one, else backoff with jitter. */
+  function waitBefore(number: number, retryAfterMs: number | null): number {
+    if (retryAfterMs !== null) return Math.min(retryAfterMs, options.maxDelayMs);
+    const base = Math.min(options.maxDelayMs, options.initialDelayMs * options.factor ** (number - 1));
+    return Math.round(base * (1 + options.jitter * (2 * deps.random() - 1)));
+  }
+
+  async function send(delivery: DeliveryRecord, account: AccountRecord) {
+    // Receivers check webhook-timestamp against their own clock, so it is wall-clock time even
+    // when the server runs on a virtual clock.
+    const sentAt = new Date();
+    const headers = {
+      "content-type": "application/json",
+      "user-agent": "Intake-Webhooks/1.0",
+      "webhook-id": delivery.webhookId,
+      "webhook-timestamp": String(Math.floor(sentAt.getTime() / 1000)),
+      "webhook-signature": new Webhook(account.webhookSecret).sign(delivery.webhookId, sentAt, delivery.payload),
+    };
+    const started = performance.now();
+    const took = () => Math.round(performance.now() - started);
+    try {
+      const response = await deps.fetch(
+        new Request(delivery.url!, { method: "POST", headers, body: delivery.payload, redirect: "manual", signal: AbortSignal.timeout(options.timeoutMs) }),
+      );
+      const text = (await response.text().catch(() => "")).slice(0, 500);
+      const ok = response.status >= 200 && response.status < 300;
+      return {
+        status: response.status,
+        durationMs: took(),
+        error: ok ? null : `HTTP ${response.status}${text ? `: ${text}` : ""}`,
+        retryAfterMs: retryAfter(response.headers.get("retry-after")),
+      };
+    } catch (error) {
+      return { status: null, durationMs: took(), error: describe(error, options.timeoutMs), retryAfterMs: null };
+    }
+  }
+
+  return {
+    /** Records a delivery and makes its first attempt as soon as possible. */
+    enqueue(entry: Enqueue): DeliveryRecord {
+      const delivery = store.createDelivery({
+        id: store.ids.id("whd_"),
+        accountId: entry.account.id,
+        kind: entry.kind,
+        messageId: entry.messageId,
+        url: entry.url,
+        webhookId: entry.webhookId,
+        payload: JSON.stringify(entry.payload),
+        state: "pending",
+        attempts: 0,
+        nextAttemptAt: iso(clock.now()),
+        lastError: null,
+        createdAt: iso(clock.now()),
+        completedAt: null,
+      });
+      scheduler.add("deliver", { deliveryId: delivery.id });
+      return delivery;
+    },
+  };
+}
+
+function retryAfter(value: string | null): number | null {
+  if (!value) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
+}
+
+function describe(error: unknown, timeoutMs: number): string {
+  if (error instanceof DOMException && error.name === "TimeoutError") return `No answer within ${timeoutMs} ms.`;
+  const parts: string[] = [];
+  for (let e: unknown = error, depth = 0; e && depth < 4; depth++) {
+    const { message, code } = e as { message?: string; code?: string };
+    if (code === "ECONNREFUSED") return "The connection was refused.";
+    if (message) parts.push(message);
+    e = (e as { cause?: unknown }).cause;
+  }
+  return parts.join(": ") || "The request failed.";
+}
+
+/** At most `limit` calls in flight per URL origin; the rest wait their turn, first come first served. */
+function perUrlLimiter(limit: number) {
+  const lanes = new Map<string, { active: number; waiting: Array<() => void> }>();
+  return async function run<T>(url: string, work: () => Promise<T>): Promise<T> {
+    const origin = new URL(url).origin;
+    let lane = lanes.get(origin);
+    if (!lane) lanes.set(origin, (lane = { active: 0, waiting: [] }));
+    if (lane.active >= limit) await new Promise<void>((resolve) => lane!.waiting.push(resolve));
+    lane.active++;
+    try {
+      return await work();
+    } finally {
+      lane.active--;
+      const next = lane.waiting.shift();
+      if (next) next();
+      else if (lane.active === 0) lanes.delete(origin);
+    }
+  };
+}

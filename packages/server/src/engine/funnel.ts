@@ -1,0 +1,186 @@
+/**
+ * The funnel: a contact joining a list linked to a Live campaign with `Trigger on New Contacts
+ * Added to List` on gets the campaign's opening message, on the campaign's built-in channel.
+ *
+ * "At once": an import (or a manual add) is one batch; adds through the API to one list within
+ * `burstWindowMs` of the first are one burst. A batch of 1 to 3, and the first three of a burst,
+ * are sent at once; a batch of 4 or more, and a burst's fourth add onward, go through a queue that
+ * each campaign drains at one message per `queueIntervalMs`.
+ *
+ * Leads who do not answer are followed up after quiet times of 24 h, 72 h and 7 days (the
+ * campaign's settings), up to its cycles of messages; any message from the contact cancels the
+ * rest (conversation.ts).
+ */
+import type { CampaignSettings } from "../admin/present.js";
+import type { Clock } from "../clock.js";
+import type { CampaignRecord, ContactRecord, Fields, MessageRecord } from "../store/models.js";
+import type { Store } from "../store/store.js";
+import type { Credits } from "./credits.js";
+import type { DomainEvents } from "./events.js";
+import { render } from "./render.js";
+import { followUpKey } from "./conversation.js";
+import type { Scheduler } from "./scheduler.js";
+
+export interface FunnelOptions {
+  /** Adds to one list within this time of a burst's first are "at once". Default 10 000 ms. */
+  burstWindowMs: number;
+  /** Sent at once: up to this many. Default 3. */
+  immediateLimit: number;
+  /** The queue's safe rate: one opening message per campaign every this many ms. Default 10 000 (6 a minute). */
+  queueIntervalMs: number;
+}
+
+export const FUNNEL_DEFAULTS: FunnelOptions = { burstWindowMs: 10_000, immediateLimit: 3, queueIntervalMs: 10_000 };
+
+const HOUR = 3_600_000;
+const DEFAULT_FOLLOW_UP = "Hi {{firstName}}, just checking in on my last message: are you still interested?";
+
+export interface FunnelDeps {
+  store: Store;
+  clock: Clock;
+  scheduler: Scheduler;
+  events: DomainEvents;
+  credits: Credits;
+  options: FunnelOptions;
+}
+
+export function createFunnel({ store, clock, scheduler, events, credits, options }: FunnelDeps) {
+  const bursts = new Map<string, { start: number; count: number }>();
+  const lastSlot = new Map<string, number>();
+  const settingsOf = (campaign: CampaignRecord) => JSON.parse(campaign.settings) as CampaignSettings;
+
+  events.on("contactAddedToList", ({ list, contact, source, batchSize }) => {
+    const campaign = list.campaignId ? store.campaign(list.accountId, list.campaignId) : undefined;
+    if (!campaign) return;
+    const settings = settingsOf(campaign);
+    // The trigger fires only for a Live campaign that sends, with the toggle on.
+    if (settings.state !== "Live" || !settings.triggerOnNewListContacts || settings.type === "Incoming") return;
+    const payload = { campaignId: campaign.id, contactId: contact.id };
+    if (isAtOnce(list.id, source, batchSize)) {
+      scheduler.add("opening", payload);
+      return;
+    }
+    const queued = record(campaign, contact, { status: "queued" });
+    scheduler.add("opening", { ...payload, messageId: queued.id }, nextSlot(campaign.id));
+  });
+
+  function isAtOnce(listId: string, source: string, batchSize: number): boolean {
+    if (source !== "api") return batchSize <= options.immediateLimit;
+    const now = clock.now();
+    let burst = bursts.get(listId);
+    if (!burst || now - burst.start >= options.burstWindowMs) bursts.set(listId, (burst = { start: now, count: 0 }));
+    burst.count++;
+    return burst.count <= options.immediateLimit;
+  }
+
+  /** Each campaign's queue sends one message per interval, the first slot being now. */
+  function nextSlot(campaignId: string): number {
+    const last = lastSlot.get(campaignId) ?? latestQueued(campaignId);
+    const slot = Math.max(clock.now(), last + options.queueIntervalMs);
+    lastSlot.set(campaignId, slot);
+    return slot;
+  }
+
+  /** The last slot taken by a campaign's queue, from the stored jobs (after a restart). */
+  function latestQueued(campaignId: string): number {
+    return store
+      .jobs()
+      .filter((job) => job.kind === "opening" && job.runAt !== null && (JSON.parse(job.payload) as { campaignId: string }).campaignId === campaignId)
+      .reduce((latest, job) => Math.max(latest, job.runAt!), Number.NEGATIVE_INFINITY);
+  }
+
+  function record(campaign: CampaignRecord, contact: ContactRecord, fields: Partial<Fields<"message">>): MessageRecord {
+    const settings = settingsOf(campaign);
+    return store.createMessage({
+      id: store.ids.id("msg_"),
+      accountId: campaign.accountId,
+      contactId: contact.id,
+      direction: "outbound",
+      channel: settings.channel,
+      messageSid: null,
+      fromId: null,
+      toId: contact.phone,
+      messageType: "text",
+      body: settings.openingTemplate ? render(settings.openingTemplate.body, contact) : "",
+      status: "queued",
+      mediaUrl: null,
+      mediaContentType: null,
+      reactionTo: null,
+      campaignId: campaign.id,
+      source: "opening",
+      error: null,
+      botOutcome: null,
+      createdAt: store.timestamp(),
+      ...fields,
+    });
+  }
+
+  /** Why the opening message cannot go, or undefined when it can. */
+  function whyNot(campaign: CampaignRecord, contact: ContactRecord): string | undefined {
+    const settings = settingsOf(campaign);
+    if (settings.state !== "Live") return `The campaign is ${settings.state}; only a Live campaign sends.`;
+    const template = settings.openingTemplate;
+    if (!template) return "The campaign has no opening template.";
+    if (template.approval !== "approved") {
+      return `The opening template is ${template.approval}, not approved: a template is sent only once the messaging channel approves it.`;
+    }
+    if (!contact.phone) return `The contact has no phone number to reach on ${settings.channel}.`;
+    const opened = store
+      .conversation(contact.id)
+      .some((m) => m.source === "opening" && m.campaignId === campaign.id && m.status === "sent");
+    if (opened) return "The contact has already received this campaign's opening message.";
+    return undefined;
+  }
+
+  scheduler.on("opening", (payload) => {
+    const campaign = store.campaignById(String(payload.campaignId));
+    const contact = campaign && store.contact(campaign.accountId, String(payload.contactId));
+    if (!campaign || !contact) return;
+    const queued = payload.messageId ? store.messageById(String(payload.messageId)) : undefined;
+    const settle = (fields: Partial<Fields<"message">>) => (queued ? store.updateMessage(queued, fields) : record(campaign, contact, fields));
+    const reason = whyNot(campaign, contact);
+    if (reason) return void settle({ status: "not_sent", error: reason });
+    const account = store.account(campaign.accountId)!;
+    if (!credits.charge(account, contact, "opening")) {
+      return void settle({ status: "not_sent", error: "The account has no credits left." });
+    }
+    const settings = settingsOf(campaign);
+    settle({ status: "sent", error: null, body: render(settings.openingTemplate!.body, contact), createdAt: store.timestamp() });
+    if (contact.campaignId !== campaign.id) store.updateContact(contact, { campaignId: campaign.id });
+    scheduleFollowUp(campaign, contact, 0);
+  });
+
+  function scheduleFollowUp(campaign: CampaignRecord, contact: ContactRecord, step: number) {
+    const { followUps } = settingsOf(campaign);
+    if (!followUps.enabled || step >= followUps.cycles * followUps.messagesPerCycle) return;
+    const position = step % followUps.messagesPerCycle;
+    const quiet = followUps.delaysHours[Math.min(position, followUps.delaysHours.length - 1)]!;
+    scheduler.add("follow_up", { campaignId: campaign.id, contactId: contact.id, step }, clock.now() + quiet * HOUR, followUpKey(contact.id));
+  }
+
+  scheduler.on("follow_up", (payload) => {
+    const campaign = store.campaignById(String(payload.campaignId));
+    const contact = campaign && store.contact(campaign.accountId, String(payload.contactId));
+    if (!campaign || !contact) return;
+    const settings = settingsOf(campaign);
+    if (settings.state !== "Live" || !settings.followUps.enabled) return;
+    const step = Number(payload.step);
+    const texts = settings.followUps.messages;
+    const text = render(texts.length ? texts[step % texts.length]! : DEFAULT_FOLLOW_UP, contact);
+    const account = store.account(campaign.accountId)!;
+    if (!credits.charge(account, contact, "follow_up")) {
+      record(campaign, contact, { status: "not_sent", error: "The account has no credits left.", body: text, source: "follow_up" });
+      return;
+    }
+    record(campaign, contact, { status: "sent", body: text, source: "follow_up" });
+    scheduleFollowUp(campaign, contact, step + 1);
+  });
+
+  return {
+    /** Forgets what it worked out from the state, which has just been replaced. */
+    reset() {
+      bursts.clear();
+      lastSlot.clear();
+    },
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * The engine: what happens after an operation has changed the state. It listens to the domain
+ * events the operations emit and does its work through the durable scheduler: the bot's answer
+ * and its delivery, the funnel's opening messages and follow-ups, credit charges and auto-recharge
+ * requests.
+ */
+import type { Clock } from "../clock.js";
+import type { IdSource } from "../ids.js";
+import type { Store } from "../store/store.js";
+import { defaultBot, type Bot } from "./bot.js";
+import { createConversations } from "./conversation.js";
+import { createCredits } from "./credits.js";
+import { WEBHOOK_DEFAULTS, createDeliveries, type FetchLike, type WebhookOptions } from "./delivery.js";
+import type { DomainEvents } from "./events.js";
+import { FUNNEL_DEFAULTS, createFunnel, type FunnelOptions } from "./funnel.js";
+import { Scheduler } from "./scheduler.js";
+
+export interface EngineOptions {
+  bot?: Bot;
+  /** For outgoing webhooks. Default: globalThis.fetch, looked up at each call. */
+  fetch?: FetchLike;
+  webhooks?: Partial<WebhookOptions>;
+  funnel?: Partial<FunnelOptions>;
+  duplicateRechargeWebhooks?: boolean;
+}
+
+export interface EngineDeps {
+  store: Store;
+  clock: Clock;
+  ids: IdSource;
+  events: DomainEvents;
+  random: () => number;
+  onError: (error: unknown) => void;
+}
+
+export type Engine = ReturnType<typeof createEngine>;
+
+export function createEngine(deps: EngineDeps, options: EngineOptions = {}) {
+  const { store, clock, events, onError } = deps;
+  const scheduler = new Scheduler(store, clock, deps.ids, onError);
+  const deliveries = createDeliveries({
+    store,
+    clock,
+    scheduler,
+    fetch: options.fetch ?? ((request) => globalThis.fetch(request)),
+    options: { ...WEBHOOK_DEFAULTS, ...options.webhooks },
+    random: deps.random,
+  });
+  const credits = createCredits({ store, deliveries, duplicateRechargeWebhooks: options.duplicateRechargeWebhooks ?? false });
+  const conversations = createConversations({ store, scheduler, events, deliveries, credits, bot: options.bot ?? defaultBot, onError });
+  const funnel = createFunnel({ store, clock, scheduler, events, credits, options: { ...FUNNEL_DEFAULTS, ...options.funnel } });
+
+  return {
+    humanReply: conversations.humanReply,
+    /** Resolves once nothing is running (work due later waits for its time). */
+    settle: () => scheduler.settle(),
+    pending: () => scheduler.pending(),
+    /** Picks the stored jobs up again after the state was replaced (start, reset, restore). */
+    restore() {
+      funnel.reset();
+      scheduler.restore();
+    },
+    close: () => scheduler.close(),
+  };
+}

@@ -1,0 +1,556 @@
+// The conversation and funnel engine, end to end over HTTPS with @intake/client, a real webhook
+// receiver on 127.0.0.1 and a virtual clock, so every schedule is exact.
+import type { IntakeOptions, Seed } from "@intake/server";
+import { document } from "@intake/spec";
+import Ajv2020 from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { afterEach, describe, expect, it } from "vitest";
+import { client, startHarness, type Harness, type Target } from "./support/harness.js";
+import { startReceiver, type Receiver } from "./support/receiver.js";
+
+const KEY = "ik_engine_business_000000001";
+const AGENCY_KEY = "ik_engine_agency_0000000001";
+const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+const AGENCY_SECRET = "whsec_C2VjcmV0LWZvci10aGUtYWdlbmN5LTAx";
+const SECOND = 1000;
+
+/** The contract's schema for an outgoing webhook's body. */
+function webhookSchema(name: "ReplyWebhookPayload" | "AutoRechargeWebhookPayload") {
+  const ajv = new Ajv2020.default({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  ajv.addSchema({ $id: "intake", components: document.components });
+  return (body: unknown) => {
+    const check = ajv.getSchema(`intake#/components/schemas/${name}`)!;
+    return check(body) ? [] : check.errors;
+  };
+}
+const HOUR = 3_600_000;
+
+let harness: Harness | undefined;
+const receivers: Receiver[] = [];
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+  while (receivers.length) await receivers.pop()!.close();
+});
+
+async function receiver() {
+  const r = await startReceiver();
+  receivers.push(r);
+  return r;
+}
+
+type CampaignSeed = NonNullable<NonNullable<Seed["accounts"]>[number]["campaigns"]>[number];
+
+function seed(webhookUrl: string | null, campaign: Partial<CampaignSeed> = {}, credits = 100): Seed {
+  return {
+    accounts: [
+      {
+        id: "acc_gym",
+        name: "Acme Fitness",
+        userId: "usr_gym_owner",
+        apiKey: KEY,
+        webhookUrl,
+        webhookSecret: SECRET,
+        credits,
+        campaigns: [
+          {
+            id: "cmp_spring",
+            name: "Spring funnel",
+            type: "Combined",
+            state: "Live",
+            companyInfo: "Acme Fitness runs three gyms downtown.",
+            goal: "Book a free trial class.",
+            faqs: [{ question: "How much is a membership?", answer: "Memberships start at 29 dollars a month." }],
+            openingTemplate: { body: "Hi {{firstName}}, thanks for your interest! Want a free trial class?", approval: "approved" },
+            triggerOnNewListContacts: true,
+            ...campaign,
+          },
+        ],
+        lists: [{ id: "lst_leads", name: "Spring leads", campaignId: "cmp_spring" }],
+      },
+    ],
+  };
+}
+
+async function start(s: Seed, options: IntakeOptions = {}) {
+  harness = await startHarness({ seed: s, clock: "virtual", ...options });
+  const target: Target = { name: "https", baseUrl: harness.server.baseUrl, viaProxy: false, clientFetch: (r) => harness!.fetch(r), harness };
+  return { h: harness, query: client(target, "query", KEY), bearer: client(target, "bearer", KEY), agency: client(target, "header", AGENCY_KEY) };
+}
+
+const settle = () => harness!.admin("POST", "/settle");
+const advance = async (ms: number) => (await harness!.admin("POST", "/clock/advance", { ms })).body;
+const get = async (path: string) => (await harness!.admin("GET", path)).body;
+const conversation = async (contactId: string) => (await get(`/contacts/${contactId}`)).messages as Array<Record<string, any>>;
+
+describe("the funnel, end to end", () => {
+  it("lead created -> added to the list -> opening message -> lead replies -> bot reply delivered, signed -> Sent", async () => {
+    const hooks = await receiver();
+    const { bearer, query } = await start(seed(hooks.url));
+
+    const lead = (await bearer.contacts.find({ phoneNumber: "+14155550123" })) ?? (await bearer.contacts.create({ phone_number: "+14155550123", first_name: "Ada" }));
+    await bearer.lists.addContact("lst_leads", { contact_id: lead.id });
+    await settle();
+    const [opening] = await conversation(lead.id);
+    expect(opening).toMatchObject({
+      direction: "outbound",
+      source: "opening",
+      channel: "messaging_app",
+      status: "sent",
+      toId: "+14155550123",
+      body: "Hi Ada, thanks for your interest! Want a free trial class?",
+      campaignId: "cmp_spring",
+    });
+    expect(hooks.received).toHaveLength(0);
+
+    // The lead answers on the custom channel, as their phone number.
+    const inbound = await query.messages.receive({ customData: { messageSid: "SM-1", fromId: "+14155550123", toId: "acme", body: "How much is a membership?", channel: "acme-chat" } });
+    await settle();
+    const messages = await conversation(lead.id);
+    expect(messages.map((m) => [m.direction, m.source, m.status])).toEqual([
+      ["outbound", "opening", "sent"],
+      ["inbound", "api_receive", "received"],
+      ["outbound", "bot", "sent"],
+    ]);
+    expect(messages[1]).toMatchObject({ id: inbound.messageId, botOutcome: "replied" });
+    const reply = messages[2]!;
+    expect(reply.body).toBe("Memberships start at 29 dollars a month.");
+
+    expect(hooks.received).toHaveLength(1);
+    const [call] = hooks.received;
+    expect(call!.json).toEqual({ contactId: lead.id, messageId: reply.id, userId: "usr_gym_owner", body: reply.body, toId: "+14155550123", channel: "acme-chat" });
+    expect(webhookSchema("ReplyWebhookPayload")(call!.json)).toEqual([]);
+    expect(() => hooks.verify(call!, SECRET)).not.toThrow();
+    expect(() => hooks.verify(call!, "whsec_V3Jvbmctc2VjcmV0LXdyb25nLXNlY3JldA==")).toThrow();
+    expect(call!.headers["webhook-id"]).toBe(reply.id);
+
+    const [delivery] = await get(`/deliveries?messageId=${reply.id}`);
+    expect(delivery).toMatchObject({ kind: "reply", state: "delivered", attempts: [{ number: 1, status: 200, error: null, nextAttemptAt: null }] });
+    // 1 credit for the first message (the opening), 1 for the bot reply.
+    expect((await get("/accounts/acc_gym/credits")).balance).toBe(98);
+  });
+
+  it("nothing is delivered for received messages themselves, and the first bot reply to a new sender introduces the business", async () => {
+    const hooks = await receiver();
+    const { query } = await start(seed(hooks.url));
+    await query.messages.receive({ customData: { messageSid: "SM-1", fromId: "user-7", toId: "acme", body: "hello", firstName: "Grace" } });
+    await settle();
+    expect(hooks.received).toHaveLength(1);
+    expect(hooks.received[0]!.json.body).toBe("Hi Grace, thanks for your message! Acme Fitness runs three gyms downtown. Can I help you book a free trial class?");
+    expect(hooks.received[0]!.json.channel).toBe("custom");
+    await query.messages.receive({ customData: { messageSid: "SM-2", fromId: "user-7", toId: "acme", body: "maybe later" } });
+    await settle();
+    expect(hooks.received[1]!.json.body).toBe("Thanks Grace! Shall we book a free trial class?");
+    // The first message costs 1, each bot reply 1.
+    expect((await get("/accounts/acc_gym/credits")).balance).toBe(97);
+  });
+
+  it("routes by campaignId, else the contact's campaign, else the account's default", async () => {
+    const hooks = await receiver();
+    const s = seed(hooks.url);
+    s.accounts![0]!.campaigns!.push({ id: "cmp_other", name: "Other", state: "Live", faqs: [{ question: "Where are you?", answer: "Downtown." }] });
+    const { query } = await start(s);
+    await query.messages.receive({ customData: { messageSid: "SM-1", fromId: "u1", toId: "t", body: "Where are you?", campaignId: "cmp_other" } });
+    await query.messages.receive({ customData: { messageSid: "SM-2", fromId: "u2", toId: "t", body: "Where are you?" } });
+    await settle();
+    // u1 now belongs to cmp_other's conversation; u2 went to the default, the first campaign.
+    await query.messages.receive({ customData: { messageSid: "SM-3", fromId: "u1", toId: "t", body: "Where are you?" } });
+    await settle();
+    const byRecipient = (toId: string) => hooks.received.filter((r) => r.json.toId === toId).map((r) => r.json.body);
+    expect(byRecipient("u1")).toEqual(["Downtown.", "Downtown."]);
+    expect(byRecipient("u2")).toEqual([expect.stringMatching(/^Hi, thanks for your message! Acme Fitness/)]);
+  });
+
+  it("a reaction gets no bot reply", async () => {
+    const hooks = await receiver();
+    const { query } = await start(seed(hooks.url));
+    const reaction = await query.messages.receive({ messageType: "reaction", customData: { messageSid: "SM-1", fromId: "u1", toId: "t", body: "👍", reactionTo: "msg_x" } });
+    await settle();
+    expect(hooks.received).toHaveLength(0);
+    expect((await get(`/messages/${reaction.messageId}`)).botOutcome).toBe("reaction");
+  });
+
+  it.each([
+    [{ state: "Paused" as const }, "campaign_not_live"],
+    [{ type: "Outgoing" as const }, "outgoing_campaign"],
+    [{ botActive: false }, "bot_inactive"],
+  ])("no bot reply when the campaign is %o: outcome %s", async (campaign, outcome) => {
+    const hooks = await receiver();
+    const { query } = await start(seed(hooks.url, campaign));
+    const sent = await query.messages.receive({ customData: { messageSid: "SM-1", fromId: "u1", toId: "t", body: "hi" } });
+    await settle();
+    expect(hooks.received).toHaveLength(0);
+    expect((await get(`/messages/${sent.messageId}`)).botOutcome).toBe(outcome);
+  });
+});
+
+describe("reply webhook delivery", () => {
+  it("a failing receiver is retried on schedule with the same webhook-id, then the reply is Failed with the error kept", async () => {
+    const hooks = await receiver();
+    hooks.answer(() => ({ status: 500, body: "receiver is down" }));
+    const { query } = await start(seed(hooks.url), { webhooks: { jitter: 0, maxAttempts: 4, initialDelayMs: 5 * SECOND, factor: 4 } });
+    const t0 = Date.parse((await get("/clock")).now);
+    await query.messages.receive({ customData: { messageSid: "SM-1", fromId: "u1", toId: "t", body: "hi" } });
+    await settle();
+    const [pending] = await get("/deliveries");
+    expect(pending).toMatchObject({ state: "pending", attempts: [{ number: 1, status: 500, error: "HTTP 500: receiver is down" }] });
+    expect((await get(`/messages/${pending.messageId}`)).status).toBe("pending");
+
+    await advance(5 * SECOND - 1);
+    expect(hooks.received).toHaveLength(1);
+    await advance(1);
+    expect(hooks.received).toHaveLength(2);
+    await advance(20 * SECOND);
+    expect(hooks.received).toHaveLength(3);
+    await advance(80 * SECOND);
+    expect(hooks.received).toHaveLength(4);
+    await advance(HOUR);
+    expect(hooks.received).toHaveLength(4);
+
+    const [failed] = await get("/deliveries");
+    expect(failed.attempts.map((a: { startedAt: string }) => Date.parse(a.startedAt) - t0)).toEqual([0, 5 * SECOND, 25 * SECOND, 105 * SECOND]);
+    expect(failed).toMatchObject({ state: "failed", lastError: "Failed after 4 attempts; the last: HTTP 500: receiver is down" });
+    expect(failed.attempts.at(-1).nextAttemptAt).toBeNull();
+    expect(new Set(hooks.received.map((r) => r.headers["webhook-id"]))).toEqual(new Set([failed.webhookId]));
+    expect(await get(`/messages/${failed.messageId}`)).toMatchObject({ status: "failed", error: "Failed after 4 attempts; the last: HTTP 500: receiver is down" });
+  });
+
+  it("backs off exponentially with jitter by default, and honours Retry-After", async () => {
+    const hooks = await receiver();
+    hooks.answer((_, i) => (i === 0 ? { status: 503, headers: { "retry-after": "42" } } : i === 1 ? { status: 500 } : { status: 204 }));
+    const { query } = await start(seed(hooks.url));
+    await query.messages.receive({ customData: { messageSid: "SM-1", fromId: "u1", toId: "t", body: "hi" } });
+    await settle();
+    await advance(41 * SECOND);
+    expect(hooks.received).toHaveLength(1);
+    await advance(SECOND);
+    expect(hooks.received).toHaveLength(2);
+    const [delivery] = await get("/deliveries");
+    const wait = Date.parse(delivery.attempts[1].nextAttemptAt) - Date.parse(delivery.attempts[1].startedAt);
+    // The second wait is 20 s, give or take the 20% jitter.
+    expect(wait).toBeGreaterThanOrEqual(16 * SECOND);
+    expect(wait).toBeLessThanOrEqual(24 * SECOND);
+    await advance(24 * SECOND);
+    expect((await get("/deliveries"))[0]).toMatchObject({ state: "delivered" });
+    expect((await get(`/messages/${delivery.messageId}`)).status).toBe("sent");
+  });
+
+  it("a refused connection and a receiver that does not answer in time are failed attempts, with what happened", async () => {
+    const slow = await receiver();
+    slow.answer(() => ({ status: 200, delayMs: 1000 }));
+    const { query } = await start(seed(slow.url), { webhooks: { timeoutMs: 100, maxAttempts: 1 } });
+    await query.messages.receive({ customData: { messageSid: "SM-1", fromId: "u1", toId: "t", body: "hi" } });
+    await settle();
+    expect((await get("/deliveries"))[0]).toMatchObject({ state: "failed", attempts: [{ status: null, error: "No answer within 100 ms." }] });
+    const closed = await receiver();
+    await closed.close();
+    receivers.pop();
+    await harness!.admin("PATCH", "/accounts/acc_gym", { webhookUrl: closed.url });
+    await query.messages.receive({ customData: { messageSid: "SM-2", fromId: "u2", toId: "t", body: "hi" } });
+    await settle();
+    expect((await get("/deliveries?state=failed"))[1].attempts[0]).toMatchObject({ status: null, error: "The connection was refused." });
+  });
+
+  it("without a Custom Channel Webhook URL the reply is Failed and says why", async () => {
+    const { query } = await start(seed(null));
+    await query.messages.receive({ customData: { messageSid: "SM-1", fromId: "u1", toId: "t", body: "hi" } });
+    await settle();
+    const [delivery] = await get("/deliveries");
+    expect(delivery).toMatchObject({ state: "failed", attempts: [] });
+    expect((await get(`/messages/${delivery.messageId}`)).error).toBe(
+      "No Custom Channel Webhook URL (Settings > Custom Channel Webhook) is set, so there is nowhere to deliver.",
+    );
+  });
+
+  it("deliveries to one URL run a few at a time", async () => {
+    const hooks = await receiver();
+    hooks.answer(() => ({ status: 200, delayMs: 30 }));
+    const { query } = await start(seed(hooks.url), { webhooks: { concurrencyPerUrl: 2 } });
+    await Promise.all(Array.from({ length: 8 }, (_, i) => query.messages.receive({ customData: { messageSid: `SM-${i}`, fromId: `u${i}`, toId: "t", body: "hi" } })));
+    await settle();
+    expect(hooks.received).toHaveLength(8);
+    expect(hooks.maxConcurrent).toBe(2);
+  });
+
+  it("a reply typed in the app goes out the same way", async () => {
+    const hooks = await receiver();
+    const { query } = await start(seed(hooks.url, { botActive: false }));
+    await query.messages.receive({ customData: { messageSid: "SM-1", fromId: "user-9", toId: "t", body: "hello?", channel: "acme-chat" } });
+    await settle();
+    const contact = (await get("/contacts?accountId=acc_gym"))[0];
+    const typed = await harness!.admin("POST", `/contacts/${contact.id}/replies`, { body: "Hi, this is Sam from Acme." });
+    expect(typed).toMatchObject({ status: 201, body: { source: "human", status: "pending", channel: "acme-chat" } });
+    await settle();
+    expect(hooks.received.map((r) => r.json)).toEqual([
+      { contactId: contact.id, messageId: typed.body.id, userId: "usr_gym_owner", body: "Hi, this is Sam from Acme.", toId: "user-9", channel: "acme-chat" },
+    ]);
+    expect((await get(`/messages/${typed.body.id}`)).status).toBe("sent");
+  });
+});
+
+describe("the bot", () => {
+  it("a hand-off phrase raises a team alert and pauses the bot for that contact, until resumed", async () => {
+    const hooks = await receiver();
+    const { query } = await start(seed(hooks.url));
+    const first = await query.messages.receive({ customData: { messageSid: "SM-1", fromId: "u1", toId: "t", body: "Can I talk to a human please?" } });
+    await settle();
+    const message = await get(`/messages/${first.messageId}`);
+    expect(message.botOutcome).toBe("handed_off");
+    const alerts = await get("/alerts?accountId=acc_gym");
+    expect(alerts).toEqual([expect.objectContaining({ contactId: message.contactId, messageId: first.messageId, reason: 'The contact asked for a person ("talk to a human").' })]);
+    expect(hooks.received.map((r) => r.json.body)).toEqual(["Of course: I've asked a member of our team to take over, and they will reply here shortly."]);
+    expect((await get(`/contacts/${message.contactId}`)).contact.botPaused).toBe(true);
+
+    const second = await query.messages.receive({ customData: { messageSid: "SM-2", fromId: "u1", toId: "t", body: "hello?" } });
+    await settle();
+    expect((await get(`/messages/${second.messageId}`)).botOutcome).toBe("contact_paused");
+    expect(hooks.received).toHaveLength(1);
+
+    await harness!.admin("PATCH", `/contacts/${message.contactId}`, { botPaused: false });
+    await query.messages.receive({ customData: { messageSid: "SM-3", fromId: "u1", toId: "t", body: "How much is a membership?" } });
+    await settle();
+    expect(hooks.received.at(-1)!.json.body).toBe("Memberships start at 29 dollars a month.");
+  });
+
+  it("is pluggable: the bot option answers instead, and a bot that throws is recorded", async () => {
+    const hooks = await receiver();
+    const seen: unknown[] = [];
+    const { query } = await start(seed(hooks.url), {
+      bot: ({ message, conversation, contact, campaign }) => {
+        seen.push({ body: message.body, turns: conversation.length, contact: contact.fromId, campaign: campaign.id });
+        if (message.body === "boom") throw new Error("model unavailable");
+        return { reply: `echo: ${message.body}` };
+      },
+      onError: () => {},
+    });
+    await query.messages.receive({ customData: { messageSid: "SM-1", fromId: "u1", toId: "t", body: "hello" } });
+    const broken = await query.messages.receive({ customData: { messageSid: "SM-2", fromId: "u1", toId: "t", body: "boom" } });
+    await settle();
+    expect(hooks.received.map((r) => r.json.body)).toEqual(["echo: hello"]);
+    expect(seen).toEqual([
+      { body: "hello", turns: 1, contact: "u1", campaign: "cmp_spring" },
+      { body: "boom", turns: 3, contact: "u1", campaign: "cmp_spring" },
+    ]);
+    expect((await get(`/messages/${broken.messageId}`)).botOutcome).toBe("bot_error");
+  });
+
+  it("stops when the account has no credits, and says why", async () => {
+    const hooks = await receiver();
+    const { query } = await start(seed(hooks.url, {}, 1));
+    const sent = await query.messages.receive({ customData: { messageSid: "SM-1", fromId: "u1", toId: "t", body: "hi" } });
+    await settle();
+    // A first bot reply costs 2 (first message + reply); the account has 1.
+    expect((await get(`/messages/${sent.messageId}`)).botOutcome).toBe("no_credits");
+    expect(hooks.received).toHaveLength(0);
+    expect((await get("/accounts/acc_gym/credits")).balance).toBe(1);
+  });
+});
+
+describe("opening messages", () => {
+  it("10 contacts imported at once are queued and drained at the configured rate, exactly", async () => {
+    const { bearer } = await start(seed(null), { funnel: { queueIntervalMs: 15 * SECOND } });
+    const t0 = Date.parse((await get("/clock")).now);
+    const contacts = Array.from({ length: 10 }, (_, i) => ({ phone: `+1415555${String(100 + i).padStart(4, "0")}`, firstName: `Lead${i}` }));
+    const imported = await harness!.admin("POST", "/lists/lst_leads/contacts", { contacts });
+    expect(imported.body.added).toBe(10);
+    await settle();
+    const openings = async () => (await get("/messages?accountId=acc_gym")).filter((m: { source: string }) => m.source === "opening");
+    expect((await openings()).map((m: { status: string }) => m.status)).toEqual(["sent", ...Array(9).fill("queued")]);
+    const scheduled = (await get("/jobs")).filter((j: { kind: string }) => j.kind === "opening");
+    expect(scheduled.map((j: { runAt: string }) => (Date.parse(j.runAt) - t0) / SECOND)).toEqual([15, 30, 45, 60, 75, 90, 105, 120, 135]);
+    await advance(44 * SECOND);
+    expect((await openings()).filter((m: { status: string }) => m.status === "sent")).toHaveLength(3);
+    await advance(SECOND);
+    expect((await openings()).filter((m: { status: string }) => m.status === "sent")).toHaveLength(4);
+    await advance(90 * SECOND);
+    const sent = await openings();
+    expect(sent.every((m: { status: string }) => m.status === "sent")).toBe(true);
+    expect(sent.map((m: { body: string }) => m.body)[9]).toBe("Hi Lead9, thanks for your interest! Want a free trial class?");
+    void bearer;
+  });
+
+  it("1 to 3 added at once are sent at once; through the API, a burst's fourth add onward is queued", async () => {
+    const { bearer } = await start(seed(null), { funnel: { queueIntervalMs: 10 * SECOND } });
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const contact = await bearer.contacts.create({ phone_number: `+1415555${String(200 + i).padStart(4, "0")}` });
+      await bearer.lists.addContact("lst_leads", { contact_id: contact.id });
+      ids.push(contact.id);
+    }
+    await settle();
+    const statuses = async () => (await Promise.all(ids.map(conversation))).map((m) => m[0]!.status);
+    expect(await statuses()).toEqual(["sent", "sent", "sent", "sent", "queued"]);
+    await advance(10 * SECOND);
+    expect(await statuses()).toEqual(["sent", "sent", "sent", "sent", "sent"]);
+    // Outside the burst window, adds are "at once" again.
+    await advance(60 * SECOND);
+    const later = await bearer.contacts.create({ phone_number: "+14155550999" });
+    await bearer.lists.addContact("lst_leads", { contact_id: later.id });
+    await settle();
+    expect((await conversation(later.id))[0]!.status).toBe("sent");
+  });
+
+  it("is not sent, with the reason kept, when the template is not approved or the contact has no phone", async () => {
+    const { bearer } = await start(seed(null, { openingTemplate: { body: "Hi {{firstName}}", approval: "submitted" } }));
+    const contact = await bearer.contacts.create({ phone_number: "+14155550123" });
+    await bearer.lists.addContact("lst_leads", { contact_id: contact.id });
+    const noPhone = await bearer.contacts.create({ email: "nophone@example.com" });
+    await harness!.admin("PATCH", "/campaigns/cmp_spring", { openingTemplate: { body: "Hi {{firstName}}", approval: "approved" } });
+    await bearer.lists.addContact("lst_leads", { contact_id: noPhone.id });
+    await settle();
+    expect((await conversation(contact.id))[0]).toMatchObject({
+      status: "not_sent",
+      error: "The opening template is submitted, not approved: a template is sent only once the messaging channel approves it.",
+    });
+    expect((await conversation(noPhone.id))[0]).toMatchObject({ status: "not_sent", error: "The contact has no phone number to reach on messaging_app." });
+    expect((await get("/accounts/acc_gym/credits")).balance).toBe(100);
+  });
+
+  it("the trigger does not fire for a campaign that is not Live or has the toggle off", async () => {
+    const { bearer } = await start(seed(null, { state: "Draft" }));
+    const contact = await bearer.contacts.create({ phone_number: "+14155550123" });
+    await bearer.lists.addContact("lst_leads", { contact_id: contact.id });
+    await harness!.admin("PATCH", "/campaigns/cmp_spring", { state: "Live", triggerOnNewListContacts: false });
+    const second = await bearer.contacts.create({ phone_number: "+14155550124" });
+    await bearer.lists.addContact("lst_leads", { contact_id: second.id });
+    await settle();
+    expect(await conversation(contact.id)).toEqual([]);
+    expect(await conversation(second.id)).toEqual([]);
+  });
+
+  it("fires for manual adds as for API adds, and a contact gets a campaign's opening message once", async () => {
+    const s = seed(null);
+    s.accounts![0]!.lists!.push({ id: "lst_second", name: "Second list", campaignId: "cmp_spring" });
+    const { bearer } = await start(s);
+    const contact = await bearer.contacts.create({ phone_number: "+14155550123" });
+    await harness!.admin("POST", "/lists/lst_leads/contacts", { source: "manual", contactIds: [contact.id] });
+    await bearer.lists.addContact("lst_second", { contact_id: contact.id });
+    await settle();
+    expect((await conversation(contact.id)).map((m) => [m.status, m.error])).toEqual([
+      ["sent", null],
+      ["not_sent", "The contact has already received this campaign's opening message."],
+    ]);
+  });
+
+  it("is not sent when the account has no credits left", async () => {
+    const { bearer } = await start(seed(null, {}, 0));
+    const contact = await bearer.contacts.create({ phone_number: "+14155550123" });
+    await bearer.lists.addContact("lst_leads", { contact_id: contact.id });
+    await settle();
+    expect((await conversation(contact.id))[0]).toMatchObject({ status: "not_sent", error: "The account has no credits left." });
+  });
+});
+
+describe("follow-ups", () => {
+  it("fire after 24 h, 72 h and 7 days of quiet, and a reply cancels the rest", async () => {
+    const hooks = await receiver();
+    const { bearer, query } = await start(
+      seed(hooks.url, { followUps: { enabled: true, cycles: 2, messagesPerCycle: 3, messages: ["Still keen, {{firstName}}?", "Last call for the spring offer!"] } }),
+    );
+    const lead = await bearer.contacts.create({ phone_number: "+14155550123", first_name: "Ada" });
+    await bearer.lists.addContact("lst_leads", { contact_id: lead.id });
+    await settle();
+    const followUps = async () => (await conversation(lead.id)).filter((m) => m.source === "follow_up");
+    await advance(24 * HOUR - 1);
+    expect(await followUps()).toHaveLength(0);
+    await advance(1);
+    expect((await followUps()).map((m) => [m.body, m.channel, m.status])).toEqual([["Still keen, Ada?", "messaging_app", "sent"]]);
+    await advance(72 * HOUR);
+    expect((await followUps()).map((m) => m.body)).toEqual(["Still keen, Ada?", "Last call for the spring offer!"]);
+    await advance(168 * HOUR);
+    expect(await followUps()).toHaveLength(3);
+    await advance(24 * HOUR);
+    expect(await followUps()).toHaveLength(4);
+
+    await query.messages.receive({ customData: { messageSid: "SM-1", fromId: "+14155550123", toId: "t", body: "Yes, I'm in" } });
+    await settle();
+    expect((await get("/jobs")).filter((j: { kind: string }) => j.kind === "follow_up")).toEqual([]);
+    await advance(60 * 24 * HOUR);
+    expect(await followUps()).toHaveLength(4);
+  });
+
+  it("stop after the campaign's cycles", async () => {
+    const { bearer } = await start(seed(null, { followUps: { enabled: true, cycles: 1, messagesPerCycle: 2, delaysHours: [1, 2] } }));
+    const lead = await bearer.contacts.create({ phone_number: "+14155550123" });
+    await bearer.lists.addContact("lst_leads", { contact_id: lead.id });
+    await settle();
+    await advance(30 * 24 * HOUR);
+    const followUps = (await conversation(lead.id)).filter((m) => m.source === "follow_up");
+    expect(followUps.map((m) => m.body)).toEqual([
+      "Hi there, just checking in on my last message: are you still interested?",
+      "Hi there, just checking in on my last message: are you still interested?",
+    ]);
+  });
+});
+
+describe("auto-recharge", () => {
+  function agencySeed(url: string, duplicates = false): [Seed, IntakeOptions] {
+    return [
+      {
+        accounts: [
+          {
+            id: "acc_agency",
+            kind: "agency",
+            name: "Northwind",
+            apiKey: AGENCY_KEY,
+            webhookSecret: AGENCY_SECRET,
+            autoRechargeUrl: url,
+            subaccounts: [
+              {
+                id: "sub_client",
+                email: "client@northwind.example",
+                apiKey: KEY,
+                credits: 12,
+                autoRecharge: { threshold: 10, amount: 500 },
+                webhookUrl: null,
+                campaigns: [{ id: "cmp_client", name: "Client bot", state: "Live" }],
+              },
+            ],
+          },
+        ],
+      },
+      { duplicateRechargeWebhooks: duplicates },
+    ];
+  }
+
+  it("asks the agency once per crossing below the threshold, signed; granting with its idempotency_key grants once", async () => {
+    const hooks = await receiver();
+    const { query, agency } = await start(...agencySeed(hooks.url));
+    const chat = (sid: string) => query.messages.receive({ customData: { messageSid: sid, fromId: "u1", toId: "t", body: "hi" } });
+    await chat("SM-1"); // first message + reply: 12 -> 10, not below
+    await settle();
+    expect(hooks.received).toHaveLength(0);
+    await chat("SM-2"); // 10 -> 9: crossing
+    await chat("SM-3"); // 9 -> 8: already below, no new request
+    await settle();
+    expect(hooks.received).toHaveLength(1);
+    const [request] = hooks.received;
+    expect(request!.json).toEqual({ idempotency_key: expect.stringMatching(/^rch_/), sub_account_id: "sub_client", email: "client@northwind.example", amount: 500, balance: 9, threshold: 10 });
+    expect(() => hooks.verify(request!, AGENCY_SECRET)).not.toThrow();
+    expect(webhookSchema("AutoRechargeWebhookPayload")(request!.json)).toEqual([]);
+
+    const key = request!.json.idempotency_key;
+    await agency.subaccounts.grantCredits({ email: "client@northwind.example", amount: 500 }, { idempotencyKey: key });
+    await agency.subaccounts.grantCredits({ email: "client@northwind.example", amount: 500 }, { idempotencyKey: key });
+    expect((await get("/accounts/sub_client/credits")).balance).toBe(508);
+
+    // Above the threshold again, a new crossing asks again, with a new key.
+    await harness!.admin("POST", "/accounts/sub_client/credits", { amount: -498, description: "Spent elsewhere" });
+    await chat("SM-4");
+    await settle();
+    expect(hooks.received).toHaveLength(2);
+    expect(hooks.received[1]!.json.idempotency_key).not.toBe(key);
+  });
+
+  it("with duplicates on, each request comes twice with the same idempotency_key", async () => {
+    const hooks = await receiver();
+    const { query } = await start(...agencySeed(hooks.url, true));
+    for (const sid of ["SM-1", "SM-2"]) await query.messages.receive({ customData: { messageSid: sid, fromId: "u1", toId: "t", body: "hi" } });
+    await settle();
+    expect(hooks.received).toHaveLength(2);
+    expect(hooks.received[0]!.json).toEqual(hooks.received[1]!.json);
+    expect(hooks.received[0]!.headers["webhook-id"]).not.toBe(hooks.received[1]!.headers["webhook-id"]);
+    expect((await get("/deliveries?kind=auto_recharge")).map((d: { state: string }) => d.state)).toEqual(["delivered", "delivered"]);
+  });
+});
