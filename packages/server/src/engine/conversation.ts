@@ -10,6 +10,7 @@ import type { Bot } from "./bot.js";
 import type { Credits } from "./credits.js";
 import type { Deliveries } from "./delivery.js";
 import type { DomainEvents } from "./events.js";
+import { recordOutbound } from "./outbound.js";
 import type { Scheduler } from "./scheduler.js";
 
 /** The key a contact's pending follow-ups are scheduled under. */
@@ -114,27 +115,7 @@ export function createConversations(deps: ConversationDeps) {
   /** A reply on the contact's custom channel, charged, recorded and delivered to the webhook URL. */
   function reply(account: AccountRecord, contact: ContactRecord, body: string, source: "bot" | "human", channel: string, campaignId: string | null) {
     if (!credits.charge(account, contact, source === "bot" ? "bot_reply" : "human")) return undefined;
-    const message = store.createMessage({
-      id: store.ids.id("msg_"),
-      accountId: account.id,
-      contactId: contact.id,
-      direction: "outbound",
-      channel,
-      messageSid: null,
-      fromId: null,
-      toId: contact.fromId,
-      messageType: "text",
-      body,
-      status: "pending",
-      mediaUrl: null,
-      mediaContentType: null,
-      reactionTo: null,
-      campaignId,
-      source,
-      error: null,
-      botOutcome: null,
-      createdAt: store.timestamp(),
-    });
+    const message = recordOutbound(store, { contact, channel, body, source, status: "pending", toId: contact.fromId, campaignId });
     deliveries.enqueue({
       account,
       kind: "reply",
@@ -158,27 +139,7 @@ export function createConversations(deps: ConversationDeps) {
       if (!credits.charge(account, contact, "human")) return undefined;
       const campaign = contact.campaignId ? store.campaign(account.id, contact.campaignId) : undefined;
       const channel = campaign ? (JSON.parse(campaign.settings) as CampaignSettings).channel : "messaging_app";
-      return store.createMessage({
-        id: store.ids.id("msg_"),
-        accountId: account.id,
-        contactId: contact.id,
-        direction: "outbound",
-        channel,
-        messageSid: null,
-        fromId: null,
-        toId: contact.phone,
-        messageType: "text",
-        body,
-        status: "sent",
-        mediaUrl: null,
-        mediaContentType: null,
-        reactionTo: null,
-        campaignId: contact.campaignId,
-        source: "human",
-        error: null,
-        botOutcome: null,
-        createdAt: store.timestamp(),
-      });
+      return recordOutbound(store, { contact, channel, body, source: "human", status: "sent", toId: contact.phone, campaignId: contact.campaignId });
     },
   };
 }

@@ -13,10 +13,11 @@
  */
 import type { CampaignSettings } from "../admin/present.js";
 import type { Clock } from "../clock.js";
-import type { CampaignRecord, ContactRecord, Fields, MessageRecord } from "../store/models.js";
+import type { CampaignRecord, ContactRecord, MessageRecord } from "../store/models.js";
 import type { Store } from "../store/store.js";
 import type { Credits } from "./credits.js";
 import type { DomainEvents } from "./events.js";
+import { recordOutbound, type Outbound } from "./outbound.js";
 import { render } from "./render.js";
 import { followUpKey } from "./conversation.js";
 import type { Scheduler } from "./scheduler.js";
@@ -89,28 +90,18 @@ export function createFunnel({ store, clock, scheduler, events, credits, options
       .reduce((latest, job) => Math.max(latest, job.runAt!), Number.NEGATIVE_INFINITY);
   }
 
-  function record(campaign: CampaignRecord, contact: ContactRecord, fields: Partial<Fields<"message">>): MessageRecord {
+  /** An opening message or follow-up on the campaign's built-in channel, to the contact's phone. */
+  function record(campaign: CampaignRecord, contact: ContactRecord, message: Partial<Pick<Outbound, "body" | "status" | "source" | "error">> & { createdAt?: string }): MessageRecord {
     const settings = settingsOf(campaign);
-    return store.createMessage({
-      id: store.ids.id("msg_"),
-      accountId: campaign.accountId,
-      contactId: contact.id,
-      direction: "outbound",
+    const { createdAt: _createdAt, ...fields } = message;
+    return recordOutbound(store, {
+      contact,
       channel: settings.channel,
-      messageSid: null,
-      fromId: null,
-      toId: contact.phone,
-      messageType: "text",
       body: settings.openingTemplate ? render(settings.openingTemplate.body, contact) : "",
       status: "queued",
-      mediaUrl: null,
-      mediaContentType: null,
-      reactionTo: null,
-      campaignId: campaign.id,
       source: "opening",
-      error: null,
-      botOutcome: null,
-      createdAt: store.timestamp(),
+      toId: contact.phone,
+      campaignId: campaign.id,
       ...fields,
     });
   }
@@ -137,7 +128,8 @@ export function createFunnel({ store, clock, scheduler, events, credits, options
     const contact = campaign && store.contact(campaign.accountId, String(payload.contactId));
     if (!campaign || !contact) return;
     const queued = payload.messageId ? store.messageById(String(payload.messageId)) : undefined;
-    const settle = (fields: Partial<Fields<"message">>) => (queued ? store.updateMessage(queued, fields) : record(campaign, contact, fields));
+    type Outcome = Pick<Outbound, "status"> & Partial<Pick<Outbound, "body" | "error">> & { createdAt?: string };
+    const settle = (fields: Outcome) => (queued ? store.updateMessage(queued, fields) : record(campaign, contact, fields));
     const reason = whyNot(campaign, contact);
     if (reason) return void settle({ status: "not_sent", error: reason });
     const account = store.account(campaign.accountId)!;
