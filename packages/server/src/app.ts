@@ -80,7 +80,7 @@ export function createIntake(options: IntakeOptions = {}): Intake {
   const trustForwardedProto = options.trustForwardedProto ?? false;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
 
-  const engine = createEngine({ store, clock, ids, events, random: () => ids.random(), onError }, options);
+  const engine = createEngine({ store, clock, ids, events, random: () => ids.random(), onError, sequential: deterministic !== undefined }, options);
   const admin = createAdminService({
     store,
     clock,
@@ -91,14 +91,13 @@ export function createIntake(options: IntakeOptions = {}): Intake {
     engine,
     initialSeed: options.seed,
     checkSeed: seedChecker(),
-    onReset: () => engine.restore(),
   });
   const adminToken = options.adminToken ?? `adm_${ids.token(32)}`;
 
   if (options.snapshot) {
     // The clock first: restoring picks up the stored jobs, whose times are on it.
     if (clock.mode === "virtual") (clock as VirtualClock).set(Date.parse(options.snapshot.clock.now));
-    admin.restore(options.snapshot);
+    admin.load(options.snapshot);
   } else if (options.seed) {
     admin.applySeed(options.seed);
   }
@@ -133,11 +132,8 @@ export function createIntake(options: IntakeOptions = {}): Intake {
     events,
     engine,
     onChange: (listener) => store.onChange(listener),
-    /** Stops scheduling and waits for the work in flight (webhook attempts) to finish. */
-    close: async () => {
-      engine.close();
-      await engine.settle();
-    },
+    /** Stops scheduling; webhook attempts in flight are aborted and stay stored for a restart. */
+    close: () => engine.close(),
   };
 }
 

@@ -29,6 +29,14 @@ export interface VirtualClock extends Clock {
 /** 2026-01-01T00:00:00.000Z: where a virtual clock starts unless told otherwise. */
 export const VIRTUAL_EPOCH = Date.UTC(2026, 0, 1);
 
+const MAX_TIMEOUT = 2 ** 31 - 1;
+
+/** In Node, a pending timer must not keep a finished process alive. */
+function unref<T>(timer: T): T {
+  (timer as { unref?: () => void }).unref?.();
+  return timer;
+}
+
 export function realClock(): Clock {
   const timers = new Map<number, ReturnType<typeof setTimeout>>();
   let next = 1;
@@ -37,13 +45,16 @@ export function realClock(): Clock {
     now: () => Date.now(),
     setTimer(callback, delayMs) {
       const id = next++;
-      const timer = setTimeout(() => {
-        timers.delete(id);
-        void Promise.resolve().then(callback);
-      }, Math.max(0, delayMs));
-      // In Node, a pending timer must not keep a finished process alive.
-      (timer as { unref?: () => void }).unref?.();
-      timers.set(id, timer);
+      // setTimeout fires at once past 2^31 - 1 ms (24.8 days): a later timer wakes at the cap and
+      // waits again for the rest.
+      const arm = (remaining: number) =>
+        setTimeout(() => {
+          if (remaining > MAX_TIMEOUT) return void timers.set(id, unref(arm(remaining - MAX_TIMEOUT)));
+          timers.delete(id);
+          void Promise.resolve().then(callback);
+        }, Math.min(Math.max(0, remaining), MAX_TIMEOUT));
+      const timer = arm(delayMs);
+      timers.set(id, unref(timer));
       return { id };
     },
     clearTimer(handle) {

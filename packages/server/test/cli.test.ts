@@ -179,7 +179,16 @@ describe("intake-server", () => {
               apiKey: KEY,
               webhookUrl: hooks.url,
               credits: 100,
-              campaigns: [{ id: "cmp_r", name: "R", state: "Live", triggerOnNewListContacts: true, openingTemplate: { body: "Hi {{firstName}}", approval: "approved" } }],
+              campaigns: [
+                {
+                  id: "cmp_r",
+                  name: "R",
+                  state: "Live",
+                  triggerOnNewListContacts: true,
+                  openingTemplate: { body: "Hi {{firstName}}", approval: "approved" },
+                  followUps: { enabled: true, delaysHours: [1], cycles: 1, messagesPerCycle: 1 },
+                },
+              ],
               lists: [{ id: "lst_r", name: "R", campaignId: "cmp_r" }],
             },
           ],
@@ -204,20 +213,27 @@ describe("intake-server", () => {
       await admin(first, "POST", "/lists/lst_r/contacts", { contacts });
       await admin(first, "POST", "/settle");
       expect(hooks.received).toHaveLength(1);
-      expect((await admin(first, "GET", "/jobs")).map((j: { kind: string }) => j.kind).sort()).toEqual(["deliver", "opening", "opening", "opening", "opening"]);
+      // The bot's reply failed once; one opening went at once (its follow-up is due in an hour); four are queued.
+      expect((await admin(first, "GET", "/jobs")).map((j: { kind: string }) => j.kind).sort()).toEqual(["deliver", "follow_up", "opening", "opening", "opening", "opening"]);
       expect(await first.stop("SIGTERM")).toBe(0);
       running.pop();
 
       hooks.answer(() => ({ status: 200 }));
       const second = await start([...args, "--admin-token", "adm_restart_token"]);
-      expect((await admin(second, "GET", "/jobs")).length).toBe(5);
+      expect((await admin(second, "GET", "/jobs")).length).toBe(6);
       await admin(second, "POST", "/clock/advance", { ms: 60_000 });
       expect(hooks.received).toHaveLength(2);
       expect(hooks.received[1]!.headers["webhook-id"]).toBe(hooks.received[0]!.headers["webhook-id"]);
       expect((await admin(second, "GET", "/deliveries"))[0]).toMatchObject({ state: "delivered" });
-      const openings = (await admin(second, "GET", "/messages")).filter((m: { source: string }) => m.source === "opening");
-      expect(openings.map((m: { status: string }) => m.status)).toEqual(["sent", "sent", "sent", "sent", "sent"]);
+      const bySource = async (source: string) => (await admin(second, "GET", "/messages")).filter((m: { source: string }) => m.source === source);
+      expect((await bySource("opening")).map((m: { status: string }) => m.status)).toEqual(["sent", "sent", "sent", "sent", "sent"]);
+      // Each opening scheduled a follow-up an hour later; those stored before the stop came back too.
+      expect((await admin(second, "GET", "/jobs")).map((j: { kind: string }) => j.kind)).toEqual(Array(5).fill("follow_up"));
+      await admin(second, "POST", "/clock/advance", { ms: 3_600_000 });
+      expect(await bySource("follow_up")).toHaveLength(5);
       expect(await admin(second, "GET", "/jobs")).toEqual([]);
+      // 100 - 2 (first message and bot reply to u1) - 5 openings.
+      expect((await admin(second, "GET", "/accounts")).find((a: { name: string }) => a.name === "Restart").credits).toBe(93);
     } finally {
       await hooks.close();
     }

@@ -33,8 +33,8 @@ function handlersFor(admin: AdminService): Handlers {
   return {
     getAdminOpenApi: () => ok(adminDocument),
     getSnapshot: () => ok(admin.snapshot()),
-    restoreSnapshot: ({ body }) => ok(admin.restore(body)),
-    resetState: ({ body }) => ok(admin.reset(body)),
+    restoreSnapshot: async ({ body }) => ok(await admin.restore(body)),
+    resetState: async ({ body }) => ok(await admin.reset(body)),
     applySeed: ({ body }) => ok(admin.applySeed(body)),
     listAccounts: () => ok(admin.listAccounts()),
     createAccount: ({ body }) => created(admin.createAccount(body)),

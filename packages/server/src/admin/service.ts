@@ -67,8 +67,6 @@ export interface AdminDeps {
   initialSeed: Seed | undefined;
   /** Runs a shape check of a seed against the admin contract (the HTTP layer does it for requests). */
   checkSeed: (seed: unknown) => void;
-  /** Called after reset and restore, for the engine to drop or reload what it had scheduled. */
-  onReset: () => void;
 }
 
 export type AdminService = ReturnType<typeof createAdminService>;
@@ -218,21 +216,26 @@ export function createAdminService(deps: AdminDeps) {
   return {
     applySeed,
 
-    /** Back to a seed (the starting one by default); a seed that fails leaves the state as it was. */
-    reset(seed?: Seed) {
+    /**
+     * Back to a seed (the starting one by default); a seed that fails leaves the state as it was.
+     * Work in flight is stopped first, so none of it lands in the new state.
+     */
+    async reset(seed?: Seed) {
       const next = seed ?? deps.initialSeed;
       if (next) deps.checkSeed(next);
+      await deps.engine.quiesce();
       const before = store.records();
       try {
         store.clear();
         if (next) applySeed(next);
       } catch (error) {
         store.load(before);
+        deps.engine.restore();
         throw error;
       }
       journal.clear();
       rateLimiter.reset();
-      deps.onReset();
+      deps.engine.restore();
       return store.counts();
     },
 
@@ -246,16 +249,24 @@ export function createAdminService(deps: AdminDeps) {
       };
     },
 
-    restore(snapshot: Snapshot) {
+    /** Replaces the state with a snapshot, once the work in flight has stopped. */
+    async restore(snapshot: Snapshot) {
+      await deps.engine.quiesce();
+      return this.load(snapshot);
+    },
+
+    /** Loads a snapshot (at start, or once the engine is quiet) and picks its scheduled work up. */
+    load(snapshot: Snapshot) {
       if (snapshot.format !== "intake-snapshot/1") {
         throw adminError(400, "VALIDATION_ERROR", `Not a snapshot this server can read (format ${String(snapshot.format)}).`);
       }
       try {
         store.load(snapshot.records as unknown as Partial<Records>);
       } catch (error) {
+        deps.engine.restore();
         throw adminError(400, "VALIDATION_ERROR", `${(error as Error).message}. Nothing was changed.`);
       }
-      deps.onReset();
+      deps.engine.restore();
       return store.counts();
     },
 
@@ -313,7 +324,9 @@ export function createAdminService(deps: AdminDeps) {
       if (record.credits + amount < 0) {
         throw conflict(`Account ${id} has ${record.credits} credits; it cannot lose ${-amount}.`);
       }
+      const before = record.credits;
       store.addCredits(record, amount, { description: description ?? (amount > 0 ? "Credits added" : "Credits removed"), source: "admin" });
+      if (amount < 0) deps.engine.debited(record, before);
       return this.credits(id);
     },
 

@@ -55,9 +55,21 @@ export function createConversations(deps: ConversationDeps) {
     scheduler.add("inbound", { messageId: message.id });
   });
 
+  // One contact's messages are answered one at a time, in the order they came: a hand-off, the
+  // credits and the conversation the bot sees are then as the previous answer left them.
+  const queues = new Map<string, Promise<void>>();
   scheduler.on("inbound", async (payload) => {
     const message = store.messageById(String(payload.messageId));
-    if (message) await answer(message);
+    if (!message) return;
+    const previous = queues.get(message.contactId) ?? Promise.resolve();
+    const turn = previous.then(() => answer(message));
+    const settled = turn.catch(() => {});
+    queues.set(message.contactId, settled);
+    try {
+      await turn;
+    } finally {
+      if (queues.get(message.contactId) === settled) queues.delete(message.contactId);
+    }
   });
 
   function routeTo(message: MessageRecord, contact: ContactRecord, account: AccountRecord): CampaignRecord | undefined {
@@ -94,6 +106,8 @@ export function createConversations(deps: ConversationDeps) {
       return outcome("bot_error");
     }
     if (!result) return outcome("no_answer");
+    // The bot may have taken a while: the state it was asked about may have changed since.
+    if (store.messageById(message.id) !== message) return;
     if ("handOff" in result) {
       store.createAlert({
         id: store.ids.id("alr_"),
@@ -108,14 +122,21 @@ export function createConversations(deps: ConversationDeps) {
       if (result.handOff.reply) reply(account, contact, result.handOff.reply, "bot", message.channel, campaign.id);
       return outcome("handed_off");
     }
-    if (!reply(account, contact, result.reply, "bot", message.channel, campaign.id)) return outcome("no_credits");
-    return outcome("replied");
+    if (contact.botPaused) return outcome("contact_paused");
+    const sent = reply(account, contact, result.reply, "bot", message.channel, campaign.id);
+    return outcome(sent.status === "not_sent" ? "no_credits" : "replied");
   }
 
-  /** A reply on the contact's custom channel, charged, recorded and delivered to the webhook URL. */
-  function reply(account: AccountRecord, contact: ContactRecord, body: string, source: "bot" | "human", channel: string, campaignId: string | null) {
-    if (!credits.charge(account, contact, source === "bot" ? "bot_reply" : "human")) return undefined;
-    const message = recordOutbound(store, { contact, channel, body, source, status: "pending", toId: contact.fromId, campaignId });
+  /**
+   * A reply on the contact's custom channel, charged, recorded and delivered to the webhook URL.
+   * Without a webhook URL it is recorded as failed and costs nothing; without credits, not sent.
+   */
+  function reply(account: AccountRecord, contact: ContactRecord, body: string, source: "bot" | "human", channel: string, campaignId: string | null): MessageRecord {
+    const outbound = { contact, channel, body, source, toId: contact.fromId, campaignId } as const;
+    if (account.webhookUrl && !credits.charge(account, contact, source === "bot" ? "bot_reply" : "human")) {
+      return recordOutbound(store, { ...outbound, status: "not_sent", error: "The account has no credits left." });
+    }
+    const message = recordOutbound(store, { ...outbound, status: "pending" });
     deliveries.enqueue({
       account,
       kind: "reply",
@@ -135,7 +156,10 @@ export function createConversations(deps: ConversationDeps) {
      */
     humanReply(contact: ContactRecord, body: string): MessageRecord | undefined {
       const account = store.account(contact.accountId)!;
-      if (contact.fromId) return reply(account, contact, body, "human", contact.customChannel ?? "custom", contact.campaignId);
+      if (contact.fromId) {
+        const sent = reply(account, contact, body, "human", contact.customChannel ?? "custom", contact.campaignId);
+        return sent.status === "not_sent" ? undefined : sent;
+      }
       if (!credits.charge(account, contact, "human")) return undefined;
       const campaign = contact.campaignId ? store.campaign(account.id, contact.campaignId) : undefined;
       const channel = campaign ? (JSON.parse(campaign.settings) as CampaignSettings).channel : "messaging_app";

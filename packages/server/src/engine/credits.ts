@@ -22,9 +22,14 @@ export function createCredits({ store, deliveries, duplicateRechargeWebhooks }: 
   const who = (contact: ContactRecord) =>
     [contact.firstName, contact.lastName].filter(Boolean).join(" ") || contact.phone || contact.email || contact.fromId || contact.id;
 
-  /** The service has not written to this contact yet (messages the customer's own system sent do not count). */
+  /**
+   * The service has not written to this contact yet: no message of its own went out or is on its
+   * way (messages the customer's own system sent do not count).
+   */
   function isFirst(contact: ContactRecord): boolean {
-    return !store.conversation(contact.id).some((m) => m.direction === "outbound" && m.source !== "api_send" && m.status !== "not_sent");
+    return !store
+      .conversation(contact.id)
+      .some((m) => m.direction === "outbound" && m.source !== "api_send" && (m.status === "sent" || m.status === "pending" || m.status === "failed"));
   }
 
   function costOf(contact: ContactRecord, spend: Spend): number {
@@ -63,7 +68,7 @@ export function createCredits({ store, deliveries, duplicateRechargeWebhooks }: 
       return true;
     },
 
-    /** After credits come in: nothing to do now, the next crossing asks again. */
+    /** After any debit (an admin adjustment too): a crossing below the threshold asks the agency. */
     requestRecharge,
   };
 }

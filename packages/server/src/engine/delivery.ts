@@ -9,7 +9,7 @@ import { Webhook } from "standardwebhooks";
 import type { Clock } from "../clock.js";
 import type { AccountRecord, DeliveryRecord } from "../store/models.js";
 import type { Store } from "../store/store.js";
-import type { Scheduler } from "./scheduler.js";
+import { DEFER, type Scheduler } from "./scheduler.js";
 
 export interface WebhookOptions {
   /** Time allowed for the receiver to answer, in real milliseconds. Default 10 000. */
@@ -66,7 +66,7 @@ export function createDeliveries(deps: DeliveryDeps) {
   const limiter = perUrlLimiter(options.concurrencyPerUrl);
   const iso = (ms: number) => new Date(ms).toISOString();
 
-  scheduler.on("deliver", async (payload) => attempt(String(payload.deliveryId)));
+  scheduler.on("deliver", async (payload, { signal }) => attempt(String(payload.deliveryId), signal));
 
   function finish(delivery: DeliveryRecord, state: "delivered" | "failed", error: string | null) {
     store.updateDelivery(delivery, { state, completedAt: iso(clock.now()), nextAttemptAt: null, lastError: error });
@@ -74,17 +74,26 @@ export function createDeliveries(deps: DeliveryDeps) {
     if (message) store.updateMessage(message, state === "delivered" ? { status: "sent", error: null } : { status: "failed", error });
   }
 
-  async function attempt(id: string) {
+  /** Where the delivery goes now: the setting as it is at this attempt, so a corrected URL takes effect. */
+  function currentUrl(delivery: DeliveryRecord, account: AccountRecord): string | null {
+    return delivery.kind === "reply" ? account.webhookUrl : account.autoRechargeUrl;
+  }
+
+  async function attempt(id: string, signal: AbortSignal): Promise<void | typeof DEFER> {
     const delivery = store.delivery(id);
     if (!delivery || delivery.state !== "pending") return;
     const account = store.account(delivery.accountId);
-    if (!delivery.url || !account) {
+    const url = account && currentUrl(delivery, account);
+    if (!url || !account) {
       const setting = delivery.kind === "reply" ? "Custom Channel Webhook URL (Settings > Custom Channel Webhook)" : "agency's auto-recharge URL";
       return finish(delivery, "failed", `No ${setting} is set, so there is nowhere to deliver.`);
     }
+    if (url !== delivery.url) store.updateDelivery(delivery, { url });
     const number = delivery.attempts + 1;
     const startedAt = clock.now();
-    const outcome = await limiter(delivery.url, () => send(delivery, account));
+    const outcome = await limiter(url, async () => (signal.aborted ? DEFER : send(delivery, account, url, signal)));
+    // Stopping or replacing the state: the attempt did not happen (or its end is unknown); its job stays.
+    if (outcome === DEFER || signal.aborted) return DEFER;
     store.updateDelivery(delivery, { attempts: number });
     const ok = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
     const last = number >= options.maxAttempts;
@@ -112,7 +121,7 @@ export function createDeliveries(deps: DeliveryDeps) {
     return Math.round(base * (1 + options.jitter * (2 * deps.random() - 1)));
   }
 
-  async function send(delivery: DeliveryRecord, account: AccountRecord) {
+  async function send(delivery: DeliveryRecord, account: AccountRecord, url: string, stop: AbortSignal) {
     // Receivers check webhook-timestamp against their own clock, so it is wall-clock time even
     // when the server runs on a virtual clock.
     const sentAt = new Date();
@@ -125,11 +134,12 @@ export function createDeliveries(deps: DeliveryDeps) {
     };
     const started = performance.now();
     const took = () => Math.round(performance.now() - started);
+    const timeout = AbortSignal.timeout(options.timeoutMs);
+    const signal = AbortSignal.any([timeout, stop]);
     try {
-      const response = await deps.fetch(
-        new Request(delivery.url!, { method: "POST", headers, body: delivery.payload, redirect: "manual", signal: AbortSignal.timeout(options.timeoutMs) }),
-      );
-      const text = (await response.text().catch(() => "")).slice(0, 500);
+      // Raced against the signal too, so an injected fetch that ignores it still times out.
+      const response = await untilAborted(deps.fetch(new Request(url, { method: "POST", headers, body: delivery.payload, redirect: "manual", signal })), signal);
+      const text = (await untilAborted(response.text(), signal).catch(() => "")).slice(0, 500);
       const ok = response.status >= 200 && response.status < 300;
       return {
         status: response.status,
@@ -138,7 +148,8 @@ export function createDeliveries(deps: DeliveryDeps) {
         retryAfterMs: retryAfter(response.headers.get("retry-after")),
       };
     } catch (error) {
-      return { status: null, durationMs: took(), error: describe(error, options.timeoutMs), retryAfterMs: null };
+      const reason = timeout.aborted ? new DOMException("timed out", "TimeoutError") : error;
+      return { status: null, durationMs: took(), error: describe(reason, options.timeoutMs), retryAfterMs: null };
     }
   }
 
@@ -166,6 +177,15 @@ export function createDeliveries(deps: DeliveryDeps) {
   };
 }
 
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    signal.addEventListener("abort", abort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
+  });
+}
+
 function retryAfter(value: string | null): number | null {
   if (!value) return null;
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
@@ -185,13 +205,12 @@ function describe(error: unknown, timeoutMs: number): string {
   return parts.join(": ") || "The request failed.";
 }
 
-/** At most `limit` calls in flight per URL origin; the rest wait their turn, first come first served. */
+/** At most `limit` calls in flight per URL; the rest wait their turn, first come first served. */
 function perUrlLimiter(limit: number) {
   const lanes = new Map<string, { active: number; waiting: Array<() => void> }>();
   return async function run<T>(url: string, work: () => Promise<T>): Promise<T> {
-    const origin = new URL(url).origin;
-    let lane = lanes.get(origin);
-    if (!lane) lanes.set(origin, (lane = { active: 0, waiting: [] }));
+    let lane = lanes.get(url);
+    if (!lane) lanes.set(url, (lane = { active: 0, waiting: [] }));
     if (lane.active >= limit) await new Promise<void>((resolve) => lane!.waiting.push(resolve));
     lane.active++;
     try {
@@ -200,7 +219,7 @@ function perUrlLimiter(limit: number) {
       lane.active--;
       const next = lane.waiting.shift();
       if (next) next();
-      else if (lane.active === 0) lanes.delete(origin);
+      else if (lane.active === 0) lanes.delete(url);
     }
   };
 }

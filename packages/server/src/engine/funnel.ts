@@ -57,12 +57,9 @@ export function createFunnel({ store, clock, scheduler, events, credits, options
     // The trigger fires only for a Live campaign that sends, with the toggle on.
     if (settings.state !== "Live" || !settings.triggerOnNewListContacts || settings.type === "Incoming") return;
     const payload = { campaignId: campaign.id, contactId: contact.id };
-    if (isAtOnce(list.id, source, batchSize)) {
-      scheduler.add("opening", payload);
-      return;
-    }
-    const queued = record(campaign, contact, { status: "queued" });
-    scheduler.add("opening", { ...payload, messageId: queued.id }, nextSlot(campaign.id));
+    // A queued opening is a job (GET /__admin/jobs) until it is sent: recorded only then, it takes
+    // its place in the conversation in the order things happened.
+    scheduler.add("opening", payload, isAtOnce(list.id, source, batchSize) ? null : nextSlot(campaign.id));
   });
 
   function isAtOnce(listId: string, source: string, batchSize: number): boolean {
@@ -91,18 +88,16 @@ export function createFunnel({ store, clock, scheduler, events, credits, options
   }
 
   /** An opening message or follow-up on the campaign's built-in channel, to the contact's phone. */
-  function record(campaign: CampaignRecord, contact: ContactRecord, message: Partial<Pick<Outbound, "body" | "status" | "source" | "error">> & { createdAt?: string }): MessageRecord {
+  function record(campaign: CampaignRecord, contact: ContactRecord, message: Pick<Outbound, "status"> & Partial<Pick<Outbound, "body" | "source" | "error">>): MessageRecord {
     const settings = settingsOf(campaign);
-    const { createdAt: _createdAt, ...fields } = message;
     return recordOutbound(store, {
       contact,
       channel: settings.channel,
       body: settings.openingTemplate ? render(settings.openingTemplate.body, contact) : "",
-      status: "queued",
       source: "opening",
       toId: contact.phone,
       campaignId: campaign.id,
-      ...fields,
+      ...message,
     });
   }
 
@@ -127,24 +122,23 @@ export function createFunnel({ store, clock, scheduler, events, credits, options
     const campaign = store.campaignById(String(payload.campaignId));
     const contact = campaign && store.contact(campaign.accountId, String(payload.contactId));
     if (!campaign || !contact) return;
-    const queued = payload.messageId ? store.messageById(String(payload.messageId)) : undefined;
-    type Outcome = Pick<Outbound, "status"> & Partial<Pick<Outbound, "body" | "error">> & { createdAt?: string };
-    const settle = (fields: Outcome) => (queued ? store.updateMessage(queued, fields) : record(campaign, contact, fields));
     const reason = whyNot(campaign, contact);
-    if (reason) return void settle({ status: "not_sent", error: reason });
+    if (reason) return void record(campaign, contact, { status: "not_sent", error: reason });
     const account = store.account(campaign.accountId)!;
     if (!credits.charge(account, contact, "opening")) {
-      return void settle({ status: "not_sent", error: "The account has no credits left." });
+      return void record(campaign, contact, { status: "not_sent", error: "The account has no credits left." });
     }
-    const settings = settingsOf(campaign);
-    settle({ status: "sent", error: null, body: render(settings.openingTemplate!.body, contact), createdAt: store.timestamp() });
+    record(campaign, contact, { status: "sent" });
     if (contact.campaignId !== campaign.id) store.updateContact(contact, { campaignId: campaign.id });
     scheduleFollowUp(campaign, contact, 0);
   });
 
+  /** Follow-ups are for leads who have not written: one who has, at any time, is in a conversation. */
+  const hasWritten = (contact: ContactRecord) => store.conversation(contact.id).some((m) => m.direction === "inbound");
+
   function scheduleFollowUp(campaign: CampaignRecord, contact: ContactRecord, step: number) {
     const { followUps } = settingsOf(campaign);
-    if (!followUps.enabled || step >= followUps.cycles * followUps.messagesPerCycle) return;
+    if (!followUps.enabled || step >= followUps.cycles * followUps.messagesPerCycle || hasWritten(contact)) return;
     const position = step % followUps.messagesPerCycle;
     const quiet = followUps.delaysHours[Math.min(position, followUps.delaysHours.length - 1)]!;
     scheduler.add("follow_up", { campaignId: campaign.id, contactId: contact.id, step }, clock.now() + quiet * HOUR, followUpKey(contact.id));
@@ -155,7 +149,7 @@ export function createFunnel({ store, clock, scheduler, events, credits, options
     const contact = campaign && store.contact(campaign.accountId, String(payload.contactId));
     if (!campaign || !contact) return;
     const settings = settingsOf(campaign);
-    if (settings.state !== "Live" || !settings.followUps.enabled) return;
+    if (settings.state !== "Live" || !settings.followUps.enabled || hasWritten(contact)) return;
     const step = Number(payload.step);
     const texts = settings.followUps.messages;
     const text = render(texts.length ? texts[step % texts.length]! : DEFAULT_FOLLOW_UP, contact);
@@ -169,10 +163,24 @@ export function createFunnel({ store, clock, scheduler, events, credits, options
   });
 
   return {
-    /** Forgets what it worked out from the state, which has just been replaced. */
-    reset() {
+    /**
+     * After the state was loaded: forgets what it worked out from the old one, and spaces queued
+     * openings whose slots passed while the server was down, so the queue keeps its safe rate.
+     */
+    restore() {
       bursts.clear();
       lastSlot.clear();
+      const queued = store
+        .jobs()
+        .filter((job) => job.kind === "opening" && job.runAt !== null)
+        .sort((a, b) => a.runAt! - b.runAt!);
+      const slots = new Map<string, number>();
+      for (const job of queued) {
+        const { campaignId } = JSON.parse(job.payload) as { campaignId: string };
+        const slot = Math.max(job.runAt!, clock.now(), (slots.get(campaignId) ?? Number.NEGATIVE_INFINITY) + options.queueIntervalMs);
+        job.runAt = slot;
+        slots.set(campaignId, slot);
+      }
     },
   };
 }

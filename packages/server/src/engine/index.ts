@@ -6,6 +6,7 @@
  */
 import type { Clock } from "../clock.js";
 import type { IdSource } from "../ids.js";
+import type { AccountRecord } from "../store/models.js";
 import type { Store } from "../store/store.js";
 import { defaultBot, type Bot } from "./bot.js";
 import { createConversations } from "./conversation.js";
@@ -31,13 +32,15 @@ export interface EngineDeps {
   events: DomainEvents;
   random: () => number;
   onError: (error: unknown) => void;
+  /** Run jobs one at a time (deterministic mode). */
+  sequential?: boolean;
 }
 
 export type Engine = ReturnType<typeof createEngine>;
 
 export function createEngine(deps: EngineDeps, options: EngineOptions = {}) {
   const { store, clock, events, onError } = deps;
-  const scheduler = new Scheduler(store, clock, deps.ids, onError);
+  const scheduler = new Scheduler(store, clock, deps.ids, onError, deps.sequential ?? false);
   const deliveries = createDeliveries({
     store,
     clock,
@@ -55,11 +58,16 @@ export function createEngine(deps: EngineDeps, options: EngineOptions = {}) {
     /** Resolves once nothing is running (work due later waits for its time). */
     settle: () => scheduler.settle(),
     pending: () => scheduler.pending(),
+    /** Before the state is replaced: work in flight is aborted and waited for, so none of it lands in the new state. */
+    quiesce: () => scheduler.quiesce(),
     /** Picks the stored jobs up again after the state was replaced (start, reset, restore). */
     restore() {
-      funnel.reset();
+      funnel.restore();
       scheduler.restore();
     },
+    /** A debit made outside the engine (an admin adjustment) may cross an auto-recharge threshold too. */
+    debited: (account: AccountRecord, before: number) => credits.requestRecharge(account, before),
+    /** Stops, aborting webhook attempts in flight; what did not finish stays stored for a restart. */
     close: () => scheduler.close(),
   };
 }

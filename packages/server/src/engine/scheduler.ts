@@ -12,7 +12,15 @@ import type { IdSource } from "../ids.js";
 import type { JobRecord } from "../store/models.js";
 import type { Store } from "../store/store.js";
 
-export type JobHandler = (payload: Record<string, unknown>, job: JobRecord) => void | Promise<void>;
+/** A handler returns DEFER when it stopped because the scheduler is stopping: its job stays stored. */
+export const DEFER = Symbol("defer");
+
+export interface JobContext {
+  /** Aborted when the state is about to be replaced (reset, restore) or the server stops. */
+  signal: AbortSignal;
+}
+
+export type JobHandler = (payload: Record<string, unknown>, context: JobContext) => void | typeof DEFER | Promise<void | typeof DEFER>;
 
 export class Scheduler {
   private heap: JobRecord[] = [];
@@ -23,13 +31,27 @@ export class Scheduler {
   /** Job ids by key, so cancelling a contact's follow-ups does not scan every pending job. */
   private readonly byKey = new Map<string, Set<string>>();
   private stopped = false;
+  private generation = new AbortController();
+  /** In deterministic mode jobs run one at a time, so ids follow the schedule, not network timing. */
+  private chain: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly ids: IdSource,
     private readonly onError: (error: unknown) => void,
+    private readonly sequential = false,
   ) {}
+
+  /**
+   * Aborts the work in flight (webhook attempts stop without sending) and waits for it to end,
+   * so nothing of the current state is written after this resolves.
+   */
+  async quiesce(): Promise<void> {
+    this.generation.abort();
+    await this.settle();
+    this.generation = new AbortController();
+  }
 
   on(kind: string, handler: JobHandler): void {
     this.handlers.set(kind, handler);
@@ -96,16 +118,19 @@ export class Scheduler {
     while (this.inflight.size) await Promise.allSettled([...this.inflight]);
   }
 
-  close(): void {
+  /** Stops scheduling, aborts the work in flight and waits for it; unfinished jobs stay stored. */
+  async close(): Promise<void> {
     this.stopped = true;
     if (this.timer) this.clock.clearTimer(this.timer.handle);
     this.timer = undefined;
+    this.generation.abort();
+    await this.settle();
   }
 
   private place(job: JobRecord) {
     if (this.stopped) return;
     if (job.runAt === null || job.runAt <= this.clock.now()) {
-      this.track(this.execute(job));
+      this.track(this.run(job));
     } else {
       push(this.heap, job);
       this.arm();
@@ -117,19 +142,29 @@ export class Scheduler {
     void work.finally(() => this.inflight.delete(work));
   }
 
+  private run(job: JobRecord): Promise<void> {
+    if (!this.sequential) return this.execute(job);
+    const next = this.chain.then(() => this.execute(job));
+    this.chain = next;
+    return next;
+  }
+
   private async execute(job: JobRecord): Promise<void> {
     await Promise.resolve();
     if (this.cancelled.delete(job.id)) return;
     const handler = this.handlers.get(job.kind);
+    const { signal } = this.generation;
+    let outcome: void | typeof DEFER = undefined;
     try {
       if (!handler) throw new Error(`No handler for ${job.kind} jobs`);
-      await handler(JSON.parse(job.payload) as Record<string, unknown>, job);
+      outcome = await handler(JSON.parse(job.payload) as Record<string, unknown>, { signal });
     } catch (error) {
       this.onError(error);
-    } finally {
-      this.forget(job);
-      this.store.removeJob(job.id);
     }
+    // A job cut short by a stop stays stored, so a restart does it again.
+    if (outcome === DEFER || (signal.aborted && this.stopped)) return;
+    this.forget(job);
+    this.store.removeJob(job.id);
   }
 
   /** One clock timer, set for the soonest job. */
@@ -149,7 +184,7 @@ export class Scheduler {
     const due: JobRecord[] = [];
     while (this.heap[0] && this.heap[0].runAt! <= now) due.push(pop(this.heap)!);
     this.arm();
-    const work = due.map((job) => this.execute(job));
+    const work = due.map((job) => this.run(job));
     for (const w of work) this.track(w);
     await Promise.all(work);
     await this.settle();

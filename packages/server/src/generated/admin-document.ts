@@ -2181,9 +2181,10 @@ export const adminDocument: OpenApiDocument = {
             "maxItems": 3,
             "items": {
               "type": "number",
-              "exclusiveMinimum": 0
+              "exclusiveMinimum": 0,
+              "maximum": 720
             },
-            "description": "Quiet time before each message of a cycle."
+            "description": "Quiet time before each message of a cycle, in hours (at most 30 days)."
           },
           "cycles": {
             "type": "integer",
@@ -2374,7 +2375,8 @@ export const adminDocument: OpenApiDocument = {
                 "maxItems": 3,
                 "items": {
                   "type": "number",
-                  "exclusiveMinimum": 0
+                  "exclusiveMinimum": 0,
+                  "maximum": 720
                 }
               },
               "cycles": {
@@ -2769,7 +2771,7 @@ export const adminDocument: OpenApiDocument = {
           },
           "status": {
             "type": "string",
-            "description": "Inbound: as sent (`received` by default). Outbound: `pending`, `queued`, `sent`, `failed`, `not_sent`."
+            "description": "Inbound: as sent (`received` by default). Outbound: `pending` (a webhook delivery under way), `sent`, `failed`, `not_sent` (with the reason in `error`). A queued opening message is a job (`GET /jobs`) until it goes."
           },
           "mediaUrl": {
             "type": [

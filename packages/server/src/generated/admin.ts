@@ -690,7 +690,7 @@ export interface components {
         };
         FollowUps: {
             enabled: boolean;
-            /** @description Quiet time before each message of a cycle. */
+            /** @description Quiet time before each message of a cycle, in hours (at most 30 days). */
             delaysHours: number[];
             cycles: number;
             messagesPerCycle: number;
@@ -827,7 +827,7 @@ export interface components {
             /** @enum {string} */
             messageType: "text" | "reaction";
             body: string;
-            /** @description Inbound: as sent (`received` by default). Outbound: `pending`, `queued`, `sent`, `failed`, `not_sent`. */
+            /** @description Inbound: as sent (`received` by default). Outbound: `pending` (a webhook delivery under way), `sent`, `failed`, `not_sent` (with the reason in `error`). A queued opening message is a job (`GET /jobs`) until it goes. */
             status: string;
             mediaUrl: string | null;
             mediaContentType: string | null;
