@@ -1,16 +1,20 @@
 /**
  * 10,000 bot replies delivered to a local webhook receiver: none lost, none doubled. Each
  * received message goes through the whole path (receive endpoint, bot, reply, signed webhook,
- * retries if needed); the receiver (node:http on 127.0.0.1) counts every webhook-id it sees.
+ * retries); the receiver (node:http on 127.0.0.1) verifies every signature, refuses one first
+ * attempt in ten (503, Retry-After: 0) so retries are part of the run, and counts the webhook-ids
+ * it accepted.
  *
  * Run: npm run bench:deliveries   (writes bench/results/deliveries.{md,json})
  */
 import { writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { createIntake, WEBHOOK_DEFAULTS } from "@intake/server";
+import { Webhook } from "standardwebhooks";
 
 const N = Number(process.env.REPLIES ?? 10_000);
 const KEY = "ik_bench_deliveries_00001";
+const SECRET = "whsec_YmVuY2gtc2VjcmV0LWZvci1kZWxpdmVyaWVz";
 
 declare const gc: (() => void) | undefined;
 const heap = () => {
@@ -21,6 +25,9 @@ const heap = () => {
 
 async function main() {
   const seen = new Map<string, number>();
+  const refused = new Set<string>();
+  const verifier = new Webhook(SECRET);
+  let badSignatures = 0;
   let received = 0;
   let resolveAll: () => void = () => {};
   const allReceived = new Promise<void>((resolve) => (resolveAll = resolve));
@@ -29,8 +36,19 @@ async function main() {
     req.on("data", (c) => (body += c));
     req.on("end", () => {
       const id = String(req.headers["webhook-id"]);
-      seen.set(id, (seen.get(id) ?? 0) + 1);
       received++;
+      try {
+        verifier.verify(body, req.headers as Record<string, string>);
+      } catch {
+        badSignatures++;
+      }
+      // One first attempt in ten is refused: its retry must arrive, once.
+      if (received % 10 === 0 && !refused.has(id) && !seen.has(id)) {
+        refused.add(id);
+        res.writeHead(503, { "retry-after": "0" }).end();
+        return;
+      }
+      seen.set(id, (seen.get(id) ?? 0) + 1);
       res.writeHead(204).end();
       if (seen.size === N) resolveAll();
     });
@@ -48,6 +66,7 @@ async function main() {
           name: "Bench",
           apiKey: KEY,
           webhookUrl: url,
+          webhookSecret: SECRET,
           credits: 10 * N,
           campaigns: [{ id: "cmp_bench", name: "Bench", state: "Live", faqs: [{ question: "How much is it?", answer: "29 a month." }] }],
         },
@@ -92,6 +111,8 @@ async function main() {
     node: process.version,
     replies: N,
     receivedRequests: received,
+    refusedFirstAttempts: refused.size,
+    badSignatures,
     uniqueWebhookIds: seen.size,
     duplicates,
     lost: N - seen.size,
@@ -110,14 +131,15 @@ async function main() {
   const md = [
     "# Webhook delivery: 10,000 replies",
     "",
-    `Node ${process.version}. ${N.toLocaleString("en")} messages sent to the receive endpoint (in-process), each answered by the default bot; every reply signed and POSTed to a receiver on 127.0.0.1 (node:http, answering 204), ${WEBHOOK_DEFAULTS.concurrencyPerUrl} deliveries at a time to its URL (the default).`,
+    `Node ${process.version}. ${N.toLocaleString("en")} messages sent to the receive endpoint (in-process), each answered by the default bot; every reply signed and POSTed to a receiver on 127.0.0.1 (node:http), ${WEBHOOK_DEFAULTS.concurrencyPerUrl} deliveries at a time to its URL (the default). The receiver verifies every signature and refuses one first attempt in ten with 503 and \`Retry-After: 0\`, so the run includes retries.`,
     "",
     "| | |",
     "|---|---:|",
     `| Replies delivered | ${delivered.toLocaleString("en")} of ${N.toLocaleString("en")} |`,
     `| Lost | ${result.lost} |`,
     `| Delivered twice | ${duplicates} |`,
-    `| Requests the receiver got | ${received.toLocaleString("en")} (attempts recorded: ${attempts.toLocaleString("en")}) |`,
+    `| Requests the receiver got | ${received.toLocaleString("en")}, ${refused.size.toLocaleString("en")} of them refused first attempts (attempts recorded: ${attempts.toLocaleString("en")}) |`,
+    `| Bad signatures | ${badSignatures} |`,
     `| All messages accepted after | ${result.secondsToAcceptAllMessages.toFixed(2)} s |`,
     `| All replies delivered after | ${seconds.toFixed(2)} s |`,
     `| Throughput | ${Math.round(result.repliesDeliveredPerSecond).toLocaleString("en")} replies delivered per second |`,
@@ -129,7 +151,7 @@ async function main() {
   await writeFile(new URL("results/deliveries.md", import.meta.url), md);
   await writeFile(new URL("results/deliveries.json", import.meta.url), `${JSON.stringify(result, null, 2)}\n`);
   console.log(md);
-  if (result.lost || duplicates) process.exit(1);
+  if (result.lost || duplicates || badSignatures) process.exit(1);
 }
 
 await main();
