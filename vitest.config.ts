@@ -6,16 +6,17 @@ import { defineConfig } from "vitest/config";
 const conditions = ["@intake/source", ...defaultServerConditions];
 const resolve = { conditions };
 const ssr = { resolve: { conditions, externalConditions: ["@intake/source"] } };
+// Projects do not inherit the root's test options.
+const timeouts = { testTimeout: 20_000, hookTimeout: 60_000 };
 
 export default defineConfig({
   test: {
-    testTimeout: 20_000,
-    hookTimeout: 60_000,
     projects: [
       {
         resolve,
         ssr,
         test: {
+          ...timeouts,
           name: "unit",
           include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts"],
           exclude: ["**/*.contract.test.ts", "**/node_modules/**"],
@@ -32,6 +33,7 @@ export default defineConfig({
         resolve,
         ssr,
         test: {
+          ...timeouts,
           name: "contract",
           include: ["packages/*/test/**/*.contract.test.ts", "examples/*/test/**/*.contract.test.ts"],
           globalSetup: ["packages/client/test/support/prism.global-setup.ts"],

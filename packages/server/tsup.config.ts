@@ -1,9 +1,10 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: ["src/index.ts", "src/node.ts", "src/cli.ts"],
+  entry: ["src/index.ts", "src/node.ts", "src/msw.ts", "src/cli.ts"],
   format: ["esm"],
-  dts: { entry: ["src/index.ts", "src/node.ts"] },
+  dts: { entry: ["src/index.ts", "src/node.ts", "src/msw.ts"] },
+  external: ["msw"],
   clean: true,
   target: "node20",
 });

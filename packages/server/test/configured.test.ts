@@ -2,16 +2,16 @@
 // an unexpected failure.
 import { createIntakeClient, RateLimitError } from "@intake/client";
 import { afterEach, describe, expect, it } from "vitest";
-import { client, json, raw, startHarness, type Harness, type Target } from "./support/harness.js";
+import { client, json, raw, startHarness, type HttpsHarness, type Target } from "./support/harness.js";
 import { KEYS } from "./support/seed.js";
 
-let harness: Harness | undefined;
+let harness: HttpsHarness | undefined;
 afterEach(async () => {
   await harness?.close();
   harness = undefined;
 });
 
-const targetOf = (h: Harness): Target => ({ name: "https", baseUrl: h.server.baseUrl, viaProxy: false, clientFetch: (r) => h.fetch(r), harness: h });
+const targetOf = (h: HttpsHarness): Target => ({ name: "https", baseUrl: h.server.baseUrl, viaProxy: false, clientFetch: (r) => h.fetch(r), harness: h });
 
 describe("rate limit per key per minute", () => {
   it("429 with Retry-After and RateLimit-* headers past the limit, in the operation's shape; other keys unaffected; a new window after a minute", async () => {

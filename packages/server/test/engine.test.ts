@@ -5,7 +5,7 @@ import { document } from "@intake/spec";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { afterEach, describe, expect, it } from "vitest";
-import { client, startHarness, type Harness, type Target } from "./support/harness.js";
+import { client, startHarness, type HttpsHarness, type Target } from "./support/harness.js";
 import { startReceiver, type Receiver } from "./support/receiver.js";
 
 const KEY = "ik_engine_business_000000001";
@@ -26,7 +26,7 @@ function webhookSchema(name: "ReplyWebhookPayload" | "AutoRechargeWebhookPayload
 }
 const HOUR = 3_600_000;
 
-let harness: Harness | undefined;
+let harness: HttpsHarness | undefined;
 const receivers: Receiver[] = [];
 afterEach(async () => {
   await harness?.close();

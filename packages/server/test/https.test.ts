@@ -7,9 +7,9 @@ import { credits } from "./behaviour/credits.js";
 import { lists } from "./behaviour/lists.js";
 import { messages } from "./behaviour/messages.js";
 import { transport } from "./behaviour/transport.js";
-import { startHarness, type Harness, type Target } from "./support/harness.js";
+import { startHarness, type HttpsHarness, type Target } from "./support/harness.js";
 
-let harness: Harness;
+let harness: HttpsHarness;
 const target = (): Target => ({ name: "https", baseUrl: harness.server.baseUrl, viaProxy: false, clientFetch: (request) => harness.fetch(request), harness });
 
 beforeAll(async () => {

@@ -10,10 +10,10 @@ import { credits } from "./behaviour/credits.js";
 import { lists } from "./behaviour/lists.js";
 import { messages } from "./behaviour/messages.js";
 import { transport } from "./behaviour/transport.js";
-import { startHarness, type Harness, type Target } from "./support/harness.js";
+import { startHarness, type HttpsHarness, type Target } from "./support/harness.js";
 import { KEYS } from "./support/seed.js";
 
-let harness: Harness;
+let harness: HttpsHarness;
 let prism: Prism;
 const target = (): Target => ({ name: "prism proxy", baseUrl: prism.url, viaProxy: true, clientFetch: (request) => fetch(request), harness });
 

@@ -39,7 +39,8 @@ async function readCapped(request: Request, maxBytes: number): Promise<Uint8Arra
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
+      // Not awaited: on a tee'd body (msw clones requests) a cancel waits for the other branch.
+      void reader.cancel().catch(() => {});
       throw tooLarge(maxBytes);
     }
     chunks.push(value);

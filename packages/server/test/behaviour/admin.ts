@@ -9,12 +9,12 @@ export const admin: Register = (target, options) => {
 
   describe("admin API", () => {
     it("needs its token", async () => {
-      const response = await target().harness.fetch(`${target().harness.server.adminUrl}/accounts`);
+      const response = await target().harness.fetch(`${target().harness.adminUrl}/accounts`);
       expect(response.status).toBe(401);
       expect(await response.json()).toEqual({
         error: { code: "UNAUTHORIZED", message: "Send the admin token as Authorization: Bearer <token>; the server printed it at start (or set it with --admin-token)." },
       });
-      const wrong = await target().harness.fetch(`${target().harness.server.adminUrl}/accounts`, { headers: { authorization: `Bearer ${KEYS.acme}` } });
+      const wrong = await target().harness.fetch(`${target().harness.adminUrl}/accounts`, { headers: { authorization: `Bearer ${KEYS.acme}` } });
       expect(wrong.status).toBe(401);
     });
 

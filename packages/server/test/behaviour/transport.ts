@@ -69,7 +69,7 @@ export const transport: Register = (target, options) => {
     direct("an unknown route is 404 NOT_FOUND; a known one with another method is 405 with Allow", async () => {
       const unknown = await json(await raw(target(), `/campaigns?apiKey=${KEYS.acme}`));
       expect(unknown.body.error).toEqual({ code: "NOT_FOUND", message: "No operation at GET /v1/campaigns. Paths start with /v1/, for example /v1/contacts." });
-      const noVersion = await json(await target().harness.fetch(`${target().harness.server.origin}/contacts?apiKey=${KEYS.acme}`));
+      const noVersion = await json(await target().harness.fetch(`${target().harness.origin}/contacts?apiKey=${KEYS.acme}`));
       expect(noVersion.status).toBe(404);
       const wrong = await json(await raw(target(), `/contacts?apiKey=${KEYS.acme}`, { method: "DELETE" }));
       expect(wrong).toMatchObject({ status: 405, body: { error: { code: "METHOD_NOT_ALLOWED", message: "Method DELETE is not allowed on /contacts; use GET or POST." } } });

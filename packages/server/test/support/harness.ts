@@ -4,7 +4,9 @@
  */
 import { createIntakeClient, type IntakeClientOptions } from "@intake/client";
 import { createIntake, type Intake, type IntakeOptions } from "@intake/server";
+import { createIntakeHandlers } from "@intake/server/msw";
 import { serve, type RunningServer } from "@intake/server/node";
+import { setupServer } from "msw/node";
 import type { AuthForm } from "@intake/spec";
 import { Agent } from "undici";
 import { SEED } from "./seed.js";
@@ -19,16 +21,35 @@ export interface AdminResult<T = any> {
   headers: Headers;
 }
 
+/** The service behind one adapter: a real HTTPS port, or msw handlers in this process. */
 export interface Harness {
   intake: Intake;
-  server: RunningServer;
-  /** fetch that trusts the server's certificate. */
+  origin: string;
+  baseUrl: string;
+  adminUrl: string;
+  /** fetch that reaches the service (trusting its certificate, or intercepted by msw). */
   fetch: FetchFn;
   admin<T = any>(method: string, path: string, body?: unknown): Promise<AdminResult<T>>;
   close(): Promise<void>;
 }
 
-export async function startHarness(options: IntakeOptions = {}): Promise<Harness> {
+export interface HttpsHarness extends Harness {
+  server: RunningServer;
+}
+
+function adminCaller(fetch: FetchFn, adminUrl: string): Harness["admin"] {
+  return async (method, path, body) => {
+    const response = await fetch(`${adminUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+  };
+}
+
+export async function startHarness(options: IntakeOptions = {}): Promise<HttpsHarness> {
   const errors: unknown[] = [];
   const intake = createIntake({ seed: SEED, adminToken: ADMIN_TOKEN, onError: (e) => errors.push(e), ...options });
   const server = await serve(intake, { port: 0, maxBodyBytes: options.maxBodyBytes });
@@ -37,20 +58,36 @@ export async function startHarness(options: IntakeOptions = {}): Promise<Harness
   return {
     intake,
     server,
+    origin: server.origin,
+    baseUrl: server.baseUrl,
+    adminUrl: server.adminUrl,
     fetch,
-    async admin(method, path, body) {
-      const response = await fetch(`${server.adminUrl}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
-    },
+    admin: adminCaller(fetch, server.adminUrl),
     async close() {
       await server.close();
       await dispatcher.close();
       if (errors.length) throw new AggregateError(errors, "the server reported unexpected errors");
+    },
+  };
+}
+
+/** The same service as msw handlers: requests to its origin never leave the process. */
+export async function startMswHarness(options: IntakeOptions = {}): Promise<Harness> {
+  const errors: unknown[] = [];
+  const { handlers, intake, baseUrl, adminUrl } = createIntakeHandlers({ seed: SEED, adminToken: ADMIN_TOKEN, onError: (e) => errors.push(e), ...options });
+  const server = setupServer(...handlers);
+  server.listen({ onUnhandledRequest: "error" });
+  const fetch: FetchFn = (input, init) => globalThis.fetch(input, init);
+  return {
+    intake,
+    origin: new URL(baseUrl).origin,
+    baseUrl,
+    adminUrl,
+    fetch,
+    admin: adminCaller(fetch, adminUrl),
+    async close() {
+      server.close();
+      if (errors.length) throw new AggregateError(errors, "the service reported unexpected errors");
     },
   };
 }
@@ -77,9 +114,9 @@ export function client<F extends AuthForm>(target: Target, auth: F, apiKey: stri
   });
 }
 
-/** A raw request straight to the server, for what the typed client cannot send. */
+/** A raw request straight to the service, for what the typed client cannot send. */
 export function raw(target: Target, path: string, init: RequestInit & { scheme?: "https" | "http" } = {}) {
-  const url = `${target.harness.server.baseUrl}${path}`;
+  const url = `${target.harness.baseUrl}${path}`;
   return target.harness.fetch(init.scheme === "http" ? url.replace("https://", "http://") : url, init);
 }
 
