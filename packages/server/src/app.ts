@@ -9,6 +9,7 @@ import { realClock, virtualClock, VIRTUAL_EPOCH, type Clock, type VirtualClock }
 import { createEngine, type Engine, type EngineOptions } from "./engine/index.js";
 import { createEvents, type DomainEvents } from "./engine/events.js";
 import { createApi } from "./http/api.js";
+import { Faults, type FaultRuleInput } from "./http/faults.js";
 import { createRateLimiter } from "./http/rate-limit.js";
 import { deterministicIds, randomIds, type IdState } from "./ids.js";
 import { Journal } from "./journal.js";
@@ -44,6 +45,8 @@ export interface IntakeOptions extends EngineOptions {
   trustForwardedProto?: boolean;
   /** Unexpected errors (the client sees a plain 500). Default: console.error. */
   onError?: (error: unknown) => void;
+  /** Fault rules to start with (and to go back to on reset); see PUT /__admin/faults. */
+  faults?: FaultRuleInput[];
 }
 
 export interface Intake {
@@ -75,6 +78,7 @@ export function createIntake(options: IntakeOptions = {}): Intake {
   const store = new Store(ids, clock);
   const journal = new Journal(options.journalSize ?? DEFAULTS.journalSize);
   const rateLimiter = createRateLimiter(options.rateLimit ?? DEFAULTS.rateLimit, clock);
+  const faults = new Faults(options.faults ?? [], ids);
   const onError = options.onError ?? ((error: unknown) => console.error("intake: unexpected error", error));
   const events = createEvents(onError);
   const trustForwardedProto = options.trustForwardedProto ?? false;
@@ -87,6 +91,7 @@ export function createIntake(options: IntakeOptions = {}): Intake {
     ids,
     journal,
     rateLimiter,
+    faults,
     events,
     engine,
     initialSeed: options.seed,
@@ -113,6 +118,7 @@ export function createIntake(options: IntakeOptions = {}): Intake {
       },
     },
     rateLimiter,
+    faults,
     maxBodyBytes,
     trustForwardedProto,
     requestId: () => ids.id("req_"),

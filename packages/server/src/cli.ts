@@ -12,6 +12,7 @@ import { parse as parseYaml } from "yaml";
 import type { Seed } from "./admin/service.js";
 import { createIntake } from "./app.js";
 import type { Bot } from "./engine/bot.js";
+import type { FaultRuleInput } from "./http/faults.js";
 import { persist, readDataFile } from "./adapters/data-file.js";
 import { serve } from "./adapters/node.js";
 import { DEMO_KEYS, DEMO_SEED } from "./demo-seed.js";
@@ -38,6 +39,9 @@ const USAGE = `Usage: intake-server [options]
   --funnel-rate N        queued opening messages per campaign per minute (default 6)
   --duplicate-recharge-webhooks
                          send each auto-recharge webhook twice, with the same idempotency_key
+  --fault SPEC           inject a fault (repeatable): [operationId|*:]key[=value],...
+                         keys: latency=MS status=429|500|502|503|504 retryAfter=S drop rate=0..1 times=N
+                         e.g. --fault createContact:status=503,rate=0.5  --fault '*:latency=200'
   --help
 `;
 
@@ -51,6 +55,36 @@ function integer(name: string, value: string | undefined): number | undefined {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) fail(`--${name} takes a whole number, 0 or more (got ${value}).`);
   return n;
+}
+
+/** `createContact:status=503,rate=0.5` -> a fault rule; without `op:`, every operation. */
+function parseFault(spec: string): FaultRuleInput {
+  const colon = spec.indexOf(":");
+  const looksLikeKeys = colon === -1 || spec.slice(0, colon).includes("=");
+  const operationId = looksLikeKeys ? "*" : spec.slice(0, colon);
+  const rule: Record<string, unknown> = { operationId };
+  for (const part of (looksLikeKeys ? spec : spec.slice(colon + 1)).split(",").filter(Boolean)) {
+    const [key, value] = part.split("=") as [string, string | undefined];
+    const number = Number(value);
+    switch (key) {
+      case "latency":
+        rule.latencyMs = number;
+        break;
+      case "status":
+      case "retryAfter":
+      case "rate":
+      case "times":
+        rule[key] = number;
+        break;
+      case "drop":
+        rule.drop = value === undefined || value === "true";
+        break;
+      default:
+        fail(`--fault ${spec}: unknown key ${key} (latency, status, retryAfter, drop, rate, times).`);
+    }
+    if (value !== undefined && key !== "drop" && !Number.isFinite(number)) fail(`--fault ${spec}: ${key} takes a number.`);
+  }
+  return rule as FaultRuleInput;
 }
 
 function positive(name: string, value: string): number {
@@ -103,6 +137,7 @@ async function main() {
         "webhook-timeout": { type: "string" },
         "funnel-rate": { type: "string" },
         "duplicate-recharge-webhooks": { type: "boolean", default: false },
+        fault: { type: "string", multiple: true },
         help: { type: "boolean", default: false },
       },
       strict: true,
@@ -137,6 +172,7 @@ async function main() {
     },
     funnel: args["funnel-rate"] ? { queueIntervalMs: 60_000 / positive("funnel-rate", args["funnel-rate"]) } : {},
     duplicateRechargeWebhooks: args["duplicate-recharge-webhooks"],
+    faults: (args.fault ?? []).map(parseFault),
   });
   const persistence = dataFile ? persist(intake, dataFile) : undefined;
   // A new data file holds the starting state at once, so a crash before any change loses nothing.

@@ -105,6 +105,20 @@ describe("intake-server", () => {
     expect((await createContact(run, "+14155550124")).status).toBe(429);
   });
 
+  it("--fault rules apply from the start, and a bad one is refused", async () => {
+    const seedFile = join(dir(), "seed.json");
+    writeFileSync(seedFile, JSON.stringify({ accounts: [{ name: "Faulty", apiKey: KEY }] }));
+    const run = await start(["--port", "0", "--seed", seedFile, "--fault", "createContact:status=503,times=1", "--fault", "findContact:drop"]);
+    const first = await createContact(run, "+14155550123");
+    expect(first.status).toBe(503);
+    expect(first.headers.get("retry-after")).toBe("1");
+    expect((await createContact(run, "+14155550123")).status).toBe(201);
+    await expect(run.fetch(`${run.info.baseUrl}/contacts?apiKey=${KEY}&email=a%40example.com`)).rejects.toThrow();
+    const bad = await runCli(["--port", "0", "--fault", "createContact:explode=1"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--fault createContact:explode=1: unknown key explode");
+  });
+
   it("--deterministic prints the same admin token on every run", async () => {
     const tokens = [];
     for (let i = 0; i < 2; i++) {

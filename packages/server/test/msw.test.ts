@@ -4,6 +4,7 @@ import { admin } from "./behaviour/admin.js";
 import { auth } from "./behaviour/auth.js";
 import { contacts } from "./behaviour/contacts.js";
 import { credits } from "./behaviour/credits.js";
+import { faults } from "./behaviour/faults.js";
 import { lists } from "./behaviour/lists.js";
 import { messages } from "./behaviour/messages.js";
 import { transport } from "./behaviour/transport.js";
@@ -21,5 +22,5 @@ beforeEach(async () => {
 });
 
 describe("through the msw handlers", () => {
-  for (const register of [contacts, lists, messages, credits, auth, transport, admin]) register(target, { viaProxy: false });
+  for (const register of [contacts, lists, messages, credits, auth, transport, admin, faults]) register(target, { viaProxy: false });
 });

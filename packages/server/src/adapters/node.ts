@@ -108,6 +108,8 @@ async function respond(intake: Intake, origin: string, req: IncomingMessage, res
       body: body && body.byteLength ? (body as Uint8Array<ArrayBuffer>) : null,
     });
     const response = await intake.fetch(request);
+    // A fault rule that drops the connection.
+    if (response.type === "error") return void req.socket.destroy();
     const out: Record<string, string> = {};
     response.headers.forEach((value, name) => (out[name] = value));
     // An upload cut short at the limit is not read further; the connection cannot be reused.

@@ -70,6 +70,12 @@ function handlersFor(admin: AdminService): Handlers {
       admin.clearJournal();
       return { status: 204, body: null };
     },
+    listFaults: () => ok(admin.listFaults()),
+    setFaults: ({ body }) => ok(admin.setFaults(body)),
+    clearFaults: () => {
+      admin.clearFaults();
+      return { status: 204, body: null };
+    },
     getClock: () => ok(admin.clock()),
     advanceClock: async ({ body }) => ok(await admin.advanceClock(body)),
   };

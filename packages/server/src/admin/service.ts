@@ -8,6 +8,7 @@ import type { Engine } from "../engine/index.js";
 import type { DomainEvents } from "../engine/events.js";
 import type { components } from "../generated/admin.js";
 import { HttpError } from "../http/errors.js";
+import type { Faults, FaultRuleInput } from "../http/faults.js";
 import type { RateLimiter } from "../http/rate-limit.js";
 import { base64, type IdSource, type IdState } from "../ids.js";
 import type { Journal, JournalEntry } from "../journal.js";
@@ -61,6 +62,7 @@ export interface AdminDeps {
   ids: IdSource;
   journal: Journal;
   rateLimiter: RateLimiter;
+  faults: Faults;
   events: DomainEvents;
   engine: Engine;
   /** Loaded again by a reset without a seed. */
@@ -235,6 +237,7 @@ export function createAdminService(deps: AdminDeps) {
       }
       journal.clear();
       rateLimiter.reset();
+      deps.faults.reset();
       deps.engine.restore();
       return store.counts();
     },
@@ -479,6 +482,10 @@ export function createAdminService(deps: AdminDeps) {
     },
 
     clearJournal: () => journal.clear(),
+
+    listFaults: () => deps.faults.list(),
+    setFaults: (rules: FaultRuleInput[]) => deps.faults.set(rules),
+    clearFaults: () => deps.faults.clear(),
 
     clock: (): Schemas["Clock"] => ({ mode: clock.mode, now: new Date(clock.now()).toISOString() }),
 

@@ -1376,6 +1376,91 @@ export const adminDocument: OpenApiDocument = {
         }
       }
     },
+    "/faults": {
+      "get": {
+        "operationId": "listFaults",
+        "tags": [
+          "Testing"
+        ],
+        "summary": "The fault rules in force",
+        "responses": {
+          "200": {
+            "description": "The rules, in the order they apply.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "array",
+                  "items": {
+                    "$ref": "#/components/schemas/FaultRule"
+                  }
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          }
+        }
+      },
+      "put": {
+        "operationId": "setFaults",
+        "tags": [
+          "Testing"
+        ],
+        "summary": "Replace the fault rules",
+        "description": "Faults for testing an integration's retry logic: latency, an error status (in the operation's error shape; 429 with `Retry-After`), a dropped connection, on every matching request or a fraction of them, forever or a number of times. They apply to `/v1` only.",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "array",
+                "maxItems": 100,
+                "items": {
+                  "$ref": "#/components/schemas/FaultRuleInput"
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The rules now in force.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "array",
+                  "items": {
+                    "$ref": "#/components/schemas/FaultRule"
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          }
+        }
+      },
+      "delete": {
+        "operationId": "clearFaults",
+        "tags": [
+          "Testing"
+        ],
+        "summary": "Remove every fault rule",
+        "responses": {
+          "204": {
+            "description": "No faults any more."
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          }
+        }
+      }
+    },
     "/journal": {
       "get": {
         "operationId": "getJournal",
@@ -3039,6 +3124,112 @@ export const adminDocument: OpenApiDocument = {
           }
         }
       },
+      "FaultRuleInput": {
+        "type": "object",
+        "additionalProperties": false,
+        "description": "At least one of latencyMs, status or drop (checked by the server; a rule with none is 400).",
+        "properties": {
+          "operationId": {
+            "type": "string",
+            "default": "*",
+            "enum": [
+              "*",
+              "createContact",
+              "findContact",
+              "addContactToList",
+              "sendCustomChannelMessage",
+              "receiveCustomChannelMessage",
+              "grantSubaccountCredits"
+            ],
+            "description": "The /v1 operation it applies to; `*` for all."
+          },
+          "latencyMs": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 60000,
+            "description": "Delay before the request is handled (or failed), in real milliseconds."
+          },
+          "status": {
+            "type": "integer",
+            "enum": [
+              429,
+              500,
+              502,
+              503,
+              504
+            ],
+            "description": "Answer this instead: 429 `RATE_LIMITED` with `Retry-After`, 500 `INTERNAL_ERROR`, or 502/503/504 as a proxy or load balancer in front of the service would. In the operation's error shape. Nothing is stored."
+          },
+          "retryAfter": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 86400,
+            "description": "Seconds, sent as `Retry-After` with a 429 or 503 (default 1)."
+          },
+          "drop": {
+            "type": "boolean",
+            "description": "Close the connection without an answer."
+          },
+          "rate": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 1,
+            "default": 1,
+            "description": "The fraction of matching requests it hits."
+          },
+          "times": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Stop after hitting this many requests."
+          }
+        }
+      },
+      "FaultRule": {
+        "type": "object",
+        "required": [
+          "id",
+          "operationId",
+          "latencyMs",
+          "status",
+          "retryAfter",
+          "drop",
+          "rate",
+          "remaining"
+        ],
+        "properties": {
+          "id": {
+            "type": "string"
+          },
+          "operationId": {
+            "type": "string"
+          },
+          "latencyMs": {
+            "type": "integer"
+          },
+          "status": {
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "retryAfter": {
+            "type": "integer"
+          },
+          "drop": {
+            "type": "boolean"
+          },
+          "rate": {
+            "type": "number"
+          },
+          "remaining": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "description": "Hits left; null for no limit."
+          }
+        }
+      },
       "JournalEntry": {
         "type": "object",
         "required": [
@@ -3052,6 +3243,7 @@ export const adminDocument: OpenApiDocument = {
           "accountId",
           "status",
           "errorCode",
+          "fault",
           "durationMs",
           "requestBody",
           "responseBody"
@@ -3109,6 +3301,13 @@ export const adminDocument: OpenApiDocument = {
               "string",
               "null"
             ]
+          },
+          "fault": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The fault rule that hit this request, if one did."
           },
           "durationMs": {
             "type": "number"

@@ -482,6 +482,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/faults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The fault rules in force */
+        get: operations["listFaults"];
+        /**
+         * Replace the fault rules
+         * @description Faults for testing an integration's retry logic: latency, an error status (in the operation's error shape; 429 with `Retry-After`), a dropped connection, on every matching request or a fraction of them, forever or a number of times. They apply to `/v1` only.
+         */
+        put: operations["setFaults"];
+        post?: never;
+        /** Remove every fault rule */
+        delete: operations["clearFaults"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/journal": {
         parameters: {
             query?: never;
@@ -899,6 +921,44 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /** @description At least one of latencyMs, status or drop (checked by the server; a rule with none is 400). */
+        FaultRuleInput: {
+            /**
+             * @description The /v1 operation it applies to; `*` for all.
+             * @default *
+             * @enum {string}
+             */
+            operationId?: "*" | "createContact" | "findContact" | "addContactToList" | "sendCustomChannelMessage" | "receiveCustomChannelMessage" | "grantSubaccountCredits";
+            /** @description Delay before the request is handled (or failed), in real milliseconds. */
+            latencyMs?: number;
+            /**
+             * @description Answer this instead: 429 `RATE_LIMITED` with `Retry-After`, 500 `INTERNAL_ERROR`, or 502/503/504 as a proxy or load balancer in front of the service would. In the operation's error shape. Nothing is stored.
+             * @enum {integer}
+             */
+            status?: 429 | 500 | 502 | 503 | 504;
+            /** @description Seconds, sent as `Retry-After` with a 429 or 503 (default 1). */
+            retryAfter?: number;
+            /** @description Close the connection without an answer. */
+            drop?: boolean;
+            /**
+             * @description The fraction of matching requests it hits.
+             * @default 1
+             */
+            rate?: number;
+            /** @description Stop after hitting this many requests. */
+            times?: number;
+        };
+        FaultRule: {
+            id: string;
+            operationId: string;
+            latencyMs: number;
+            status: number | null;
+            retryAfter: number;
+            drop: boolean;
+            rate: number;
+            /** @description Hits left; null for no limit. */
+            remaining: number | null;
+        };
         JournalEntry: {
             id: string;
             /** Format: date-time */
@@ -915,6 +975,8 @@ export interface components {
             accountId: string | null;
             status: number;
             errorCode: string | null;
+            /** @description The fault rule that hit this request, if one did. */
+            fault: string | null;
             durationMs: number;
             requestBody: unknown;
             responseBody: unknown;
@@ -1079,6 +1141,8 @@ export type Delivery = components['schemas']['Delivery'];
 export type DeliveryAttempt = components['schemas']['DeliveryAttempt'];
 export type Alert = components['schemas']['Alert'];
 export type Job = components['schemas']['Job'];
+export type FaultRuleInput = components['schemas']['FaultRuleInput'];
+export type FaultRule = components['schemas']['FaultRule'];
 export type JournalEntry = components['schemas']['JournalEntry'];
 export type Clock = components['schemas']['Clock'];
 export type Seed = components['schemas']['Seed'];
@@ -1981,6 +2045,72 @@ export interface operations {
                         scheduled: number;
                     };
                 };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    listFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules, in the order they apply. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FaultRule"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    setFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FaultRuleInput"][];
+            };
+        };
+        responses: {
+            /** @description The rules now in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FaultRule"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    clearFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No faults any more. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: components["responses"]["Unauthorized"];
         };

@@ -10,6 +10,7 @@ import type { OperationId, Services } from "../operations/types.js";
 import { authenticate } from "./auth.js";
 import { readJson } from "./body.js";
 import { HttpError, errorBody, internalError, type ErrorShape } from "./errors.js";
+import type { Faults } from "./faults.js";
 import type { RateLimiter } from "./rate-limit.js";
 import { json } from "./respond.js";
 import { buildRoutes, matchRoute } from "./routes.js";
@@ -21,6 +22,7 @@ export const API_BASE = "/v1";
 export interface ApiOptions {
   services: Services;
   rateLimiter: RateLimiter;
+  faults: Faults;
   maxBodyBytes: number;
   trustForwardedProto: boolean;
   requestId: () => string;
@@ -61,6 +63,7 @@ export function createApi(options: ApiOptions): (request: Request) => Promise<Re
       accountId: null,
       status: 0,
       errorCode: null,
+      fault: null,
       durationMs: 0,
       requestBody: null,
       responseBody: null,
@@ -86,6 +89,17 @@ export function createApi(options: ApiOptions): (request: Request) => Promise<Re
       }
       const { route } = match;
       entry.operationId = route.operationId;
+      const fault = options.faults.pick(route.operationId);
+      if (fault) {
+        entry.fault = fault.ruleId;
+        if (fault.latencyMs) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
+        if (fault.drop) {
+          entry.errorCode = "CONNECTION_DROPPED";
+          options.record(entry);
+          return Response.error();
+        }
+        if (fault.status !== null) throw injected(fault.status, fault.retryAfter, fault.ruleId);
+      }
       const auth = authenticate(request, url, route, services.store);
       entry.authForm = auth.form;
       entry.accountId = auth.account.id;
@@ -118,6 +132,12 @@ export function createApi(options: ApiOptions): (request: Request) => Promise<Re
     options.record(entry);
     return json(status, body, headers);
   }
+}
+
+function injected(status: number, retryAfter: number, ruleId: string): HttpError {
+  const message = `Injected fault ${ruleId}: ${status}. See GET /__admin/faults.`;
+  const wait: Record<string, string> = status === 429 || status === 503 ? { "retry-after": String(retryAfter) } : {};
+  return new HttpError(status, status === 429 ? "RATE_LIMITED" : "INTERNAL_ERROR", message, wait);
 }
 
 function redactedQuery(url: URL): Record<string, string> {

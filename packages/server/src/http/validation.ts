@@ -78,6 +78,7 @@ export function operationCompiler(doc: OpenApiDocument, base: string) {
     const bodySchema = operation.requestBody?.content?.["application/json"]?.schema as Schema | undefined;
     const bodyCheck = bodySchema && ajv.compile(absolutize(bodySchema, base) as Schema);
     const fields = bodySchema ? fieldTree(bodySchema, resolve) : null;
+    const expectsArray = bodySchema !== undefined && resolve(bodySchema).type === "array";
     const parameters: Parameter[] = [...(pathParameters as Schema[]), ...((operation.parameters as Schema[] | undefined) ?? [])].map((p) => {
       const parameter = resolve(p) as { name: string; in: Parameter["in"]; required?: boolean; schema?: Schema };
       const wrapped = { type: "object", properties: { value: absolutize(parameter.schema ?? {}, base) } };
@@ -92,7 +93,9 @@ export function operationCompiler(doc: OpenApiDocument, base: string) {
     return {
       body(body) {
         if (!bodyCheck) return;
-        if (typeof body !== "object" || body === null || Array.isArray(body)) {
+        if (expectsArray) {
+          if (!Array.isArray(body)) throw badRequest("VALIDATION_ERROR", "The request body must be a JSON array.");
+        } else if (typeof body !== "object" || body === null || Array.isArray(body)) {
           throw badRequest("VALIDATION_ERROR", "The request body must be a JSON object.");
         }
         checkFields(body as Record<string, unknown>, fields, "", spelling);

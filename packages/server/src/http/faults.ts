@@ -1,0 +1,80 @@
+/**
+ * Faults injected on purpose, for testing an integration's retry logic: latency, an error status
+ * in the operation's error shape, a dropped connection, on all or a fraction of the matching
+ * requests, forever or a number of times.
+ */
+import type { components } from "../generated/admin.js";
+import type { IdSource } from "../ids.js";
+import { HttpError } from "./errors.js";
+
+export type FaultRuleInput = components["schemas"]["FaultRuleInput"];
+export type FaultRule = components["schemas"]["FaultRule"];
+
+export interface FaultHit {
+  ruleId: string;
+  latencyMs: number;
+  status: number | null;
+  retryAfter: number;
+  drop: boolean;
+}
+
+export class Faults {
+  private rules: FaultRule[] = [];
+
+  constructor(
+    private readonly initial: FaultRuleInput[],
+    private readonly ids: IdSource,
+  ) {
+    this.set(initial);
+  }
+
+  /** Replaces the rules; throws (changing nothing) when one would do nothing. */
+  set(inputs: FaultRuleInput[]): FaultRule[] {
+    const idle = inputs.findIndex((input) => input.latencyMs === undefined && input.status === undefined && !input.drop);
+    if (idle !== -1) throw new HttpError(400, "VALIDATION_ERROR", `Fault rule ${idle} does nothing: give it latencyMs, status or drop.`);
+    this.rules = inputs.map((input) => ({
+      id: this.ids.id("flt_"),
+      operationId: input.operationId ?? "*",
+      latencyMs: input.latencyMs ?? 0,
+      status: input.status ?? null,
+      retryAfter: input.retryAfter ?? 1,
+      drop: input.drop ?? false,
+      rate: input.rate ?? 1,
+      remaining: input.times ?? null,
+    }));
+    return this.list();
+  }
+
+  list(): FaultRule[] {
+    return this.rules.map((rule) => ({ ...rule }));
+  }
+
+  clear(): void {
+    this.rules = [];
+  }
+
+  /** Back to the rules the server started with. */
+  reset(): void {
+    this.set(this.initial);
+  }
+
+  /** What hits this request: every matching rule's latency, and the first status or drop. */
+  pick(operationId: string): FaultHit | undefined {
+    let hit: FaultHit | undefined;
+    for (const rule of this.rules) {
+      if (rule.operationId !== "*" && rule.operationId !== operationId) continue;
+      if (rule.remaining === 0) continue;
+      if (rule.rate < 1 && this.ids.random() >= rule.rate) continue;
+      if (rule.remaining !== null) rule.remaining--;
+      hit ??= { ruleId: rule.id, latencyMs: 0, status: null, retryAfter: 1, drop: false };
+      hit.latencyMs += rule.latencyMs;
+      if (hit.status === null && !hit.drop && (rule.status !== null || rule.drop)) {
+        hit.ruleId = rule.id;
+        hit.status = rule.status;
+        hit.retryAfter = rule.retryAfter;
+        hit.drop = rule.drop;
+      }
+    }
+    return hit;
+  }
+}

@@ -1,0 +1,65 @@
+import { ConnectionError, RateLimitError, ServerError, TimeoutError } from "@intake/client";
+import { afterEach, describe, expect } from "vitest";
+import { client } from "../support/harness.js";
+import { KEYS } from "../support/seed.js";
+import { cases, type Register } from "./cases.js";
+
+export const faults: Register = (target, options) => {
+  const { direct } = cases(options);
+  const set = (rules: unknown[]) => target().harness.admin("PUT", "/faults", rules);
+  const acme = (extra = {}) => client(target(), "query", KEYS.acme, extra);
+  afterEach(async () => {
+    await target().harness.admin("DELETE", "/faults");
+  });
+
+  describe("fault injection", () => {
+    direct("an error status, in the operation's shape, that a client's retries get through", async () => {
+      const rules = await set([{ operationId: "findContact", status: 503, times: 2 }]);
+      expect(rules.body).toEqual([expect.objectContaining({ id: expect.stringMatching(/^flt_/), operationId: "findContact", status: 503, remaining: 2 })]);
+      await expect(acme().contacts.find({ email: "a@example.com" })).rejects.toMatchObject({ constructor: ServerError, status: 503, code: "INTERNAL_ERROR" });
+      // The client retries a GET after a 5xx: the second fault, then the real answer.
+      await expect(acme({ maxRetries: 2, retry: { initialDelayMs: 1, maxDelayMs: 2 } }).contacts.find({ email: "a@example.com" })).resolves.toBeNull();
+      const journal = (await target().harness.admin("GET", "/journal?operationId=findContact")).body;
+      expect(journal.map((e: { status: number; fault: string | null }) => [e.status, e.fault !== null])).toEqual([
+        [503, true],
+        [503, true],
+        [404, false],
+      ]);
+      expect((await target().harness.admin("GET", "/faults")).body[0].remaining).toBe(0);
+    });
+
+    direct("a forced 429 with Retry-After, in the receive endpoint's string shape too", async () => {
+      await set([{ status: 429, retryAfter: 7 }]);
+      const error = await acme().messages.receive({ customData: { messageSid: "S", fromId: "u", toId: "t", body: "x" } }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RateLimitError);
+      expect(error).toMatchObject({ code: undefined, retryAfterMs: 7000 });
+      expect((await target().harness.admin("GET", "/messages")).body).toEqual([]);
+    });
+
+    direct("a dropped connection is a ConnectionError, and nothing is stored", async () => {
+      await set([{ operationId: "createContact", drop: true }]);
+      await expect(acme().contacts.create({ phone: "+14155550123" })).rejects.toBeInstanceOf(ConnectionError);
+      await target().harness.admin("DELETE", "/faults");
+      expect((await target().harness.admin("GET", "/contacts")).body).toEqual([]);
+    });
+
+    direct("latency makes a client's timeout fire", async () => {
+      await set([{ latencyMs: 300 }]);
+      await expect(acme({ timeoutMs: 50 }).contacts.create({ email: "a@example.com" })).rejects.toBeInstanceOf(TimeoutError);
+    });
+
+    direct("a rate hits that fraction of requests", async () => {
+      await set([{ operationId: "findContact", status: 500, rate: 0.5 }]);
+      const outcomes = [];
+      for (let i = 0; i < 200; i++) outcomes.push(await acme().contacts.find({ email: "a@example.com" }).then(() => "ok", () => "fault"));
+      const faulted = outcomes.filter((o) => o === "fault").length;
+      expect(faulted).toBeGreaterThan(60);
+      expect(faulted).toBeLessThan(140);
+    });
+
+    direct("a rule that does nothing is refused", async () => {
+      const response = await set([{ operationId: "createContact", rate: 0.5 }]);
+      expect(response).toMatchObject({ status: 400, body: { error: { message: "Fault rule 0 does nothing: give it latencyMs, status or drop." } } });
+    });
+  });
+};
