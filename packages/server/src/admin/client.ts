@@ -1,0 +1,130 @@
+/**
+ * A typed client of the admin API, for tests: seed and reset, advance the virtual clock, read the
+ * journal, messages and deliveries, wait for a delivery, inject faults. Built on openapi-fetch
+ * with admin-openapi.yaml's types; runs wherever fetch does (Node, a browser page with msw).
+ */
+import createClient from "openapi-fetch";
+import type { components, paths } from "../generated/admin.js";
+
+type Schemas = components["schemas"];
+export type Delivery = Schemas["Delivery"];
+
+export class AdminApiError extends Error {
+  override name = "AdminApiError";
+  constructor(
+    readonly status: number,
+    readonly code: string | undefined,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface AdminClientOptions {
+  /** `https://host:port/__admin` */
+  adminUrl: string;
+  token: string;
+  /** A fetch that reaches the server (one that trusts its certificate, or msw's). Default: globalThis.fetch. */
+  fetch?: (request: Request) => Promise<Response>;
+}
+
+export type AdminClient = ReturnType<typeof createAdminClient>;
+
+type Query<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Q } } } ? NonNullable<Q> : never;
+
+export function createAdminClient(options: AdminClientOptions) {
+  const raw = createClient<paths>({
+    baseUrl: options.adminUrl.replace(/\/$/, ""),
+    headers: { authorization: `Bearer ${options.token}` },
+    fetch: options.fetch ?? ((request) => globalThis.fetch(request)),
+  });
+
+  async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+    const { data, error, response } = await call;
+    if (!response.ok) {
+      const detail = (error as { error?: { code?: string; message?: string } } | undefined)?.error;
+      throw new AdminApiError(response.status, detail?.code, detail?.message ?? `The admin API answered ${response.status}.`);
+    }
+    return data as T;
+  }
+
+  const client = {
+    /** The underlying openapi-fetch client, typed to the whole admin API. */
+    raw,
+
+    reset: (seed?: Schemas["Seed"]) => unwrap(raw.POST("/reset", seed === undefined ? {} : { body: seed })),
+    seed: (seed: Schemas["Seed"]) => unwrap(raw.POST("/seed", { body: seed })),
+    snapshot: () => unwrap(raw.GET("/snapshot")),
+    restore: (snapshot: Schemas["Snapshot"]) => unwrap(raw.PUT("/snapshot", { body: snapshot })),
+
+    accounts: () => unwrap(raw.GET("/accounts")),
+    account: (accountId: string) => unwrap(raw.GET("/accounts/{accountId}", { params: { path: { accountId } } })),
+    createAccount: (input: Schemas["AccountInput"]) => unwrap(raw.POST("/accounts", { body: input })),
+    updateAccount: (accountId: string, patch: Schemas["AccountPatch"]) => unwrap(raw.PATCH("/accounts/{accountId}", { params: { path: { accountId } }, body: patch })),
+    /** Generates a new API key; the old one stops working at once. */
+    rotateApiKey: (accountId: string, apiKey?: string) =>
+      unwrap(raw.POST("/accounts/{accountId}/api-key", { params: { path: { accountId } }, ...(apiKey ? { body: { apiKey } } : {}) })),
+    createSubaccount: (agencyId: string, input: Schemas["SubaccountInput"]) =>
+      unwrap(raw.POST("/accounts/{accountId}/subaccounts", { params: { path: { accountId: agencyId } }, body: input })),
+    credits: (accountId: string) => unwrap(raw.GET("/accounts/{accountId}/credits", { params: { path: { accountId } } })),
+    adjustCredits: (accountId: string, amount: number, description?: string) =>
+      unwrap(raw.POST("/accounts/{accountId}/credits", { params: { path: { accountId } }, body: { amount, description } })),
+
+    campaigns: (accountId?: string) => unwrap(raw.GET("/campaigns", { params: { query: { accountId } } })),
+    createCampaign: (input: Schemas["CampaignInput"]) => unwrap(raw.POST("/campaigns", { body: input })),
+    updateCampaign: (campaignId: string, patch: Schemas["CampaignPatch"]) => unwrap(raw.PATCH("/campaigns/{campaignId}", { params: { path: { campaignId } }, body: patch })),
+    lists: (accountId?: string) => unwrap(raw.GET("/lists", { params: { query: { accountId } } })),
+    createList: (input: Schemas["ListInput"]) => unwrap(raw.POST("/lists", { body: input })),
+    updateList: (listId: string, patch: Schemas["ListPatch"]) => unwrap(raw.PATCH("/lists/{listId}", { params: { path: { listId } }, body: patch })),
+    members: (listId: string) => unwrap(raw.GET("/lists/{listId}/contacts", { params: { path: { listId } } })),
+    /** The dashboard's manual add or import: one batch, as the funnel trigger sees it. */
+    importContacts: (listId: string, input: Schemas["ImportInput"]) => unwrap(raw.POST("/lists/{listId}/contacts", { params: { path: { listId } }, body: input })),
+
+    contacts: (query: Query<"/contacts"> = {}) => unwrap(raw.GET("/contacts", { params: { query } })),
+    contact: (contactId: string) => unwrap(raw.GET("/contacts/{contactId}", { params: { path: { contactId } } })),
+    /** A reply typed in the app. */
+    reply: (contactId: string, body: string) => unwrap(raw.POST("/contacts/{contactId}/replies", { params: { path: { contactId } }, body: { body } })),
+    /** Pause or resume the bot for a contact (a hand-off pauses it). */
+    setBotPaused: (contactId: string, botPaused: boolean) => unwrap(raw.PATCH("/contacts/{contactId}", { params: { path: { contactId } }, body: { botPaused } })),
+    messages: (query: Query<"/messages"> = {}) => unwrap(raw.GET("/messages", { params: { query } })),
+    message: (messageId: string) => unwrap(raw.GET("/messages/{messageId}", { params: { path: { messageId } } })),
+    deliveries: (query: Query<"/deliveries"> = {}) => unwrap(raw.GET("/deliveries", { params: { query } })),
+    delivery: (deliveryId: string) => unwrap(raw.GET("/deliveries/{deliveryId}", { params: { path: { deliveryId } } })),
+    alerts: (accountId?: string) => unwrap(raw.GET("/alerts", { params: { query: { accountId } } })),
+
+    journal: (query: Query<"/journal"> = {}) => unwrap(raw.GET("/journal", { params: { query } })),
+    clearJournal: () => unwrap(raw.DELETE("/journal")),
+    clock: () => unwrap(raw.GET("/clock")),
+    /** Moves a virtual clock forward, running whatever falls due on the way. */
+    advanceClock: (by: number | { to: string }) => unwrap(raw.POST("/clock/advance", { body: typeof by === "number" ? { ms: by } : by })),
+    /** Waits until the work started by earlier requests (bot answers, webhook attempts) has finished. */
+    settle: () => unwrap(raw.POST("/settle")),
+    jobs: () => unwrap(raw.GET("/jobs")),
+
+    faults: () => unwrap(raw.GET("/faults")),
+    setFaults: (rules: Array<Schemas["FaultRuleInput"]>) => unwrap(raw.PUT("/faults", { body: rules })),
+    clearFaults: () => unwrap(raw.DELETE("/faults")),
+
+    /**
+     * The first delivery that matches and is finished (delivered or failed), waiting for it up
+     * to `timeoutMs` (real time). Pass `state: "pending"` to accept one still being retried.
+     */
+    async waitForDelivery(
+      match: (delivery: Delivery) => boolean = () => true,
+      { timeoutMs = 5000, intervalMs = 20, state }: { timeoutMs?: number; intervalMs?: number; state?: Delivery["state"] } = {},
+    ): Promise<Delivery> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        await client.settle();
+        const found = (await client.deliveries({ limit: 10000 })).find((d) => match(d) && (state ? d.state === state : d.state !== "pending"));
+        if (found) return found;
+        if (Date.now() > deadline) {
+          const seen = (await client.deliveries({ limit: 10000 })).map((d) => `${d.id} (${d.kind}, ${d.state})`).join(", ") || "none";
+          throw new Error(`No matching delivery${state ? ` in state ${state}` : " finished"} within ${timeoutMs} ms. Deliveries: ${seen}.`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, intervalMs));
+      }
+    },
+  };
+  return client;
+}
