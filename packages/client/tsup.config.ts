@@ -1,11 +1,11 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: ["src/index.ts"],
+  entry: ["src/index.ts", "src/webhooks.ts"],
   format: ["esm", "cjs"],
   dts: true,
   clean: true,
   target: "es2022",
   // openapi-fetch stays a dependency (deduplicated in apps); @intake/spec is only types here.
-  external: ["openapi-fetch", "@intake/spec"],
+  external: ["openapi-fetch", "@intake/spec", "standardwebhooks"],
 });
