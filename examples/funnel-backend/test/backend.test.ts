@@ -1,0 +1,88 @@
+import { mkdtemp, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createIntakeClient } from "@intake/client";
+import { startIntakeServer, type IntakeTestServer } from "@intake/server/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createBackend } from "../src/backend.js";
+import { ManualTimers } from "../src/timers.js";
+
+const KEY = "ik_example_funnel_backend_001";
+let server: IntakeTestServer;
+
+beforeAll(async () => {
+  server = await startIntakeServer({
+    clock: "virtual",
+    seed: {
+      accounts: [
+        {
+          id: "acc_gym",
+          name: "Acme Fitness",
+          apiKey: KEY,
+          credits: 10,
+          campaigns: [{ id: "cmp_spring", name: "Spring", state: "Live", triggerOnNewListContacts: true, openingTemplate: { body: "Hi {{firstName}}!", approval: "approved" } }],
+          lists: [{ id: "lst_spring", name: "Spring leads", campaignId: "cmp_spring" }],
+        },
+      ],
+    },
+  });
+});
+afterAll(() => server.stop());
+
+async function backend() {
+  const timers = new ManualTimers();
+  const consentLog = join(await mkdtemp(join(tmpdir(), "intake-backend-")), "consent.jsonl");
+  const results: Array<{ phone: string; contactId?: string; error?: unknown }> = [];
+  const instance = createBackend({
+    intake: createIntakeClient({ auth: "query", apiKey: KEY, baseUrl: server.baseUrl, fetch: server.fetch }),
+    listId: "lst_spring",
+    consentLog,
+    timers,
+    onDone: (r) => results.push(r),
+  });
+  return { instance, timers, consentLog, results };
+}
+
+async function until(check: () => boolean) {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+}
+
+describe("the landing page's backend", () => {
+  it("records consent, waits 15 minutes, then creates the contact with its consent and adds it to the list", async () => {
+    const { instance, timers, consentLog, results } = await backend();
+    const { scheduledFor } = await instance.submit({ phone: "+14155550177", firstName: "Linus", consent: true, consentText: "I agree." }, "203.0.113.7");
+    expect(scheduledFor).toBe("1970-01-01T00:15:00.000Z");
+    expect(JSON.parse(await readFile(consentLog, "utf8"))).toEqual({ phone: "+14155550177", email: null, text: "I agree.", at: "1970-01-01T00:00:00.000Z", from: "203.0.113.7" });
+
+    timers.advance(15 * 60 * 1000 - 1);
+    expect(await server.admin.journal({ operationId: "createContact" })).toEqual([]);
+    timers.advance(1);
+    await until(() => results.length === 1);
+    const contactId = results[0]!.contactId!;
+    await server.admin.settle();
+    const { contact, listIds, messages } = await server.admin.contact(contactId);
+    expect(contact.customFields).toEqual({ consent: true, consentAt: "1970-01-01T00:00:00.000Z", source: "landing-page" });
+    expect(listIds).toEqual(["lst_spring"]);
+    expect(messages.map((m) => [m.source, m.body])).toEqual([["opening", "Hi Linus!"]]);
+    const journal = await server.admin.journal({ operationId: "createContact" });
+    expect(journal.map((e) => e.authForm)).toEqual(["query"]);
+  });
+
+  it("a lead who wrote first is the same contact when the delay ends", async () => {
+    const { instance, timers, results } = await backend();
+    await instance.submit({ phone: "+14155550188", firstName: "Ada", consent: true, consentText: "I agree." }, "203.0.113.8");
+    const channel = createIntakeClient({ auth: "query", apiKey: KEY, baseUrl: server.baseUrl, fetch: server.fetch });
+    await channel.contacts.create({ phone: "+14155550188", firstName: "Ada (wrote first)" });
+    timers.advance(15 * 60 * 1000);
+    await until(() => results.length === 1);
+    const { contact } = await server.admin.contact(results[0]!.contactId!);
+    expect(contact.firstName).toBe("Ada (wrote first)");
+  });
+
+  it("without consent nothing is recorded or sent", async () => {
+    const { instance, timers, results } = await backend();
+    await expect(instance.submit({ phone: "+14155550199", firstName: "Bob", consent: false, consentText: "" }, "x")).rejects.toThrow("did not agree");
+    timers.advance(60 * 60 * 1000);
+    expect(results).toEqual([]);
+  });
+});
