@@ -15,7 +15,7 @@ import type { Bot } from "./engine/bot.js";
 import type { FaultRuleInput } from "./http/faults.js";
 import { persist, readDataFile } from "./adapters/data-file.js";
 import { serve } from "./adapters/node.js";
-import { DEMO_KEYS, DEMO_SEED } from "./demo-seed.js";
+import { DEMO_KEYS, DEMO_SEED, DEMO_WEBHOOK_SECRETS } from "./demo-seed.js";
 
 const USAGE = `Usage: intake-server [options]
 
@@ -197,7 +197,7 @@ async function main() {
       certificate: server.certificatePath,
       dataFile: dataFile ?? null,
       clock: intake.clock.mode,
-      ...(args.demo ? { demoKeys: DEMO_KEYS } : {}),
+      ...(args.demo ? { demoKeys: DEMO_KEYS, demoWebhookSecrets: DEMO_WEBHOOK_SECRETS } : {}),
     })}\n`,
   );
 
@@ -230,6 +230,10 @@ function printDemo(baseUrl: string, certificate: string) {
       `  business (Acme Fitness, acc_acme)     ${DEMO_KEYS.business}`,
       `  agency (Northwind, acc_agency)        ${DEMO_KEYS.agency}`,
       `  sub-account (Client One)              ${DEMO_KEYS.subaccount}`,
+      "",
+      "Webhook secrets (to verify what the server sends; set the URLs with PATCH /__admin/accounts/{id}):",
+      `  business reply webhooks               ${DEMO_WEBHOOK_SECRETS.business}`,
+      `  agency auto-recharge webhooks         ${DEMO_WEBHOOK_SECRETS.agency}`,
       "",
       "Try it (the certificate is generated at start; curl trusts it with --cacert):",
       `  curl --cacert ${certificate} -X POST '${baseUrl}/contacts?apiKey=${DEMO_KEYS.business}' -H 'Content-Type: application/json' -d '{"phone":"+14155550123","firstName":"Grace"}'`,

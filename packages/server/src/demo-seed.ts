@@ -11,6 +11,12 @@ export const DEMO_KEYS = {
   subaccount: "ik_demo_subaccount_8Lm3QaT2YxGf5",
 };
 
+/** Fixed too, so a webhook receiver can be started with the secret before the server. */
+export const DEMO_WEBHOOK_SECRETS = {
+  business: "whsec_ZGVtby1idXNpbmVzcy13ZWJob29rLXNlY3JldA==",
+  agency: "whsec_ZGVtby1hZ2VuY3ktd2ViaG9vay1zZWNyZXQ=",
+};
+
 export const DEMO_SEED: Seed = {
   accounts: [
     {
@@ -19,6 +25,7 @@ export const DEMO_SEED: Seed = {
       email: "owner@acme.example",
       userId: "usr_acme_owner",
       apiKey: DEMO_KEYS.business,
+      webhookSecret: DEMO_WEBHOOK_SECRETS.business,
       credits: 500,
       campaigns: [
         {
@@ -54,6 +61,7 @@ export const DEMO_SEED: Seed = {
       name: "Northwind Agency",
       email: "billing@northwind.example",
       apiKey: DEMO_KEYS.agency,
+      webhookSecret: DEMO_WEBHOOK_SECRETS.agency,
       subaccounts: [
         {
           id: "sub_client_one",

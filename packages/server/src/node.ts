@@ -2,4 +2,4 @@
 export { serve, type RunningServer, type ServeOptions } from "./adapters/node.js";
 export { loadCertificate, type Certificate, type CertificateOptions } from "./adapters/tls.js";
 export { persist, readDataFile, writeDataFile, type Persistence } from "./adapters/data-file.js";
-export { DEMO_KEYS, DEMO_SEED } from "./demo-seed.js";
+export { DEMO_KEYS, DEMO_SEED, DEMO_WEBHOOK_SECRETS } from "./demo-seed.js";

@@ -68,6 +68,13 @@ describe("intake-server", () => {
       const response = await run.fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body });
       expect(response.status).toBe(201);
     }
+    // The printed webhook secrets are the ones the demo accounts sign with.
+    const secrets = run.info.demoWebhookSecrets!;
+    const admin = { headers: { authorization: `Bearer ${run.info.adminToken}` } };
+    const account = async (id: string) => (await (await run.fetch(`${run.info.adminUrl}/accounts/${id}`, admin)).json()) as { webhookSecret: string };
+    expect([(await account("acc_acme")).webhookSecret, (await account("acc_agency")).webhookSecret]).toEqual([secrets.business, secrets.agency]);
+    expect(stderr).toContain(secrets.business);
+    expect(stderr).toContain(secrets.agency);
   });
 
   it.each([

@@ -16,6 +16,7 @@ export interface Started {
   dataFile: string | null;
   clock: string;
   demoKeys?: Record<string, string>;
+  demoWebhookSecrets?: Record<string, string>;
 }
 
 export interface CliRun {
