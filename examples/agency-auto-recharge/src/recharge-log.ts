@@ -39,7 +39,9 @@ export class RechargeLog {
     try {
       parsed = JSON.parse(text) as FileFormat;
     } catch (error) {
-      throw new Error(`${path} is not a recharge log (${(error as Error).message}). Restore it from a backup rather than start empty: an empty log would grant old recharges again.`);
+      throw new Error(`${path} is not a recharge log (${(error as Error).message}). Restore it from a backup rather than start empty: an empty log would grant old recharges again.`, {
+        cause: error,
+      });
     }
     if (parsed.version !== 1) throw new Error(`${path} has version ${String(parsed.version)}; this receiver reads version 1.`);
     return new RechargeLog(path, new Map(Object.entries(parsed.recharges)));
