@@ -1,5 +1,6 @@
 import { defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
+import ciSuiteExample from "./examples/ci-suite/vitest.config.js";
 
 // Workspace packages resolve to their TypeScript sources (the "@intake/source" export condition),
 // so tests never run against a stale build.
@@ -19,13 +20,19 @@ export default defineConfig({
           ...timeouts,
           name: "unit",
           include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts"],
-          exclude: ["**/*.contract.test.ts", "**/node_modules/**"],
+          exclude: ["**/*.contract.test.ts", "**/node_modules/**", "examples/ci-suite/**"],
           typecheck: {
             enabled: true,
             include: ["packages/*/test/**/*.test-d.ts"],
             tsconfig: "./tsconfig.json",
           },
         },
+      },
+      {
+        // The CI-suite example with its own config (what an integrator writes), run from its folder.
+        resolve,
+        ssr,
+        test: { ...ciSuiteExample.test, ...timeouts, name: "example-ci-suite", root: "examples/ci-suite" },
       },
       {
         // The same client calls against `prism mock openapi.yaml`: the spec's examples and the

@@ -1,9 +1,9 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: ["src/index.ts", "src/node.ts", "src/msw.ts", "src/testing.ts", "src/cli.ts"],
+  entry: ["src/index.ts", "src/node.ts", "src/msw.ts", "src/testing.ts", "src/connect.ts", "src/cli.ts"],
   format: ["esm"],
-  dts: { entry: ["src/index.ts", "src/node.ts", "src/msw.ts", "src/testing.ts"] },
+  dts: { entry: ["src/index.ts", "src/node.ts", "src/msw.ts", "src/testing.ts", "src/connect.ts"] },
   external: ["msw"],
   clean: true,
   target: "node20",

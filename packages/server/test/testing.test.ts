@@ -1,6 +1,8 @@
 // @intake/server/testing, as a test runner's global set-up uses it.
 import { ConnectionError, createIntakeClient } from "@intake/client";
+import * as connectEntry from "@intake/server/connect";
 import { AdminApiError, connectIntake, startIntakeServer, trustingFetch, type IntakeTestServer } from "@intake/server/testing";
+import { build } from "esbuild";
 import { afterEach, describe, expect, it } from "vitest";
 import { startReceiver, type Receiver } from "./support/receiver.js";
 
@@ -76,5 +78,26 @@ describe("startIntakeServer and connectIntake", () => {
     const fetch = trustingFetch("");
     await expect(fetch(`${baseUrl}/contacts`)).rejects.toMatchObject({ cause: { code: "ECONNREFUSED" } });
     fetch.close();
+  });
+});
+
+describe("@intake/server/connect", () => {
+  it("is what a test worker needs (connectIntake, trustingFetch, the admin client) and loads none of the server", async () => {
+    expect(connectEntry.connectIntake).toBe(connectIntake);
+    expect(connectEntry.trustingFetch).toBe(trustingFetch);
+    // Its whole import graph: jest's workers cannot load the server's storage (CommonJS that
+    // requires msw) on Node 20, so nothing of it may be reachable from here.
+    const { metafile } = await build({
+      entryPoints: [new URL("../src/connect.ts", import.meta.url).pathname],
+      bundle: true,
+      write: false,
+      platform: "node",
+      format: "esm",
+      metafile: true,
+      external: ["openapi-fetch"],
+      logLevel: "silent",
+    });
+    const loaded = Object.keys(metafile.inputs).map((path) => path.replace(/^.*packages\/server\//, ""));
+    expect(loaded.sort()).toEqual(["src/admin/client.ts", "src/connect.ts"]);
   });
 });

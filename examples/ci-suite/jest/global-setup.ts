@@ -1,0 +1,11 @@
+// One Intake server for the whole jest run, empty: each test file loads its own seed with
+// admin.reset(seed). Jest starts its workers after this returns and they inherit process.env, so
+// the connection (plain JSON) travels that way.
+import { startIntakeServer } from "@intake/server/testing";
+
+export default async function globalSetup() {
+  const intake = await startIntakeServer();
+  process.env.INTAKE_CONNECTION = JSON.stringify(intake.connection);
+  // Global set-up and tear-down share this context, not the workers'.
+  (globalThis as { intakeServer?: typeof intake }).intakeServer = intake;
+}
