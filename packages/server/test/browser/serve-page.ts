@@ -1,0 +1,38 @@
+// Builds funnel-page.ts for the browser (esbuild, from the TypeScript sources) and serves it with
+// msw's service worker on 127.0.0.1. http://127.0.0.1 is a secure context, so the worker registers.
+import { readFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createRequire } from "node:module";
+import { build } from "esbuild";
+
+export async function servePage(): Promise<{ url: string; close(): Promise<void> }> {
+  const bundle = await build({
+    entryPoints: [new URL("./funnel-page.ts", import.meta.url).pathname],
+    bundle: true,
+    write: false,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    conditions: ["@intake/source"],
+    logLevel: "error",
+  });
+  const files: Record<string, { type: string; body: string | Uint8Array }> = {
+    "/": { type: "text/html", body: '<!doctype html><meta charset="utf-8"><title>Intake in the browser</title><script type="module" src="/page.js"></script>' },
+    "/page.js": { type: "text/javascript", body: bundle.outputFiles[0]!.contents },
+    "/mockServiceWorker.js": {
+      type: "text/javascript",
+      body: await readFile(createRequire(import.meta.url).resolve("msw/mockServiceWorker.js")),
+    },
+  };
+  const server = createServer((req, res) => {
+    const file = files[new URL(req.url ?? "/", "http://127.0.0.1").pathname];
+    if (!file) return void res.writeHead(404).end();
+    res.writeHead(200, { "content-type": file.type, "cache-control": "no-store" }).end(file.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
