@@ -1,4 +1,4 @@
-import { createIntakeClient, type IntakeClientOptions } from "@intake/client";
+import { createIntakeClient, type FetchFn, type IntakeClientOptions } from "@intake/client";
 
 export interface QuickstartConfig {
   baseUrl: string;
@@ -10,6 +10,8 @@ export interface QuickstartConfig {
   subaccountEmail: string;
   /** Only for a stateless mock on 127.0.0.1 such as `prism mock`. */
   allowInsecureLoopback?: boolean;
+  /** A fetch that trusts a test server's certificate, for example. */
+  fetch?: FetchFn;
 }
 
 /** One call path per auth form, as an integrator would write them. */
@@ -17,6 +19,7 @@ export async function quickstart(config: QuickstartConfig) {
   const common: Omit<IntakeClientOptions, "auth" | "apiKey"> = {
     baseUrl: config.baseUrl,
     allowInsecureLoopback: config.allowInsecureLoopback ?? false,
+    ...(config.fetch ? { fetch: config.fetch } : {}),
   };
 
   // 1. A funnel from an automation platform: Bearer form, snake_case fields. Look up, then create.
