@@ -11,8 +11,10 @@ export const realTimers: Timers = {
 
 /** A clock that only moves when told to, running what falls due in order. */
 export class ManualTimers implements Timers {
-  private time = 0;
   private due: Array<{ at: number; run: () => void }> = [];
+
+  /** Starts at `start` (default: now), so the times it shows are plausible. */
+  constructor(private time: number = Date.now()) {}
 
   now(): number {
     return this.time;

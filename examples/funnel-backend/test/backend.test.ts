@@ -30,7 +30,7 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 async function backend() {
-  const timers = new ManualTimers();
+  const timers = new ManualTimers(Date.parse("2026-03-02T09:00:00.000Z"));
   const consentLog = join(await mkdtemp(join(tmpdir(), "intake-backend-")), "consent.jsonl");
   const results: Array<{ phone: string; contactId?: string; error?: unknown }> = [];
   const instance = createBackend({
@@ -51,8 +51,8 @@ describe("the landing page's backend", () => {
   it("records consent, waits 15 minutes, then creates the contact with its consent and adds it to the list", async () => {
     const { instance, timers, consentLog, results } = await backend();
     const { scheduledFor } = await instance.submit({ phone: "+14155550177", firstName: "Linus", consent: true, consentText: "I agree." }, "203.0.113.7");
-    expect(scheduledFor).toBe("1970-01-01T00:15:00.000Z");
-    expect(JSON.parse(await readFile(consentLog, "utf8"))).toEqual({ phone: "+14155550177", email: null, text: "I agree.", at: "1970-01-01T00:00:00.000Z", from: "203.0.113.7" });
+    expect(scheduledFor).toBe("2026-03-02T09:15:00.000Z");
+    expect(JSON.parse(await readFile(consentLog, "utf8"))).toEqual({ phone: "+14155550177", email: null, text: "I agree.", at: "2026-03-02T09:00:00.000Z", from: "203.0.113.7" });
 
     timers.advance(15 * 60 * 1000 - 1);
     expect(await server.admin.journal({ operationId: "createContact" })).toEqual([]);
@@ -61,7 +61,7 @@ describe("the landing page's backend", () => {
     const contactId = results[0]!.contactId!;
     await server.admin.settle();
     const { contact, listIds, messages } = await server.admin.contact(contactId);
-    expect(contact.customFields).toEqual({ consent: true, consentAt: "1970-01-01T00:00:00.000Z", source: "landing-page" });
+    expect(contact.customFields).toEqual({ consent: true, consentAt: "2026-03-02T09:00:00.000Z", source: "landing-page" });
     expect(listIds).toEqual(["lst_spring"]);
     expect(messages.map((m) => [m.source, m.body])).toEqual([["opening", "Hi Linus!"]]);
     const journal = await server.admin.journal({ operationId: "createContact" });

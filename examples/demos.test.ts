@@ -1,0 +1,20 @@
+// Every example's README starts with `npm run demo -w <name>`: run each exactly so and check it
+// did what it says.
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+const demos: Array<[string, RegExp[]]> = [
+  ["@intake/example-client-quickstart", [/^bearer: contact ct_\w+ \(Ada\), added to the list$/m, /^header: 500 credits granted to sub_client_one, balance 542$/m]],
+  ["@intake/example-funnel-automation", [/^First submission: contact (ct_\w+) created, added to the list\.$/m, /^Same lead again: {2}contact ct_\w+ found, already in the list\.$/m, /opening on messaging_app \(sent\): Hi Grace/]],
+  ["@intake/example-funnel-backend", [/^Consent recorded; the lead goes to Intake at \S+\.$/m, /^Sent after the delay: contact ct_\w+\.$/m, /opening \(sent\): Hi Linus/]],
+  ["@intake/example-custom-channel-bridge", [/^Bridge → Intake: 200 \{"messageId":"msg_\w+"\}$/m, /^user_42 receives: "Memberships start at 29 dollars a month/m]],
+  ["@intake/example-agency-auto-recharge", [/: delivered, answered 200\n.*_dup2 .*: delivered, answered 200$/m, /^Payments taken: 1; Client One now has 507 credits\.$/m]],
+];
+
+describe("the examples' demo commands", () => {
+  it.concurrent.each(demos)("npm run demo -w %s", async (workspace, expected) => {
+    const { stdout } = await promisify(execFile)("npm", ["run", "demo", "--silent", "-w", workspace], { timeout: 60_000 });
+    for (const pattern of expected) expect(stdout).toMatch(pattern);
+  });
+});
