@@ -19,6 +19,10 @@ export interface LeadForm {
   consentText: string;
 }
 
+export type LeadResult =
+  | { phone: string; outcome: "added_to_funnel" | "already_known"; contactId: string }
+  | { phone: string; outcome: "failed"; error: unknown };
+
 export interface BackendOptions {
   intake: IntakeClient<"query">;
   listId: string;
@@ -27,9 +31,11 @@ export interface BackendOptions {
   /** Default 15 minutes. */
   delayMs?: number;
   timers?: Timers;
-  /** Called when a lead has been sent to Intake, or failed to be. */
-  onDone?: (result: { phone: string; contactId?: string; error?: unknown }) => void;
+  /** Called when the wait is over: the lead joined the funnel, was already known, or failed. */
+  onDone?: (result: LeadResult) => void;
 }
+
+const MAX_BODY_CHARS = 16 * 1024;
 
 export function createBackend(options: BackendOptions) {
   const timers = options.timers ?? realTimers;
@@ -37,6 +43,10 @@ export function createBackend(options: BackendOptions) {
 
   async function sendToIntake(form: LeadForm, consentedAt: string) {
     try {
+      // A lead who wrote to the business during the wait is already in the incoming conversation
+      // (that is what the wait is for): leave it there rather than start the funnel on top of it.
+      const existing = await options.intake.contacts.find({ phoneNumber: form.phone });
+      if (existing) return options.onDone?.({ phone: form.phone, contactId: existing.id, outcome: "already_known" });
       const contact = await options.intake.contacts.create({
         phone: form.phone,
         firstName: form.firstName,
@@ -45,9 +55,9 @@ export function createBackend(options: BackendOptions) {
         customFields: { consent: true, consentAt: consentedAt, source: "landing-page" },
       });
       await options.intake.lists.addContact(options.listId, { contactId: contact.id });
-      options.onDone?.({ phone: form.phone, contactId: contact.id });
+      options.onDone?.({ phone: form.phone, contactId: contact.id, outcome: "added_to_funnel" });
     } catch (error) {
-      options.onDone?.({ phone: form.phone, error });
+      options.onDone?.({ phone: form.phone, outcome: "failed", error });
     }
   }
 
@@ -55,6 +65,8 @@ export function createBackend(options: BackendOptions) {
   async function submit(form: LeadForm, from: string): Promise<{ scheduledFor: string }> {
     if (form.consent !== true) throw new FormError("The lead did not agree to be contacted: nothing is sent.");
     if (!form.phone || !form.firstName) throw new FormError("phone and firstName are required.");
+    // Caught now, while the lead is on the page, rather than when the contact is created.
+    if (!/^\+[1-9][\d\s().-]{6,20}$/.test(form.phone.trim())) throw new FormError("phone must include the country code, starting with +.");
     const consentedAt = new Date(timers.now()).toISOString();
     await appendFile(
       options.consentLog,
@@ -68,7 +80,10 @@ export function createBackend(options: BackendOptions) {
   async function handle(req: IncomingMessage, res: ServerResponse) {
     if (req.method !== "POST" || req.url !== "/leads") return answer(res, 404, { error: "POST /leads" });
     let body = "";
-    for await (const chunk of req) body += chunk;
+    for await (const chunk of req) {
+      body += chunk;
+      if (body.length > MAX_BODY_CHARS) return answer(res, 413, { error: `The form is larger than ${MAX_BODY_CHARS} characters.` });
+    }
     try {
       answer(res, 202, await submit(JSON.parse(body) as LeadForm, req.socket.remoteAddress ?? "unknown"));
     } catch (error) {

@@ -6,14 +6,14 @@ import { join } from "node:path";
 import { createIntakeClient } from "@intake/client";
 import { DEMO_KEYS, DEMO_SEED } from "@intake/server/node";
 import { startIntakeServer } from "@intake/server/testing";
-import { createBackend } from "./backend.js";
+import { createBackend, type LeadResult } from "./backend.js";
 import { ManualTimers } from "./timers.js";
 
 const server = await startIntakeServer({ seed: DEMO_SEED });
 try {
   const timers = new ManualTimers();
   const consentLog = join(await mkdtemp(join(tmpdir(), "intake-backend-")), "consent.jsonl");
-  const done = new Promise<{ contactId?: string }>((resolve) => {
+  const done = new Promise<LeadResult>((resolve) => {
     const backend = createBackend({
       intake: createIntakeClient({ auth: "query", apiKey: DEMO_KEYS.business, baseUrl: server.baseUrl, fetch: server.fetch }),
       listId: "lst_spring_leads",
@@ -29,9 +29,11 @@ try {
         timers.advance(15 * 60 * 1000);
       });
   });
-  const { contactId } = await done;
+  const result = await done;
+  if (result.outcome === "failed") throw result.error;
+  const { contactId } = result;
   await server.admin.settle();
-  const { messages } = await server.admin.contact(contactId!);
+  const { messages } = await server.admin.contact(contactId);
   console.log(`Sent after the delay: contact ${contactId}.`);
   for (const m of messages) console.log(`  ${m.source} (${m.status}): ${m.body}`);
   console.log((await readFile(consentLog, "utf8")).trim());

@@ -1,10 +1,10 @@
-import { mkdtemp, readFile } from "node:fs/promises";
+import { access, mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createIntakeClient } from "@intake/client";
 import { startIntakeServer, type IntakeTestServer } from "@intake/server/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createBackend } from "../src/backend.js";
+import { createBackend, type LeadResult } from "../src/backend.js";
 import { ManualTimers } from "../src/timers.js";
 
 const KEY = "ik_example_funnel_backend_001";
@@ -32,7 +32,7 @@ afterAll(() => server.stop());
 async function backend() {
   const timers = new ManualTimers(Date.parse("2026-03-02T09:00:00.000Z"));
   const consentLog = join(await mkdtemp(join(tmpdir(), "intake-backend-")), "consent.jsonl");
-  const results: Array<{ phone: string; contactId?: string; error?: unknown }> = [];
+  const results: LeadResult[] = [];
   const instance = createBackend({
     intake: createIntakeClient({ auth: "query", apiKey: KEY, baseUrl: server.baseUrl, fetch: server.fetch }),
     listId: "lst_spring",
@@ -58,7 +58,8 @@ describe("the landing page's backend", () => {
     expect(await server.admin.journal({ operationId: "createContact" })).toEqual([]);
     timers.advance(1);
     await until(() => results.length === 1);
-    const contactId = results[0]!.contactId!;
+    expect(results[0]).toMatchObject({ outcome: "added_to_funnel" });
+    const contactId = (results[0] as { contactId: string }).contactId;
     await server.admin.settle();
     const { contact, listIds, messages } = await server.admin.contact(contactId);
     expect(contact.customFields).toEqual({ consent: true, consentAt: "2026-03-02T09:00:00.000Z", source: "landing-page" });
@@ -68,21 +69,41 @@ describe("the landing page's backend", () => {
     expect(journal.map((e) => e.authForm)).toEqual(["query"]);
   });
 
-  it("a lead who wrote first is the same contact when the delay ends", async () => {
-    const { instance, timers, results } = await backend();
+  it("leaves a lead who wrote in during the wait in its conversation: no funnel list, no opening template; consent stays in the log", async () => {
+    const { instance, timers, consentLog, results } = await backend();
     await instance.submit({ phone: "+14155550188", firstName: "Ada", consent: true, consentText: "I agree." }, "203.0.113.8");
+    // Five minutes later the lead writes to the business first (here on a custom channel whose sender id is the phone).
+    timers.advance(5 * 60 * 1000);
     const channel = createIntakeClient({ auth: "query", apiKey: KEY, baseUrl: server.baseUrl, fetch: server.fetch });
-    await channel.contacts.create({ phone: "+14155550188", firstName: "Ada (wrote first)" });
-    timers.advance(15 * 60 * 1000);
+    const inbound = await channel.messages.receive({ customData: { messageSid: "SM-ada-1", fromId: "+14155550188", toId: "acme", body: "Hi, is the spring offer still on?" } });
+    timers.advance(10 * 60 * 1000);
     await until(() => results.length === 1);
-    const { contact } = await server.admin.contact(results[0]!.contactId!);
-    expect(contact.firstName).toBe("Ada (wrote first)");
+
+    const written = await server.admin.message(inbound.messageId);
+    expect(results[0]).toEqual({ phone: "+14155550188", outcome: "already_known", contactId: written.contactId });
+    await server.admin.settle();
+    const { listIds, messages } = await server.admin.contact(written.contactId);
+    expect(listIds).toEqual([]);
+    expect(messages.filter((m) => m.source === "opening")).toEqual([]);
+    const creates = await server.admin.journal({ operationId: "createContact" });
+    expect(creates.filter((e) => (e.requestBody as { phone?: string }).phone === "+14155550188")).toEqual([]);
+    expect(JSON.parse(await readFile(consentLog, "utf8"))).toMatchObject({ phone: "+14155550188", text: "I agree." });
+  });
+
+  it("refuses a phone without its country code while the lead is still on the page", async () => {
+    const { instance, consentLog } = await backend();
+    await expect(instance.submit({ phone: "415 555 0100", firstName: "Cy", consent: true, consentText: "I agree." }, "x")).rejects.toThrow(
+      "phone must include the country code, starting with +.",
+    );
+    await expect(access(consentLog)).rejects.toThrow(/ENOENT/);
   });
 
   it("without consent nothing is recorded or sent", async () => {
-    const { instance, timers, results } = await backend();
+    const { instance, timers, consentLog, results } = await backend();
     await expect(instance.submit({ phone: "+14155550199", firstName: "Bob", consent: false, consentText: "" }, "x")).rejects.toThrow("did not agree");
     timers.advance(60 * 60 * 1000);
     expect(results).toEqual([]);
+    await expect(access(consentLog)).rejects.toThrow(/ENOENT/);
+    expect((await server.admin.contacts({ accountId: "acc_gym" })).filter((c) => c.phone === "+14155550199")).toEqual([]);
   });
 });
