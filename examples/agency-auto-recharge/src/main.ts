@@ -19,6 +19,16 @@ const receiver = createRechargeReceiver({
   payments: fakePayments(), // replace with your payment provider
   centsPerCredit: Number(process.env.CENTS_PER_CREDIT ?? 2),
 });
+// Recharges charged but not granted (Intake refused, or this receiver was down past Intake's
+// retries) are finished at start and every five minutes; what still fails is said every time.
+async function resume() {
+  const { granted, failed } = await receiver.resumePending();
+  for (const outcome of granted) console.log(`Resumed: ${JSON.stringify(outcome)}`);
+  for (const { idempotencyKey, error } of failed) console.error(`Charged but not granted, ${idempotencyKey}: ${(error as Error).message}`);
+}
+await resume();
+setInterval(() => void resume(), 5 * 60 * 1000).unref();
+
 const port = Number(process.env.PORT ?? 3002);
 createServer((req, res) => void receiver.handle(req, res)).listen(port, "127.0.0.1", () =>
   console.log(`Auto-recharge webhooks: POST http://127.0.0.1:${port}/intake/recharge`),

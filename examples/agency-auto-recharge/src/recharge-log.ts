@@ -6,9 +6,11 @@
  */
 import { mkdir, open, readFile, rename } from "node:fs/promises";
 import { dirname } from "node:path";
+import type { AutoRechargeWebhookPayload } from "@intake/client";
 
 export type RechargeState =
-  | { step: "charged"; paymentId: string; at: string }
+  // The webhook is kept so the grant can be made without it arriving again (see resumePending).
+  | { step: "charged"; paymentId: string; request: AutoRechargeWebhookPayload; at: string }
   | { step: "granted"; paymentId: string; creditsAdded: number; newBalance: number; at: string }
   | { step: "declined"; reason: string; at: string };
 
@@ -51,12 +53,19 @@ export class RechargeLog {
     return this.recharges.get(idempotencyKey);
   }
 
-  /** Records the state and resolves once it is on disk. */
+  /** Recharges charged but not yet granted. */
+  pending(): Array<[string, Extract<RechargeState, { step: "charged" }>]> {
+    return [...this.recharges].filter((entry): entry is [string, Extract<RechargeState, { step: "charged" }>] => entry[1].step === "charged");
+  }
+
+  /** Records the state; resolves once it is on disk, and only then does get() return it. */
   async set(idempotencyKey: string, state: RechargeState): Promise<void> {
-    this.recharges.set(idempotencyKey, state);
-    const snapshot: FileFormat = { version: 1, recharges: Object.fromEntries(this.recharges) };
     // One write at a time, in order: a later state never lands before an earlier one.
-    const write = this.writing.then(() => writeAtomically(this.path, `${JSON.stringify(snapshot, null, 2)}\n`));
+    const write = this.writing.then(async () => {
+      const next = new Map(this.recharges).set(idempotencyKey, state);
+      await writeAtomically(this.path, `${JSON.stringify({ version: 1, recharges: Object.fromEntries(next) } satisfies FileFormat, null, 2)}\n`);
+      this.recharges.set(idempotencyKey, state);
+    });
     this.writing = write.catch(() => {});
     await write;
   }
@@ -72,4 +81,11 @@ async function writeAtomically(path: string, text: string) {
     await file.close();
   }
   await rename(temporary, path);
+  // The rename itself is on disk only once the directory is.
+  const directory = await open(dirname(path), "r");
+  try {
+    await directory.sync();
+  } finally {
+    await directory.close();
+  }
 }

@@ -4,10 +4,12 @@
  * For each idempotency_key, exactly once: charge the customer, then grant the credits.
  *
  * Every step is recorded in a durable log before the next starts, and each step is safe to
- * repeat, so a crash or an error at any point is mended by the next delivery:
- *   - charged, not recorded: the payment provider returns the same payment for the same key;
- *   - recorded as charged, not granted: the grant is made;
- *   - granted, not recorded: the grant is retried with the same Idempotency-Key and Intake
+ * repeat:
+ *   - charged, not recorded (a crash in between): Intake retries the webhook; the charge is made
+ *     again with the same key and the payment provider returns the first payment;
+ *   - recorded as charged, not granted: the next delivery, or resumePending (run at start and on
+ *     a timer, so it does not depend on Intake retrying), makes the grant;
+ *   - granted, not recorded: the grant is repeated with the same Idempotency-Key and Intake
  *     answers with the first grant instead of granting again.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -33,12 +35,29 @@ const MAX_BODY_BYTES = 64 * 1024;
 
 export function createRechargeReceiver(options: RechargeReceiverOptions) {
   const { intake, log, payments } = options;
-  // Two deliveries of one recharge at the same moment: the second waits for the first.
+  // Two runs of one recharge at the same moment (two deliveries, a delivery and the sweep): the
+  // second waits for the first.
   const inFlight = new Map<string, Promise<Outcome>>();
+  const now = () => new Date().toISOString();
+
+  function once(key: string, run: () => Promise<Outcome>): Promise<Outcome> {
+    let running = inFlight.get(key);
+    if (!running) {
+      running = run().finally(() => inFlight.delete(key));
+      inFlight.set(key, running);
+    }
+    return running;
+  }
+
+  async function grant(key: string, state: Extract<RechargeState, { step: "charged" }>): Promise<Outcome> {
+    const result = await intake.subaccounts.grantCredits(grantRequest(state.request, state.paymentId), { idempotencyKey: key });
+    const granted: RechargeState = { step: "granted", paymentId: state.paymentId, creditsAdded: result.credits_added, newBalance: result.new_balance, at: now() };
+    await log.set(key, granted);
+    return { ...granted, idempotencyKey: key, repeated: false };
+  }
 
   async function recharge(request: AutoRechargeWebhookPayload): Promise<Outcome> {
     const key = request.idempotency_key;
-    const now = () => new Date().toISOString();
     let state = log.get(key);
     if (state?.step === "granted" || state?.step === "declined") return { ...state, idempotencyKey: key, repeated: true };
     if (!state) {
@@ -49,7 +68,7 @@ export function createRechargeReceiver(options: RechargeReceiverOptions) {
           idempotencyKey: key,
           description: `${request.amount} messaging credits`,
         });
-        state = { step: "charged", paymentId, at: now() };
+        state = { step: "charged", paymentId, request, at: now() };
       } catch (error) {
         if (!(error instanceof PaymentDeclined)) throw error;
         state = { step: "declined", reason: error.message, at: now() };
@@ -57,23 +76,38 @@ export function createRechargeReceiver(options: RechargeReceiverOptions) {
       await log.set(key, state);
       if (state.step === "declined") return { ...state, idempotencyKey: key, repeated: false };
     }
-    const grant = await intake.subaccounts.grantCredits(grantRequest(request, state.paymentId), { idempotencyKey: key });
-    const granted: RechargeState = { step: "granted", paymentId: state.paymentId, creditsAdded: grant.credits_added, newBalance: grant.new_balance, at: now() };
-    await log.set(key, granted);
-    return { ...granted, idempotencyKey: key, repeated: false };
+    return grant(key, state);
   }
 
   /** Verifies the webhook and runs its recharge once, however often it arrives. */
   async function receive(rawBody: string, headers: IncomingMessage["headers"]): Promise<Outcome> {
     const event = verifyWebhook(options.webhookSecret, rawBody, headers);
     if (event.type !== "auto_recharge") throw new WrongWebhook("This address takes auto-recharge webhooks; reply webhooks go to the Custom Channel Webhook.");
-    const key = event.payload.idempotency_key;
-    let running = inFlight.get(key);
-    if (!running) {
-      running = recharge(event.payload).finally(() => inFlight.delete(key));
-      inFlight.set(key, running);
+    return once(event.payload.idempotency_key, () => recharge(event.payload));
+  }
+
+  /**
+   * Grants every recharge that was charged but not granted: Intake refused the grant, or the
+   * receiver was down past Intake's last retry. Run it at start and on a timer; the grant's
+   * Idempotency-Key makes a repeat harmless (Intake remembers a key for 24 hours). What Intake
+   * still refuses stays pending and comes back in `failed`, for a person to fix or refund.
+   */
+  async function resumePending(): Promise<{ granted: Outcome[]; failed: Array<{ idempotencyKey: string; error: unknown }> }> {
+    const granted: Outcome[] = [];
+    const failed: Array<{ idempotencyKey: string; error: unknown }> = [];
+    for (const [key] of log.pending()) {
+      try {
+        granted.push(
+          await once(key, async () => {
+            const state = log.get(key);
+            return state?.step === "charged" ? grant(key, state) : { ...state!, idempotencyKey: key, repeated: true };
+          }),
+        );
+      } catch (error) {
+        failed.push({ idempotencyKey: key, error });
+      }
     }
-    return running;
+    return { granted, failed };
   }
 
   /** `POST /intake/recharge`. Non-2xx answers make Intake retry, so they are kept for what a retry can mend. */
@@ -88,7 +122,7 @@ export function createRechargeReceiver(options: RechargeReceiverOptions) {
     }
   }
 
-  return { handle, receive };
+  return { handle, receive, resumePending };
 }
 
 /**
@@ -105,8 +139,8 @@ class TooLarge extends Error {}
 function failure(error: unknown): [number, string] {
   if (error instanceof WebhookVerificationError) return [401, error.message];
   if (error instanceof WrongWebhook || error instanceof TooLarge) return [400, error.message];
-  // The customer paid but Intake refused the grant (no such sub-account, say): a retry will not
-  // mend it. The recharge stays recorded as charged, so a redelivery after the fix grants it.
+  // The customer paid but Intake refused the grant (no such sub-account, say): it stays recorded
+  // as charged, and resumePending grants it once the cause is fixed.
   if (error instanceof IntakeApiError && error.status < 500 && !(error instanceof RateLimitError)) {
     return [422, `Charged but not granted: ${error.message}`];
   }

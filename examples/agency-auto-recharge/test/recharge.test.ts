@@ -44,15 +44,17 @@ afterAll(async () => {
 });
 
 async function receiverAt(logPath: string, payments = fakePayments()) {
+  // Every call to the provider, de-duplicated by it or not: the receiver should make one per recharge.
+  const charges: string[] = [];
   const receiver = createRechargeReceiver({
     intake: createIntakeClient({ auth: "header", apiKey: AGENCY_KEY, baseUrl: intake.baseUrl, fetch: intake.fetch }),
     webhookSecret: SECRET,
     log: await RechargeLog.open(logPath),
-    payments,
+    payments: { charge: (input) => (charges.push(input.idempotencyKey), payments.charge(input)) },
     centsPerCredit: 2,
   });
   current = receiver.handle;
-  return { receiver, payments };
+  return { receiver, payments, charges };
 }
 
 /** Spends credits so the sub-account falls below its threshold; resolves when both copies of the webhook are finished. */
@@ -78,8 +80,9 @@ const postToReceiver = (body: string, headers: Record<string, string>) =>
 
 describe("the agency's auto-recharge receiver", () => {
   it("gets the same recharge twice and charges once and grants once", async () => {
-    const { payments } = await receiverAt(join(directory, "one.json"));
+    const { payments, charges } = await receiverAt(join(directory, "one.json"));
     const deliveries = await spendBelowThreshold("sub_one");
+    expect(charges).toHaveLength(1);
 
     expect(deliveries.map((d) => [d.state, d.attempts.map((a) => a.status)])).toEqual([
       ["delivered", [200]],
@@ -103,13 +106,13 @@ describe("the agency's auto-recharge receiver", () => {
     const response = await postToReceiver(again.body, again.headers);
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ idempotencyKey: key, step: "granted", repeated: true });
-    expect(restarted.payments.payments.size).toBe(0);
+    expect(restarted.charges).toEqual([]);
     expect(await grantsFor("two@clients.example")).toHaveLength(1);
     expect(await credits("sub_two")).toBe(107);
   });
 
   it("answers 502 when the grant fails, so Intake retries; the retry grants without charging again", async () => {
-    const { payments } = await receiverAt(join(directory, "three.json"));
+    const { payments, charges } = await receiverAt(join(directory, "three.json"));
     await intake.admin.clearJournal();
     await intake.admin.setFaults([{ operationId: "grantSubaccountCredits", status: 503, times: 1 }]);
     const deliveries = await spendBelowThreshold("sub_three");
@@ -118,6 +121,7 @@ describe("the agency's auto-recharge receiver", () => {
     expect(deliveries.every((d) => d.state === "delivered")).toBe(true);
     expect(deliveries.flatMap((d) => d.attempts.map((a) => a.status))).toContain(502);
     expect(payments.payments.size).toBe(1);
+    expect(charges).toHaveLength(1);
     // The failed attempt never reached the grant (the fault answers first), so it has no body to match on.
     const grants = await intake.admin.journal({ operationId: "grantSubaccountCredits" });
     expect(grants.map((e) => [e.status, e.fault !== null])).toEqual([[503, true], [200, false]]);
@@ -129,22 +133,23 @@ describe("the agency's auto-recharge receiver", () => {
     const payload = { idempotency_key: "rch_crash_test", sub_account_id: "sub_four", email: "four@clients.example", amount: 100, balance: 9, threshold: 10 };
     // The state a crash would leave: charged and granted, but only "charged" on disk.
     const log = await RechargeLog.open(logPath);
-    await log.set(payload.idempotency_key, { step: "charged", paymentId: "pay_before_crash", at: new Date().toISOString() });
+    await log.set(payload.idempotency_key, { step: "charged", paymentId: "pay_before_crash", request: payload, at: new Date().toISOString() });
     const agency = createIntakeClient({ auth: "header", apiKey: AGENCY_KEY, baseUrl: intake.baseUrl, fetch: intake.fetch });
     await agency.subaccounts.grantCredits(grantRequest(payload, "pay_before_crash"), { idempotencyKey: payload.idempotency_key });
 
-    const { payments } = await receiverAt(logPath);
+    const { charges } = await receiverAt(logPath);
     const delivery = signed(payload);
     const response = await postToReceiver(delivery.body, delivery.headers);
     expect(await response.json()).toMatchObject({ step: "granted", paymentId: "pay_before_crash", newBalance: 112, repeated: false });
-    expect(payments.payments.size).toBe(0);
+    expect(charges).toEqual([]);
     expect(await credits("sub_four")).toBe(112);
   });
 
   it("records a declined card, grants nothing, and does not charge again on the duplicate", async () => {
     const logPath = join(directory, "five.json");
-    const { payments } = await receiverAt(logPath, fakePayments({ declined: ["five@clients.example"] }));
+    const { payments, charges } = await receiverAt(logPath, fakePayments({ declined: ["five@clients.example"] }));
     const deliveries = await spendBelowThreshold("sub_five");
+    expect(charges).toHaveLength(1);
     expect(deliveries.map((d) => d.state)).toEqual(["delivered", "delivered"]);
     expect(payments.payments.size).toBe(0);
     expect(await grantsFor("five@clients.example")).toEqual([]);
@@ -153,18 +158,32 @@ describe("the agency's auto-recharge receiver", () => {
     expect(await credits("sub_five")).toBe(7);
   });
 
-  it("answers 422 when Intake refuses the grant, keeping the charge recorded for a redelivery after the fix", async () => {
+  it("answers 422 when Intake refuses the grant; the charge stays pending and resumePending grants it once the cause is fixed", async () => {
     const logPath = join(directory, "six.json");
-    await receiverAt(logPath);
-    const delivery = signed({ idempotency_key: "rch_unknown_email", sub_account_id: "sub_gone", email: "gone@clients.example", amount: 50, balance: 3, threshold: 10 });
+    const { receiver, charges } = await receiverAt(logPath);
+    const payload = { idempotency_key: "rch_unknown_email", sub_account_id: "sub_late", email: "late@clients.example", amount: 50, balance: 3, threshold: 10 };
+    const delivery = signed(payload);
     const response = await postToReceiver(delivery.body, delivery.headers);
     expect(response.status).toBe(422);
     expect(((await response.json()) as { error: string }).error).toMatch(/^Charged but not granted: /);
-    expect(JSON.parse(await readFile(logPath, "utf8")).recharges.rch_unknown_email).toMatchObject({ step: "charged", paymentId: "pay_1" });
+    expect(JSON.parse(await readFile(logPath, "utf8")).recharges.rch_unknown_email).toMatchObject({ step: "charged", paymentId: "pay_1", request: payload });
+
+    // Still refused: it stays pending and is reported.
+    const before = await receiver.resumePending();
+    expect(before.granted).toEqual([]);
+    expect(before.failed.map((f) => f.idempotencyKey)).toEqual(["rch_unknown_email"]);
+
+    // The sub-account is set up; no new webhook comes (Intake gave up), the sweep finishes the recharge.
+    await intake.admin.createSubaccount("acc_agency", { id: "sub_late", name: "Late", email: "late@clients.example", credits: 3 });
+    const after = await receiver.resumePending();
+    expect(after).toMatchObject({ failed: [], granted: [{ idempotencyKey: "rch_unknown_email", step: "granted", creditsAdded: 50, newBalance: 53 }] });
+    expect(await credits("sub_late")).toBe(53);
+    expect(charges).toEqual(["rch_unknown_email"]);
+    expect((await receiver.resumePending()).granted).toEqual([]);
   });
 
   it("refuses a webhook not signed with the agency's secret, and charges nothing", async () => {
-    const { payments } = await receiverAt(join(directory, "seven.json"));
+    const { charges } = await receiverAt(join(directory, "seven.json"));
     const payload = { idempotency_key: "rch_forged", sub_account_id: "sub_six", email: "six@clients.example", amount: 100000, balance: 0, threshold: 10 };
     const genuine = signed(payload);
     const forged = { ...genuine.headers, "webhook-signature": new Webhook(`whsec_${Buffer.from("someone else").toString("base64")}`).sign("rch_forged", new Date(), genuine.body) };
@@ -172,7 +191,7 @@ describe("the agency's auto-recharge receiver", () => {
     expect(response.status).toBe(401);
     expect(((await response.json()) as { error: string }).error).toMatch(/signature does not verify/);
     expect((await postToReceiver(genuine.body.replace("100000", "200000"), genuine.headers)).status).toBe(401);
-    expect(payments.payments.size).toBe(0);
+    expect(charges).toEqual([]);
     expect(await credits("sub_six")).toBe(12);
   });
 
