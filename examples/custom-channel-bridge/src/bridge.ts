@@ -6,10 +6,10 @@
  *   platform keeps files behind its own login, so Intake could not fetch a link).
  * - `POST /intake/webhook`: Intake sends a reply (the bot's or a person's). The bridge checks the
  *   signature, sends the text to the user on the platform, and only then answers 2xx, so a
- *   reply the platform did not take is retried by Intake and never lost.
+ *   reply the platform did not take is retried by Intake (with backoff, for about half an hour).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { IntakeApiError, RateLimitError, type IntakeClient } from "@intake/client";
+import { AuthenticationError, IntakeApiError, PermissionDeniedError, RateLimitError, type IntakeClient } from "@intake/client";
 import { verifyWebhook, WebhookVerificationError } from "@intake/client/webhooks";
 
 /** What the bridge needs from the chat platform's own API. */
@@ -51,13 +51,14 @@ export const ATTACHMENT_ONLY_TEXT = "(attachment)";
 export function createBridge(options: BridgeOptions) {
   const { intake, platform } = options;
   // Intake retries a delivery the bridge did not acknowledge in time, with the same webhook id;
-  // remembering recent ids keeps a slow platform call from reaching the user twice.
+  // remembering recent ids keeps a slow platform call from reaching the user twice. (In memory:
+  // across a restart of the bridge, keep them in a shared store if a repeat matters.)
   const delivered = new RecentIds(10_000);
   const delivering = new Map<string, Promise<void>>();
 
   async function forwardToIntake(message: PlatformMessage) {
+    checkShape(message);
     const text = message.text?.trim() ?? "";
-    if (!message.id || !message.userId) throw new BadRequest("id and userId are required.");
     if (!text && !message.attachmentId) throw new BadRequest("A message needs text or an attachment.");
     const media = message.attachmentId ? await platform.download(message.attachmentId) : null;
     const customData = {
@@ -77,7 +78,9 @@ export function createBridge(options: BridgeOptions) {
 
   async function deliverReply(rawBody: string, headers: IncomingMessage["headers"]) {
     const event = verifyWebhook(options.webhookSecret, rawBody, headers);
-    if (event.type !== "reply") return; // not this channel's business; acknowledge it
+    // The account has one webhook URL for all its custom channels: acknowledge, but do not deliver,
+    // what is not this channel's (or not a reply at all).
+    if (event.type !== "reply" || event.payload.channel !== options.channel) return;
     if (delivered.has(event.id)) return;
     // A retry that arrives while the first attempt is still with the platform waits for it.
     let sending = delivering.get(event.id);
@@ -93,8 +96,7 @@ export function createBridge(options: BridgeOptions) {
     const route = `${req.method} ${req.url?.split("?")[0]}`;
     try {
       if (route === "POST /platform/messages") {
-        const message = JSON.parse(await readBody(req)) as PlatformMessage;
-        const received = await forwardToIntake(message);
+        const received = await forwardToIntake(JSON.parse(await readBody(req)) as PlatformMessage);
         return answer(res, 200, { messageId: received.messageId });
       }
       if (route === "POST /intake/webhook") {
@@ -115,6 +117,12 @@ export function createBridge(options: BridgeOptions) {
 function failure(error: unknown): [number, string] {
   if (error instanceof WebhookVerificationError) return [401, error.message];
   if (error instanceof BadRequest || error instanceof SyntaxError) return [400, error.message];
+  // The bridge's own key is wrong (rotated, mistyped): the message is fine, so the platform should
+  // keep it and retry once the key is fixed.
+  if (error instanceof AuthenticationError || error instanceof PermissionDeniedError) {
+    console.error(`Intake refused the bridge's API key: ${error.message}`);
+    return [503, `Intake refused the bridge's API key; retry later. ${error.message}`];
+  }
   // Intake refused the message (a bad attachment, say): retrying will not help.
   if (error instanceof IntakeApiError && error.status < 500 && !(error instanceof RateLimitError)) return [422, `Intake refused the message: ${error.message}`];
   // Intake or the platform is down or slow: the sender should retry.
@@ -126,6 +134,17 @@ function dataUrl(bytes: Uint8Array, contentType: string) {
 }
 
 class BadRequest extends Error {}
+
+function checkShape(message: unknown): asserts message is PlatformMessage {
+  if (typeof message !== "object" || message === null || Array.isArray(message)) throw new BadRequest("The body must be a JSON object.");
+  const fields = message as Record<string, unknown>;
+  for (const name of ["id", "userId"]) {
+    if (typeof fields[name] !== "string" || fields[name] === "") throw new BadRequest(`${name} is required, as a string.`);
+  }
+  for (const name of ["text", "firstName", "lastName", "attachmentId"]) {
+    if (fields[name] !== undefined && typeof fields[name] !== "string") throw new BadRequest(`${name} must be a string.`);
+  }
+}
 
 async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];

@@ -43,25 +43,31 @@ beforeAll(async () => {
     },
   });
   secret = (await intake.admin.account(ACCOUNT)).webhookSecret;
-  const bridge = createBridge({
-    intake: createIntakeClient({ auth: "query", apiKey: KEY, baseUrl: intake.baseUrl, fetch: intake.fetch }),
-    webhookSecret: secret,
-    platform,
-    businessId: "acme",
-    channel: "chatly",
-  });
-  server = createServer((req, res) => void bridge.handle(req, res));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  bridgeUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ({ server, url: bridgeUrl } = await startBridge(KEY));
   await intake.admin.updateAccount(ACCOUNT, { webhookUrl: `${bridgeUrl}/intake/webhook` });
 });
 afterAll(async () => {
   server?.close();
   await intake?.stop();
 });
-beforeEach(() => {
+beforeEach(async () => {
+  // Replies to an earlier case's messages land before this case looks at what was sent.
+  await intake.admin.settle();
   platform.sent.length = 0;
 });
+
+async function startBridge(apiKey: string) {
+  const bridge = createBridge({
+    intake: createIntakeClient({ auth: "query", apiKey, baseUrl: intake.baseUrl, fetch: intake.fetch }),
+    webhookSecret: secret,
+    platform,
+    businessId: "acme",
+    channel: "chatly",
+  });
+  const started = createServer((req, res) => void bridge.handle(req, res));
+  await new Promise<void>((resolve) => started.listen(0, "127.0.0.1", resolve));
+  return { server: started, url: `http://127.0.0.1:${(started.address() as AddressInfo).port}` };
+}
 
 const post = (path: string, body: string, headers: Record<string, string> = {}) =>
   fetch(`${bridgeUrl}${path}`, { method: "POST", body, headers: { "content-type": "application/json", ...headers } });
@@ -108,10 +114,39 @@ describe("the custom-channel bridge", () => {
     expect(await contactOf("u_4")).toBeUndefined();
   });
 
-  it("answers 400 to a platform message with neither text nor attachment", async () => {
-    const response = await userWrites({ id: "m_empty", userId: "u_5", text: "   " });
-    expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ error: "A message needs text or an attachment." });
+  it("answers 400 to a platform message it cannot use, so the platform does not retry it", async () => {
+    const cases: Array<[string, unknown]> = [
+      [JSON.stringify({ id: "m_empty", userId: "u_5", text: "   " }), "A message needs text or an attachment."],
+      ["null", "The body must be a JSON object."],
+      [JSON.stringify({ id: "m_x", text: "hi" }), "userId is required, as a string."],
+      [JSON.stringify({ id: "m_x", userId: "u_5", text: 42 }), "text must be a string."],
+      ['{"id": "m_x"', expect.stringContaining("JSON")],
+    ];
+    for (const [body, error] of cases) {
+      const response = await post("/platform/messages", body);
+      expect([response.status, await response.json()]).toEqual([400, { error }]);
+    }
+    expect(await contactOf("u_5")).toBeUndefined();
+  });
+
+  it("answers 503 when Intake refuses the bridge's key, so the platform keeps the message and retries", async () => {
+    const misconfigured = await startBridge("ik_rotated_key_no_longer_valid");
+    try {
+      const response = await fetch(`${misconfigured.url}/platform/messages`, { method: "POST", body: JSON.stringify({ id: "m_key", userId: "u_8", text: "Hello" }) });
+      expect(response.status).toBe(503);
+      expect(((await response.json()) as { error: string }).error).toMatch(/^Intake refused the bridge's API key; retry later\./);
+    } finally {
+      misconfigured.server.close();
+    }
+    expect(await contactOf("u_8")).toBeUndefined();
+  });
+
+  it("acknowledges a reply for another custom channel of the account without delivering it", async () => {
+    const payload = JSON.stringify({ contactId: "ct_z", messageId: "msg_z", userId: "usr_z", body: "For the other app", toId: "u_1", channel: "other-app" });
+    const at = new Date();
+    const headers = { "webhook-id": "msg_z", "webhook-timestamp": String(Math.floor(at.getTime() / 1000)), "webhook-signature": new Webhook(secret).sign("msg_z", at, payload) };
+    expect((await post("/intake/webhook", payload, headers)).status).toBe(204);
+    expect(platform.sent).toEqual([]);
   });
 
   it("refuses a webhook that is not signed with the account's secret, or whose body was changed, and sends nothing", async () => {
