@@ -493,7 +493,7 @@ export interface paths {
         get: operations["listFaults"];
         /**
          * Replace the fault rules
-         * @description Faults for testing an integration's retry logic: latency, an error status (in the operation's error shape; 429 with `Retry-After`), a dropped connection, on every matching request or a fraction of them, forever or a number of times. They apply to `/v1` only.
+         * @description Faults for testing an integration's retry logic: latency, an error status (in the operation's error shape; 429 with `Retry-After`), a dropped connection, on every matching request or a fraction of them, forever or a number of times. They apply to `/v1` only. Every matching rule adds its latency; the first with a status or drop answers. A rule that would add nothing to a request (a status or drop after one was chosen, and no latency) is passed over: it draws no chance and spends none of its `times`.
          */
         put: operations["setFaults"];
         post?: never;

@@ -58,17 +58,24 @@ export class Faults {
     this.set(this.initial);
   }
 
-  /** What hits this request: every matching rule's latency, and the first status or drop. */
+  /**
+   * What hits this request: every matching rule's latency, and the first status or drop. A rule
+   * that would add nothing (a status or drop after one was chosen, and no latency) is passed over
+   * whole: it draws no chance and spends none of its `times`.
+   */
   pick(operationId: string): FaultHit | undefined {
     let hit: FaultHit | undefined;
     for (const rule of this.rules) {
       if (rule.operationId !== "*" && rule.operationId !== operationId) continue;
       if (rule.remaining === 0) continue;
+      const decided = hit !== undefined && (hit.status !== null || hit.drop);
+      const answers = !decided && (rule.status !== null || rule.drop);
+      if (!answers && rule.latencyMs === 0) continue;
       if (rule.rate < 1 && this.ids.random() >= rule.rate) continue;
       if (rule.remaining !== null) rule.remaining--;
       hit ??= { ruleId: rule.id, latencyMs: 0, status: null, retryAfter: 1, drop: false };
       hit.latencyMs += rule.latencyMs;
-      if (hit.status === null && !hit.drop && (rule.status !== null || rule.drop)) {
+      if (answers) {
         hit.ruleId = rule.id;
         hit.status = rule.status;
         hit.retryAfter = rule.retryAfter;

@@ -28,6 +28,17 @@ export const faults: Register = (target, options) => {
       expect((await target().harness.admin("GET", "/faults")).body[0].remaining).toBe(0);
     });
 
+    direct("rules in order: the first status answers; a later one waits its turn without spending its times", async () => {
+      await set([
+        { operationId: "findContact", status: 503, times: 1 },
+        { operationId: "findContact", status: 500, times: 1 },
+      ]);
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push(await acme().contacts.find({ email: "a@example.com" }).then(() => 404, (e: { status: number }) => e.status));
+      expect(statuses).toEqual([503, 500, 404]);
+      expect((await target().harness.admin("GET", "/faults")).body.map((r: { remaining: number }) => r.remaining)).toEqual([0, 0]);
+    });
+
     direct("a forced 429 with Retry-After, in the receive endpoint's string shape too", async () => {
       await set([{ status: 429, retryAfter: 7 }]);
       const error = await acme().messages.receive({ customData: { messageSid: "S", fromId: "u", toId: "t", body: "x" } }).catch((e: unknown) => e);
