@@ -14,7 +14,7 @@ const demos: Array<[string, RegExp[]]> = [
 
 describe("the examples' demo commands", () => {
   it.concurrent.each(demos)("npm run demo -w %s", async (workspace, expected) => {
-    const { stdout } = await promisify(execFile)("npm", ["run", "demo", "--silent", "-w", workspace], { timeout: 60_000 });
+    const { stdout } = await promisify(execFile)("npm", ["run", "demo", "--silent", "-w", workspace], { timeout: 80_000 });
     for (const pattern of expected) expect(stdout).toMatch(pattern);
-  });
+  }, 90_000);
 });

@@ -25,4 +25,22 @@ for (const name of packages) {
     console.log(`${name}: publint ok; ${esm.length} exports via import and require`);
   }
 }
+// Subpath entries load from dist too, each with what it is for.
+const subpaths = {
+  "@intake/client/webhooks": ["verifyWebhook", "WebhookVerificationError"],
+  "@intake/server/node": ["serve", "DEMO_SEED"],
+  "@intake/server/msw": ["createIntakeHandlers"],
+  "@intake/server/testing": ["startIntakeServer", "connectIntake"],
+  "@intake/server/connect": ["connectIntake", "trustingFetch", "createAdminClient"],
+};
+for (const [name, expected] of Object.entries(subpaths)) {
+  const loaded = await import(name);
+  const missing = expected.filter((key) => !(key in loaded));
+  if (missing.length) {
+    failed = true;
+    console.error(`${name}: missing ${missing.join(", ")}`);
+  } else {
+    console.log(`${name}: loads from dist with ${expected.join(", ")}`);
+  }
+}
 process.exit(failed ? 1 : 0);

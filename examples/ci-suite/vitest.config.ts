@@ -4,7 +4,8 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/global-setup.ts"],
-    // Both files reset the same server state between cases; one file at a time keeps them apart.
+    // Every HTTPS test file shares the one server and resets it between cases: one file at a time
+    // keeps them from resetting each other's state.
     fileParallelism: false,
   },
 });

@@ -18,5 +18,7 @@ export async function intakeLead(intake: IntakeClient<"bearer">, listId: string,
   const existing = await intake.contacts.find({ phoneNumber: lead.phone_number });
   const contact = existing ?? (await intake.contacts.create(lead));
   const membership = await intake.lists.addContact(listId, { contact_id: contact.id });
+  // `created` is what the lookup saw: two submissions of one lead at the same moment both say
+  // true, though the service keeps one contact (a known phone returns the existing one).
   return { contact, created: existing === null, addedToList: membership.added };
 }

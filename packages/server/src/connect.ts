@@ -24,7 +24,10 @@ export interface IntakeConnection {
   /** The PEM of the server's certificate, and the file it is in (for NODE_EXTRA_CA_CERTS). */
   certificate: string;
   certificatePath: string;
-  /** Each account's API key, by account id. */
+  /**
+   * Each account's API key when the server started, by account id. After a reset with another
+   * seed or a key rotation, read them from `admin.accounts()`.
+   */
   keys: Record<string, string>;
 }
 

@@ -34,7 +34,9 @@ describe("in a browser page, with msw's service worker", () => {
     tab.on("console", (message) => console.push(`${message.type()}: ${message.text()}`));
     tab.on("pageerror", (error) => console.push(`pageerror: ${error.message}`));
     await tab.goto(page!.url);
-    await tab.waitForFunction(() => window.__intakeResult !== undefined, undefined, { timeout: 30_000 });
+    await tab.waitForFunction(() => window.__intakeResult !== undefined, undefined, { timeout: 45_000 }).catch((error: Error) => {
+      throw new Error(`The page did not finish: ${error.message}\nIts console:\n${console.join("\n")}`);
+    });
     const outcome = (await tab.evaluate(() => window.__intakeResult)) as { ok: boolean; error?: string; result?: any };
     expect(outcome.error ?? "", console.join("\n")).toBe("");
     const result = outcome.result;
@@ -55,5 +57,5 @@ describe("in a browser page, with msw's service worker", () => {
     expect(webhook.url).toBe("https://hooks.acme.test/intake");
     expect(new Webhook(SECRET).verify(webhook.body, webhook.headers)).toMatchObject({ body: "29 a month.", toId: "user-1" });
     await tab.close();
-  });
+  }, 60_000);
 });
