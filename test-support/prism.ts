@@ -40,9 +40,15 @@ export async function startPrism(args: string[], env: Record<string, string> = {
   const exited = new Promise<never>((_, reject) =>
     child.once("exit", (code) => reject(new Error(`prism ${args[0]} exited with ${code} before it was ready:\n${output}`))),
   );
+  const answers = () =>
+    fetch(`http://127.0.0.1:${port}/`).then(
+      () => true,
+      () => false,
+    );
   const ready = (async () => {
     for (const started = Date.now(); Date.now() - started < 45_000; ) {
-      if (output.includes("Prism is listening")) return;
+      // `-v silent` prints nothing, not even that it listens: then it is ready when it answers.
+      if (output.includes("Prism is listening") || (args.includes("silent") && (await answers()))) return;
       await new Promise((r) => setTimeout(r, 100));
     }
     throw new Error(`prism ${args[0]} did not start within 45 s:\n${output}`);

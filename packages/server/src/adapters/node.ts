@@ -38,8 +38,7 @@ export async function serve(intake: Intake, options: ServeOptions = {}): Promise
   const tls = await loadCertificate({ ...options, hosts: [host, ...(options.hosts ?? [])] });
   // Filled in once listening: requests are addressed to this server, whatever their Host header says.
   let origin = "";
-  const handler = (scheme: "https" | "http") => (req: IncomingMessage, res: ServerResponse) =>
-    void respond(intake, `${scheme}://${origin}`, req, res, maxBodyBytes);
+  const handler = (scheme: "https" | "http") => requestListener(intake, () => `${scheme}://${origin}`, maxBodyBytes);
   const https = createHttpsServer({ cert: tls.cert, key: tls.key }, handler("https"));
   const http = createHttpServer(handler("http"));
   for (const server of [https, http]) server.on("clientError", refuseMalformed);
@@ -91,6 +90,15 @@ export async function serve(intake: Intake, options: ServeOptions = {}): Promise
   };
 }
 
+/**
+ * The core as a node:http request listener: each request reaches it addressed to `origin()`
+ * (whatever its Host header says). `serve` uses it for both schemes; the benchmarks put it behind
+ * a plain node:http server to compare the core with other servers without TLS.
+ */
+export function requestListener(intake: Intake, origin: () => string, maxBodyBytes: number = DEFAULTS.maxBodyBytes) {
+  return (req: IncomingMessage, res: ServerResponse) => void respond(intake, origin(), req, res, maxBodyBytes);
+}
+
 async function respond(intake: Intake, origin: string, req: IncomingMessage, res: ServerResponse, maxBodyBytes: number) {
   const target = req.url ?? "/";
   try {
@@ -99,29 +107,46 @@ async function respond(intake: Intake, origin: string, req: IncomingMessage, res
     if (!target.startsWith("/")) {
       return send(res, 400, errorFor(target, "VALIDATION_ERROR", "The request target must be a path such as /v1/contacts."));
     }
-    const { body, overflow } = await readBody(req, maxBodyBytes);
-    const headers = new Headers();
-    for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
-    const request = new Request(`${origin}${target}`, {
-      method: req.method,
-      headers,
-      body: body && body.byteLength ? (body as Uint8Array<ArrayBuffer>) : null,
+    const { body, overflow } = req.method === "GET" || req.method === "HEAD" ? NO_BODY : await readBody(req, maxBodyBytes);
+    const raw = req.rawHeaders;
+    const response = await intake.handle({
+      method: req.method ?? "GET",
+      url: new URL(`${origin}${target}`),
+      headers: { get: (name) => headerOf(raw, name) },
+      hasBody: body !== null,
+      bytes: () => Promise.resolve(body ?? EMPTY),
     });
-    const response = await intake.fetch(request);
     // A fault rule that drops the connection.
-    if (response.type === "error") return void req.socket.destroy();
-    const out: Record<string, string> = {};
-    response.headers.forEach((value, name) => (out[name] = value));
+    if (response.drop) return void req.socket.destroy();
     // An upload cut short at the limit is not read further; the connection cannot be reused.
-    if (overflow) out.connection = "close";
-    res.writeHead(response.status, out);
-    res.end(Buffer.from(await response.arrayBuffer()));
+    if (overflow) response.headers.connection = "close";
+    res.writeHead(response.status, response.headers);
+    res.end(response.body ?? undefined);
     if (overflow) req.destroy();
   } catch (error) {
     console.error("intake: node adapter failed to answer", error);
     if (!res.headersSent) send(res, 500, errorFor(target, "INTERNAL_ERROR", "Internal error. Retry later."));
     else res.end();
   }
+}
+
+const EMPTY = new Uint8Array();
+const NO_BODY = { body: null, overflow: false };
+
+/**
+ * A request header as Headers.get gives it: every occurrence, joined with ", " (req.headers
+ * would keep only the first Authorization, hiding a second key). A scan of the raw list: a
+ * request has a handful of headers, and this allocates nothing.
+ */
+function headerOf(raw: string[], wanted: string): string | null {
+  const name = wanted.toLowerCase();
+  let found: string | null = null;
+  for (let i = 0; i < raw.length; i += 2) {
+    const candidate = raw[i]!;
+    if (candidate.length !== name.length || candidate.toLowerCase() !== name) continue;
+    found = found === null ? raw[i + 1]! : `${found}, ${raw[i + 1]!}`;
+  }
+  return found;
 }
 
 /** An error body in the shape of the route it was meant for. */
@@ -161,7 +186,7 @@ function readBody(req: IncomingMessage, maxBodyBytes: number): Promise<{ body: B
       }
     };
     req.on("data", onData);
-    req.once("end", () => resolve({ body: chunks.length ? Buffer.concat(chunks) : null, overflow: false }));
+    req.once("end", () => resolve({ body: chunks.length === 0 ? null : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), overflow: false }));
     req.once("error", reject);
   });
 }

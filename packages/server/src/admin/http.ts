@@ -6,7 +6,7 @@ import { adminDocument } from "../generated/admin-document.js";
 import type { operations } from "../generated/admin.js";
 import { readJson } from "../http/body.js";
 import { HttpError, errorBody, internalError } from "../http/errors.js";
-import { json } from "../http/respond.js";
+import { httpDate, jsonResponse, type ApiRequest, type ApiResponse } from "../http/exchange.js";
 import { buildRoutes, matchRoute } from "../http/routes.js";
 import { requireHttps } from "../http/transport.js";
 import { operationCompiler, type OperationValidator } from "../http/validation.js";
@@ -105,7 +105,7 @@ export interface AdminApiOptions {
   onError: (error: unknown) => void;
 }
 
-export function createAdminApi(options: AdminApiOptions): (request: Request) => Promise<Response> {
+export function createAdminApi(options: AdminApiOptions): (request: ApiRequest) => Promise<ApiResponse> {
   const routes = buildRoutes<AdminOperationId>(adminDocument);
   const compile = operationCompiler(adminDocument, "admin");
   const validators = new Map<string, OperationValidator>();
@@ -117,9 +117,9 @@ export function createAdminApi(options: AdminApiOptions): (request: Request) => 
   const handlers = handlersFor(options.admin);
 
   return async function handle(request) {
-    const url = new URL(request.url);
+    const { url } = request;
     const path = url.pathname.slice(ADMIN_BASE.length) || "/";
-    const headers = new Headers({ date: new Date(options.now()).toUTCString() });
+    const headers: Record<string, string> = { date: httpDate(options.now()) };
     try {
       const match = matchRoute(routes, request.method, path);
       requireHttps(request, url, options.trustForwardedProto);
@@ -137,21 +137,21 @@ export function createAdminApi(options: AdminApiOptions): (request: Request) => 
       const query = validator.query(url);
       const params = validator.path(match.params);
       validator.header(request.headers);
-      const hasBody = route.takesBody && (required.get(route.operationId) || request.body !== null);
-      const body = hasBody ? await readJson(request, options.maxBodyBytes) : undefined;
+      const hasBody = route.takesBody && (required.get(route.operationId) || request.hasBody);
+      const body = hasBody ? (await readJson(request, options.maxBodyBytes)).value : undefined;
       if (hasBody) validator.body(body);
       const handler = handlers[route.operationId] as (call: Call<AdminOperationId>) => Result | Promise<Result>;
       const result = await handler({ body: body as never, query, params });
-      return json(result.status, result.body, headers);
+      return jsonResponse(result.status, result.body, headers);
     } catch (caught) {
       const error = caught instanceof HttpError ? caught : (options.onError(caught), internalError());
-      for (const [name, value] of Object.entries(error.headers)) headers.set(name, value);
-      return json(error.status, errorBody("general", error), headers);
+      Object.assign(headers, error.headers);
+      return jsonResponse(error.status, errorBody("general", error), headers);
     }
   };
 }
 
-function checkToken(request: Request, token: string) {
+function checkToken(request: ApiRequest, token: string) {
   const given = /^Bearer\s+(.+)$/i.exec(request.headers.get("authorization") ?? "")?.[1]?.trim() ?? "";
   if (!equal(given, token)) {
     throw new HttpError<AdminErrorCode>(

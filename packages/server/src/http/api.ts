@@ -4,15 +4,15 @@
  * either passes or throws an HttpError; nothing is written until every check has passed.
  */
 import { document } from "@intake/spec";
-import type { JournalEntry } from "../journal.js";
+import type { JournalRecord } from "../journal.js";
 import { handlers } from "../operations/index.js";
 import type { OperationId, Services } from "../operations/types.js";
 import { authenticate } from "./auth.js";
 import { readJson } from "./body.js";
 import { HttpError, errorBody, internalError, type ErrorShape } from "./errors.js";
+import { httpDate, jsonResponse, type ApiRequest, type ApiResponse } from "./exchange.js";
 import type { Faults } from "./faults.js";
 import type { RateLimiter } from "./rate-limit.js";
-import { json } from "./respond.js";
 import { buildRoutes, matchRoute } from "./routes.js";
 import { requireHttps } from "./transport.js";
 import { compileApiValidators } from "./validation.js";
@@ -26,11 +26,11 @@ export interface ApiOptions {
   maxBodyBytes: number;
   trustForwardedProto: boolean;
   requestId: () => string;
-  record: (entry: JournalEntry) => void;
+  record: (entry: JournalRecord) => void;
   onError: (error: unknown) => void;
 }
 
-export function createApi(options: ApiOptions): (request: Request) => Promise<Response> {
+export function createApi(options: ApiOptions): (request: ApiRequest) => Promise<ApiResponse> {
   const routes = buildRoutes<OperationId>(document);
   const validatorFor = compileApiValidators(document);
   const { services } = options;
@@ -42,22 +42,23 @@ export function createApi(options: ApiOptions): (request: Request) => Promise<Re
     } catch (error) {
       // Only reached when the pipeline's own bookkeeping failed (the clock, the journal).
       options.onError(error);
-      const shape = matchRoute(routes, request.method, new URL(request.url).pathname.slice(API_BASE.length));
-      return json(500, errorBody(shape.kind === "not-found" ? "general" : shape.kind === "found" ? shape.route.shape : shape.shape, internalError()), new Headers());
+      const shape = matchRoute(routes, request.method, request.url.pathname.slice(API_BASE.length));
+      return jsonResponse(500, errorBody(shape.kind === "not-found" ? "general" : shape.kind === "found" ? shape.route.shape : shape.shape, internalError()), {});
     }
   };
 
-  async function pipeline(request: Request): Promise<Response> {
+  async function pipeline(request: ApiRequest): Promise<ApiResponse> {
     const started = clock.now();
-    const url = new URL(request.url);
+    const { url } = request;
     const path = url.pathname.startsWith(`${API_BASE}/`) ? url.pathname.slice(API_BASE.length) : url.pathname;
-    const headers = new Headers({ date: new Date(started).toUTCString(), "x-request-id": options.requestId() });
-    const entry: JournalEntry = {
-      id: headers.get("x-request-id")!,
-      at: new Date(started).toISOString(),
+    const id = options.requestId();
+    const headers: Record<string, string> = { date: httpDate(started), "x-request-id": id };
+    const entry: JournalRecord = {
+      id,
+      at: started,
       method: request.method,
       path: url.pathname,
-      query: redactedQuery(url),
+      search: url.search,
       operationId: null,
       authForm: null,
       accountId: null,
@@ -65,8 +66,8 @@ export function createApi(options: ApiOptions): (request: Request) => Promise<Re
       errorCode: null,
       fault: null,
       durationMs: 0,
-      requestBody: null,
-      responseBody: null,
+      requestText: null,
+      responseText: null,
     };
     let shape: ErrorShape = "general";
     let status: number;
@@ -96,41 +97,43 @@ export function createApi(options: ApiOptions): (request: Request) => Promise<Re
         if (fault.drop) {
           entry.errorCode = "CONNECTION_DROPPED";
           options.record(entry);
-          return Response.error();
+          return { status: 0, headers: {}, body: null, drop: true };
         }
         if (fault.status !== null) throw injected(fault.status, fault.retryAfter, fault.ruleId);
       }
       const auth = authenticate(request, url, route, services.store);
       entry.authForm = auth.form;
       entry.accountId = auth.account.id;
-      for (const [name, value] of Object.entries(options.rateLimiter.take(auth.key))) headers.set(name, value);
+      Object.assign(headers, options.rateLimiter.take(auth.key));
       const validator = validatorFor(route.operationId, auth.form);
       const query = validator.query(url) as Record<string, string>;
       const params = validator.path(match.params);
       validator.header(request.headers);
-      const input = route.takesBody ? await readJson(request, options.maxBodyBytes) : undefined;
-      entry.requestBody = input ?? null;
+      const read = route.takesBody ? await readJson(request, options.maxBodyBytes) : undefined;
+      const input = read?.value;
+      entry.requestText = read?.text ?? null;
       validator.body(input);
       const handler = handlers[route.operationId] as (i: object, s: Services) => ReturnType<(typeof handlers)[typeof route.operationId]>;
       const result = await handler(
         { account: auth.account, form: auth.form, body: input, query, params, headers: request.headers },
         services,
       );
-      for (const [name, value] of Object.entries(result.headers ?? {})) headers.set(name, value);
+      if (result.headers) Object.assign(headers, result.headers);
       status = result.status;
       body = result.body;
     } catch (caught) {
       const error = caught instanceof HttpError ? caught : (options.onError(caught), internalError());
-      for (const [name, value] of Object.entries(error.headers)) headers.set(name, value);
+      Object.assign(headers, error.headers);
       status = error.status;
       body = errorBody(shape, error);
       entry.errorCode = error.code;
     }
+    const response = jsonResponse(status, body, headers);
     entry.status = status;
-    entry.responseBody = body;
+    entry.responseText = response.body;
     entry.durationMs = clock.now() - started;
     options.record(entry);
-    return json(status, body, headers);
+    return response;
   }
 }
 
@@ -138,10 +141,4 @@ function injected(status: number, retryAfter: number, ruleId: string): HttpError
   const message = `Injected fault ${ruleId}: ${status}. See GET /__admin/faults.`;
   const wait: Record<string, string> = status === 429 || status === 503 ? { "retry-after": String(retryAfter) } : {};
   return new HttpError(status, status === 429 ? "RATE_LIMITED" : "INTERNAL_ERROR", message, wait);
-}
-
-function redactedQuery(url: URL): Record<string, string> {
-  const query: Record<string, string> = {};
-  for (const [name, value] of url.searchParams) query[name] = name === "apiKey" ? "[REDACTED]" : value;
-  return query;
 }

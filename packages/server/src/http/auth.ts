@@ -7,6 +7,7 @@ import type { AuthForm } from "@intake/spec";
 import type { AccountRecord } from "../store/models.js";
 import type { Store } from "../store/store.js";
 import { HttpError } from "./errors.js";
+import type { ApiRequest } from "./exchange.js";
 import type { Route } from "./routes.js";
 
 export interface Authenticated {
@@ -22,7 +23,7 @@ const DESCRIBE: Record<AuthForm, string> = {
 };
 
 /** Every place the request carries a key in. */
-export function presentedKeys(request: Request, url: URL): Array<{ form: AuthForm; key: string }> {
+export function presentedKeys(request: ApiRequest, url: URL): Array<{ form: AuthForm; key: string }> {
   const found: Array<{ form: AuthForm; key: string }> = [];
   const query = url.searchParams.getAll("apiKey");
   if (query.length > 1) throw new HttpError(401, "INVALID_API_KEY", "apiKey is given more than once in the query; send it once.");
@@ -40,7 +41,7 @@ export function presentedKeys(request: Request, url: URL): Array<{ form: AuthFor
   return found;
 }
 
-export function authenticate(request: Request, url: URL, route: Route, store: Store): Authenticated {
+export function authenticate(request: ApiRequest, url: URL, route: Route, store: Store): Authenticated {
   const presented = presentedKeys(request, url);
   const where = `${route.method} ${route.template}`;
   const accepted = route.forms.map((form) => DESCRIBE[form]).join(" or ");

@@ -1,7 +1,9 @@
 /** Reads a JSON request body: the right content type, within the size limit, valid JSON. */
 import { badRequest } from "./errors.js";
+import { tooLarge, type ApiRequest } from "./exchange.js";
 
-export async function readJson(request: Request, maxBytes: number): Promise<unknown> {
+/** The parsed body, and its text (what the journal keeps). */
+export async function readJson(request: ApiRequest, maxBytes: number): Promise<{ value: unknown; text: string }> {
   const type = request.headers.get("content-type");
   if (!type || !/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type.trim())) {
     throw badRequest(
@@ -11,53 +13,28 @@ export async function readJson(request: Request, maxBytes: number): Promise<unkn
   }
   const declared = Number(request.headers.get("content-length"));
   if (declared > maxBytes) throw tooLarge(maxBytes);
-  const bytes = await readCapped(request, maxBytes);
+  const bytes = await request.bytes(maxBytes);
+  if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    text = UTF8.decode(bytes);
   } catch {
     throw badRequest("INVALID_JSON", "The request body is not valid UTF-8 text.");
   }
-  if (text.trim() === "") throw badRequest("INVALID_JSON", "The request body is empty; send a JSON object.");
-  if (nesting(text) > MAX_NESTING) {
+  // Each level of nesting takes two characters at least: a shorter text cannot be too deep.
+  if (text.length > 2 * MAX_NESTING && nesting(text) > MAX_NESTING) {
     throw badRequest("INVALID_JSON", `The request body nests objects or arrays more than ${MAX_NESTING} levels deep; no operation takes that.`);
   }
   try {
-    return JSON.parse(text);
+    return { value: JSON.parse(text), text };
   } catch (error) {
+    if (text.trim() === "") throw badRequest("INVALID_JSON", "The request body is empty; send a JSON object.");
     throw badRequest("INVALID_JSON", `The request body is not valid JSON: ${(error as Error).message}.`);
   }
 }
 
-async function readCapped(request: Request, maxBytes: number): Promise<Uint8Array> {
-  if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      // Not awaited: on a tee'd body (msw clones requests) a cancel waits for the other branch.
-      void reader.cancel().catch(() => {});
-      throw tooLarge(maxBytes);
-    }
-    chunks.push(value);
-  }
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
-}
-
-function tooLarge(maxBytes: number) {
-  return badRequest("PAYLOAD_TOO_LARGE", `The request body is larger than ${Math.round(maxBytes / 1024 / 1024)} MiB.`);
-}
+// One decoder for every request: decode() with no stream option keeps no state between calls.
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 /** Far deeper than any body of the contract, shallow enough that nothing recursing over it can overflow. */
 const MAX_NESTING = 32;

@@ -53,16 +53,21 @@ function shapeOf(operation: Record<string, unknown>): ErrorShape {
 }
 
 export function matchRoute<Id extends string>(routes: Array<Route<Id>>, method: string, path: string): RouteMatch<Id> {
-  const onPath = routes
-    .map((route) => ({ route, match: route.pattern.exec(path) }))
-    .filter((candidate): candidate is { route: Route<Id>; match: RegExpExecArray } => candidate.match !== null);
-  if (onPath.length === 0) return { kind: "not-found" };
-  const hit = onPath.find(({ route }) => route.method === method);
-  if (!hit) {
-    const first = onPath[0]!.route;
-    return { kind: "wrong-method", allow: onPath.map(({ route }) => route.method), shape: first.shape, template: first.template };
+  // A plain loop: this runs on every request, and the table is small.
+  let onPath: Array<Route<Id>> | undefined;
+  for (const route of routes) {
+    const match = route.paramNames.length === 0 ? (route.template === path ? NO_PARAMS : null) : route.pattern.exec(path);
+    if (!match) continue;
+    if (route.method === method) {
+      const params: Record<string, string> = {};
+      for (let i = 0; i < route.paramNames.length; i++) params[route.paramNames[i]!] = match[i + 1]!;
+      return { kind: "found", route, params };
+    }
+    (onPath ??= []).push(route);
   }
-  const params: Record<string, string> = {};
-  hit.route.paramNames.forEach((name, i) => (params[name] = hit.match[i + 1]!));
-  return { kind: "found", route: hit.route, params };
+  if (!onPath) return { kind: "not-found" };
+  const first = onPath[0]!;
+  return { kind: "wrong-method", allow: onPath.map((route) => route.method), shape: first.shape, template: first.template };
 }
+
+const NO_PARAMS: string[] = [];

@@ -1,11 +1,12 @@
 /**
- * The service accepts HTTPS only. An adapter hands the core a Request whose URL says how the
+ * The service accepts HTTPS only. An adapter hands the core a request whose URL says how the
  * request arrived; behind a TLS-terminating proxy, X-Forwarded-Proto is believed only when the
  * server was told to trust it.
  */
 import { badRequest } from "./errors.js";
+import type { ApiRequest } from "./exchange.js";
 
-export function requireHttps(request: Request, url: URL, trustForwardedProto: boolean): void {
+export function requireHttps(request: ApiRequest, url: URL, trustForwardedProto: boolean): void {
   const forwarded = trustForwardedProto ? request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase() : undefined;
   const scheme = forwarded || url.protocol.slice(0, -1);
   if (scheme !== "https") {

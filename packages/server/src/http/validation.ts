@@ -9,6 +9,7 @@ import Ajv2020 from "ajv/dist/2020.js";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import { badRequest, type HttpError } from "./errors.js";
+import type { HeaderReader } from "./exchange.js";
 
 type Schema = Record<string, unknown>;
 
@@ -33,7 +34,7 @@ export interface OperationValidator {
   query(url: URL): Record<string, unknown>;
   /** Path parameters, percent-decoded and checked. */
   path(params: Record<string, string>): Record<string, string>;
-  header(headers: Headers): void;
+  header(headers: HeaderReader): void;
 }
 
 interface Spelling {
@@ -84,6 +85,9 @@ export function operationCompiler(doc: OpenApiDocument, base: string) {
       const wrapped = { type: "object", properties: { value: absolutize(parameter.schema ?? {}, base) } };
       return { name: parameter.name, in: parameter.in, required: parameter.required ?? false, check: coercing.compile(wrapped) };
     });
+    const inQuery = parameters.filter((p) => p.in === "query");
+    const inPath = parameters.filter((p) => p.in === "path");
+    const inHeader = parameters.filter((p) => p.in === "header");
     const checked = (parameter: Parameter, label: string, raw: string) => {
       const holder = { value: raw as unknown };
       if (!parameter.check(holder)) throw badRequest("VALIDATION_ERROR", describe(parameter.check.errors![0]!, label, raw));
@@ -102,7 +106,7 @@ export function operationCompiler(doc: OpenApiDocument, base: string) {
         if (!bodyCheck(body)) throw translate(bodyCheck.errors ?? []);
       },
       query(url) {
-        const declared = parameters.filter((p) => p.in === "query");
+        const declared = inQuery;
         const values: Record<string, unknown> = {};
         for (const [name, raw] of url.searchParams) {
           if (name === "apiKey") continue;
@@ -115,7 +119,7 @@ export function operationCompiler(doc: OpenApiDocument, base: string) {
       },
       path(params) {
         const decoded: Record<string, string> = {};
-        for (const parameter of parameters.filter((p) => p.in === "path")) {
+        for (const parameter of inPath) {
           let value: string;
           try {
             value = decodeURIComponent(params[parameter.name] ?? "");
@@ -127,7 +131,7 @@ export function operationCompiler(doc: OpenApiDocument, base: string) {
         return decoded;
       },
       header(headers) {
-        for (const parameter of parameters.filter((p) => p.in === "header")) {
+        for (const parameter of inHeader) {
           const value = headers.get(parameter.name);
           if (value === null) {
             if (parameter.required) throw badRequest("VALIDATION_ERROR", `Header ${parameter.name} is required.`);

@@ -116,10 +116,12 @@ export const receiveCustomChannelMessage: Handler<"receiveCustomChannelMessage">
     throw badRequest("VALIDATION_ERROR", 'customData.reactionTo is only for messageType "reaction".');
   }
   requireCampaign(store, account, data.campaignId);
-  await checkMedia(data.mediaUrl, data.mediaContentType, limits.maxMediaBytes);
-  // The media check awaited: the same sid may have been stored meanwhile.
-  const raced = duplicate();
-  if (raced) return raced;
+  if (data.mediaUrl !== undefined && data.mediaUrl !== null) {
+    await checkMedia(data.mediaUrl, data.mediaContentType, limits.maxMediaBytes);
+    // The media check awaited: the same sid may have been stored meanwhile.
+    const raced = duplicate();
+    if (raced) return raced;
+  }
   const contact = contactForSender(store, account, data.fromId, data.channel ?? null, data);
   const message = store.createMessage({
     id: store.ids.id("msg_"),

@@ -2,6 +2,7 @@
 import type { AuthForm, operations, paths } from "@intake/spec";
 import type { Clock } from "../clock.js";
 import type { DomainEvents } from "../engine/events.js";
+import type { HeaderReader } from "../http/exchange.js";
 import type { AccountRecord } from "../store/models.js";
 import type { Store } from "../store/store.js";
 
@@ -30,7 +31,7 @@ export interface OperationInput<Id extends OperationId> {
   body: BodyOf<Id>;
   query: Record<string, string>;
   params: Record<string, string>;
-  headers: Headers;
+  headers: HeaderReader;
 }
 
 export interface Limits {

@@ -37,15 +37,37 @@ export type Records = { [M in ModelName]: Array<Fields<M>> } & { job: JobRecord[
 /** Index key of a value within an account. */
 const scoped = (accountId: string, value: string) => `${accountId}\n${value}`;
 
+/**
+ * Values looked up within an account (or an agency): a map per account, so a lookup hashes the
+ * value it was given rather than a new string joined from the account's id and the value.
+ */
+class ScopedIndex<T> {
+  private readonly byScope = new Map<string, Map<string, T>>();
+
+  get(scope: string, key: string): T | undefined {
+    return this.byScope.get(scope)?.get(key);
+  }
+
+  set(scope: string, key: string, value: T): void {
+    let index = this.byScope.get(scope);
+    if (!index) this.byScope.set(scope, (index = new Map()));
+    index.set(key, value);
+  }
+
+  clear(): void {
+    this.byScope.clear();
+  }
+}
+
 export class Store {
   private db: Database = createDatabase();
   private readonly byId = new Map<string, object>();
   private readonly accountByKey = new Map<string, AccountRecord>();
-  private readonly subaccountByEmail = new Map<string, AccountRecord>();
-  private readonly contactByPhone = new Map<string, ContactRecord>();
-  private readonly contactByEmail = new Map<string, ContactRecord>();
-  private readonly contactByFromId = new Map<string, ContactRecord>();
-  private readonly messageBySid = new Map<string, MessageRecord>();
+  private readonly subaccountByEmail = new ScopedIndex<AccountRecord>();
+  private readonly contactByPhone = new ScopedIndex<ContactRecord>();
+  private readonly contactByEmail = new ScopedIndex<ContactRecord>();
+  private readonly contactByFromId = new ScopedIndex<ContactRecord>();
+  private readonly messageBySid = new ScopedIndex<MessageRecord>();
   private readonly membersOf = new Map<string, Map<string, ListMemberRecord>>();
   private readonly listsOfContact = new Map<string, Set<string>>();
   private readonly messagesOfContact = new Map<string, MessageRecord[]>();
@@ -74,9 +96,14 @@ export class Store {
     for (const listener of this.listeners) listener();
   }
 
+  /** Now, as ISO text: formatted once per millisecond, however many records are stamped in it. */
   timestamp(): string {
-    return new Date(this.clock.now()).toISOString();
+    const now = this.clock.now();
+    if (now !== this.lastStamp.at) this.lastStamp = { at: now, text: new Date(now).toISOString() };
+    return this.lastStamp.text;
   }
+
+  private lastStamp = { at: NaN, text: "" };
 
   // Accounts ---------------------------------------------------------------------------------
 
@@ -93,7 +120,7 @@ export class Store {
   }
 
   subaccount(agencyId: string, email: string): AccountRecord | undefined {
-    return this.subaccountByEmail.get(scoped(agencyId, email.toLowerCase()));
+    return this.subaccountByEmail.get(agencyId, email.toLowerCase());
   }
 
   accounts(): AccountRecord[] {
@@ -134,15 +161,15 @@ export class Store {
   }
 
   contactByPhoneNumber(accountId: string, e164: string): ContactRecord | undefined {
-    return this.contactByPhone.get(scoped(accountId, e164));
+    return this.contactByPhone.get(accountId, e164);
   }
 
   contactByEmailAddress(accountId: string, email: string): ContactRecord | undefined {
-    return this.contactByEmail.get(scoped(accountId, email.toLowerCase()));
+    return this.contactByEmail.get(accountId, email.toLowerCase());
   }
 
   contactBySender(accountId: string, fromId: string): ContactRecord | undefined {
-    return this.contactByFromId.get(scoped(accountId, fromId));
+    return this.contactByFromId.get(accountId, fromId);
   }
 
   contacts(accountId?: string): ContactRecord[] {
@@ -153,7 +180,7 @@ export class Store {
   linkSender(contact: ContactRecord, fromId: string, channel: string | null): void {
     contact.fromId = fromId;
     if (channel) contact.customChannel = channel;
-    this.contactByFromId.set(scoped(contact.accountId, fromId), contact);
+    this.contactByFromId.set(contact.accountId, fromId, contact);
     this.changed();
   }
 
@@ -249,7 +276,7 @@ export class Store {
   }
 
   inboundBySid(accountId: string, sid: string): MessageRecord | undefined {
-    return this.messageBySid.get(scoped(accountId, sid));
+    return this.messageBySid.get(accountId, sid);
   }
 
   conversation(contactId: string): MessageRecord[] {
@@ -432,17 +459,17 @@ export class Store {
         const account = record as unknown as AccountRecord;
         this.byId.set(account.id, account);
         this.accountByKey.set(account.apiKey, account);
-        if (account.agencyId && account.email) this.subaccountByEmail.set(scoped(account.agencyId, account.email.toLowerCase()), account);
+        if (account.agencyId && account.email) this.subaccountByEmail.set(account.agencyId, account.email.toLowerCase(), account);
         return;
       }
       case "contact": {
         const contact = record as unknown as ContactRecord;
         this.byId.set(contact.id, contact);
-        if (contact.phone) this.contactByPhone.set(scoped(contact.accountId, contact.phone), contact);
+        if (contact.phone) this.contactByPhone.set(contact.accountId, contact.phone, contact);
         // The first contact with an email keeps it in the index: lookups by email find the oldest.
-        const emailKey = contact.email && scoped(contact.accountId, contact.email.toLowerCase());
-        if (emailKey && !this.contactByEmail.has(emailKey)) this.contactByEmail.set(emailKey, contact);
-        if (contact.fromId) this.contactByFromId.set(scoped(contact.accountId, contact.fromId), contact);
+        const email = contact.email?.toLowerCase();
+        if (email && !this.contactByEmail.get(contact.accountId, email)) this.contactByEmail.set(contact.accountId, email, contact);
+        if (contact.fromId) this.contactByFromId.set(contact.accountId, contact.fromId, contact);
         push(this.contactsOfAccount, contact.accountId, contact);
         return;
       }
@@ -466,7 +493,7 @@ export class Store {
       case "message": {
         const message = record as unknown as MessageRecord;
         this.byId.set(message.id, message);
-        if (message.messageSid && message.direction === "inbound") this.messageBySid.set(scoped(message.accountId, message.messageSid), message);
+        if (message.messageSid && message.direction === "inbound") this.messageBySid.set(message.accountId, message.messageSid, message);
         push(this.messagesOfContact, message.contactId, message);
         return;
       }

@@ -1,0 +1,120 @@
+/**
+ * HTTP throughput and latency of the reference server on its four busiest routes, side by side
+ * with a bare node server answering a fixed JSON (the ceiling here) and with `prism mock` (what
+ * a user would pick instead). autocannon, 10 connections; every target in every round, in
+ * turn; medians and ratios of medians.
+ *
+ * Run: npm run bench:http   (writes bench/results/http.{md,json}; ROUNDS, SECONDS to change)
+ */
+import { BENCH_KEY, benchContactId, benchListId, benchPhone } from "./support/seed.js";
+import { alternate, CONNECTIONS, median, type Route, type Sample } from "./support/load.js";
+import { fmt, machine, verdict, writeReport } from "./support/report.js";
+import { startPrismTarget, startTarget, type Target } from "./support/targets.js";
+
+const ROUNDS = Number(process.env.ROUNDS ?? 5);
+const SECONDS = Number(process.env.SECONDS ?? 2);
+const STORED = 1000;
+
+const routes: Route[] = [
+  {
+    name: "create contact (POST /contacts)",
+    call: (n) => ({ method: "POST", path: `/contacts?apiKey=${BENCH_KEY}`, body: `{"phone":"+1${3_000_000_000 + n}","firstName":"Lead"}` }),
+  },
+  {
+    name: "look up contact (GET /contacts?phoneNumber)",
+    call: (n) => ({ method: "GET", path: `/contacts?apiKey=${BENCH_KEY}&phoneNumber=${encodeURIComponent(benchPhone(n % STORED))}` }),
+  },
+  {
+    // 1,000 lists × 1,000 contacts: every add is a new membership.
+    name: "add to list (POST /lists/{listId}/contacts)",
+    call: (n) => ({
+      method: "POST",
+      path: `/lists/${benchListId(n % STORED)}/contacts?apiKey=${BENCH_KEY}`,
+      body: `{"contactId":"${benchContactId(Math.floor(n / STORED) % STORED)}"}`,
+    }),
+  },
+  {
+    name: "receive message (POST /incoming_custom_channel_message)",
+    call: (n) => ({
+      method: "POST",
+      path: `/incoming_custom_channel_message?apiKey=${BENCH_KEY}`,
+      body: `{"customData":{"messageSid":"SM${n}","fromId":"user-${n % STORED}","toId":"acme","body":"Hello"}}`,
+    }),
+  },
+];
+
+const log = (line: string) => console.log(line);
+const targets: Target[] = [];
+try {
+  targets.push(await startTarget("bare-http", { name: "bare node:http" }));
+  targets.push(await startTarget("core-http", { name: "Intake core on node:http", contacts: STORED, lists: STORED }));
+  targets.push(await startPrismTarget(true));
+  targets.push(await startPrismTarget(false));
+  targets.push(await startTarget("bare-https", { name: "bare node:https" }));
+  targets.push(await startTarget("intake-https", { name: "Intake server (HTTPS)", contacts: STORED, lists: STORED }));
+  const samples = await alternate(targets, routes, { rounds: ROUNDS, seconds: SECONDS, warmupSeconds: 1, log });
+  await report(samples);
+} finally {
+  await Promise.all(targets.map((t) => t.stop()));
+}
+
+async function report(samples: Record<string, Record<string, Sample[]>>) {
+  const med = (route: string, target: string, key: keyof Sample) => median(samples[route]![target]!.map((s) => s[key]));
+  const rps = (route: string, target: string) => med(route, target, "requestsPerSecond");
+  const lines: string[] = [];
+  const checks: Array<{ route: string; check: string; ratio: number; target: number; met: boolean }> = [];
+  for (const { name: route } of routes) {
+    lines.push(`### ${route}`, "", "| Server | req/s (median) | p50 ms | p99 ms | non-2xx | errors |", "|---|---:|---:|---:|---:|---:|");
+    for (const target of targets) {
+      const all = samples[route]![target.name]!;
+      const sum = (key: "non2xx" | "errors") => all.reduce((total, s) => total + s[key], 0);
+      lines.push(`| ${target.name} | ${fmt(rps(route, target.name))} | ${med(route, target.name, "p50")} | ${med(route, target.name, "p99")} | ${sum("non2xx")} | ${sum("errors")} |`);
+    }
+    lines.push("");
+    const core = rps(route, "Intake core on node:http");
+    const https = rps(route, "Intake server (HTTPS)");
+    for (const [check, ratio, target] of [
+      ["Intake core / prism mock -v silent", core / rps(route, "prism mock -v silent"), 5],
+      ["Intake core / bare node:http", core / rps(route, "bare node:http"), 0.5],
+      ["Intake server / bare node:https", https / rps(route, "bare node:https"), 0.5],
+    ] as const) {
+      checks.push({ route, check, ratio, target, met: ratio >= target });
+    }
+  }
+  const summary = [
+    "| Route | Comparison | Ratio | Target | |",
+    "|---|---|---:|---:|---|",
+    ...checks.map((c) => `| ${c.route} | ${c.check} | ${c.ratio.toFixed(2)} | ≥ ${c.target} | ${verdict(c.met)} |`),
+  ];
+  const markdown = `# HTTP throughput: Intake against bare node and prism mock
+
+${machine()}. autocannon, ${CONNECTIONS} connections, from the benchmark's process; each server in its own process
+(so the load and the server each have a core). ${ROUNDS} rounds of ${SECONDS} s per server and route, the servers
+taking turns within a round, after a 1 s warm-up each; the tables give medians. Throughput is the figure that
+counts; the machine is shared, so compare ratios within this run. Latency is autocannon's, in whole
+milliseconds.
+
+- **bare node:http / node:https**: answer a fixed JSON the size of a lookup's answer, after reading the
+  request: the ceiling of node on this machine with this load generator.
+- **Intake core on node:http**: the whole core (routing, auth, validation, operation, storage, journal) behind
+  a plain node:http server, the bench-only harness that compares it with plain-HTTP servers. Rate limit off.
+- **Intake server (HTTPS)**: \`intake-server\` as users run it (\`serve\`, TLS, the build in dist). Rate limit off.
+- **prism mock**: \`prism mock openapi.yaml\` (@stoplight/prism-cli 5.14), with its default logging and with
+  \`-v silent\`.
+
+Intake holds ${fmt(STORED)} contacts and ${fmt(STORED)} lists at the start. Creates use a new phone number each
+time; adds a new (list, contact) pair each time; received messages come from ${fmt(STORED)} senders and are all
+stored; lookups go round the stored contacts.
+
+## Targets
+
+${summary.join("\n")}
+
+## Figures
+
+${lines.join("\n")}
+Reproduce: \`npm run bench:http\` (raw figures in http.json).
+`;
+  await writeReport("http", markdown, { machine: machine(), rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, checks, samples });
+  console.log(summary.join("\n"));
+}

@@ -1,0 +1,94 @@
+/**
+ * Load with autocannon (10 connections, time-bounded) and the bookkeeping of a fair comparison:
+ * every target is measured in every round, in turn, so the machine's noise falls on all alike;
+ * the report takes medians and ratios of medians.
+ */
+import autocannon from "autocannon";
+import type { Target } from "./targets.js";
+
+export interface Call {
+  method: "GET" | "POST";
+  /** Relative to the target's base, query included. */
+  path: string;
+  body?: string;
+}
+
+export interface Route {
+  name: string;
+  /** The n-th request of a run: routes that write vary it so each request does the real work. */
+  call(n: number): Call;
+}
+
+export interface Sample {
+  requestsPerSecond: number;
+  /** Milliseconds, as autocannon measures them (whole milliseconds). */
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+export const CONNECTIONS = 10;
+
+let sequence = 0;
+
+export async function load(target: Target, route: Route, seconds: number): Promise<Sample> {
+  const prefix = new URL(target.base).pathname.replace(/\/$/, "");
+  const result = await autocannon({
+    url: target.base,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [
+      {
+        setupRequest: (request) => {
+          const call = route.call(sequence++);
+          return {
+            ...request,
+            method: call.method,
+            path: `${prefix}${call.path}`,
+            headers: call.body === undefined ? {} : { "content-type": "application/json" },
+            body: call.body,
+          };
+        },
+      },
+    ],
+  });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/**
+ * Every target on every route, `rounds` times, the order of the targets rotating each round.
+ * Returns samples[route][target] (one per round), after a warm-up run of each pair.
+ */
+export async function alternate(
+  targets: Target[],
+  routes: Route[],
+  options: { rounds: number; seconds: number; warmupSeconds: number; log?: (line: string) => void },
+): Promise<Record<string, Record<string, Sample[]>>> {
+  const samples: Record<string, Record<string, Sample[]>> = {};
+  for (const route of routes) {
+    samples[route.name] = Object.fromEntries(targets.map((t) => [t.name, [] as Sample[]]));
+    for (const target of targets) await load(target, route, options.warmupSeconds);
+    for (let round = 0; round < options.rounds; round++) {
+      const order = targets.map((_, i) => targets[(i + round) % targets.length]!);
+      for (const target of order) {
+        const sample = await load(target, route, options.seconds);
+        samples[route.name]![target.name]!.push(sample);
+        options.log?.(`${route.name} | ${target.name} | round ${round + 1}: ${Math.round(sample.requestsPerSecond)} req/s, p50 ${sample.p50} ms, p99 ${sample.p99} ms${sample.non2xx || sample.errors ? `, ${sample.non2xx} non-2xx, ${sample.errors} errors` : ""}`);
+      }
+    }
+  }
+  return samples;
+}

@@ -1,0 +1,17 @@
+/** Writes a benchmark's report: markdown for people, the raw figures as JSON beside it. */
+import { mkdir, writeFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+
+const results = fileURLToPath(new URL("../results/", import.meta.url));
+
+export async function writeReport(name: string, markdown: string, raw: unknown): Promise<void> {
+  await mkdir(results, { recursive: true });
+  await writeFile(`${results}${name}.md`, `${markdown.trim()}\n`);
+  await writeFile(`${results}${name}.json`, `${JSON.stringify(raw, null, 2)}\n`);
+}
+
+export const machine = () => `Node ${process.version}, ${(globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? "?"} cores`;
+
+export const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+export const verdict = (ok: boolean) => (ok ? "met" : "**missed**");

@@ -1,0 +1,30 @@
+import type { Seed } from "@intake/server";
+
+export const BENCH_KEY = "ik_bench_http_000000000001";
+export const benchPhone = (i: number) => `+1${String(2_000_000_000 + i)}`;
+export const benchContactId = (i: number) => `ct_b${i}`;
+export const benchListId = (i: number) => `lst_b${i}`;
+
+/**
+ * One account with `contacts` contacts and `lists` lists, none linked to a campaign: an add
+ * measures the API, not the funnel it would start.
+ */
+export function benchSeed(contacts: number, lists = 1): Seed {
+  return {
+    accounts: [
+      {
+        id: "acc_bench",
+        name: "Bench",
+        apiKey: BENCH_KEY,
+        lists: Array.from({ length: lists }, (_, i) => ({ id: benchListId(i), name: `Bench ${i}` })),
+        contacts: Array.from({ length: contacts }, (_, i) => ({
+          id: benchContactId(i),
+          phone: benchPhone(i),
+          email: `lead${i}@example.com`,
+          firstName: "Lead",
+          lastName: `Number ${i}`,
+        })),
+      },
+    ],
+  };
+}

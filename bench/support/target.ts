@@ -1,0 +1,72 @@
+/**
+ * One server under load, in its own process, so it and the load generator each have a core.
+ * `node --import tsx bench/support/target.ts <kind> [contacts] [lists]` prints one JSON line
+ * `{ "url": … }` once listening, and serves until killed.
+ *
+ * Kinds: bare-http and bare-https answer a fixed JSON (the ceiling of node on this machine);
+ * core-http is the Intake core behind a plain node:http server (a bench-only harness, to compare
+ * with other plain-HTTP servers); intake-https is the real server. Intake is loaded from its
+ * build (dist), as users run it.
+ */
+import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import type { AddressInfo, Server } from "node:net";
+import { createIntake } from "@intake/server";
+import { loadCertificate, requestListener, serve } from "@intake/server/node";
+import { benchSeed } from "./seed.js";
+
+const kind = process.argv[2];
+const contacts = Number(process.argv[3] ?? 1000);
+const lists = Number(process.argv[4] ?? 1);
+
+// The size of the answer to a lookup, so sending it costs the ceiling what it costs Intake.
+const FIXED = JSON.stringify({
+  success: true,
+  contactId: "ct_bench_fixed_0001",
+  contact: { id: "ct_bench_fixed_0001", firstName: "Lead", lastName: "Number 1", phone: "+12000000001", email: "lead1@example.com", customFields: {}, createdAt: "2026-01-01T00:00:00.000Z" },
+});
+
+function fixed(req: IncomingMessage, res: ServerResponse) {
+  // Read the body, as any real handler must, then answer.
+  req.resume();
+  req.on("end", () => {
+    res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(FIXED) });
+    res.end(FIXED);
+  });
+}
+
+async function listen(server: Server, scheme: string) {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return `${scheme}://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const intakeOptions = () => ({ seed: benchSeed(contacts, lists), rateLimit: 0 });
+let url: string;
+switch (kind) {
+  case "bare-http":
+    url = await listen(createHttpServer(fixed), "http");
+    break;
+  case "bare-https": {
+    const tls = await loadCertificate({ hosts: ["127.0.0.1"] });
+    url = await listen(createHttpsServer({ cert: tls.cert, key: tls.key }, fixed as RequestListener), "https");
+    break;
+  }
+  case "core-http": {
+    const intake = createIntake(intakeOptions());
+    let origin = "";
+    const server = createHttpServer(requestListener(intake, () => origin));
+    url = await listen(server, "http");
+    // The core sees every request as HTTPS, as behind a TLS-terminating proxy.
+    origin = url.replace("http:", "https:");
+    break;
+  }
+  case "intake-https":
+    url = (await serve(createIntake(intakeOptions()), { port: 0 })).origin;
+    break;
+  default:
+    console.error(`Unknown kind ${kind}: bare-http, bare-https, core-http or intake-https.`);
+    process.exit(2);
+}
+process.stdout.write(`${JSON.stringify({ url, heapUsed: process.memoryUsage().heapUsed })}\n`);
+// A normal exit on a signal, so `--cpu-prof` writes its profile.
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => process.exit(0));

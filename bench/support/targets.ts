@@ -1,0 +1,46 @@
+/** Starts the servers the benchmarks compare, each in its own process, and stops them. */
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { SPEC, startPrism } from "../../test-support/prism.js";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+
+export interface Target {
+  name: string;
+  /** Where the API's paths start: `<origin>/v1` for Intake and the bare servers, the origin for prism. */
+  base: string;
+  stop(): Promise<void>;
+}
+
+export type Kind = "bare-http" | "bare-https" | "core-http" | "intake-https";
+
+export async function startTarget(kind: Kind, options: { name?: string; contacts?: number; lists?: number; heapMb?: number } = {}): Promise<Target> {
+  const args = [`--max-old-space-size=${options.heapMb ?? 4096}`, "--import", "tsx", "bench/support/target.ts", kind, String(options.contacts ?? 1000), String(options.lists ?? 1)];
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+  const line = await new Promise<string>((resolve, reject) => {
+    let text = "";
+    child.stdout.on("data", (chunk) => {
+      text += chunk;
+      if (text.includes("\n")) resolve(text.split("\n")[0]!);
+    });
+    child.once("exit", (code) => reject(new Error(`${kind} exited with ${code} before listening`)));
+  });
+  child.removeAllListeners("exit");
+  const { url } = JSON.parse(line) as { url: string };
+  return {
+    name: options.name ?? kind,
+    base: `${url}/v1`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+/** `prism mock openapi.yaml`, with its default logging or with `-v silent`. */
+export async function startPrismTarget(silent: boolean): Promise<Target> {
+  const prism = await startPrism(["mock", SPEC, ...(silent ? ["-v", "silent"] : [])]);
+  return { name: silent ? "prism mock -v silent" : "prism mock", base: prism.url, stop: () => prism.stop() };
+}

@@ -1,0 +1,89 @@
+/**
+ * A request and a response as the core handles them: the little it reads and writes, so an
+ * adapter can hand a request over without building a fetch Request (undici's costs several times
+ * what the core does with a lookup). `intake.fetch` wraps these for fetch-style callers (msw).
+ */
+import { badRequest } from "./errors.js";
+
+/** Header lookup by name, case-insensitive (Headers has it; so does a node request's header map). */
+export interface HeaderReader {
+  get(name: string): string | null;
+}
+
+export interface ApiRequest {
+  method: string;
+  url: URL;
+  headers: HeaderReader;
+  /** Whether the request carries a body at all. */
+  hasBody: boolean;
+  /** The body's bytes, up to maxBytes + 1 of them (so a caller can tell it is too large). */
+  bytes(maxBytes: number): Promise<Uint8Array>;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** The JSON text; null for no body. */
+  body: string | null;
+  /** Close the connection without an answer (a fault rule). */
+  drop?: true;
+}
+
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string>): ApiResponse {
+  headers["content-type"] = "application/json";
+  headers["cache-control"] = "no-store";
+  return { status, headers, body: status === 204 ? null : JSON.stringify(body) };
+}
+
+/** The Date header's text: the same for a whole second, so formatted once a second. */
+export function httpDate(ms: number): string {
+  const second = Math.floor(ms / 1000);
+  if (second !== lastDate.second) lastDate = { second, text: new Date(second * 1000).toUTCString() };
+  return lastDate.text;
+}
+let lastDate = { second: NaN, text: "" };
+
+export function fromFetchRequest(request: Request): ApiRequest {
+  return {
+    method: request.method,
+    url: new URL(request.url),
+    headers: request.headers,
+    hasBody: request.body !== null,
+    bytes: (maxBytes) => readCapped(request, maxBytes),
+  };
+}
+
+export function toFetchResponse(response: ApiResponse): Response {
+  return response.drop ? Response.error() : new Response(response.body, { status: response.status, headers: response.headers });
+}
+
+/** Reads at most maxBytes + 1 bytes of a fetch body. */
+async function readCapped(request: Request, maxBytes: number): Promise<Uint8Array> {
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    chunks.push(value);
+    if (size > maxBytes) {
+      // Not awaited: on a tee'd body (msw clones requests) a cancel waits for the other branch.
+      void reader.cancel().catch(() => {});
+      break;
+    }
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
+export function tooLarge(maxBytes: number) {
+  return badRequest("PAYLOAD_TOO_LARGE", `The request body is larger than ${Math.round(maxBytes / 1024 / 1024)} MiB.`);
+}
