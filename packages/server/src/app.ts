@@ -13,7 +13,7 @@ import { createApi } from "./http/api.js";
 import { fromFetchRequest, toFetchResponse, type ApiRequest, type ApiResponse } from "./http/exchange.js";
 import { Faults, type FaultRuleInput } from "./http/faults.js";
 import { createRateLimiter } from "./http/rate-limit.js";
-import { deterministicIds, randomIds, type IdState } from "./ids.js";
+import { deterministicIds, randomIds, serialIds, type IdState } from "./ids.js";
 import { Journal } from "./journal.js";
 import { Store } from "./store/store.js";
 
@@ -125,7 +125,8 @@ export function createIntake(options: IntakeOptions = {}): Intake {
     faults,
     maxBodyBytes,
     trustForwardedProto,
-    requestId: () => ids.id("req_"),
+    // Deterministic runs number them like every other id, so transcripts match byte for byte.
+    requestId: deterministic ? () => ids.id("req_") : serialIds("req_", ids),
     record: (entry) => journal.add(entry),
     onError,
   });

@@ -43,17 +43,18 @@ export function presentedKeys(request: ApiRequest, url: URL): Array<{ form: Auth
 
 export function authenticate(request: ApiRequest, url: URL, route: Route, store: Store): Authenticated {
   const presented = presentedKeys(request, url);
-  const where = `${route.method} ${route.template}`;
-  const accepted = route.forms.map((form) => DESCRIBE[form]).join(" or ");
+  // Only an error names them; a request that authenticates pays for none of this text.
+  const where = () => `${route.method} ${route.template}`;
+  const accepted = () => route.forms.map((form) => DESCRIBE[form]).join(" or ");
   if (presented.length === 0) {
-    throw new HttpError(401, "MISSING_API_KEY", `Missing API key: ${where} takes it as ${accepted}.`);
+    throw new HttpError(401, "MISSING_API_KEY", `Missing API key: ${where()} takes it as ${accepted()}.`);
   }
   const wrong = presented.find((p) => !route.forms.includes(p.form));
   if (wrong) {
     throw new HttpError(
       401,
       "WRONG_AUTH_FORM",
-      `${where} takes the API key as ${accepted}, not as ${DESCRIBE[wrong.form]}.` +
+      `${where()} takes the API key as ${accepted()}, not as ${DESCRIBE[wrong.form]}.` +
         (wrong.form === "query" ? " Remove apiKey from the query." : ""),
     );
   }

@@ -2,138 +2,141 @@
  * The @mswjs/data models. Structured settings (a campaign's FAQs, follow-ups, ...) are kept as
  * JSON text, because the models hold flat values; the store parses them at its edge.
  */
-import { factory, nullable, primaryKey } from "@mswjs/data";
+import { ENTITY_TYPE, PRIMARY_KEY, factory, nullable, primaryKey } from "@mswjs/data";
+
+/** Every model and its fields, in the order records hold them. */
+export const MODELS = {
+  account: {
+    id: primaryKey(String),
+    kind: String,
+    name: String,
+    email: nullable(String),
+    userId: String,
+    agencyId: nullable(String),
+    apiKey: String,
+    webhookUrl: nullable(String),
+    webhookSecret: String,
+    autoRechargeUrl: nullable(String),
+    autoRechargeThreshold: nullable(Number),
+    autoRechargeAmount: nullable(Number),
+    defaultCampaignId: nullable(String),
+    credits: Number,
+    createdAt: String,
+  },
+  campaign: {
+    id: primaryKey(String),
+    accountId: String,
+    settings: String,
+    createdAt: String,
+  },
+  list: {
+    id: primaryKey(String),
+    accountId: String,
+    name: String,
+    campaignId: nullable(String),
+    createdAt: String,
+  },
+  listMember: {
+    id: primaryKey(String),
+    listId: String,
+    contactId: String,
+    source: String,
+    addedAt: String,
+  },
+  contact: {
+    id: primaryKey(String),
+    accountId: String,
+    firstName: nullable(String),
+    lastName: nullable(String),
+    phone: nullable(String),
+    email: nullable(String),
+    customFields: nullable(String),
+    fromId: nullable(String),
+    customChannel: nullable(String),
+    botPaused: Boolean,
+    /** The campaign the conversation belongs to (the funnel that reached the contact, or the last one routed to). */
+    campaignId: nullable(String),
+    createdAt: String,
+  },
+  message: {
+    id: primaryKey(String),
+    accountId: String,
+    contactId: String,
+    direction: String,
+    channel: String,
+    messageSid: nullable(String),
+    fromId: nullable(String),
+    toId: nullable(String),
+    messageType: String,
+    body: String,
+    status: String,
+    mediaUrl: nullable(String),
+    mediaContentType: nullable(String),
+    reactionTo: nullable(String),
+    campaignId: nullable(String),
+    source: String,
+    error: nullable(String),
+    /** For an inbound message: what the bot did with it, and why. */
+    botOutcome: nullable(String),
+    createdAt: String,
+  },
+  delivery: {
+    id: primaryKey(String),
+    accountId: String,
+    kind: String,
+    messageId: nullable(String),
+    url: nullable(String),
+    webhookId: String,
+    payload: String,
+    state: String,
+    attempts: Number,
+    nextAttemptAt: nullable(String),
+    lastError: nullable(String),
+    createdAt: String,
+    completedAt: nullable(String),
+  },
+  deliveryAttempt: {
+    id: primaryKey(String),
+    deliveryId: String,
+    number: Number,
+    startedAt: String,
+    durationMs: Number,
+    status: nullable(Number),
+    error: nullable(String),
+    nextAttemptAt: nullable(String),
+  },
+  alert: {
+    id: primaryKey(String),
+    accountId: String,
+    contactId: String,
+    campaignId: nullable(String),
+    messageId: nullable(String),
+    reason: String,
+    createdAt: String,
+  },
+  creditTransaction: {
+    id: primaryKey(String),
+    accountId: String,
+    amount: Number,
+    balanceAfter: Number,
+    description: String,
+    source: String,
+    idempotencyKey: nullable(String),
+    createdAt: String,
+  },
+  idempotencyRecord: {
+    id: primaryKey(String),
+    accountId: String,
+    key: String,
+    fingerprint: String,
+    status: Number,
+    body: String,
+    createdAt: String,
+  },
+};
 
 export function createDatabase() {
-  return withoutUnheardCopies(factory({
-    account: {
-      id: primaryKey(String),
-      kind: String,
-      name: String,
-      email: nullable(String),
-      userId: String,
-      agencyId: nullable(String),
-      apiKey: String,
-      webhookUrl: nullable(String),
-      webhookSecret: String,
-      autoRechargeUrl: nullable(String),
-      autoRechargeThreshold: nullable(Number),
-      autoRechargeAmount: nullable(Number),
-      defaultCampaignId: nullable(String),
-      credits: Number,
-      createdAt: String,
-    },
-    campaign: {
-      id: primaryKey(String),
-      accountId: String,
-      settings: String,
-      createdAt: String,
-    },
-    list: {
-      id: primaryKey(String),
-      accountId: String,
-      name: String,
-      campaignId: nullable(String),
-      createdAt: String,
-    },
-    listMember: {
-      id: primaryKey(String),
-      listId: String,
-      contactId: String,
-      source: String,
-      addedAt: String,
-    },
-    contact: {
-      id: primaryKey(String),
-      accountId: String,
-      firstName: nullable(String),
-      lastName: nullable(String),
-      phone: nullable(String),
-      email: nullable(String),
-      customFields: nullable(String),
-      fromId: nullable(String),
-      customChannel: nullable(String),
-      botPaused: Boolean,
-      /** The campaign the conversation belongs to (the funnel that reached the contact, or the last one routed to). */
-      campaignId: nullable(String),
-      createdAt: String,
-    },
-    message: {
-      id: primaryKey(String),
-      accountId: String,
-      contactId: String,
-      direction: String,
-      channel: String,
-      messageSid: nullable(String),
-      fromId: nullable(String),
-      toId: nullable(String),
-      messageType: String,
-      body: String,
-      status: String,
-      mediaUrl: nullable(String),
-      mediaContentType: nullable(String),
-      reactionTo: nullable(String),
-      campaignId: nullable(String),
-      source: String,
-      error: nullable(String),
-      /** For an inbound message: what the bot did with it, and why. */
-      botOutcome: nullable(String),
-      createdAt: String,
-    },
-    delivery: {
-      id: primaryKey(String),
-      accountId: String,
-      kind: String,
-      messageId: nullable(String),
-      url: nullable(String),
-      webhookId: String,
-      payload: String,
-      state: String,
-      attempts: Number,
-      nextAttemptAt: nullable(String),
-      lastError: nullable(String),
-      createdAt: String,
-      completedAt: nullable(String),
-    },
-    deliveryAttempt: {
-      id: primaryKey(String),
-      deliveryId: String,
-      number: Number,
-      startedAt: String,
-      durationMs: Number,
-      status: nullable(Number),
-      error: nullable(String),
-      nextAttemptAt: nullable(String),
-    },
-    alert: {
-      id: primaryKey(String),
-      accountId: String,
-      contactId: String,
-      campaignId: nullable(String),
-      messageId: nullable(String),
-      reason: String,
-      createdAt: String,
-    },
-    creditTransaction: {
-      id: primaryKey(String),
-      accountId: String,
-      amount: Number,
-      balanceAfter: Number,
-      description: String,
-      source: String,
-      idempotencyKey: nullable(String),
-      createdAt: String,
-    },
-    idempotencyRecord: {
-      id: primaryKey(String),
-      accountId: String,
-      key: String,
-      fingerprint: String,
-      status: Number,
-      body: String,
-      createdAt: String,
-    },
-  }));
+  return withoutUnheardCopies(factory(MODELS));
 }
 
 /**
@@ -154,6 +157,62 @@ function withoutUnheardCopies<T extends object>(db: T): T {
     if (!heard) instance.serializeEntity = (entity: unknown) => entity;
   }
   return db;
+}
+
+/**
+ * Creates records in a database from createDatabase(), as its models' `create` would, faster.
+ *
+ * A model's `create` builds the record field by field through generic path helpers: 4 µs for a
+ * contact, 8 for a message, most of what a write to the API costs. The store always has every
+ * field's value, so the record can be built directly: the fields in the model's order and the
+ * two symbols @mswjs/data exports for a record's model and primary key, handed to the database
+ * after the same duplicate check. A test holds the records to be identical to the model's own. A
+ * record with a missing or non-plain value, or a database not built as expected, goes through
+ * `create` as before.
+ */
+export function recordWriter(db: Database) {
+  const instance = databaseInstance(db);
+  const fieldsOf = new Map<string, Array<{ name: string; nullable: boolean }>>(
+    Object.entries(MODELS).map(([model, definition]) => [
+      model,
+      Object.entries(definition).map(([name, kind]) => ({ name, nullable: typeof kind === "object" && !("getPrimaryKeyValue" in kind) })),
+    ]),
+  );
+  return function create<M extends ModelName>(model: M, values: Fields<M>): ReturnType<Database[M]["create"]> {
+    const fields = fieldsOf.get(model)!;
+    const given = values as Record<string, unknown>;
+    if (!given.id || !instance) return (db[model].create as (v: Fields<M>) => ReturnType<Database[M]["create"]>)(values);
+    const record: Record<string | symbol, unknown> = {};
+    for (const { name, nullable } of fields) {
+      const value = given[name];
+      if (!(value === null ? nullable : isPlain(value))) return (db[model].create as (v: Fields<M>) => ReturnType<Database[M]["create"]>)(values);
+      record[name] = value;
+    }
+    record[ENTITY_TYPE] = model;
+    record[PRIMARY_KEY] = "id";
+    if (instance.has(model, String(given.id))) {
+      // The model's create says so in its own words.
+      return (db[model].create as (v: Fields<M>) => ReturnType<Database[M]["create"]>)(values);
+    }
+    instance.create(model, record);
+    return record as ReturnType<Database[M]["create"]>;
+  };
+}
+
+const isPlain = (value: unknown) => typeof value === "string" || typeof value === "number" || typeof value === "boolean";
+
+interface DatabaseInstance {
+  has(model: string, id: string): boolean;
+  create(model: string, record: object): void;
+}
+
+/** The database behind the models' API, if it is what this module was written against. */
+function databaseInstance(db: object): DatabaseInstance | undefined {
+  for (const symbol of Object.getOwnPropertySymbols(db)) {
+    const candidate = (db as Record<symbol, Partial<DatabaseInstance> | undefined>)[symbol];
+    if (typeof candidate?.has === "function" && typeof candidate.create === "function") return candidate as DatabaseInstance;
+  }
+  return undefined;
 }
 
 export type Database = ReturnType<typeof createDatabase>;

@@ -13,6 +13,7 @@ import type { IdSource } from "../ids.js";
 import {
   MODEL_NAMES,
   createDatabase,
+  recordWriter,
   type AccountRecord,
   type AlertRecord,
   type CampaignRecord,
@@ -61,6 +62,7 @@ class ScopedIndex<T> {
 
 export class Store {
   private db: Database = createDatabase();
+  private write = recordWriter(this.db);
   private readonly byId = new Map<string, object>();
   private readonly accountByKey = new Map<string, AccountRecord>();
   private readonly subaccountByEmail = new ScopedIndex<AccountRecord>();
@@ -447,7 +449,7 @@ export class Store {
 
   /** Creates a record in @mswjs/data and enters it in the indexes. */
   private create<M extends ModelName>(name: M, fields: Fields<M>): Entity<M> {
-    const record = (this.db[name].create as (f: Fields<M>) => Entity<M>)(fields);
+    const record = this.write(name, fields);
     this.index(name, record as never);
     if (!this.loading) this.changed();
     return record;

@@ -1,0 +1,66 @@
+// The store's fast record writer makes exactly the records @mswjs/data's models make.
+import { ENTITY_TYPE, PRIMARY_KEY } from "@mswjs/data";
+import { describe, expect, it } from "vitest";
+import { MODELS, createDatabase, recordWriter, type ModelName } from "../src/store/models.js";
+
+/** Values for every field of a model: strings, numbers, booleans, and null where a field may be. */
+function valuesFor(model: ModelName, variant: number): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  Object.entries(MODELS[model]).forEach(([name, kind], i) => {
+    if (name === "id") values.id = `${model}_${variant}`;
+    else if (typeof kind === "object") values[name] = (i + variant) % 2 ? null : `${name} ${variant}`;
+    else if (kind === Number) values[name] = i * 1.5 + variant;
+    else if (kind === Boolean) values[name] = variant % 2 === 0;
+    else values[name] = `${name} ${variant}`;
+  });
+  return values;
+}
+
+const models = Object.keys(MODELS) as ModelName[];
+
+describe("the store's record writer", () => {
+  it.each(models)("makes %s records identical to the model's create, that the model's queries find", (model) => {
+    for (const variant of [1, 2]) {
+      const reference = createDatabase();
+      const fast = createDatabase();
+      const values = valuesFor(model, variant);
+      const expected = (reference[model].create as (v: object) => Record<string | symbol, unknown>)(values);
+      const made = recordWriter(fast)(model, values as never) as Record<string | symbol, unknown>;
+      expect(Object.keys(made)).toEqual(Object.keys(expected));
+      expect({ ...made }).toEqual({ ...expected });
+      expect([made[ENTITY_TYPE], made[PRIMARY_KEY]]).toEqual([expected[ENTITY_TYPE], expected[PRIMARY_KEY]]);
+      expect(Object.getOwnPropertySymbols(made)).toHaveLength(Object.getOwnPropertySymbols(expected).length);
+      const api = fast[model] as unknown as { findFirst(q: object): unknown; getAll(): unknown[]; count(): number };
+      expect(api.findFirst({ where: { id: { equals: values.id } } })).toBe(made);
+      expect(api.getAll()).toEqual([made]);
+      expect(api.count()).toBe(1);
+    }
+  });
+
+  it("refuses what the model's create refuses, with its words: a duplicate id, null where a field may not be", () => {
+    const reference = createDatabase();
+    const fast = createDatabase();
+    const write = recordWriter(fast);
+    const values = valuesFor("contact", 1);
+    reference.contact.create(values as never);
+    write("contact", values as never);
+    const referenceError = (() => {
+      try {
+        reference.contact.create(values as never);
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    expect(referenceError).toMatch(/same primary key/);
+    expect(() => write("contact", values as never)).toThrow(referenceError!);
+    expect(() => write("contact", { ...valuesFor("contact", 3), accountId: null } as never)).toThrow(/non-nullable property "accountId"/);
+  });
+
+  it("fills a missing field as the model's create does (by handing the record to it)", () => {
+    const reference = createDatabase();
+    const fast = createDatabase();
+    const { lastName: _omitted, ...values } = valuesFor("contact", 2);
+    const expected = reference.contact.create(values as never);
+    expect({ ...recordWriter(fast)("contact", values as never) }).toEqual({ ...expected });
+  });
+});
