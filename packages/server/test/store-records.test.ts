@@ -24,11 +24,14 @@ describe("the store's record writer", () => {
       const reference = createDatabase();
       const fast = createDatabase();
       const values = valuesFor(model, variant);
-      const expected = (reference[model].create as (v: object) => Record<string | symbol, unknown>)(values);
-      const made = recordWriter(fast)(model, values as never) as Record<string | symbol, unknown>;
+      const expected = (reference[model].create as unknown as (v: object) => Record<string | symbol, unknown>)(values);
+      const made = recordWriter(fast)(model, values as never) as unknown as Record<string | symbol, unknown>;
       expect(Object.keys(made)).toEqual(Object.keys(expected));
+      expect(Object.getPrototypeOf(made)).toBe(Object.getPrototypeOf(expected));
       expect({ ...made }).toEqual({ ...expected });
       expect([made[ENTITY_TYPE], made[PRIMARY_KEY]]).toEqual([expected[ENTITY_TYPE], expected[PRIMARY_KEY]]);
+      const enumerable = (record: object) => Reflect.ownKeys(record).map((key) => Object.getOwnPropertyDescriptor(record, key)!.enumerable);
+      expect(enumerable(made)).toEqual(enumerable(expected));
       expect(Object.getOwnPropertySymbols(made)).toHaveLength(Object.getOwnPropertySymbols(expected).length);
       const api = fast[model] as unknown as { findFirst(q: object): unknown; getAll(): unknown[]; count(): number };
       expect(api.findFirst({ where: { id: { equals: values.id } } })).toBe(made);

@@ -45,6 +45,14 @@ export type Conversations = ReturnType<typeof createConversations>;
 export function createConversations(deps: ConversationDeps) {
   const { store, scheduler, deliveries, credits } = deps;
 
+  // Received messages of each contact not yet answered (their jobs are queued or running).
+  const unanswered = new Map<string, number>();
+  const count = (contactId: string, by: number) => {
+    const left = (unanswered.get(contactId) ?? 0) + by;
+    if (left > 0) unanswered.set(contactId, left);
+    else unanswered.delete(contactId);
+  };
+
   deps.events.on("messageReceived", ({ message, contact }) => {
     // The contact answered: the follow-ups waiting for them are no longer needed.
     scheduler.cancel(followUpKey(contact.id));
@@ -52,7 +60,16 @@ export function createConversations(deps: ConversationDeps) {
       store.updateMessage(message, { botOutcome: "reaction" });
       return;
     }
-    scheduler.add("inbound", { messageId: message.id });
+    // With no earlier message of this contact still to answer, whatever stops the bot now would
+    // stop it in the job as well: say so at once, without a job (most messages of accounts with
+    // no live bot). Anything the bot is to answer goes through a job, durable and in order.
+    if (!unanswered.has(contact.id)) {
+      const account = store.account(message.accountId);
+      const prepared = account && prepare(message, contact, account);
+      if (prepared && "outcome" in prepared) return void store.updateMessage(message, { botOutcome: prepared.outcome });
+    }
+    count(contact.id, 1);
+    scheduler.add("inbound", { messageId: message.id, contactId: contact.id });
   });
 
   // One contact's messages are answered one at a time, in the order they came: a hand-off, the
@@ -60,15 +77,20 @@ export function createConversations(deps: ConversationDeps) {
   const queues = new Map<string, Promise<void>>();
   scheduler.on("inbound", async (payload) => {
     const message = store.messageById(String(payload.messageId));
-    if (!message) return;
-    const previous = queues.get(message.contactId) ?? Promise.resolve();
-    const turn = previous.then(() => answer(message));
-    const settled = turn.catch(() => {});
-    queues.set(message.contactId, settled);
+    const contactId = message?.contactId ?? String(payload.contactId);
     try {
-      await turn;
+      if (!message) return;
+      const previous = queues.get(message.contactId) ?? Promise.resolve();
+      const turn = previous.then(() => answer(message));
+      const settled = turn.catch(() => {});
+      queues.set(message.contactId, settled);
+      try {
+        await turn;
+      } finally {
+        if (queues.get(message.contactId) === settled) queues.delete(message.contactId);
+      }
     } finally {
-      if (queues.get(message.contactId) === settled) queues.delete(message.contactId);
+      count(contactId, -1);
     }
   });
 
@@ -77,20 +99,28 @@ export function createConversations(deps: ConversationDeps) {
     return id ? store.campaign(account.id, id) : undefined;
   }
 
+  /** Why the bot will not answer this message, or the campaign it answers for. */
+  function prepare(message: MessageRecord, contact: ContactRecord, account: AccountRecord): { outcome: BotOutcome } | { campaign: CampaignRecord } {
+    const campaign = routeTo(message, contact, account);
+    if (!campaign) return { outcome: "no_campaign" };
+    const settings = JSON.parse(campaign.settings) as CampaignSettings;
+    if (settings.type === "Outgoing") return { outcome: "outgoing_campaign" };
+    if (settings.state !== "Live") return { outcome: "campaign_not_live" };
+    if (!settings.botActive) return { outcome: "bot_inactive" };
+    if (contact.botPaused) return { outcome: "contact_paused" };
+    if (contact.campaignId !== campaign.id) store.updateContact(contact, { campaignId: campaign.id });
+    if (account.credits < credits.costOf(contact, "bot_reply")) return { outcome: "no_credits" };
+    return { campaign };
+  }
+
   async function answer(message: MessageRecord) {
     const account = store.account(message.accountId);
     const contact = account && store.contact(account.id, message.contactId);
     if (!account || !contact) return;
     const outcome = (botOutcome: BotOutcome) => void store.updateMessage(message, { botOutcome });
-    const campaign = routeTo(message, contact, account);
-    if (!campaign) return outcome("no_campaign");
-    const settings = JSON.parse(campaign.settings) as CampaignSettings;
-    if (settings.type === "Outgoing") return outcome("outgoing_campaign");
-    if (settings.state !== "Live") return outcome("campaign_not_live");
-    if (!settings.botActive) return outcome("bot_inactive");
-    if (contact.botPaused) return outcome("contact_paused");
-    if (contact.campaignId !== campaign.id) store.updateContact(contact, { campaignId: campaign.id });
-    if (account.credits < credits.costOf(contact, "bot_reply")) return outcome("no_credits");
+    const prepared = prepare(message, contact, account);
+    if ("outcome" in prepared) return outcome(prepared.outcome);
+    const { campaign } = prepared;
 
     let result;
     try {

@@ -172,31 +172,44 @@ function withoutUnheardCopies<T extends object>(db: T): T {
  */
 export function recordWriter(db: Database) {
   const instance = databaseInstance(db);
-  const fieldsOf = new Map<string, Array<{ name: string; nullable: boolean }>>(
-    Object.entries(MODELS).map(([model, definition]) => [
-      model,
-      Object.entries(definition).map(([name, kind]) => ({ name, nullable: typeof kind === "object" && !("getPrimaryKeyValue" in kind) })),
-    ]),
+  const models = new Map(
+    Object.entries(MODELS).map(([model, definition]) => {
+      const fields = Object.entries(definition).map(([name, kind]) => ({ name, nullable: typeof kind === "object" && !("getPrimaryKeyValue" in kind) }));
+      return [model, { fields, Blank: blankRecord(model, fields.map((f) => f.name)) }] as const;
+    }),
   );
+  const viaModel = <M extends ModelName>(model: M, values: Fields<M>) => (db[model].create as (v: Fields<M>) => ReturnType<Database[M]["create"]>)(values);
   return function create<M extends ModelName>(model: M, values: Fields<M>): ReturnType<Database[M]["create"]> {
-    const fields = fieldsOf.get(model)!;
+    const { fields, Blank } = models.get(model)!;
     const given = values as Record<string, unknown>;
-    if (!given.id || !instance) return (db[model].create as (v: Fields<M>) => ReturnType<Database[M]["create"]>)(values);
-    const record: Record<string | symbol, unknown> = {};
+    if (!given.id || !instance) return viaModel(model, values);
+    const record = new Blank();
     for (const { name, nullable } of fields) {
       const value = given[name];
-      if (!(value === null ? nullable : isPlain(value))) return (db[model].create as (v: Fields<M>) => ReturnType<Database[M]["create"]>)(values);
+      if (!(value === null ? nullable : isPlain(value))) return viaModel(model, values);
       record[name] = value;
     }
-    record[ENTITY_TYPE] = model;
-    record[PRIMARY_KEY] = "id";
-    if (instance.has(model, String(given.id))) {
-      // The model's create says so in its own words.
-      return (db[model].create as (v: Fields<M>) => ReturnType<Database[M]["create"]>)(values);
-    }
+    // The model's create says so in its own words.
+    if (instance.has(model, String(given.id))) return viaModel(model, values);
     instance.create(model, record);
     return record as ReturnType<Database[M]["create"]>;
   };
+}
+
+/**
+ * A constructor of a model's records with every property in place, so V8 keeps them in the
+ * object: one built up by keyed stores past a dozen properties becomes a dictionary, twice the
+ * size (what the model's own create makes of a message). Its prototype is Object's, as for any
+ * record @mswjs/data makes.
+ */
+function blankRecord(model: string, names: string[]): new () => Record<string | symbol, unknown> {
+  function Blank(this: Record<string | symbol, unknown>) {
+    for (const name of names) this[name] = null;
+    this[ENTITY_TYPE] = model;
+    this[PRIMARY_KEY] = "id";
+  }
+  Blank.prototype = Object.prototype;
+  return Blank as unknown as new () => Record<string | symbol, unknown>;
 }
 
 const isPlain = (value: unknown) => typeof value === "string" || typeof value === "number" || typeof value === "boolean";
