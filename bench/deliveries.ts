@@ -123,6 +123,14 @@ async function main() {
     secondsToDeliverAll: seconds,
     repliesDeliveredPerSecond: N / seconds,
     heapBytesPerReply: grown / N,
+    checks: [
+      {
+        what: "webhook deliveries: lost / delivered twice / bad signatures",
+        value: `${N - seen.size} / ${duplicates} / ${badSignatures}`,
+        target: "0 / 0 / 0",
+        met: N === seen.size && duplicates === 0 && badSignatures === 0,
+      },
+    ],
   };
   await intake.close();
   receiver.closeAllConnections();

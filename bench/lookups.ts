@@ -1,152 +1,89 @@
 /**
- * Lookups by phone, email, id and fromId with 1,000 and with 1,000,000 contacts stored, and the
- * memory each stored contact takes. Both stores live in one process and are measured in
- * alternating rounds, so machine noise hits both sides alike; the report gives medians and the
- * 1M/1k ratio (target: within 2x).
+ * Contact lookups over HTTP with 1,000 and with 1,000,000 contacts stored: two servers (the core
+ * behind node:http, as in bench/http.ts), seeded alike but for the count, loaded in turn within
+ * each round. Each request asks for a contact spread over the whole store (a multiplicative hash
+ * of the request's number), so the large store is read all over, not from a warm corner.
+ * Target: throughput at 1,000,000 within 10% of that at 1,000.
  *
- * Run: npm run bench:lookups   (writes bench/results/lookups.{md,json})
+ * Run: npm run bench:lookups   (writes bench/results/lookups.{md,json}; ROUNDS, SECONDS to change)
  */
-import { writeFile } from "node:fs/promises";
-import { createIntake, type Intake, type Seed } from "@intake/server";
+import { BENCH_KEY, benchPhone, benchEmail } from "./support/seed.js";
+import { alternate, CONNECTIONS, median, type Route, type Sample } from "./support/load.js";
+import { fmt, machine, verdict, writeReport } from "./support/report.js";
+import { startTarget, type Target } from "./support/targets.js";
 
+const ROUNDS = Number(process.env.ROUNDS ?? 5);
+const SECONDS = Number(process.env.SECONDS ?? 3);
 const SIZES = [1_000, 1_000_000];
-const ROUNDS = 15;
-const BATCH = 2_000;
-const KEY = "ik_bench_lookups_000000001";
-const ADMIN = "adm_bench";
 
-declare const gc: (() => void) | undefined;
-const heap = () => {
-  gc?.();
-  gc?.();
-  return process.memoryUsage().heapUsed;
-};
+/** The n-th request's contact: spread over all of them, the same sequence every run. */
+const spread = (n: number, target: Target) => (Math.imul(n, 2_654_435_761) >>> 0) % target.contacts!;
 
-const phone = (i: number) => `+1${String(2_000_000_000 + i)}`;
-const email = (i: number) => `lead${i}@example.com`;
-const fromId = (i: number) => `user-${i}`;
+const routes: Route[] = [
+  {
+    name: "by phone (GET /contacts?phoneNumber)",
+    call: (n, target) => ({ method: "GET", path: `/contacts?apiKey=${BENCH_KEY}&phoneNumber=${encodeURIComponent(benchPhone(spread(n, target)))}` }),
+  },
+  {
+    name: "by email (GET /contacts?email)",
+    call: (n, target) => ({ method: "GET", path: `/contacts?apiKey=${BENCH_KEY}&email=${encodeURIComponent(benchEmail(spread(n, target)))}` }),
+  },
+];
 
-function seedOf(n: number): Seed {
-  const contacts = Array.from({ length: n }, (_, i) => ({
-    id: `ct_b${i}`,
-    phone: phone(i),
-    email: email(i),
-    fromId: fromId(i),
-    firstName: "Lead",
-    lastName: `Number ${i}`,
-  }));
-  return { accounts: [{ id: "acc_bench", name: "Bench", apiKey: KEY, contacts }] };
+const label = (n: number) => `${fmt(n)} contacts`;
+const targets: Target[] = [];
+try {
+  for (const contacts of SIZES) {
+    const started = performance.now();
+    targets.push(await startTarget("core-http", { name: label(contacts), contacts, heapMb: 8192 }));
+    console.log(`${label(contacts)}: seeded and listening after ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
+  const samples = await alternate(targets, routes, { rounds: ROUNDS, seconds: SECONDS, warmupSeconds: 2, log: console.log });
+  await report(samples);
+} finally {
+  await Promise.all(targets.map((t) => t.stop()));
 }
 
-/** The heap a server takes with no contacts, measured once, so per-contact figures exclude it. */
-let fixedBytes = 0;
-
-async function build(n: number) {
-  const before = heap();
-  const started = performance.now();
-  // The seed is built inline so nothing keeps it alive after the server took it in.
-  const intake = createIntake({ seed: seedOf(n), rateLimit: 0, journalSize: 0, adminToken: ADMIN });
-  const seconds = (performance.now() - started) / 1000;
-  const bytes = heap() - before - fixedBytes;
-  return { n, intake, seedSeconds: seconds, bytesPerContact: bytes / n };
-}
-
-type Lookup = (intake: Intake, i: number) => Promise<Response>;
-const base = "https://bench.local";
-const LOOKUPS: Record<string, Lookup> = {
-  "phone (GET /v1/contacts?phoneNumber)": (intake, i) => intake.fetch(new Request(`${base}/v1/contacts?apiKey=${KEY}&phoneNumber=${encodeURIComponent(phone(i))}`)),
-  "email (GET /v1/contacts?email)": (intake, i) => intake.fetch(new Request(`${base}/v1/contacts?apiKey=${KEY}&email=${email(i)}`)),
-  "id (GET /__admin/contacts/{id})": (intake, i) => intake.fetch(new Request(`${base}/__admin/contacts/ct_b${i}`, { headers: { authorization: `Bearer ${ADMIN}` } })),
-  "fromId (POST /v1/incoming_custom_channel_message, storing the message)": (intake, i) =>
-    intake.fetch(
-      new Request(`${base}/v1/incoming_custom_channel_message?apiKey=${KEY}`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: `{"customData":{"messageSid":"b${sequence++}","fromId":"${fromId(i)}","toId":"t","body":"x"}}`,
-      }),
-    ),
-};
-const EXPECTED: Record<string, number> = { phone: 200, email: 200, id: 200, fromId: 200 };
-let sequence = 0;
-
-/**
- * The fromId lookup stores a message per request; it uses the upper half of the contacts, so
- * the others' conversations (which the id lookup returns) stay empty at both sizes.
- */
-async function time(name: string, lookup: Lookup, intake: Intake, n: number): Promise<number> {
-  const offset = name.startsWith("fromId") ? n / 2 : 0;
-  const started = performance.now();
-  for (let k = 0; k < BATCH; k++) {
-    const response = await lookup(intake, offset + Math.floor(Math.random() * (n / 2)));
-    await response.arrayBuffer();
-  }
-  return ((performance.now() - started) * 1000) / BATCH;
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-async function main() {
-  const before = heap();
-  const empty = createIntake({ rateLimit: 0, journalSize: 0, adminToken: ADMIN });
-  fixedBytes = heap() - before;
-  void empty;
-  console.log(`a server with no contacts: ${(fixedBytes / 1024 / 1024).toFixed(1)} MiB of heap`);
-  const stores = [];
-  for (const n of SIZES) {
-    const store = await build(n);
-    console.log(`${n} contacts: seeded in ${store.seedSeconds.toFixed(1)} s, ${Math.round(store.bytesPerContact)} bytes per contact`);
-    stores.push(store);
-  }
-  for (const [name, lookup] of Object.entries(LOOKUPS)) {
-    const response = await lookup(stores[1]!.intake, 42);
-    const expected = EXPECTED[name.split(" ")[0]!];
-    if (response.status !== expected) throw new Error(`${name} answered ${response.status}: ${await response.text()}`);
-  }
-  const samples: Record<string, Record<number, number[]>> = {};
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, lookup] of Object.entries(LOOKUPS)) {
-      // Alternate which size goes first, so neither always runs on a warmer machine.
-      const order = round % 2 ? [...stores].reverse() : stores;
-      for (const store of order) ((samples[name] ??= {})[store.n] ??= []).push(await time(name, lookup, store.intake, store.n));
-    }
-  }
-  const rows = Object.entries(samples).map(([name, bySize]) => {
-    const small = median(bySize[SIZES[0]!]!);
-    const large = median(bySize[SIZES[1]!]!);
-    return { lookup: name, microsecondsAt1k: small, microsecondsAt1M: large, ratio: large / small };
+async function report(samples: Record<string, Record<string, Sample[]>>) {
+  const [small, large] = SIZES.map(label) as [string, string];
+  const med = (route: string, target: string, key: keyof Sample) => median(samples[route]![target]!.map((s) => s[key]));
+  const rows = routes.map(({ name }) => {
+    const ratio = med(name, large, "requestsPerSecond") / med(name, small, "requestsPerSecond");
+    return { what: `lookup ${name}: req/s at 1M / at 1k`, value: ratio.toFixed(2), target: "≥ 0.90", met: ratio >= 0.9, route: name, ratio };
   });
-  const result = {
-    date: new Date().toISOString(),
-    node: process.version,
-    rounds: ROUNDS,
-    batch: BATCH,
-    sizes: SIZES,
-    fixedHeapBytes: fixedBytes,
-    seeding: stores.map((s) => ({ contacts: s.n, seconds: s.seedSeconds, bytesPerContact: s.bytesPerContact })),
-    lookups: rows,
-    raw: samples,
-  };
-  const md = [
-    "# Lookups at 1,000 and 1,000,000 contacts",
-    "",
-    `Node ${process.version}; ${ROUNDS} alternating rounds of ${BATCH} lookups per size, each through the whole request pipeline in-process (\`intake.fetch\`: routing, auth, validation, operation, JSON response). Medians; the machine is shared, so the ratio is the figure that counts. Target: 1M within 2x of 1k. The fromId lookup has no read-only operation, so it is measured through the receive endpoint, which also stores each message (the same work at both sizes).`,
-    "",
-    "| Lookup | µs per request, 1k | µs per request, 1M | 1M / 1k |",
-    "|---|---:|---:|---:|",
-    ...rows.map((r) => `| ${r.lookup} | ${r.microsecondsAt1k.toFixed(1)} | ${r.microsecondsAt1M.toFixed(1)} | ${r.ratio.toFixed(2)} |`),
-    "",
-    "| Contacts stored | Seeded in | Heap per contact |",
-    "|---:|---:|---:|",
-    ...stores.map((s) => `| ${s.n.toLocaleString("en")} | ${s.seedSeconds.toFixed(1)} s | ${s.n >= 100_000 ? `${Math.round(s.bytesPerContact)} bytes` : "(too small to measure)"} |`),
-    "",
-    `Heap per contact is the heap growth from seeding (after GC), less the ${(fixedBytes / 1024 / 1024).toFixed(1)} MiB a server takes with no contacts, divided by the contacts: the @mswjs/data record, the indexes by id, phone, email and fromId, and the account's contact list. Each contact here has a phone, an email, a fromId and two names. At 1,000 contacts the growth is within the heap's noise.`,
-    "",
-    "Reproduce: `npm run bench:lookups` (raw figures in lookups.json).",
-    "",
-  ].join("\n");
-  await writeFile(new URL("results/lookups.md", import.meta.url), md);
-  await writeFile(new URL("results/lookups.json", import.meta.url), `${JSON.stringify(result, null, 2)}\n`);
-  console.log(md);
-}
+  const figures = routes.flatMap(({ name }) =>
+    [small, large].map((target) => {
+      const all = samples[name]![target]!;
+      const errors = all.reduce((total, s) => total + s.non2xx + s.errors, 0);
+      return `| ${name} | ${target} | ${fmt(med(name, target, "requestsPerSecond"))} | ${med(name, target, "p50")} | ${med(name, target, "p99")} | ${errors} |`;
+    }),
+  );
+  const markdown = `# Lookups with 1,000 and with 1,000,000 contacts stored
 
-await main();
+${machine()}. Two servers, the Intake core behind node:http (the harness of http.md), one seeded with
+${fmt(SIZES[0]!)} contacts and one with ${fmt(SIZES[1]!)}, each in its own process. autocannon, ${CONNECTIONS} connections; ${ROUNDS} rounds of
+${SECONDS} s per server and lookup, the servers taking turns, after a 2 s warm-up; medians. Every request asks
+for a different contact, spread over the whole store, so the large one is read all over.
+
+## Target: 1,000,000 within 10% of 1,000
+
+| Lookup | req/s at 1M / req/s at 1k | Target | |
+|---|---:|---:|---|
+${rows.map((r) => `| ${r.route} | ${r.ratio.toFixed(2)} | ≥ 0.90 | ${verdict(r.met)} |`).join("\n")}
+
+## Figures
+
+| Lookup | Store | req/s (median) | p50 ms | p99 ms | non-2xx + errors |
+|---|---|---:|---:|---:|---:|
+${figures.join("\n")}
+
+Why it holds: every lookup the API makes goes through an index kept beside @mswjs/data (a Map per
+account for phone, email and sender id), so its cost does not grow with the store; @mswjs/data's own
+queries scan every record (see the naive figures in the issue: 281 req/s at 10,000 contacts). What
+a larger store does cost is cache misses on bigger tables. The memory a contact takes is in memory.md.
+
+Reproduce: \`npm run bench:lookups\` (raw figures in lookups.json).
+`;
+  await writeReport("lookups", markdown, { machine: machine(), rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, sizes: SIZES, checks: rows, samples });
+  console.log(rows.map((r) => `${r.route}: ${r.ratio.toFixed(2)} ${verdict(r.met)}`).join("\n"));
+}

@@ -15,8 +15,8 @@ export interface Call {
 
 export interface Route {
   name: string;
-  /** The n-th request of a run: routes that write vary it so each request does the real work. */
-  call(n: number): Call;
+  /** The n-th request of a run to a target: routes that write vary it so each request does the real work. */
+  call(n: number, target: Target): Call;
 }
 
 export interface Sample {
@@ -41,7 +41,7 @@ export async function load(target: Target, route: Route, seconds: number): Promi
     requests: [
       {
         setupRequest: (request) => {
-          const call = route.call(sequence++);
+          const call = route.call(sequence++, target);
           return {
             ...request,
             method: call.method,

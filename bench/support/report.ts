@@ -1,5 +1,6 @@
 /** Writes a benchmark's report: markdown for people, the raw figures as JSON beside it. */
 import { mkdir, writeFile } from "node:fs/promises";
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 
 const results = fileURLToPath(new URL("../results/", import.meta.url));
@@ -10,7 +11,7 @@ export async function writeReport(name: string, markdown: string, raw: unknown):
   await writeFile(`${results}${name}.json`, `${JSON.stringify(raw, null, 2)}\n`);
 }
 
-export const machine = () => `Node ${process.version}, ${(globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? "?"} cores`;
+export const machine = () => `Node ${process.version}, ${availableParallelism()} cores`;
 
 export const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
 

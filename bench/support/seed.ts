@@ -2,6 +2,7 @@ import type { Seed } from "@intake/server";
 
 export const BENCH_KEY = "ik_bench_http_000000000001";
 export const benchPhone = (i: number) => `+1${String(2_000_000_000 + i)}`;
+export const benchEmail = (i: number) => `lead${i}@example.com`;
 export const benchContactId = (i: number) => `ct_b${i}`;
 export const benchListId = (i: number) => `lst_b${i}`;
 
@@ -20,7 +21,7 @@ export function benchSeed(contacts: number, lists = 1): Seed {
         contacts: Array.from({ length: contacts }, (_, i) => ({
           id: benchContactId(i),
           phone: benchPhone(i),
-          email: `lead${i}@example.com`,
+          email: benchEmail(i),
           firstName: "Lead",
           lastName: `Number ${i}`,
         })),

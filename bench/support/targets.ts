@@ -9,13 +9,24 @@ export interface Target {
   name: string;
   /** Where the API's paths start: `<origin>/v1` for Intake and the bare servers, the origin for prism. */
   base: string;
+  /** Contacts it was seeded with (Intake targets). */
+  contacts?: number;
+  /** The server's process, where it has its own. */
+  pid?: number;
   stop(): Promise<void>;
 }
 
 export type Kind = "bare-http" | "bare-https" | "core-http" | "intake-https";
 
-export async function startTarget(kind: Kind, options: { name?: string; contacts?: number; lists?: number; heapMb?: number } = {}): Promise<Target> {
-  const args = [`--max-old-space-size=${options.heapMb ?? 4096}`, "--import", "tsx", "bench/support/target.ts", kind, String(options.contacts ?? 1000), String(options.lists ?? 1)];
+export async function startTarget(
+  kind: Kind,
+  options: { name?: string; contacts?: number; lists?: number; heapMb?: number; nodeArgs?: string[] } = {},
+): Promise<Target> {
+  const args = [
+    `--max-old-space-size=${options.heapMb ?? 4096}`,
+    ...(options.nodeArgs ?? []),
+    ...["--import", "tsx", "bench/support/target.ts", kind, String(options.contacts ?? 1000), String(options.lists ?? 1)],
+  ];
   const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
   const line = await new Promise<string>((resolve, reject) => {
     let text = "";
@@ -30,6 +41,8 @@ export async function startTarget(kind: Kind, options: { name?: string; contacts
   return {
     name: options.name ?? kind,
     base: `${url}/v1`,
+    contacts: options.contacts ?? 1000,
+    pid: child.pid,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -49,11 +49,14 @@ export interface IntakeClientOptions<F extends AuthForm = AuthForm> {
   allowInsecureLoopback?: boolean;
 }
 
+/** How the transport sends one attempt. */
+export type SendFn = (url: URL, init: RequestInit) => Promise<Response>;
+
 export interface ResolvedOptions {
   auth: AuthForm;
   apiKey: string;
   baseUrl: string;
-  fetch: FetchFn;
+  fetch: SendFn;
   timeoutMs: number;
   retry: Required<RetryOptions>;
   headers: Record<string, string>;
@@ -75,8 +78,11 @@ export function resolveOptions(options: IntakeClientOptions): ResolvedOptions {
       "An API key is required: pass apiKey or set INTAKE_API_KEY. Generate one in Settings > Account > API Key.",
     );
   }
-  // Looked up at call time, so a fetch patched later (msw, a test double) is the one used.
-  const fetchFn: FetchFn = options.fetch ?? ((request) => globalThis.fetch(request));
+  // The global fetch is looked up at call time, so one patched later (msw, a test double) is the
+  // one used, and given the URL and init rather than a Request: it builds its own Request anyway,
+  // and one fewer (with its AbortSignal) is a good part of what a call costs on Node 20.
+  const custom = options.fetch;
+  const fetchFn: SendFn = custom ? (url, init) => custom(new Request(url, init)) : (url, init) => globalThis.fetch(url, init);
   if (typeof options.fetch !== "function" && typeof globalThis.fetch !== "function") {
     throw new IntakeConfigError("No fetch is available in this runtime: pass a fetch implementation in options.fetch.");
   }

@@ -120,6 +120,8 @@ async function respond(intake: Intake, origin: string, req: IncomingMessage, res
     if (response.drop) return void req.socket.destroy();
     // An upload cut short at the limit is not read further; the connection cannot be reused.
     if (overflow) response.headers.connection = "close";
+    // A known length spares the chunked framing: one write of head and body, not three.
+    if (response.body !== null) response.headers["content-length"] = String(Buffer.byteLength(response.body));
     res.writeHead(response.status, response.headers);
     res.end(response.body ?? undefined);
     if (overflow) req.destroy();

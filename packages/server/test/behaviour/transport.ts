@@ -106,5 +106,17 @@ export const transport: Register = (target, options) => {
       expect(Number(response.headers.get("ratelimit-remaining"))).toBeLessThan(120);
       expect(response.headers.get("content-type")).toBe("application/json");
     });
+
+    direct("a JSON answer states its length rather than coming in chunks (node adapter)", async () => {
+      // Framing is the node adapter's: msw hands the Response to the caller without a wire.
+      if (target().name !== "https") return;
+      for (const path of [`/contacts?apiKey=${KEYS.acme}&email=nobody%40example.com`, `/contacts?apiKey=${KEYS.acme}&email=x`]) {
+        const response = await raw(target(), path);
+        const text = await response.text();
+        expect(response.headers.get("transfer-encoding")).toBeNull();
+        expect(Number(response.headers.get("content-length"))).toBe(new TextEncoder().encode(text).byteLength);
+        expect(text.length).toBeGreaterThan(0);
+      }
+    });
   });
 };

@@ -1,0 +1,43 @@
+/**
+ * Gathers the targets every benchmark checked (the `checks` of each bench/results/*.json) into
+ * bench/results/README.md: one table of where Intake stands, each row linking to its report.
+ *
+ * Run: npm run bench:summary   (npm run bench runs it last)
+ */
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { verdict } from "./support/report.js";
+
+interface Check {
+  what: string;
+  value: string;
+  target: string;
+  met: boolean;
+}
+
+const results = fileURLToPath(new URL("results/", import.meta.url));
+const rows: string[] = [];
+let missed = 0;
+for (const file of (await readdir(results)).filter((f) => f.endsWith(".json")).sort()) {
+  const report = JSON.parse(await readFile(`${results}${file}`, "utf8")) as { checks?: Check[]; machine?: string };
+  const name = file.replace(/\.json$/, "");
+  for (const check of report.checks ?? []) {
+    if (!check.met) missed++;
+    rows.push(`| [${name}](${name}.md) | ${check.what} | ${check.value} | ${check.target} | ${verdict(check.met)} |`);
+  }
+}
+const markdown = `# Benchmark results
+
+Every target the benchmarks check, from the latest run of each (\`npm run bench\` runs them all and
+then writes this page). The machines are shared and noisy: each comparison ran both sides in one run,
+taking turns, and the figures are ratios of medians. The reports give the figures, the method, and
+what was found where a target is missed.
+
+| Report | Check | Measured | Target | |
+|---|---|---:|---:|---|
+${rows.join("\n")}
+
+${missed ? `${missed} of ${rows.length} checks missed.` : `All ${rows.length} checks met.`}
+`;
+await writeFile(`${results}README.md`, markdown);
+console.log(markdown);
