@@ -17,11 +17,11 @@ export interface CallOverrides {
 
 export type Send = (request: Request, overrides?: CallOverrides) => Promise<Response>;
 
-const summaries = new WeakMap<Response, RequestSummary>();
+const summaries = new WeakMap<Response, () => RequestSummary>();
 
 /** The method and redacted URL (key placed, then hidden) of the request that produced a response. */
 export function requestSummaryOf(response: Response): RequestSummary | undefined {
-  return summaries.get(response);
+  return summaries.get(response)?.();
 }
 
 const NULL_BODY_STATUS = new Set([204, 205, 304]);
@@ -39,14 +39,9 @@ export function createTransport(options: ResolvedOptions): Send {
     const headers = new Headers(options.headers);
     request.headers.forEach((value, name) => headers.set(name, value));
     placeKey(options.auth, options.apiKey, url, headers);
-    // Redacted when first read (an error, a log line): most calls never need it.
-    let redacted: string | undefined;
-    const summary: RequestSummary = {
-      method: request.method,
-      get url() {
-        return (redacted ??= redactUrl(url));
-      },
-    };
+    // Built, redacted, when first needed (an error, a log line): most calls never need it.
+    let summary: RequestSummary | undefined;
+    const summaryOf = (): RequestSummary => (summary ??= { method: request.method, url: redactUrl(url) });
     const body = request.body ? await request.arrayBuffer() : undefined;
     const safe = isSafeToRepeat(request.method, url.pathname.slice(basePath.length), body);
     const callerSignal = request.signal;
@@ -54,18 +49,18 @@ export function createTransport(options: ResolvedOptions): Send {
     const logger = options.logger;
     const log =
       logger &&
-      ((entry: Omit<LogEntry, "method" | "url">) => logger({ method: summary.method, url: summary.url, ...entry, message: redactText(entry.message, options.apiKey) }));
+      ((entry: Omit<LogEntry, "method" | "url">) => logger({ method: summaryOf().method, url: summaryOf().url, ...entry, message: redactText(entry.message, options.apiKey) }));
 
     for (let attempt = 0; ; attempt++) {
-      if (callerSignal.aborted) throw new AbortError(summary, { cause: redactError(callerSignal.reason, options.apiKey) });
+      if (callerSignal.aborted) throw new AbortError(summaryOf(), { cause: redactError(callerSignal.reason, options.apiKey) });
       const started = Date.now();
-      log?.({ event: "request", attempt, message: `${summary.method} ${summary.url} (attempt ${attempt + 1})` });
+      log?.({ event: "request", attempt, message: `${summaryOf().method} ${summaryOf().url} (attempt ${attempt + 1})` });
       const outcome = await attemptOnce(
         // A redirect could carry a query-form key to another host; the service never redirects.
         { url, init: { method: request.method, headers, body, redirect: "error" } },
         callerSignal,
         timeoutMs,
-        summary,
+        summaryOf,
         safe,
         options,
       );
@@ -80,19 +75,19 @@ export function createTransport(options: ResolvedOptions): Send {
       }
 
       const { response } = outcome;
-      log?.({ event: "response", attempt, status: response.status, durationMs, message: `${summary.method} ${summary.url} -> ${response.status} in ${durationMs} ms` });
+      log?.({ event: "response", attempt, status: response.status, durationMs, message: `${summaryOf().method} ${summaryOf().url} -> ${response.status} in ${durationMs} ms` });
       const delay = retryDelay(response, attempt, safe, options);
       if (delay === undefined || !canRetry) {
-        summaries.set(response, summary);
+        summaries.set(response, summaryOf);
         return response;
       }
       await pause(delay, `status ${response.status}`, attempt);
     }
 
     async function pause(delayMs: number, reason: string, attempt: number) {
-      log?.({ event: "retry", attempt, delayMs, reason, message: `retrying ${summary.method} ${summary.url} in ${delayMs} ms after ${reason}` });
+      log?.({ event: "retry", attempt, delayMs, reason, message: `retrying ${summaryOf().method} ${summaryOf().url} in ${delayMs} ms after ${reason}` });
       await sleep(delayMs, callerSignal).catch((cause: unknown) => {
-        throw new AbortError(summary, { cause: redactError(cause, options.apiKey) });
+        throw new AbortError(summaryOf(), { cause: redactError(cause, options.apiKey) });
       });
     }
   };
@@ -117,7 +112,7 @@ async function attemptOnce(
   request: { url: URL; init: RequestInit },
   callerSignal: AbortSignal,
   timeoutMs: number,
-  summary: RequestSummary,
+  summaryOf: () => RequestSummary,
   safe: boolean,
   options: ResolvedOptions,
 ): Promise<Outcome> {
@@ -144,10 +139,10 @@ async function attemptOnce(
     });
     return { response };
   } catch (error) {
-    if (callerSignal.aborted) return { failure: new AbortError(summary, { cause: redactError(error, options.apiKey) }), retryable: false };
-    if (timedOut) return { failure: new TimeoutError(summary, timeoutMs), retryable: safe };
+    if (callerSignal.aborted) return { failure: new AbortError(summaryOf(), { cause: redactError(error, options.apiKey) }), retryable: false };
+    if (timedOut) return { failure: new TimeoutError(summaryOf(), timeoutMs), retryable: safe };
     const code = systemErrorCode(error);
-    return { failure: connectionError(summary, error, code, options.apiKey), retryable: safe || wasNotSent(code) };
+    return { failure: connectionError(summaryOf(), error, code, options.apiKey), retryable: safe || wasNotSent(code) };
   } finally {
     clearTimeout(timer);
     callerSignal.removeEventListener("abort", followCaller);
