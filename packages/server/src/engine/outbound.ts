@@ -1,4 +1,4 @@
-/** A message the service sends, recorded in the contact's conversation. */
+/** A message the service sends (or the customer's system sent through it), recorded in the contact's conversation. */
 import type { ContactRecord, Fields, MessageRecord } from "../store/models.js";
 import type { Store } from "../store/store.js";
 
@@ -6,7 +6,7 @@ export interface Outbound {
   contact: ContactRecord;
   channel: string;
   body: string;
-  source: "bot" | "human" | "opening" | "follow_up";
+  source: "api_send" | "bot" | "human" | "opening" | "follow_up";
   status: "pending" | "queued" | "sent" | "not_sent";
   /** Where it goes: the contact's fromId on a custom channel, its phone on a built-in one. */
   toId: string | null;

@@ -1,4 +1,5 @@
 /** POST /send_custom_channel_message and POST /incoming_custom_channel_message. */
+import { recordOutbound } from "../engine/outbound.js";
 import { badRequest, notFound } from "../http/errors.js";
 import type { AccountRecord, ContactRecord } from "../store/models.js";
 import type { Store } from "../store/store.js";
@@ -71,26 +72,14 @@ export const sendCustomChannelMessage: Handler<"sendCustomChannelMessage"> = ({ 
   const data = body.customData;
   requireCampaign(store, account, data.campaignId);
   const contact = contactForSender(store, account, data.fromId, data.customChannel, data);
-  const message = store.createMessage({
-    id: store.ids.id("msg_"),
-    accountId: account.id,
-    contactId: contact.id,
-    direction: "outbound",
+  const message = recordOutbound(store, {
+    contact,
     channel: data.customChannel,
-    messageSid: null,
-    fromId: null,
-    toId: data.fromId,
-    messageType: "text",
     body: data.body,
-    status: "sent",
-    mediaUrl: null,
-    mediaContentType: null,
-    reactionTo: null,
-    campaignId: data.campaignId ?? null,
     source: "api_send",
-    error: null,
-    botOutcome: null,
-    createdAt: store.timestamp(),
+    status: "sent",
+    toId: data.fromId,
+    campaignId: data.campaignId ?? null,
   });
   events.emit("messageSent", { message, contact });
   return {
