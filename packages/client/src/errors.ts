@@ -148,7 +148,8 @@ function describe(body: unknown, response: Response): { code: IntakeErrorCode | 
   const error = isObject(body) ? body.error : undefined;
   if (isObject(error) && (typeof error.message === "string" || typeof error.code === "string")) {
     const code = typeof error.code === "string" ? error.code : undefined;
-    return { code, message: typeof error.message === "string" && error.message ? error.message : `HTTP ${response.status} ${code}` };
+    if (typeof error.message === "string" && error.message) return { code, message: error.message };
+    if (code) return { code, message: `HTTP ${response.status} ${code}` };
   }
   if (typeof error === "string" && error) return { code: undefined, message: error };
   if (typeof body === "string" && body.trim()) return { code: undefined, message: truncate(body.trim()) };

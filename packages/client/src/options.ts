@@ -15,7 +15,7 @@ export interface RetryOptions {
   initialDelayMs?: number;
   /** Cap of a backoff delay. Default 8000 ms. */
   maxDelayMs?: number;
-  /** A 429 asking to wait longer than this is not retried but thrown as RateLimitError. Default 60 000 ms. */
+  /** A 429, or a safe operation's 5xx, asking (Retry-After) to wait longer than this is not retried but thrown. Default 60 000 ms. */
   maxRetryAfterMs?: number;
 }
 

@@ -13,9 +13,13 @@ export function redactUrl(url: URL | string): string {
 
 /** Every spelling of the key that can appear in text: raw, percent-encoded, form-encoded. */
 function spellings(apiKey: string): string[] {
-  const forms = new Set([apiKey, encodeURIComponent(apiKey), new URLSearchParams({ k: apiKey }).toString().slice(2)]);
-  return [...forms].filter(Boolean).sort((a, b) => b.length - a.length);
+  // A client has one key: its spellings are worked out once, not for every log line.
+  if (last?.apiKey === apiKey) return last.forms;
+  const forms = [...new Set([apiKey, encodeURIComponent(apiKey), new URLSearchParams({ k: apiKey }).toString().slice(2)])];
+  last = { apiKey, forms: forms.filter(Boolean).sort((a, b) => b.length - a.length) };
+  return last.forms;
 }
+let last: { apiKey: string; forms: string[] } | undefined;
 
 /** Removes every occurrence of the key from free text (a message built by someone else). */
 export function redactText(text: string, apiKey: string): string {
@@ -34,12 +38,25 @@ export function redactValue<T>(value: T, apiKey: string): T {
   return clean === text ? value : (JSON.parse(clean) as T);
 }
 
+/** How deep a chain of causes is followed (redacted, described, searched for a system code). */
+export const MAX_CAUSES = 4;
+
 /**
  * A copy of an error (and its causes) whose messages no longer carry the key, keeping name and
  * system code, so a cause can be attached without leaking what a custom fetch put in it.
  */
 export function redactError(error: unknown, apiKey: string, depth = 0): unknown {
-  if (!(error instanceof Error) || depth > 4) return typeof error === "string" ? redactText(error, apiKey) : error;
+  if (typeof error === "string") return redactText(error, apiKey);
+  if (error === null || typeof error !== "object") return error;
+  // Deeper causes are left out rather than passed on unread.
+  if (depth > MAX_CAUSES) return new Error("(further causes left out)");
+  if (!(error instanceof Error)) {
+    try {
+      return redactValue(error, apiKey);
+    } catch {
+      return "(a cause that is not JSON, left out)";
+    }
+  }
   const { code, cause } = error as Error & { code?: unknown };
   const copy = new Error(redactText(error.message, apiKey), cause === undefined ? undefined : { cause: redactError(cause, apiKey, depth + 1) });
   copy.name = error.name;

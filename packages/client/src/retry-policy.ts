@@ -10,6 +10,7 @@
  */
 import type { paths } from "@intake/spec";
 import type { RetryOptions } from "./options.js";
+import { MAX_CAUSES } from "./redact.js";
 
 const CONTACTS = "/contacts" satisfies keyof paths;
 const RECEIVE = "/incoming_custom_channel_message" satisfies keyof paths;
@@ -43,7 +44,7 @@ export function wasNotSent(code: string | undefined): boolean {
 
 /** The first system error code in an error's cause chain (undici nests it, sometimes in an AggregateError). */
 export function systemErrorCode(error: unknown, depth = 0): string | undefined {
-  if (typeof error !== "object" || error === null || depth > 5) return undefined;
+  if (typeof error !== "object" || error === null || depth > MAX_CAUSES) return undefined;
   const { code, cause, errors } = error as { code?: unknown; cause?: unknown; errors?: unknown };
   if (typeof code === "string") return code;
   if (Array.isArray(errors)) {

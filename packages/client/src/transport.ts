@@ -7,7 +7,7 @@ import { placeKey } from "./auth.js";
 import { AbortError, ConnectionError, TimeoutError, retryAfterMs, type RequestSummary } from "./errors.js";
 import type { LogEntry } from "./log.js";
 import { nonNegativeInteger, positive, type ResolvedOptions } from "./options.js";
-import { redactError, redactText, redactUrl } from "./redact.js";
+import { MAX_CAUSES, redactError, redactText, redactUrl } from "./redact.js";
 import { backoffDelay, isSafeToRepeat, systemErrorCode, wasNotSent } from "./retry-policy.js";
 
 export interface CallOverrides {
@@ -95,17 +95,10 @@ export function createTransport(options: ResolvedOptions): Send {
 
 /** The wait before retrying this response, or undefined when it must not be retried. */
 function retryDelay(response: Response, attempt: number, safe: boolean, options: ResolvedOptions): number | undefined {
-  if (response.status === 429) {
-    const asked = retryAfterMs(response.headers);
-    if (asked === undefined) return backoffDelay(attempt, options.retry);
-    return asked <= options.retry.maxRetryAfterMs ? asked : undefined;
-  }
-  if (response.status >= 500 && safe) {
-    const asked = retryAfterMs(response.headers);
-    if (asked === undefined) return backoffDelay(attempt, options.retry);
-    return asked <= options.retry.maxRetryAfterMs ? asked : undefined;
-  }
-  return undefined;
+  if (!(response.status === 429 || (response.status >= 500 && safe))) return undefined;
+  const asked = retryAfterMs(response.headers);
+  if (asked === undefined) return backoffDelay(attempt, options.retry);
+  return asked <= options.retry.maxRetryAfterMs ? asked : undefined;
 }
 
 async function attemptOnce(
@@ -161,7 +154,7 @@ function connectionError(summary: RequestSummary, error: unknown, code: string |
 function describeCause(error: unknown): string {
   const parts: string[] = [];
   let current: unknown = error;
-  for (let depth = 0; current && depth < 4; depth++) {
+  for (let depth = 0; current && depth <= MAX_CAUSES; depth++) {
     if (current instanceof Error && current.message) parts.push(current.message);
     current = (current as { cause?: unknown }).cause;
   }

@@ -39,6 +39,8 @@ describe("general error shape { error: { code, message } }", () => {
     expect(error).toMatchObject({ status, code, message, name: Kind.name });
     expect((error as IntakeApiError).headers.get("x-request-id")).toBe("req-7");
     expect((error as IntakeApiError).request).toEqual({ method: "POST", url: "https://api.intake.test/v1/lists/lst_1/contacts?apiKey=[REDACTED]" });
+    // A plain value, so a logged error shows the URL (a getter would print as [Getter]).
+    expect(Object.getOwnPropertyDescriptor((error as IntakeApiError).request, "url")).toHaveProperty("value");
     expect((error as IntakeApiError).body).toEqual({ error: { code, message } });
   });
 
@@ -132,6 +134,11 @@ describe("more shapes", () => {
       code: "NOT_AGENCY",
       message: "HTTP 403 NOT_AGENCY",
     });
+  });
+
+  it("an empty message and no code fall back to the status line", async () => {
+    record(() => json({ error: { message: "" } }, 400));
+    await expect(client("query").contacts.create({ email: "a@example.com" })).rejects.toMatchObject({ name: "BadRequestError", code: undefined, message: "HTTP 400 Bad Request" });
   });
 
   it("a 2xx that is not JSON is an IntakeApiError, not a SyntaxError", async () => {

@@ -79,6 +79,22 @@ describe("nothing an error carries leaks the key", () => {
     }
   });
 
+  it("causes past the depth followed, and causes that are not Errors, do not carry the key either", async () => {
+    const fetch = async (request: Request) => {
+      let deep: unknown = new Error(`deepest, sending ${request.url}`);
+      for (let i = 0; i < 8; i++) deep = new Error(`level ${i}`, { cause: deep });
+      throw new TypeError("fetch failed", { cause: new AggregateError([deep, { code: "ECONNRESET", message: `to ${request.url}` }], "several") });
+    };
+    const error = await client("query", { fetch, maxRetries: 0 })
+      .contacts.create({ email: "a@example.com" })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    const everything = inspect(error, { depth: 40, showHidden: true });
+    expect(everything).not.toContain(API_KEY);
+    expect(everything).toContain("(further causes left out)");
+    expect(everything).toContain("apiKey=[REDACTED]");
+  });
+
   it("a percent-encoded key is redacted from log entries", async () => {
     const log = collect();
     const fetch = async (request: Request) => {
