@@ -55,14 +55,20 @@ describe("Idempotency-Key memory", () => {
   it("is kept for 24 hours, then the key grants again", async () => {
     harness = await startHarness({ clock: "virtual" });
     const agency = client(targetOf(harness), "header", KEYS.agency);
-    const grant = () => agency.subaccounts.grantCredits({ email: "one@northwind.example", amount: 10 }, { idempotencyKey: "rch_1" });
+    const grant = (key = "rch_1") => agency.subaccounts.grantCredits({ email: "one@northwind.example", amount: 10 }, { idempotencyKey: key });
+    const balance = async () => (await harness!.admin("GET", "/accounts/sub_one/credits")).body.balance;
     await grant();
-    await harness.admin("POST", "/clock/advance", { ms: 24 * 3600 * 1000 - 1000 });
+    await harness.admin("POST", "/clock/advance", { ms: 12 * 3600 * 1000 });
+    await grant("rch_2");
+    await harness.admin("POST", "/clock/advance", { ms: 12 * 3600 * 1000 - 1000 });
     await grant();
-    expect((await harness.admin("GET", "/accounts/sub_one/credits")).body.balance).toBe(15);
+    expect(await balance()).toBe(25);
     await harness.admin("POST", "/clock/advance", { ms: 2000 });
     await grant();
-    expect((await harness.admin("GET", "/accounts/sub_one/credits")).body.balance).toBe(25);
+    expect(await balance()).toBe(35);
+    // The later key is still within its 24 hours.
+    await grant("rch_2");
+    expect(await balance()).toBe(35);
   });
 });
 

@@ -15,6 +15,8 @@ import type { Scheduler } from "./scheduler.js";
 
 /** The key a contact's pending follow-ups are scheduled under. */
 export const followUpKey = (contactId: string) => `follow_up:${contactId}`;
+/** The key of a contact's received messages waiting for the bot (one job each). */
+const inboundKey = (contactId: string) => `inbound:${contactId}`;
 
 /** What the bot did with a received message, kept on it as `botOutcome`. */
 export type BotOutcome =
@@ -45,14 +47,6 @@ export type Conversations = ReturnType<typeof createConversations>;
 export function createConversations(deps: ConversationDeps) {
   const { store, scheduler, deliveries, credits } = deps;
 
-  // Received messages of each contact not yet answered (their jobs are queued or running).
-  const unanswered = new Map<string, number>();
-  const count = (contactId: string, by: number) => {
-    const left = (unanswered.get(contactId) ?? 0) + by;
-    if (left > 0) unanswered.set(contactId, left);
-    else unanswered.delete(contactId);
-  };
-
   deps.events.on("messageReceived", ({ message, contact }) => {
     // The contact answered: the follow-ups waiting for them are no longer needed.
     scheduler.cancel(followUpKey(contact.id));
@@ -63,13 +57,13 @@ export function createConversations(deps: ConversationDeps) {
     // With no earlier message of this contact still to answer, whatever stops the bot now would
     // stop it in the job as well: say so at once, without a job (most messages of accounts with
     // no live bot). Anything the bot is to answer goes through a job, durable and in order.
-    if (!unanswered.has(contact.id)) {
+    const key = inboundKey(contact.id);
+    if (!scheduler.has(key)) {
       const account = store.account(message.accountId);
       const prepared = account && prepare(message, contact, account);
       if (prepared && "outcome" in prepared) return void store.updateMessage(message, { botOutcome: prepared.outcome });
     }
-    count(contact.id, 1);
-    scheduler.add("inbound", { messageId: message.id, contactId: contact.id });
+    scheduler.add("inbound", { messageId: message.id }, null, key);
   });
 
   // One contact's messages are answered one at a time, in the order they came: a hand-off, the
@@ -77,20 +71,16 @@ export function createConversations(deps: ConversationDeps) {
   const queues = new Map<string, Promise<void>>();
   scheduler.on("inbound", async (payload) => {
     const message = store.messageById(String(payload.messageId));
-    const contactId = message?.contactId ?? String(payload.contactId);
+    // Answered already: a job restored from before a stop that came after its work was done.
+    if (!message || message.botOutcome) return;
+    const previous = queues.get(message.contactId) ?? Promise.resolve();
+    const turn = previous.then(() => answer(message));
+    const settled = turn.catch(() => {});
+    queues.set(message.contactId, settled);
     try {
-      if (!message) return;
-      const previous = queues.get(message.contactId) ?? Promise.resolve();
-      const turn = previous.then(() => answer(message));
-      const settled = turn.catch(() => {});
-      queues.set(message.contactId, settled);
-      try {
-        await turn;
-      } finally {
-        if (queues.get(message.contactId) === settled) queues.delete(message.contactId);
-      }
+      await turn;
     } finally {
-      count(contactId, -1);
+      if (queues.get(message.contactId) === settled) queues.delete(message.contactId);
     }
   });
 

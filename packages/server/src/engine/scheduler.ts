@@ -69,6 +69,11 @@ export class Scheduler {
     return job;
   }
 
+  /** Whether a job added with this key is waiting or running. */
+  has(key: string): boolean {
+    return this.byKey.has(key);
+  }
+
   /** Removes the pending jobs added with this key. */
   cancel(key: string): number {
     const ids = this.byKey.get(key);
@@ -152,17 +157,22 @@ export class Scheduler {
   private async execute(job: JobRecord): Promise<void> {
     await Promise.resolve();
     if (this.cancelled.delete(job.id)) return;
-    const handler = this.handlers.get(job.kind);
     const { signal } = this.generation;
+    // Not begun before the stop (queued behind others in deterministic mode): a restart begins it.
+    if (signal.aborted && this.stopped) return;
+    const handler = this.handlers.get(job.kind);
     let outcome: void | typeof DEFER = undefined;
+    let finished = false;
     try {
       if (!handler) throw new Error(`No handler for ${job.kind} jobs`);
       outcome = await handler(JSON.parse(job.payload) as Record<string, unknown>, { signal });
+      finished = true;
     } catch (error) {
       this.onError(error);
     }
-    // A job cut short by a stop stays stored, so a restart does it again.
-    if (outcome === DEFER || (signal.aborted && this.stopped)) return;
+    // Only a job cut short by the stop stays stored (its handler says DEFER, or failed as the stop
+    // came): one that finished its work is done, or a restart would do it twice.
+    if (outcome === DEFER || (!finished && signal.aborted && this.stopped)) return;
     this.forget(job);
     this.store.removeJob(job.id);
   }

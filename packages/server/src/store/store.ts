@@ -389,8 +389,10 @@ export class Store {
   /** Drops idempotency records older than `maxAgeMs`. */
   expireIdempotency(maxAgeMs: number): void {
     const cutoff = this.clock.now() - maxAgeMs;
+    // Oldest first (remember re-inserts a key it replaces), so the scan stops at the first kept.
     for (const [id, record] of this.idempotency) {
-      if (Date.parse(record.createdAt) < cutoff) this.forget(id);
+      if (Date.parse(record.createdAt) >= cutoff) break;
+      this.forget(id);
     }
   }
 
