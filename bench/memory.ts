@@ -53,7 +53,6 @@ const receive = (intake: Intake, n: number) => {
     method: "POST",
     url: new URL(`https://bench.local/v1/incoming_custom_channel_message?apiKey=${KEY}`),
     headers: { get: (name) => (name === "content-type" ? "application/json" : null) },
-    hasBody: true,
     bytes: () => Promise.resolve(body),
   };
   return intake.handle(request);

@@ -4,7 +4,7 @@
  * wrap `fetch`; the node adapter hands requests to `handle`, the same function without the cost
  * of building fetch Requests and Responses.
  */
-import { createAdminApi, ADMIN_BASE, seedChecker } from "./admin/http.js";
+import { bodyChecker, createAdminApi, ADMIN_BASE } from "./admin/http.js";
 import { createAdminService, type AdminService, type Seed, type Snapshot } from "./admin/service.js";
 import { realClock, virtualClock, VIRTUAL_EPOCH, type Clock, type VirtualClock } from "./clock.js";
 import { createEngine, type Engine, type EngineOptions } from "./engine/index.js";
@@ -82,6 +82,8 @@ export function createIntake(options: IntakeOptions = {}): Intake {
   const store = new Store(ids, clock);
   const journal = new Journal(options.journalSize ?? DEFAULTS.journalSize);
   const rateLimiter = createRateLimiter(options.rateLimit ?? DEFAULTS.rateLimit, clock);
+  // Checked as PUT /__admin/faults checks them, so a rule that cannot work fails at start.
+  if (options.faults) bodyChecker("setFaults", "Fault rules")(options.faults);
   const faults = new Faults(options.faults ?? [], ids);
   const onError = options.onError ?? ((error: unknown) => console.error("intake: unexpected error", error));
   const events = createEvents(onError);
@@ -99,7 +101,7 @@ export function createIntake(options: IntakeOptions = {}): Intake {
     events,
     engine,
     initialSeed: options.seed,
-    checkSeed: seedChecker(),
+    checkSeed: bodyChecker("applySeed", "Seed"),
   });
   const adminToken = options.adminToken ?? `adm_${ids.token(32)}`;
 

@@ -32,7 +32,7 @@ export async function startIntakeServer(options: IntakeOptions & { host?: string
   const { host, port, ...intakeOptions } = options;
   const adminToken = intakeOptions.adminToken ?? `adm_test_${crypto.randomUUID().replaceAll("-", "")}`;
   const intake = createIntake({ ...intakeOptions, adminToken });
-  const server = await serve(intake, { host, port: port ?? 0, maxBodyBytes: intakeOptions.maxBodyBytes });
+  const server = await serve(intake, { host, port: port ?? 0 });
   const connection: IntakeConnection = {
     origin: server.origin,
     baseUrl: server.baseUrl,

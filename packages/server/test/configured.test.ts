@@ -1,6 +1,7 @@
 // Behaviour that needs a server configured its own way: rate limit, virtual clock, journal size,
 // an unexpected failure.
 import { createIntakeClient, RateLimitError } from "@intake/client";
+import { createIntake } from "@intake/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { client, json, raw, startHarness, type HttpsHarness, type Target } from "./support/harness.js";
 import { KEYS } from "./support/seed.js";
@@ -69,6 +70,27 @@ describe("Idempotency-Key memory", () => {
     // The later key is still within its 24 hours.
     await grant("rch_2");
     expect(await balance()).toBe(35);
+  });
+});
+
+describe("fault rules given at start", () => {
+  it("are checked as PUT /__admin/faults checks them: a rule that cannot work is refused at once", async () => {
+    expect(() => createIntake({ faults: [{ status: 200 as never }] })).toThrow(/^Fault rules: .*status/);
+    expect(() => createIntake({ faults: [{ operationId: "createContct" as never, drop: true }] })).toThrow(/^Fault rules: .*operationId/);
+    const intake = createIntake({ faults: [{ operationId: "createContact", status: 503 }] });
+    expect(intake.admin.listFaults()).toMatchObject([{ operationId: "createContact", status: 503 }]);
+    await intake.close();
+  });
+});
+
+describe("the largest request body", () => {
+  it("is the Intake's maxBodyBytes over HTTPS too: the node adapter reads no further than the core asks", async () => {
+    harness = await startHarness({ maxBodyBytes: 100 });
+    const body = JSON.stringify({ phone: "+14155550100", firstName: "x".repeat(150) });
+    const response = await json(await raw(targetOf(harness), `/contacts?apiKey=${KEYS.acme}`, { method: "POST", headers: { "content-type": "application/json" }, body }));
+    expect(response.status).toBe(400);
+    expect(response.body.error).toEqual({ code: "PAYLOAD_TOO_LARGE", message: "The request body is larger than 100 bytes." });
+    expect((await harness.admin("GET", "/contacts")).body).toHaveLength(0);
   });
 });
 

@@ -33,11 +33,8 @@ export const DEFAULT_ORIGIN = "https://api.intake.test";
 export function createIntakeHandlers(options: IntakeHandlersOptions = {}): IntakeHandlers {
   const origin = new URL(options.origin ?? DEFAULT_ORIGIN).origin;
   const intake = createIntake(options);
-  const answer = async ({ request }: { request: Request }) => {
-    const response = await intake.fetch(request);
-    // A fault that drops the connection: msw turns this into a network error for the caller.
-    return response.type === "error" ? Response.error() : response;
-  };
+  // A fault that drops the connection answers Response.error(): msw makes it a network error.
+  const answer = ({ request }: { request: Request }) => intake.fetch(request);
   // The plain-HTTP twin of the origin answers too, so a request over http:// gets the service's
   // HTTPS_REQUIRED refusal rather than passing through to the network.
   const plain = origin.replace(/^https:/, "http:");

@@ -8,7 +8,7 @@ import { createServer as createHttpsServer } from "node:https";
 import { createServer as createNetServer, type Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { rm } from "node:fs/promises";
-import { DEFAULTS, type Intake } from "../app.js";
+import type { Intake } from "../app.js";
 import { loadCertificate, type CertificateOptions } from "./tls.js";
 
 export interface ServeOptions extends CertificateOptions {
@@ -16,8 +16,6 @@ export interface ServeOptions extends CertificateOptions {
   host?: string;
   /** 0 picks a free port. Default 0. */
   port?: number;
-  /** Largest body read from a request; keep equal to the Intake's maxBodyBytes. */
-  maxBodyBytes?: number;
 }
 
 export interface RunningServer {
@@ -34,11 +32,10 @@ export interface RunningServer {
 
 export async function serve(intake: Intake, options: ServeOptions = {}): Promise<RunningServer> {
   const host = options.host ?? "127.0.0.1";
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
   const tls = await loadCertificate({ ...options, hosts: [host, ...(options.hosts ?? [])] });
   // Filled in once listening: requests are addressed to this server, whatever their Host header says.
   let origin = "";
-  const handler = (scheme: "https" | "http") => requestListener(intake, () => `${scheme}://${origin}`, maxBodyBytes);
+  const handler = (scheme: "https" | "http") => requestListener(intake, () => `${scheme}://${origin}`);
   const https = createHttpsServer({ cert: tls.cert, key: tls.key }, handler("https"));
   const http = createHttpServer(handler("http"));
   for (const server of [https, http]) server.on("clientError", refuseMalformed);
@@ -95,11 +92,11 @@ export async function serve(intake: Intake, options: ServeOptions = {}): Promise
  * (whatever its Host header says). `serve` uses it for both schemes; the benchmarks put it behind
  * a plain node:http server to compare the core with other servers without TLS.
  */
-export function requestListener(intake: Intake, origin: () => string, maxBodyBytes: number = DEFAULTS.maxBodyBytes) {
-  return (req: IncomingMessage, res: ServerResponse) => void respond(intake, origin(), req, res, maxBodyBytes);
+export function requestListener(intake: Intake, origin: () => string) {
+  return (req: IncomingMessage, res: ServerResponse) => void respond(intake, origin(), req, res);
 }
 
-async function respond(intake: Intake, origin: string, req: IncomingMessage, res: ServerResponse, maxBodyBytes: number) {
+async function respond(intake: Intake, origin: string, req: IncomingMessage, res: ServerResponse) {
   const target = req.url ?? "/";
   try {
     // Only a path is a target here ("*" and absolute forms are for proxies); prefixing it with
@@ -107,15 +104,17 @@ async function respond(intake: Intake, origin: string, req: IncomingMessage, res
     if (!target.startsWith("/")) {
       return send(res, 400, errorFor(target, "VALIDATION_ERROR", "The request target must be a path such as /v1/contacts."));
     }
-    const { body, overflow } = req.method === "GET" || req.method === "HEAD" ? NO_BODY : await readBody(req, maxBodyBytes);
     const raw = req.rawHeaders;
+    // Read only if the core asks, and only as far as the limit it gives: a request refused before
+    // its body matters is not buffered.
+    let read: Promise<{ body: Buffer; overflow: boolean }> | undefined;
     const response = await intake.handle({
       method: req.method ?? "GET",
       url: new URL(`${origin}${target}`),
       headers: { get: (name) => headerOf(raw, name) },
-      hasBody: body !== null,
-      bytes: () => Promise.resolve(body ?? EMPTY),
+      bytes: async (maxBytes) => (await (read ??= readBody(req, maxBytes))).body,
     });
+    const overflow = read !== undefined && (await read).overflow;
     // A fault rule that drops the connection.
     if (response.drop) return void req.socket.destroy();
     // An upload cut short at the limit is not read further; the connection cannot be reused.
@@ -132,8 +131,7 @@ async function respond(intake: Intake, origin: string, req: IncomingMessage, res
   }
 }
 
-const EMPTY = new Uint8Array();
-const NO_BODY = { body: null, overflow: false };
+const EMPTY = Buffer.alloc(0);
 
 /**
  * A request header as Headers.get gives it: every occurrence, joined with ", " (req.headers
@@ -173,8 +171,8 @@ function refuseMalformed(error: NodeJS.ErrnoException, socket: Duplex) {
 }
 
 /** The body, read up to one byte past the limit so the core can say it is too large. */
-function readBody(req: IncomingMessage, maxBodyBytes: number): Promise<{ body: Buffer | null; overflow: boolean }> {
-  if (req.method === "GET" || req.method === "HEAD") return Promise.resolve({ body: null, overflow: false });
+function readBody(req: IncomingMessage, maxBodyBytes: number): Promise<{ body: Buffer; overflow: boolean }> {
+  if (req.method === "GET" || req.method === "HEAD") return Promise.resolve({ body: EMPTY, overflow: false });
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -188,7 +186,7 @@ function readBody(req: IncomingMessage, maxBodyBytes: number): Promise<{ body: B
       }
     };
     req.on("data", onData);
-    req.once("end", () => resolve({ body: chunks.length === 0 ? null : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), overflow: false }));
+    req.once("end", () => resolve({ body: chunks.length === 0 ? EMPTY : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), overflow: false }));
     req.once("error", reject);
   });
 }

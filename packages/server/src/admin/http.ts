@@ -82,15 +82,32 @@ function handlersFor(admin: AdminService): Handlers {
 }
 
 /** The seed's shape check, from the admin contract, for seeds that do not come over HTTP. */
-export function seedChecker(): (seed: unknown) => void {
+/**
+ * The admin contract's validators, compiled once per process (they hold no state): every Intake
+ * and every checker below shares them.
+ */
+let compiledAdmin: { validators: Map<string, OperationValidator>; required: Map<string, boolean> } | undefined;
+function adminValidators() {
+  if (compiledAdmin) return compiledAdmin;
   const compile = operationCompiler(adminDocument, "admin");
-  const applySeed = listOperations(adminDocument).find((o) => o.operation.operationId === "applySeed")!.operation;
-  const validator = compile(applySeed);
-  return (seed) => {
+  compiledAdmin = { validators: new Map(), required: new Map() };
+  for (const { operation, pathParameters } of listOperations(adminDocument)) {
+    compiledAdmin.validators.set(operation.operationId!, compile(operation, pathParameters));
+    compiledAdmin.required.set(operation.operationId!, (operation.requestBody as { required?: boolean } | undefined)?.required === true);
+  }
+  return compiledAdmin;
+}
+
+/**
+ * Checks a value given in code (createIntake's seed or fault rules, the CLI's) as the admin API
+ * checks the same value in a request body, with errors saying what it was.
+ */
+export function bodyChecker(operationId: AdminOperationId, label: string): (value: unknown) => void {
+  return (value) => {
     try {
-      validator.body(seed);
+      adminValidators().validators.get(operationId)!.body(value);
     } catch (error) {
-      if (error instanceof HttpError) throw new HttpError(400, error.code, `Seed: ${error.message}`);
+      if (error instanceof HttpError) throw new HttpError(400, error.code, `${label}: ${error.message}`);
       throw error;
     }
   };
@@ -107,13 +124,7 @@ export interface AdminApiOptions {
 
 export function createAdminApi(options: AdminApiOptions): (request: ApiRequest) => Promise<ApiResponse> {
   const routes = buildRoutes<AdminOperationId>(adminDocument);
-  const compile = operationCompiler(adminDocument, "admin");
-  const validators = new Map<string, OperationValidator>();
-  const required = new Map<string, boolean>();
-  for (const { operation, pathParameters } of listOperations(adminDocument)) {
-    validators.set(operation.operationId!, compile(operation, pathParameters));
-    required.set(operation.operationId!, (operation.requestBody as { required?: boolean } | undefined)?.required === true);
-  }
+  const { validators, required } = adminValidators();
   const handlers = handlersFor(options.admin);
 
   return async function handle(request) {
@@ -137,9 +148,10 @@ export function createAdminApi(options: AdminApiOptions): (request: ApiRequest) 
       const query = validator.query(url);
       const params = validator.path(match.params);
       validator.header(request.headers);
-      const hasBody = route.takesBody && (required.get(route.operationId) || request.hasBody);
-      const body = hasBody ? (await readJson(request, options.maxBodyBytes)).value : undefined;
-      if (hasBody) validator.body(body);
+      // An optional body sent empty is no body, whichever adapter the request came through.
+      const sent = route.takesBody && (required.get(route.operationId) || (await request.bytes(options.maxBodyBytes)).byteLength > 0);
+      const body = sent ? (await readJson(request, options.maxBodyBytes)).value : undefined;
+      if (sent) validator.body(body);
       const handler = handlers[route.operationId] as (call: Call<AdminOperationId>) => Result | Promise<Result>;
       const result = await handler({ body: body as never, query, params });
       return jsonResponse(result.status, result.body, headers);

@@ -14,9 +14,10 @@ export interface ApiRequest {
   method: string;
   url: URL;
   headers: HeaderReader;
-  /** Whether the request carries a body at all. */
-  hasBody: boolean;
-  /** The body's bytes, up to maxBytes + 1 of them (so a caller can tell it is too large). */
+  /**
+   * The body's bytes, up to maxBytes + 1 of them (so a caller can tell it is too large); empty
+   * when there is none. Read once: later calls give the same bytes.
+   */
   bytes(maxBytes: number): Promise<Uint8Array>;
 }
 
@@ -44,12 +45,12 @@ export function httpDate(ms: number): string {
 let lastDate = { second: NaN, text: "" };
 
 export function fromFetchRequest(request: Request): ApiRequest {
+  let read: Promise<Uint8Array> | undefined;
   return {
     method: request.method,
     url: new URL(request.url),
     headers: request.headers,
-    hasBody: request.body !== null,
-    bytes: (maxBytes) => readCapped(request, maxBytes),
+    bytes: (maxBytes) => (read ??= readCapped(request, maxBytes)),
   };
 }
 
@@ -85,5 +86,6 @@ async function readCapped(request: Request, maxBytes: number): Promise<Uint8Arra
 }
 
 export function tooLarge(maxBytes: number) {
-  return badRequest("PAYLOAD_TOO_LARGE", `The request body is larger than ${Math.round(maxBytes / 1024 / 1024)} MiB.`);
+  const limit = maxBytes >= 1024 * 1024 ? `${+(maxBytes / 1024 / 1024).toFixed(1)} MiB` : maxBytes >= 1024 ? `${+(maxBytes / 1024).toFixed(1)} KiB` : `${maxBytes} bytes`;
+  return badRequest("PAYLOAD_TOO_LARGE", `The request body is larger than ${limit}.`);
 }

@@ -148,7 +148,16 @@ export function operationCompiler(doc: OpenApiDocument, base: string) {
  * Validators for every /v1 operation in every auth form that may call it, each from that form's
  * view of the contract, so the body schema is that form's spelling.
  */
+/** Compiled once per document (validators hold no state): every Intake in a process shares them. */
+const compiledApis = new WeakMap<OpenApiDocument, (operationId: string, form: AuthForm) => OperationValidator>();
+
 export function compileApiValidators(doc: OpenApiDocument): (operationId: string, form: AuthForm) => OperationValidator {
+  let validators = compiledApis.get(doc);
+  if (!validators) compiledApis.set(doc, (validators = compileEach(doc)));
+  return validators;
+}
+
+function compileEach(doc: OpenApiDocument): (operationId: string, form: AuthForm) => OperationValidator {
   const compile = operationCompiler(doc, "intake");
   const resolve = resolver(doc);
   const compiled = new Map<string, OperationValidator>();

@@ -1,5 +1,5 @@
 import { describe, expect } from "vitest";
-import { client } from "../support/harness.js";
+import { ADMIN_TOKEN, client } from "../support/harness.js";
 import { KEYS } from "../support/seed.js";
 import { cases, type Register } from "./cases.js";
 
@@ -127,6 +127,16 @@ export const admin: Register = (target, options) => {
       const reseeded = await call("POST", "/reset", { accounts: [{ name: "Only", apiKey: "ik_only_account_00000001" }] });
       expect(reseeded.body).toMatchObject({ accounts: 1 });
       await expect(acme.contacts.find({ phoneNumber: "+14155550123" })).rejects.toMatchObject({ status: 401 });
+    });
+
+    it("an optional body sent empty is no body, through either adapter", async () => {
+      const { harness } = target();
+      const emptyReset = await harness.fetch(`${harness.adminUrl}/reset`, { method: "POST", headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, body: "" });
+      expect(emptyReset.status).toBe(200);
+      expect(await emptyReset.json()).toMatchObject({ accounts: 7, contacts: 0 });
+      const untyped = await harness.fetch(`${harness.adminUrl}/reset`, { method: "POST", headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, body: "{}" });
+      expect(untyped.status).toBe(400);
+      expect((await untyped.json()).error.code).toBe("UNSUPPORTED_CONTENT_TYPE");
     });
 
     it("a reset to a seed that fails, a bad snapshot, and an import that fails part-way change nothing", async () => {

@@ -52,7 +52,7 @@ function adminCaller(fetch: FetchFn, adminUrl: string): Harness["admin"] {
 export async function startHarness(options: IntakeOptions = {}): Promise<HttpsHarness> {
   const errors: unknown[] = [];
   const intake = createIntake({ seed: SEED, adminToken: ADMIN_TOKEN, onError: (e) => errors.push(e), ...options });
-  const server = await serve(intake, { port: 0, maxBodyBytes: options.maxBodyBytes });
+  const server = await serve(intake, { port: 0 });
   const dispatcher = new Agent({ connect: { ca: server.certificate } });
   const fetch: FetchFn = (input, init) => globalThis.fetch(input, { ...init, dispatcher } as RequestInit);
   return {
