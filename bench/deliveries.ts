@@ -7,21 +7,16 @@
  *
  * Run: npm run bench:deliveries   (writes bench/results/deliveries.{md,json})
  */
-import { writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { createIntake, WEBHOOK_DEFAULTS } from "@intake/server";
 import { Webhook } from "standardwebhooks";
+import { heapAfterGc, machine, writeReport } from "./support/report.js";
 
 const N = Number(process.env.REPLIES ?? 10_000);
 const KEY = "ik_bench_deliveries_00001";
 const SECRET = "whsec_YmVuY2gtc2VjcmV0LWZvci1kZWxpdmVyaWVz";
 
-declare const gc: (() => void) | undefined;
-const heap = () => {
-  gc?.();
-  gc?.();
-  return process.memoryUsage().heapUsed;
-};
+const heap = heapAfterGc;
 
 async function main() {
   const seen = new Map<string, number>();
@@ -137,9 +132,9 @@ async function main() {
   receiver.close();
 
   const md = [
-    "# Webhook delivery: 10,000 replies",
+    `# Webhook delivery: ${N.toLocaleString("en")} replies`,
     "",
-    `Node ${process.version}. ${N.toLocaleString("en")} messages sent to the receive endpoint (in-process), each answered by the default bot; every reply signed and POSTed to a receiver on 127.0.0.1 (node:http), ${WEBHOOK_DEFAULTS.concurrencyPerUrl} deliveries at a time to its URL (the default). The receiver verifies every signature and refuses one first attempt in ten with 503 and \`Retry-After: 0\`, so the run includes retries.`,
+    `${machine()}. ${N.toLocaleString("en")} messages sent to the receive endpoint (in-process), each answered by the default bot; every reply signed and POSTed to a receiver on 127.0.0.1 (node:http), ${WEBHOOK_DEFAULTS.concurrencyPerUrl} deliveries at a time to its URL (the default). The receiver verifies every signature and refuses one first attempt in ten with 503 and \`Retry-After: 0\`, so the run includes retries.`,
     "",
     "| | |",
     "|---|---:|",
@@ -156,8 +151,7 @@ async function main() {
     "Reproduce: `npm run bench:deliveries` (raw figures in deliveries.json; `REPLIES=n` for another count).",
     "",
   ].join("\n");
-  await writeFile(new URL("results/deliveries.md", import.meta.url), md);
-  await writeFile(new URL("results/deliveries.json", import.meta.url), `${JSON.stringify(result, null, 2)}\n`);
+  await writeReport("deliveries", md, result);
   console.log(md);
   if (result.lost || duplicates || badSignatures) process.exit(1);
 }

@@ -11,7 +11,7 @@
  * Target: under 1 KiB per contact. Run: npm run bench:memory (writes bench/results/memory.{md,json})
  */
 import { createIntake, type ApiRequest, type Intake, type Seed } from "@intake/server";
-import { machine, fmt, verdict, writeReport } from "./support/report.js";
+import { fmt, heapAfterGc, machine, verdict, writeReport } from "./support/report.js";
 
 const CONTACTS = Number(process.env.CONTACTS ?? 1_000_000);
 const MESSAGES = Number(process.env.MESSAGES ?? 1_000_000);
@@ -19,13 +19,7 @@ const SENDERS = Math.min(10_000, CONTACTS);
 const KEY = "ik_bench_memory_0000000001";
 const LIMIT = 1024;
 
-declare const gc: () => void;
-if (typeof gc !== "function") throw new Error("Run with node --expose-gc (npm run bench:memory does).");
-const heap = () => {
-  gc();
-  gc();
-  return process.memoryUsage().heapUsed;
-};
+const heap = heapAfterGc;
 
 // Built inline and dropped, so nothing but the server holds the contacts afterwards.
 const seed = (): Seed => ({

@@ -30,10 +30,12 @@ export interface Sample {
 
 export const CONNECTIONS = 10;
 
-let sequence = 0;
+/** Requests made so far per route and target: each target gets the route's sequence from 0, so writes never repeat on it. */
+const made = new Map<string, number>();
 
 export async function load(target: Target, route: Route, seconds: number): Promise<Sample> {
   const prefix = new URL(target.base).pathname.replace(/\/$/, "");
+  const counter = `${route.name}\n${target.name}`;
   const result = await autocannon({
     url: target.base,
     connections: CONNECTIONS,
@@ -41,7 +43,9 @@ export async function load(target: Target, route: Route, seconds: number): Promi
     requests: [
       {
         setupRequest: (request) => {
-          const call = route.call(sequence++, target);
+          const n = made.get(counter) ?? 0;
+          made.set(counter, n + 1);
+          const call = route.call(n, target);
           return {
             ...request,
             method: call.method,

@@ -16,3 +16,12 @@ export const machine = () => `Node ${process.version}, ${availableParallelism()}
 export const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 export const verdict = (ok: boolean) => (ok ? "met" : "**missed**");
+
+/** Heap in use after two full collections; needs node --expose-gc (the bench scripts pass it). */
+export function heapAfterGc(): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (typeof gc !== "function") throw new Error("Run with node --expose-gc (the npm run bench:* scripts do).");
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+}

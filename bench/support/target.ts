@@ -67,6 +67,6 @@ switch (kind) {
     console.error(`Unknown kind ${kind}: bare-http, bare-https, core-http or intake-https.`);
     process.exit(2);
 }
-process.stdout.write(`${JSON.stringify({ url, heapUsed: process.memoryUsage().heapUsed })}\n`);
+process.stdout.write(`${JSON.stringify({ url })}\n`);
 // A normal exit on a signal, so `--cpu-prof` writes its profile.
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => process.exit(0));

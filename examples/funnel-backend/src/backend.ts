@@ -35,7 +35,7 @@ export interface BackendOptions {
   onDone?: (result: LeadResult) => void;
 }
 
-const MAX_BODY_CHARS = 16 * 1024;
+const MAX_BODY_BYTES = 16 * 1024;
 
 export function createBackend(options: BackendOptions) {
   const timers = options.timers ?? realTimers;
@@ -79,13 +79,16 @@ export function createBackend(options: BackendOptions) {
   /** POST /leads with the form as JSON. */
   async function handle(req: IncomingMessage, res: ServerResponse) {
     if (req.method !== "POST" || req.url !== "/leads") return answer(res, 404, { error: "POST /leads" });
-    let body = "";
-    for await (const chunk of req) {
-      body += chunk;
-      if (body.length > MAX_BODY_CHARS) return answer(res, 413, { error: `The form is larger than ${MAX_BODY_CHARS} characters.` });
+    // Bytes first, decoded once: a character split across two chunks stays whole.
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) return answer(res, 413, { error: `The form is larger than ${MAX_BODY_BYTES} bytes.` });
+      chunks.push(chunk);
     }
     try {
-      answer(res, 202, await submit(JSON.parse(body) as LeadForm, req.socket.remoteAddress ?? "unknown"));
+      answer(res, 202, await submit(JSON.parse(Buffer.concat(chunks).toString("utf8")) as LeadForm, req.socket.remoteAddress ?? "unknown"));
     } catch (error) {
       answer(res, error instanceof FormError ? 422 : 400, { error: (error as Error).message });
     }

@@ -1,4 +1,6 @@
 import { access, mkdtemp, readFile } from "node:fs/promises";
+import { createServer, request } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createIntakeClient } from "@intake/client";
@@ -96,6 +98,37 @@ describe("the landing page's backend", () => {
       "phone must include the country code, starting with +.",
     );
     await expect(access(consentLog)).rejects.toThrow(/ENOENT/);
+  });
+
+  it("over HTTP: 202 with the schedule for a form (a character split across chunks stays whole), 422 for a refused one, 400 for a non-JSON body, 413 past 16 KiB, 404 elsewhere", async () => {
+    const { instance, consentLog } = await backend();
+    const http = createServer((req, res) => void instance.handle(req, res));
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+    try {
+      const form = Buffer.from(JSON.stringify({ phone: "+14155550166", firstName: "Zoe", consent: true, consentText: "Oui, Zoë accepte." }));
+      const split = form.indexOf(Buffer.from("ë")) + 1; // between the two bytes of ë
+      const response = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request(`${url}/leads`, { method: "POST", headers: { "content-type": "application/json" } }, (res) => {
+          let text = "";
+          res.on("data", (c) => (text += c)).on("end", () => resolve({ status: res.statusCode!, body: text }));
+        });
+        req.on("error", reject);
+        req.write(form.subarray(0, split));
+        setTimeout(() => req.end(form.subarray(split)), 20);
+      });
+      expect(response.status).toBe(202);
+      expect(JSON.parse(response.body)).toEqual({ scheduledFor: "2026-03-02T09:15:00.000Z" });
+      expect(JSON.parse(await readFile(consentLog, "utf8"))).toMatchObject({ phone: "+14155550166", text: "Oui, Zoë accepte." });
+      const post = (body: string) => fetch(`${url}/leads`, { method: "POST", headers: { "content-type": "application/json" }, body });
+      expect((await post(JSON.stringify({ phone: "+14155550167", firstName: "Al", consent: false, consentText: "" }))).status).toBe(422);
+      expect((await post("{not json")).status).toBe(400);
+      expect((await post(JSON.stringify({ note: "x".repeat(17 * 1024) }))).status).toBe(413);
+      expect((await fetch(`${url}/elsewhere`)).status).toBe(404);
+    } finally {
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    }
   });
 
   it("without consent nothing is recorded or sent", async () => {

@@ -3,7 +3,7 @@
 import { createIntakeClient, RateLimitError } from "@intake/client";
 import { createIntake } from "@intake/server";
 import { afterEach, describe, expect, it } from "vitest";
-import { client, json, raw, startHarness, type HttpsHarness, type Target } from "./support/harness.js";
+import { client, httpsTarget, json, raw, startHarness, type HttpsHarness } from "./support/harness.js";
 import { KEYS } from "./support/seed.js";
 
 let harness: HttpsHarness | undefined;
@@ -12,7 +12,7 @@ afterEach(async () => {
   harness = undefined;
 });
 
-const targetOf = (h: HttpsHarness): Target => ({ name: "https", baseUrl: h.server.baseUrl, viaProxy: false, clientFetch: (r) => h.fetch(r), harness: h });
+const targetOf = httpsTarget;
 
 describe("rate limit per key per minute", () => {
   it("429 with Retry-After and RateLimit-* headers past the limit, in the operation's shape; other keys unaffected; a new window after a minute", async () => {

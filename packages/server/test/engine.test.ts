@@ -5,7 +5,7 @@ import { document } from "@intake/spec";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { afterEach, describe, expect, it } from "vitest";
-import { client, startHarness, type HttpsHarness, type Target } from "./support/harness.js";
+import { client, httpsTarget, startHarness, type HttpsHarness } from "./support/harness.js";
 import { startReceiver, type Receiver } from "./support/receiver.js";
 
 const KEY = "ik_engine_business_000000001";
@@ -75,7 +75,7 @@ function seed(webhookUrl: string | null, campaign: Partial<CampaignSeed> = {}, c
 
 async function start(s: Seed, options: IntakeOptions = {}) {
   harness = await startHarness({ seed: s, clock: "virtual", ...options });
-  const target: Target = { name: "https", baseUrl: harness.server.baseUrl, viaProxy: false, clientFetch: (r) => harness!.fetch(r), harness };
+  const target = httpsTarget(harness);
   return { h: harness, query: client(target, "query", KEY), bearer: client(target, "bearer", KEY), agency: client(target, "header", AGENCY_KEY) };
 }
 
@@ -677,7 +677,7 @@ describe("engine edge cases", () => {
     await harness!.close();
     harness = undefined;
     const restarted = await start(s, { webhooks: { concurrencyPerUrl: 1 } });
-    const two = client({ name: "https", baseUrl: restarted.h.server.baseUrl, viaProxy: false, clientFetch: (r) => restarted.h.fetch(r), harness: restarted.h }, "query", "ik_engine_second_0000000001");
+    const two = client(httpsTarget(restarted.h), "query", "ik_engine_second_0000000001");
     await Promise.all([
       restarted.query.messages.receive({ customData: { messageSid: "A", fromId: "u1", toId: "t", body: "hi" } }),
       two.messages.receive({ customData: { messageSid: "B", fromId: "u2", toId: "t", body: "hi" } }),

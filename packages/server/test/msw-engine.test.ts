@@ -38,7 +38,8 @@ let server: ReturnType<typeof setupServer> | undefined;
 afterEach(() => server?.close());
 
 async function settle(adminUrl: string, token: string) {
-  await fetch(`${adminUrl}/settle`, { method: "POST", headers: { authorization: `Bearer ${token}` } });
+  const response = await fetch(`${adminUrl}/settle`, { method: "POST", headers: { authorization: `Bearer ${token}` } });
+  expect(response.status).toBe(200);
 }
 
 describe("msw mode", () => {

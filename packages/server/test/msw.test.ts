@@ -1,13 +1,6 @@
 // The same behaviour suite as https.test.ts, served by the msw handlers in this process.
 import { afterAll, beforeAll, beforeEach, describe } from "vitest";
-import { admin } from "./behaviour/admin.js";
-import { auth } from "./behaviour/auth.js";
-import { contacts } from "./behaviour/contacts.js";
-import { credits } from "./behaviour/credits.js";
-import { faults } from "./behaviour/faults.js";
-import { lists } from "./behaviour/lists.js";
-import { messages } from "./behaviour/messages.js";
-import { transport } from "./behaviour/transport.js";
+import { SUITES } from "./behaviour/suites.js";
 import { startMswHarness, type Harness, type Target } from "./support/harness.js";
 
 let harness: Harness;
@@ -22,5 +15,5 @@ beforeEach(async () => {
 });
 
 describe("through the msw handlers", () => {
-  for (const register of [contacts, lists, messages, credits, auth, transport, admin, faults]) register(target, { viaProxy: false });
+  for (const register of SUITES) register(target, { viaProxy: false });
 });

@@ -3,13 +3,7 @@
 // answers with an error of its own for any violation, so a response that breaks the spec fails here.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SPEC, startPrism, type Prism } from "../../../test-support/prism.js";
-import { admin } from "./behaviour/admin.js";
-import { auth } from "./behaviour/auth.js";
-import { contacts } from "./behaviour/contacts.js";
-import { credits } from "./behaviour/credits.js";
-import { lists } from "./behaviour/lists.js";
-import { messages } from "./behaviour/messages.js";
-import { transport } from "./behaviour/transport.js";
+import { SUITES_VIA_PROXY } from "./behaviour/suites.js";
 import { startHarness, type HttpsHarness, type Target } from "./support/harness.js";
 import { KEYS } from "./support/seed.js";
 
@@ -43,5 +37,5 @@ describe("through prism proxy --errors", () => {
     expect(await ok.json()).toEqual({ error: { code: "CONTACT_NOT_FOUND", message: "No contact with email a@example.com." } });
   });
 
-  for (const register of [contacts, lists, messages, credits, auth, transport, admin]) register(target, { viaProxy: true });
+  for (const register of SUITES_VIA_PROXY) register(target, { viaProxy: true });
 });

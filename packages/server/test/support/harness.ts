@@ -102,6 +102,15 @@ export interface Target {
   harness: Harness;
 }
 
+/** The HTTPS server of a harness as a target: the client calls it directly, trusting its certificate. */
+export const httpsTarget = (harness: HttpsHarness): Target => ({
+  name: "https",
+  baseUrl: harness.server.baseUrl,
+  viaProxy: false,
+  clientFetch: (request) => harness.fetch(request),
+  harness,
+});
+
 export function client<F extends AuthForm>(target: Target, auth: F, apiKey: string, extra: Partial<IntakeClientOptions<F>> = {}) {
   return createIntakeClient({
     auth,
