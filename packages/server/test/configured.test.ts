@@ -102,6 +102,23 @@ describe("the journal", () => {
     const journal = (await harness.admin("GET", "/journal")).body as Array<{ requestBody: { phone: string } }>;
     expect(journal.map((e) => e.requestBody.phone)).toEqual(["+14155550102", "+14155550103", "+14155550104"]);
   });
+
+  it("keeps a note of a body over 65,536 characters rather than the body", async () => {
+    harness = await startHarness();
+    const acme = client(targetOf(harness), "query", KEYS.acme);
+    // Refused (a name that long is not valid), and journaled all the same.
+    const huge = await raw(targetOf(harness), `/contacts?apiKey=${KEYS.acme}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ phone: "+14155550111", firstName: "n".repeat(70_000) }),
+    });
+    expect(huge.status).toBe(400);
+    await acme.contacts.create({ phone: "+14155550112", firstName: "Short" });
+    const journal = (await harness.admin("GET", "/journal")).body as Array<{ requestBody: unknown }>;
+    expect(journal[0]!.requestBody).toEqual({ truncated: true, characters: expect.any(Number) });
+    expect((journal[0]!.requestBody as { characters: number }).characters).toBeGreaterThan(70_000);
+    expect(journal[1]!.requestBody).toMatchObject({ phone: "+14155550112" });
+  });
 });
 
 describe("an unexpected failure", () => {

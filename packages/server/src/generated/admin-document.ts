@@ -1468,7 +1468,7 @@ export const adminDocument: OpenApiDocument = {
           "Testing"
         ],
         "summary": "Recent requests to /v1",
-        "description": "The most recent requests, newest last, bounded by `--journal-size` (default 1000). API keys are redacted; bodies over 64 KiB are truncated.",
+        "description": "The most recent requests, newest last, bounded by `--journal-size` (default 1000). API keys are redacted; a body over 65,536 characters is replaced by `{\"truncated\": true, \"characters\": n}`.",
         "parameters": [
           {
             "name": "operationId",

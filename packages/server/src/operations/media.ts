@@ -30,8 +30,7 @@ const canonical = (type: string) => {
   return ALIASES[base] ?? base;
 };
 
-export async function checkMedia(mediaUrl: string | null | undefined, mediaContentType: string | null | undefined, maxBytes: number) {
-  if (mediaUrl === null || mediaUrl === undefined) return;
+export async function checkMedia(mediaUrl: string, mediaContentType: string | null | undefined, maxBytes: number) {
   if (!mediaContentType) {
     throw badRequest("VALIDATION_ERROR", "customData.mediaContentType is required when customData.mediaUrl is given.");
   }

@@ -159,7 +159,7 @@ export class Store {
 
   /** Any account's contact: for the admin API only. */
   contactById(id: string): ContactRecord | undefined {
-    return kindOf(id) === "contact" ? (this.byId.get(id) as ContactRecord | undefined) : undefined;
+    return this.get<ContactRecord>(id, "contact");
   }
 
   contactByPhoneNumber(accountId: string, e164: string): ContactRecord | undefined {
@@ -302,8 +302,7 @@ export class Store {
   }
 
   delivery(id: string): DeliveryRecord | undefined {
-    const record = this.byId.get(id);
-    return id.startsWith("whd_") ? (record as DeliveryRecord | undefined) : undefined;
+    return this.get<DeliveryRecord>(id, "delivery");
   }
 
   deliveriesOf(messageId: string): DeliveryRecord[] {
@@ -550,7 +549,7 @@ export class Store {
     if (!this.loading) this.changed();
   }
 
-  private get<T>(id: string, kind: "account" | "campaign" | "list" | "message"): T | undefined {
+  private get<T>(id: string, kind: Kind): T | undefined {
     const record = this.byId.get(id);
     return record && kindOf(id) === kind ? (record as T) : undefined;
   }
@@ -561,7 +560,10 @@ export class Store {
   }
 }
 
-const PREFIX_KIND: Record<string, "account" | "contact" | "campaign" | "list" | "message"> = {
+type Kind = "account" | "contact" | "campaign" | "list" | "message" | "delivery";
+
+const PREFIX_KIND: Record<string, Kind> = {
+  whd: "delivery",
   acc: "account",
   sub: "account",
   ct: "contact",
