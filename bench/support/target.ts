@@ -1,7 +1,7 @@
 /**
  * One server under load, in its own process, so it and the load generator each have a core.
  * `node --import tsx bench/support/target.ts <kind> [contacts] [lists]` prints one JSON line
- * `{ "url": … }` once listening, and serves until killed.
+ * `{ "url": …, "certificate": … }` once listening, and serves until killed.
  *
  * Kinds: bare-http and bare-https answer a fixed JSON (the ceiling of node on this machine);
  * core-http is the Intake core behind a plain node:http server (a bench-only harness, to compare
@@ -42,6 +42,8 @@ async function listen(server: Server, scheme: string) {
 
 const intakeOptions = () => ({ seed: benchSeed(contacts, lists), rateLimit: 0 });
 let url: string;
+// The certificate an HTTPS target serves, for a client that must trust it.
+let certificate: string | undefined;
 switch (kind) {
   case "bare-http":
     url = await listen(createHttpServer(fixed), "http");
@@ -49,6 +51,7 @@ switch (kind) {
   case "bare-https": {
     const tls = await loadCertificate({ hosts: ["127.0.0.1"] });
     url = await listen(createHttpsServer({ cert: tls.cert, key: tls.key }, fixed as RequestListener), "https");
+    certificate = tls.cert;
     break;
   }
   case "core-http": {
@@ -60,13 +63,16 @@ switch (kind) {
     origin = url.replace("http:", "https:");
     break;
   }
-  case "intake-https":
-    url = (await serve(createIntake(intakeOptions()), { port: 0 })).origin;
+  case "intake-https": {
+    const server = await serve(createIntake(intakeOptions()), { port: 0 });
+    url = server.origin;
+    certificate = server.certificate;
     break;
+  }
   default:
     console.error(`Unknown kind ${kind}: bare-http, bare-https, core-http or intake-https.`);
     process.exit(2);
 }
-process.stdout.write(`${JSON.stringify({ url })}\n`);
+process.stdout.write(`${JSON.stringify({ url, certificate })}\n`);
 // A normal exit on a signal, so `--cpu-prof` writes its profile.
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => process.exit(0));

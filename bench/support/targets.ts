@@ -11,6 +11,8 @@ export interface Target {
   base: string;
   /** Contacts it was seeded with (Intake targets). */
   contacts?: number;
+  /** The PEM certificate an HTTPS target serves. */
+  certificate?: string;
   /** The server's process, where it has its own. */
   pid?: number;
   stop(): Promise<void>;
@@ -37,11 +39,12 @@ export async function startTarget(
     child.once("exit", (code) => reject(new Error(`${kind} exited with ${code} before listening`)));
   });
   child.removeAllListeners("exit");
-  const { url } = JSON.parse(line) as { url: string };
+  const { url, certificate } = JSON.parse(line) as { url: string; certificate?: string };
   return {
     name: options.name ?? kind,
     base: `${url}/v1`,
     contacts: options.contacts ?? 1000,
+    certificate,
     pid: child.pid,
     stop: () =>
       new Promise<void>((resolve) => {

@@ -1,8 +1,8 @@
 import type { AuthForm } from "@intake/spec";
-import createClient, { type Client } from "openapi-fetch";
+import createClient, { type Client, type Middleware } from "openapi-fetch";
 import { resolveOptions, type IntakeClientOptions } from "./options.js";
 import { buildResources, type ResourcesByForm } from "./resources.js";
-import { createTransport } from "./transport.js";
+import { createTransport, fetchFor } from "./transport.js";
 import type { PathsByForm } from "./types.js";
 
 /** A union over the forms when F is, so `if (client.auth === "header")` narrows it. */
@@ -32,8 +32,31 @@ type IntakeClientOf<F extends AuthForm> = {
 export function createIntakeClient<F extends AuthForm>(options: IntakeClientOptions<F>): IntakeClient<F> {
   const resolved = resolveOptions(options);
   const send = createTransport(resolved);
-  const raw = createClient<PathsByForm[F], "application/json">({ baseUrl: resolved.baseUrl, fetch: (request) => send(request) });
-  const resources = buildResources(options.auth, raw as never, send, resolved.apiKey);
+  const { client: raw, middleware } = trackMiddleware(createClient<PathsByForm[F], "application/json">({ baseUrl: resolved.baseUrl, fetch: fetchFor(send) }));
+  const resources = buildResources(options.auth, { raw: raw as never, send, options: resolved, hasMiddleware: () => middleware.length > 0 });
   const client = { auth: options.auth, baseUrl: resolved.baseUrl, raw, ...resources };
   return Object.freeze(client) as unknown as IntakeClient<F>;
+}
+
+/**
+ * The client with `use` and `eject` followed, so resource methods know whether any middleware
+ * would see them (and skip openapi-fetch's Request and Response when none would).
+ */
+function trackMiddleware<C extends Client<never, "application/json">>(client: C): { client: C; middleware: Middleware[] } {
+  const middleware: Middleware[] = [];
+  const tracked: C = {
+    ...client,
+    use(...added: Middleware[]) {
+      client.use(...added);
+      middleware.push(...added);
+    },
+    eject(...removed: Middleware[]) {
+      client.eject(...removed);
+      for (const m of removed) {
+        const at = middleware.indexOf(m);
+        if (at !== -1) middleware.splice(at, 1);
+      }
+    },
+  };
+  return { client: tracked, middleware };
 }

@@ -50,7 +50,7 @@ export interface IntakeClientOptions<F extends AuthForm = AuthForm> {
 }
 
 /** How the transport sends one attempt. */
-export type SendFn = (url: URL, init: RequestInit) => Promise<Response>;
+export type SendFn = (url: string, init: RequestInit) => Promise<Response>;
 
 export interface ResolvedOptions {
   auth: AuthForm;
@@ -59,6 +59,7 @@ export interface ResolvedOptions {
   fetch: SendFn;
   timeoutMs: number;
   retry: Required<RetryOptions>;
+  /** Names in lower case, as the transport merges them. */
   headers: Record<string, string>;
   logger: ((entry: LogEntry) => void) | undefined;
 }
@@ -99,7 +100,7 @@ export function resolveOptions(options: IntakeClientOptions): ResolvedOptions {
       maxDelayMs: positive("retry.maxDelayMs", retry.maxDelayMs, 8_000),
       maxRetryAfterMs: positive("retry.maxRetryAfterMs", retry.maxRetryAfterMs, 60_000),
     },
-    headers: { ...options.headers },
+    headers: checkedHeaders("The headers option", options.headers),
     logger: options.logger,
   };
 }
@@ -142,6 +143,23 @@ export function resolveBaseUrl(input: string | undefined, allowInsecureLoopback:
 
 function isLoopback(hostname: string): boolean {
   return hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+/**
+ * Headers with their names in lower case, so that merging two sets cannot send a name twice. A
+ * name or value fetch would refuse is an error here, naming where it came from, rather than a
+ * request that fails (and is retried) as if the network had.
+ */
+export function checkedHeaders(where: string, headers: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (headers === undefined) return out;
+  try {
+    new Headers(headers);
+  } catch (error) {
+    throw new IntakeConfigError(`${where}: ${(error as Error).message}`);
+  }
+  for (const name in headers) out[name.toLowerCase()] = headers[name]!;
+  return out;
 }
 
 function env(name: string): string | undefined {

@@ -4,8 +4,9 @@
  */
 import type { AuthForm } from "@intake/spec";
 import type { Client } from "openapi-fetch";
-import { IntakeApiError, NotFoundError, errorFromResponse, type RequestSummary } from "./errors.js";
-import { requestSummaryOf, type CallOverrides, type Send } from "./transport.js";
+import { IntakeApiError, NotFoundError, errorFromResponse, type Received, type RequestSummary } from "./errors.js";
+import { checkedHeaders, type ResolvedOptions } from "./options.js";
+import { fetchFor, requestSummaryOf, type CallOverrides, type Outgoing, type Send } from "./transport.js";
 import type { ExactlyOne, Forbid, FormsWith, JsonBody, JsonData, PathsByForm, QueryOf, WithMediaRule } from "./types.js";
 
 /** Options of a single call. */
@@ -83,56 +84,126 @@ export interface ResourcesByForm {
 }
 
 interface CallInit {
-  params?: { query?: Record<string, unknown>; path?: Record<string, unknown>; header?: Record<string, unknown> };
+  params?: { query?: Record<string, unknown>; path?: Record<string, unknown>; header?: Record<string, string> };
   body?: unknown;
 }
 
 // The public interfaces above carry the types; inside, one untyped call path serves every form.
 type LooseClient = Client<Record<string, Record<string, unknown>>>;
 
-function caller(raw: LooseClient, send: Send, apiKey: string) {
-  return async function call<T>(method: "GET" | "POST", path: string, init: CallInit, options: CallOptions = {}): Promise<T> {
-    const { signal, headers, timeoutMs, maxRetries } = options;
+/** What a resource call needs from the client that owns it. */
+export interface ResourceContext {
+  raw: LooseClient;
+  send: Send;
+  options: ResolvedOptions;
+  /** Whether middleware is registered on `raw`: resource calls then go through it too. */
+  hasMiddleware: () => boolean;
+}
+
+function caller({ raw, send, options, hasMiddleware }: ResourceContext) {
+  const decoder = new TextDecoder();
+
+  return async function call<T>(method: "GET" | "POST", path: string, init: CallInit, callOptions: CallOptions = {}): Promise<T> {
+    const headers = {
+      ...(callOptions.headers && checkedHeaders("The headers call option", callOptions.headers)),
+      ...(init.params?.header && checkedHeaders("idempotencyKey", init.params.header)),
+    };
+    return hasMiddleware() ? viaMiddleware<T>(method, path, init, headers, callOptions) : direct<T>(method, path, init, headers, callOptions);
+  };
+
+  /** Straight to the transport: the same request openapi-fetch would build, without its Request and Response. */
+  async function direct<T>(method: string, path: string, init: CallInit, headers: Record<string, string>, { signal, timeoutMs, maxRetries }: CallOptions): Promise<T> {
+    const body = init.body === undefined ? undefined : JSON.stringify(init.body);
+    const outgoing: Outgoing = {
+      method,
+      url: options.baseUrl + expandPath(path, init.params?.path) + queryString(init.params?.query),
+      headers: body === undefined ? headers : { ...JSON_CONTENT, ...headers },
+      body,
+      signal,
+    };
+    const answer = await send(outgoing, { timeoutMs, maxRetries });
+    const text = NO_BODY.has(answer.status) ? "" : decoder.decode(answer.body);
+    if (answer.status < 200 || answer.status > 299) throw errorFromResponse(answer, text ? parseLoosely(text) : undefined, answer.request(), options.apiKey);
+    if (!text) throw unexpected(answer, answer.request(), "an empty body");
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      throw unexpected(answer, answer.request(), "a body that is not JSON");
+    }
+  }
+
+  /** Through openapi-fetch, so its middleware sees the call as it sees `raw` calls. */
+  async function viaMiddleware<T>(method: string, path: string, init: CallInit, headers: Record<string, string>, { signal, timeoutMs, maxRetries }: CallOptions): Promise<T> {
     let sent: RequestSummary = { method, url: path };
     let received: Response | undefined;
     const request = raw.request as (m: string, p: string, i: object) => ReturnType<LooseClient["GET"]>;
+    const fetchOnce = fetchFor(send, { timeoutMs, maxRetries });
     let result: Awaited<ReturnType<LooseClient["GET"]>>;
     try {
       result = await request(method, path, {
-        ...init,
+        body: init.body,
+        params: { query: init.params?.query, path: init.params?.path },
         ...(signal ? { signal } : {}),
         headers,
         fetch: async (req: Request) => {
           sent = { method: req.method, url: req.url };
-          return (received = await send(req, { timeoutMs, maxRetries }));
+          return (received = await fetchOnce(req));
         },
       });
     } catch (error) {
       // openapi-fetch parses a 2xx body as JSON; anything else is not the API answering.
-      if (error instanceof SyntaxError && received) throw unexpected(received, "a body that is not JSON");
+      if (error instanceof SyntaxError && received) throw unexpected(received, requestSummaryOf(received) ?? sent, "a body that is not JSON");
       throw error;
     }
     const { data, error, response } = result;
-    if (!response.ok) throw errorFromResponse(response, error, requestSummaryOf(response) ?? sent, apiKey);
-    if (data === undefined) throw unexpected(response, "an empty body");
+    const summary = requestSummaryOf(response) ?? sent;
+    if (!response.ok) throw errorFromResponse(response, error, summary, options.apiKey);
+    if (data === undefined) throw unexpected(response, summary, "an empty body");
     return data as T;
-
-    function unexpected(response: Response, what: string) {
-      const summary = requestSummaryOf(response) ?? sent;
-      return new IntakeApiError({
-        status: response.status,
-        code: undefined,
-        message: `${summary.method} ${summary.url} answered ${response.status} with ${what}; expected JSON. Is baseUrl the Intake API?`,
-        headers: response.headers,
-        body: undefined,
-        request: summary,
-      });
-    }
-  };
+  }
 }
 
-export function buildResources<F extends AuthForm>(form: F, raw: LooseClient, send: Send, apiKey: string): ResourcesByForm[F] {
-  const call = caller(raw, send, apiKey);
+const JSON_CONTENT = { "content-type": "application/json" };
+const NO_BODY = new Set([204, 205, 304]);
+
+/** Path parameters the way openapi-fetch's default serializer puts them: percent-encoded. */
+function expandPath(path: string, params: Record<string, unknown> | undefined): string {
+  return path.replace(/\{([^{}]+)\}/g, (_, name: string) => encodeURIComponent(String(params?.[name])));
+}
+
+/** Query parameters the way openapi-fetch's default serializer writes strings; absent ones left out. */
+function queryString(query: Record<string, unknown> | undefined): string {
+  let out = "";
+  for (const name in query) {
+    const value = query[name];
+    if (value === undefined || value === null) continue;
+    out += `${out ? "&" : "?"}${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`;
+  }
+  return out;
+}
+
+/** An error body as JSON when it is JSON, else as text (a proxy's page). */
+function parseLoosely(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function unexpected(response: Received, summary: RequestSummary, what: string) {
+  return new IntakeApiError({
+    status: response.status,
+    code: undefined,
+    message: `${summary.method} ${summary.url} answered ${response.status} with ${what}; expected JSON. Is baseUrl the Intake API?`,
+    headers: response.headers,
+    body: undefined,
+    request: summary,
+  });
+}
+
+export function buildResources<F extends AuthForm>(form: F, context: ResourceContext): ResourcesByForm[F] {
+  const call = caller(context);
   const contacts = {
     create: (body: unknown, options?: CallOptions) => call("POST", "/contacts", { body }, options),
     find: async (by: Record<string, unknown>, options?: CallOptions) => {

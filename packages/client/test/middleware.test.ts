@@ -1,0 +1,170 @@
+/**
+ * Resource methods send straight through the transport while no middleware is registered on
+ * `raw`, and through openapi-fetch (so its middleware sees them) while some is. Both ways must
+ * send the same request and give the same result.
+ */
+import { IntakeConfigError, NotFoundError, RateLimitError, TimeoutError } from "@intake/client";
+import type { Middleware } from "openapi-fetch";
+import { HttpResponse, delay } from "msw";
+import { describe, expect, it } from "vitest";
+import "./support/msw-lifecycle.js";
+import { API_KEY, client, contact, json, record, type Captured } from "./support/fixtures.js";
+
+const passThrough: Middleware = { onRequest: () => undefined };
+const found = { success: true, contactId: contact.id, contact };
+const added = { success: true, listId: "lst 1/x", contactId: contact.id, added: true, message: "ok" };
+
+/** What the service sees of a request, in a form two requests can be compared by. */
+const wire = ({ method, url, headers, body }: Captured) => ({ method, url: url.href, headers, body });
+
+describe("resource calls send the same request with and without middleware", () => {
+  const calls = {
+    "contacts.find": (intake: ReturnType<typeof client<"query">>) => intake.contacts.find({ phoneNumber: "+1 415 555 0123" }),
+    "contacts.create": (intake: ReturnType<typeof client<"query">>) =>
+      intake.contacts.create({ phone: "+14155550123", firstName: "Zoë" }, { headers: { "X-Request-Id": "req-1" } }),
+    "lists.addContact (a list id to encode)": (intake: ReturnType<typeof client<"query">>) => intake.lists.addContact("lst 1/x", { contactId: contact.id }),
+  };
+
+  it.each(Object.entries(calls))("%s", async (_, call) => {
+    const seen = record((request) => (request.method === "GET" ? json(found) : json(request.url.includes("/lists/") ? added : contact, 201)));
+    const direct = client("query", { headers: { "X-Client": "copy-me" } });
+    const viaMiddleware = client("query", { headers: { "X-Client": "copy-me" } });
+    viaMiddleware.raw.use(passThrough);
+
+    const results = [await call(direct), await call(viaMiddleware)];
+
+    expect(seen).toHaveLength(2);
+    expect(wire(seen[1]!)).toEqual(wire(seen[0]!));
+    expect(results[1]).toEqual(results[0]);
+    expect(seen[0]!.url.searchParams.getAll("apiKey")).toEqual([API_KEY]);
+    expect(seen[0]!.headers["x-client"]).toBe("copy-me");
+  });
+
+  it("the bearer and header forms too", async () => {
+    const seen = record((request) => json(request.url.includes("subaccounts") ? { success: true, sub_account_id: "s", credits_added: 1, new_balance: 1 } : contact, 201));
+    for (const withMiddleware of [false, true]) {
+      const bearer = client("bearer");
+      const header = client("header");
+      if (withMiddleware) [bearer.raw, header.raw].forEach((raw) => raw.use(passThrough));
+      await bearer.contacts.create({ phone_number: "+14155550123" });
+      await header.subaccounts.grantCredits({ email: "a@agency.example", amount: 1 }, { idempotencyKey: "rch_1" });
+    }
+    expect(wire(seen[2]!)).toEqual(wire(seen[0]!));
+    expect(wire(seen[3]!)).toEqual(wire(seen[1]!));
+    expect(seen[0]!.headers.authorization).toBe(`Bearer ${API_KEY}`);
+    expect(seen[1]!.headers["idempotency-key"]).toBe("rch_1");
+  });
+});
+
+describe("middleware on raw", () => {
+  it("sees resource calls, without the key (placed below it), and can change the answer", async () => {
+    record(() => json(found));
+    const intake = client("query");
+    const requests: string[] = [];
+    intake.raw.use({
+      onRequest: ({ request }) => {
+        requests.push(`${request.method} ${request.url} ${JSON.stringify([...request.headers])}`);
+      },
+      onResponse: () => json({ ...found, contact: { ...contact, firstName: "Changed" } }),
+    });
+    const got = await intake.contacts.find({ email: "ada@example.com" });
+    expect(got?.firstName).toBe("Changed");
+    expect(requests).toHaveLength(1);
+    expect(requests[0]).toContain("/v1/contacts?email=ada%40example.com");
+    expect(requests[0]).not.toContain(API_KEY);
+  });
+
+  it("once ejected, no longer sees them", async () => {
+    record(() => json(found));
+    const intake = client("query");
+    let seenByMiddleware = 0;
+    const counting: Middleware = { onRequest: () => void seenByMiddleware++ };
+    intake.raw.use(counting);
+    intake.raw.use(counting);
+    await intake.contacts.find({ email: "ada@example.com" });
+    intake.raw.eject(counting);
+    await intake.contacts.find({ email: "ada@example.com" });
+    intake.raw.eject(counting);
+    await intake.contacts.find({ email: "ada@example.com" });
+    // Registered twice: seen twice, then once (one registration left), then not at all.
+    expect(seenByMiddleware).toBe(3);
+  });
+
+  it("errors are the same typed errors either way", async () => {
+    record(() => json({ error: { code: "RATE_LIMITED", message: "Slow down" } }, 429, { "retry-after": "3600" }));
+    for (const withMiddleware of [false, true]) {
+      const intake = client("query", { maxRetries: 0 });
+      if (withMiddleware) intake.raw.use(passThrough);
+      const error = await intake.contacts.create({ phone: "+14155550123" }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RateLimitError);
+      expect((error as RateLimitError).request.url).toContain("apiKey=[REDACTED]");
+    }
+  });
+
+  it("a contact that does not exist is null either way", async () => {
+    record(() => json({ error: { code: "CONTACT_NOT_FOUND", message: "No contact" } }, 404));
+    for (const withMiddleware of [false, true]) {
+      const intake = client("query");
+      if (withMiddleware) intake.raw.use(passThrough);
+      expect(await intake.contacts.find({ email: "nobody@example.com" })).toBeNull();
+    }
+    const other = record(() => json({ error: { code: "NOT_FOUND", message: "No such route" } }, 404));
+    await expect(client("query").contacts.find({ email: "x@example.com" })).rejects.toBeInstanceOf(NotFoundError);
+    expect(other).toHaveLength(1);
+  });
+});
+
+describe("raw calls share the transport", () => {
+  it("a 429 is retried, then the answer returned as { data, response }", async () => {
+    const seen = record((_, i) => (i === 0 ? json({ error: { code: "RATE_LIMITED", message: "wait" } }, 429, { "retry-after": "0" }) : json(found)));
+    const { data, response } = await client("query").raw.GET("/contacts", { params: { query: { email: "ada@example.com" } } });
+    expect(seen).toHaveLength(2);
+    expect(response.status).toBe(200);
+    expect(data).toEqual(found);
+  });
+
+  it("a slow answer is a TimeoutError", async () => {
+    record(async () => {
+      await delay(1_000);
+      return json(found);
+    });
+    await expect(client("query", { timeoutMs: 50, maxRetries: 0 }).raw.GET("/contacts", { params: { query: { email: "ada@example.com" } } })).rejects.toBeInstanceOf(
+      TimeoutError,
+    );
+  });
+
+  it("an apiKey already in the query is replaced by the client's, however it is spelled", async () => {
+    const seen = record(() => json(found));
+    const raw = client("query").raw as unknown as { GET: (path: string, init: object) => Promise<unknown> };
+    await raw.GET("/contacts", { params: { query: { email: "ada@example.com", apiKey: "someone-else" } } });
+    await raw.GET("/contacts?%61piKey=someone-else", {});
+    for (const request of seen) {
+      expect(request.url.searchParams.getAll("apiKey")).toEqual([API_KEY]);
+      expect(request.url.href).not.toContain("someone-else");
+    }
+    expect(seen[0]!.url.searchParams.get("email")).toBe("ada@example.com");
+  });
+
+  it("a 204 reaches raw as an empty response", async () => {
+    record(() => new HttpResponse(null, { status: 204 }));
+    const { data, response } = await client("query").raw.GET("/contacts", { params: { query: { email: "ada@example.com" } } });
+    expect(response.status).toBe(204);
+    expect(data).toBeUndefined();
+  });
+});
+
+describe("headers fetch would refuse are refused before anything is sent", () => {
+  it("in the client's options", () => {
+    expect(() => client("query", { headers: { "x-bad": "line\nbreak" } })).toThrow(IntakeConfigError);
+    expect(() => client("query", { headers: { "x-bad": "line\nbreak" } })).toThrow(/The headers option/);
+  });
+
+  it("in a call's options, and in an idempotency key", async () => {
+    const seen = record(() => json(contact, 201));
+    await expect(client("query").contacts.create({ phone: "+14155550123" }, { headers: { "bad name": "x" } })).rejects.toThrow(/The headers call option/);
+    await expect(client("header").subaccounts.grantCredits({ email: "a@agency.example", amount: 1 }, { idempotencyKey: "a\r\nb" })).rejects.toBeInstanceOf(
+      IntakeConfigError,
+    );
+    expect(seen).toHaveLength(0);
+  });
+});
