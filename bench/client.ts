@@ -24,7 +24,7 @@ import { BENCH_KEY, benchPhone } from "./support/seed.js";
 import { startTarget, type Target } from "./support/targets.js";
 
 const run = promisify(execFile);
-const ROUNDS = Number(process.env.ROUNDS ?? 15);
+const ROUNDS = Number(process.env.ROUNDS ?? 25);
 const BATCH = Number(process.env.BATCH ?? 500);
 const IMPORTS = Number(process.env.IMPORTS ?? 15);
 const STORED = 1_000;

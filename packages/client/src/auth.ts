@@ -34,7 +34,8 @@ function withQueryKey(url: string, apiKey: string): string {
 
 function isApiKeyParameter(pair: string): boolean {
   const name = pair.split("=", 1)[0]!;
-  if (name === "apiKey") return true;
+  // Only an encoded name (% or +) can decode to apiKey without being it.
+  if (!/[%+]/.test(name)) return name === "apiKey";
   try {
     return decodeURIComponent(name.replace(/\+/g, " ")) === "apiKey";
   } catch {

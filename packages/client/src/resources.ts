@@ -123,12 +123,12 @@ function caller({ raw, send, options, hasMiddleware }: ResourceContext) {
     };
     const answer = await send(outgoing, { timeoutMs, maxRetries });
     const text = NO_BODY.has(answer.status) ? "" : decoder.decode(answer.body);
-    if (answer.status < 200 || answer.status > 299) throw errorFromResponse(answer, text ? parseLoosely(text) : undefined, answer.request(), options.apiKey);
-    if (!text) throw unexpected(answer, answer.request(), "an empty body");
+    if (answer.status < 200 || answer.status > 299) throw errorFromResponse(answer, text ? parseLoosely(text) : undefined, answer.summary(), options.apiKey);
+    if (!text) throw unexpected(answer, answer.summary(), "an empty body");
     try {
       return JSON.parse(text) as T;
     } catch {
-      throw unexpected(answer, answer.request(), "a body that is not JSON");
+      throw unexpected(answer, answer.summary(), "a body that is not JSON");
     }
   }
 

@@ -38,7 +38,7 @@ export interface Answer {
   headers: Headers;
   body: ArrayBuffer;
   /** The method and redacted URL (key placed, then hidden) it answers, built when asked for. */
-  request: () => RequestSummary;
+  summary: () => RequestSummary;
 }
 
 export type Send = (outgoing: Outgoing, overrides?: CallOverrides) => Promise<Answer>;
@@ -60,7 +60,7 @@ export function fetchFor(send: Send, overrides?: CallOverrides): (request: Reque
     const body = request.body ? await request.arrayBuffer() : undefined;
     const answer = await send({ method: request.method, url: request.url, headers, body, signal: request.signal }, overrides);
     const response = new Response(NULL_BODY_STATUS.has(answer.status) ? null : answer.body, answer);
-    summaries.set(response, answer.request);
+    summaries.set(response, answer.summary);
     return response;
   };
 }
@@ -169,7 +169,7 @@ async function attemptOnce(
   try {
     const raw = await Promise.race([options.fetch(url, { ...init, signal: attempt.signal }), stopped]);
     const body = await Promise.race([raw.arrayBuffer(), stopped]);
-    return { answer: { status: raw.status, statusText: raw.statusText, headers: raw.headers, body, request: summaryOf } };
+    return { answer: { status: raw.status, statusText: raw.statusText, headers: raw.headers, body, summary: summaryOf } };
   } catch (error) {
     if (callerSignal?.aborted) return { failure: new AbortError(summaryOf(), { cause: redactError(error, options.apiKey) }), retryable: false };
     if (timedOut) return { failure: new TimeoutError(summaryOf(), timeoutMs), retryable: safe };
