@@ -185,22 +185,7 @@ async function main() {
     dataFile,
   });
 
-  // People read the demo text; programs read the JSON line, which comes last so it marks "ready".
-  if (args.demo) printDemo(server.baseUrl, server.certificatePath);
-  process.stdout.write(
-    `${JSON.stringify({
-      event: "listening",
-      url: server.origin,
-      baseUrl: server.baseUrl,
-      adminUrl: server.adminUrl,
-      adminToken: intake.adminToken,
-      certificate: server.certificatePath,
-      dataFile: dataFile ?? null,
-      clock: intake.clock.mode,
-      ...(args.demo ? { demoKeys: DEMO_KEYS, demoWebhookSecrets: DEMO_WEBHOOK_SECRETS } : {}),
-    })}\n`,
-  );
-
+  // Ready for a stop before saying so: a program may send SIGTERM the moment it reads the line below.
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -218,6 +203,27 @@ async function main() {
   };
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
+
+  if (server.certificateRenewed) {
+    process.stderr.write(
+      `intake-server: the certificate kept at ${server.certificatePath} was replaced (${server.certificateRenewed}); clients that trusted the old one must trust this file again.\n`,
+    );
+  }
+  // People read the demo text; programs read the JSON line, which comes last so it marks "ready".
+  if (args.demo) printDemo(server.baseUrl, server.certificatePath);
+  process.stdout.write(
+    `${JSON.stringify({
+      event: "listening",
+      url: server.origin,
+      baseUrl: server.baseUrl,
+      adminUrl: server.adminUrl,
+      adminToken: intake.adminToken,
+      certificate: server.certificatePath,
+      dataFile: dataFile ?? null,
+      clock: intake.clock.mode,
+      ...(args.demo ? { demoKeys: DEMO_KEYS, demoWebhookSecrets: DEMO_WEBHOOK_SECRETS } : {}),
+    })}\n`,
+  );
 }
 
 function printDemo(baseUrl: string, certificate: string) {

@@ -89,6 +89,22 @@ describe("intake-server", () => {
     expect(result.stderr).toContain(message);
   });
 
+  it("--tls-cert without --tls-key exits saying both are needed, and starts nothing", async () => {
+    const result = await runCli(["--port", "0", "--tls-cert", join(dir(), "cert.pem")]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain("--tls-cert and --tls-key go together: give both files.");
+    expect(result.stdout).not.toContain('"listening"');
+  });
+
+  it("a port in use exits saying so and what to do", async () => {
+    const first = await start(["--port", "0"]);
+    const port = new URL(first.info.url).port;
+    const second = await runCli(["--port", port]);
+    expect(second.code).not.toBe(0);
+    expect(second.stderr).toContain(`Port ${port} on 127.0.0.1 is in use: stop what holds it, or pass --port 0 for any free port.`);
+    expect((await first.fetch(`${first.info.baseUrl}/contacts?apiKey=${KEY}&email=a%40b.co`)).status).toBe(401);
+  });
+
   it("--tls-cert/--tls-key, --clock virtual, --clock-start and --rate-limit reach the server", async () => {
     const folder = dir();
     const pems = await selfsigned.generate([{ name: "commonName", value: "Own certificate" }], {
@@ -166,6 +182,20 @@ describe("intake-server", () => {
     const found = await second.fetch(`${second.info.baseUrl}/contacts?apiKey=${KEY}&phoneNumber=%2B14155550102`);
     expect(found.status).toBe(200);
     expect((await createContact(second, "+14155550101")).status).toBe(200);
+  });
+
+  it("a kept certificate that does not name a new --host is replaced, and stderr says clients must trust it again", async () => {
+    const dataFile = join(dir(), "state.json");
+    const first = await start(["--port", "0", "--data-file", dataFile]);
+    const kept = readFileSync(first.info.certificate, "utf8");
+    // Stopped the moment it said it was listening: a graceful stop all the same.
+    expect(await first.stop("SIGTERM")).toBe(0);
+    running.pop();
+
+    const second = await start(["--port", "0", "--host", "127.0.0.2", "--data-file", dataFile]);
+    expect(second.stderr()).toContain(`the certificate kept at ${dataFile}.cert.pem was replaced (it is not for 127.0.0.2)`);
+    expect(readFileSync(second.info.certificate, "utf8")).not.toBe(kept);
+    expect((await second.fetch(`${second.info.baseUrl}/contacts?apiKey=${KEY}&email=a%40b.co`)).status).toBe(401);
   });
 
   it("--data-file keeps a virtual clock's time, is readable by its owner only, and sweeps temporaries of killed runs", async () => {

@@ -27,6 +27,8 @@ export interface RunningServer {
   /** The PEM of the certificate served, and the file it is in. */
   certificate: string;
   certificatePath: string;
+  /** Why the certificate kept beside the data file was replaced by a new one, when it was: clients must trust the new one. */
+  certificateRenewed?: string;
   close(): Promise<void>;
 }
 
@@ -75,6 +77,7 @@ export async function serve(intake: Intake, options: ServeOptions = {}): Promise
     port,
     certificate: tls.cert,
     certificatePath: tls.certPath,
+    ...(tls.renewed ? { certificateRenewed: tls.renewed } : {}),
     async close() {
       await new Promise<void>((resolve) => {
         listener.close(() => resolve());

@@ -3,6 +3,7 @@
  * a data file from an earlier run, or a new one generated with selfsigned. Its PEM is written to
  * a file so clients can trust it (NODE_EXTRA_CA_CERTS, curl --cacert, a custom fetch).
  */
+import { X509Certificate, createPrivateKey } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { isIP } from "node:net";
@@ -17,6 +18,8 @@ export interface Certificate {
   certPath: string;
   /** Written by this run (and removed when it closes). */
   temporary: boolean;
+  /** Why a certificate kept from an earlier run was replaced by a new one, when it was. */
+  renewed?: string;
 }
 
 export interface CertificateOptions {
@@ -36,14 +39,17 @@ export async function loadCertificate(options: CertificateOptions): Promise<Cert
   if (options.dataFile) {
     const certPath = `${options.dataFile}.cert.pem`;
     const keyPath = `${options.dataFile}.key.pem`;
+    let renewed: string | undefined;
     if (existsSync(certPath) && existsSync(keyPath)) {
-      return { cert: await readFile(certPath, "utf8"), key: await readFile(keyPath, "utf8"), certPath, temporary: false };
+      const kept = { cert: await readFile(certPath, "utf8"), key: await readFile(keyPath, "utf8") };
+      renewed = unfit(kept, certificateNames(options.hosts ?? []));
+      if (!renewed) return { ...kept, certPath, temporary: false };
     }
     const pair = await generate(options.hosts ?? []);
     await mkdir(dirname(certPath), { recursive: true });
     await writeFile(keyPath, pair.key, { mode: 0o600 });
     await writeFile(certPath, pair.cert);
-    return { ...pair, certPath, temporary: false };
+    return { ...pair, certPath, temporary: false, ...(renewed ? { renewed } : {}) };
   }
   const pair = await generate(options.hosts ?? []);
   const dir = join(tmpdir(), "intake-server");
@@ -53,9 +59,33 @@ export async function loadCertificate(options: CertificateOptions): Promise<Cert
   return { ...pair, certPath, temporary: true };
 }
 
+/** The names and addresses a generated certificate is for: the loopback ones and the hosts served on. */
+function certificateNames(hosts: string[]): string[] {
+  return [...new Set(["localhost", "127.0.0.1", "::1", ...hosts.filter((h) => h && h !== "0.0.0.0" && h !== "::")])];
+}
+
+const DAY = 24 * 3600 * 1000;
+
+/**
+ * Why a kept pair cannot be served again, or undefined when it can: it must parse, the key must
+ * be the certificate's, it must not expire within a day, and it must name every host served on
+ * (a restart with another --host would otherwise serve a certificate clients refuse).
+ */
+function unfit(pair: { cert: string; key: string }, names: string[], now = Date.now()): string | undefined {
+  let certificate: X509Certificate;
+  try {
+    certificate = new X509Certificate(pair.cert);
+    if (!certificate.checkPrivateKey(createPrivateKey(pair.key))) return "its key is not the certificate's";
+  } catch (error) {
+    return `it could not be read (${(error as Error).message})`;
+  }
+  if (Date.parse(certificate.validTo) - now < DAY) return `it expires ${certificate.validTo}`;
+  const missing = names.filter((name) => (isIP(name) ? certificate.checkIP(name) : certificate.checkHost(name)) === undefined);
+  return missing.length ? `it is not for ${missing.join(", ")}` : undefined;
+}
+
 async function generate(hosts: string[]): Promise<{ cert: string; key: string }> {
-  const names = new Set(["localhost", "127.0.0.1", "::1", ...hosts.filter((h) => h && h !== "0.0.0.0" && h !== "::")]);
-  const altNames = [...names].map((name) => (isIP(name) ? { type: 7 as const, ip: name } : { type: 2 as const, value: name }));
+  const altNames = certificateNames(hosts).map((name) => (isIP(name) ? { type: 7 as const, ip: name } : { type: 2 as const, value: name }));
   const notBeforeDate = new Date(Date.now() - 60_000);
   const pems = await selfsigned.generate([{ name: "commonName", value: "Intake reference server" }], {
     keyType: "ec",
