@@ -89,6 +89,23 @@ describe("intake-server", () => {
     expect(result.stderr).toContain(message);
   });
 
+  it("a data file that cannot be read, or is not a snapshot, exits 2 saying what to do, and is left as it was", async () => {
+    const folder = dir();
+    const garbage = join(folder, "state.json");
+    writeFileSync(garbage, "not a snapshot");
+    const unreadable = await runCli(["--port", "0", "--data-file", garbage]);
+    expect(unreadable.code).toBe(2);
+    expect(unreadable.stderr).toContain(`${garbage} is not a snapshot this server can read`);
+    expect(unreadable.stderr).toContain("Move it away to start empty.");
+    expect(readFileSync(garbage, "utf8")).toBe("not a snapshot");
+
+    const underAFile = join(garbage, "state.json");
+    const notAFolder = await runCli(["--port", "0", "--data-file", underAFile]);
+    expect(notAFolder.code).toBe(2);
+    expect(notAFolder.stderr).toContain(`cannot read the data file ${underAFile} (ENOTDIR`);
+    expect(notAFolder.stdout).not.toContain('"listening"');
+  });
+
   it("--tls-cert without --tls-key exits saying both are needed, and starts nothing", async () => {
     const result = await runCli(["--port", "0", "--tls-cert", join(dir(), "cert.pem")]);
     expect(result.code).not.toBe(0);

@@ -52,6 +52,21 @@ describe("rate limit per key per minute", () => {
   });
 });
 
+describe("the virtual clock", () => {
+  it("does not go back: a negative ms is refused by the contract, an earlier `to` is a conflict, and the time stays", async () => {
+    harness = await startHarness({ clock: "virtual" });
+    const before = (await harness.admin("GET", "/clock")).body.now;
+    const negative = await harness.admin("POST", "/clock/advance", { ms: -1 });
+    expect(negative.status).toBe(400);
+    const earlier = await harness.admin("POST", "/clock/advance", { to: "2000-01-01T00:00:00.000Z" });
+    expect(earlier).toMatchObject({ status: 409, body: { error: { message: `The clock is at ${before}; it does not go back.` } } });
+    const both = await harness.admin("POST", "/clock/advance", { ms: 1, to: before });
+    expect(both).toMatchObject({ status: 400, body: { error: { code: "VALIDATION_ERROR", message: "Give ms or to, not both." } } });
+    expect((await harness.admin("GET", "/clock")).body.now).toBe(before);
+    expect((await harness.admin("POST", "/clock/advance", { ms: 1000 })).body.now).toBe(new Date(Date.parse(before) + 1000).toISOString());
+  });
+});
+
 describe("Idempotency-Key memory", () => {
   it("is kept for 24 hours, then the key grants again", async () => {
     harness = await startHarness({ clock: "virtual" });

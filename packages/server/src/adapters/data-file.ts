@@ -15,7 +15,7 @@ export function readDataFile(path: string): Snapshot | undefined {
     text = readFileSync(path, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
+    throw new Error(`cannot read the data file ${path} (${(error as Error).message}): give --data-file a file in a folder this user can write.`, { cause: error });
   }
   try {
     const snapshot = JSON.parse(text) as Snapshot;

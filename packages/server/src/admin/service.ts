@@ -13,7 +13,7 @@ import type { RateLimiter } from "../http/rate-limit.js";
 import { base64, type IdSource, type IdState } from "../ids.js";
 import type { Journal, JournalEntry } from "../journal.js";
 import { toE164 } from "../operations/phone.js";
-import { clean } from "../operations/present.js";
+import { clean, storedCustomFields } from "../operations/present.js";
 import type { AccountRecord, ContactRecord, Fields } from "../store/models.js";
 import { roundCredits, type Records, type Store } from "../store/store.js";
 import {
@@ -138,14 +138,24 @@ export function createAdminService(deps: AdminDeps) {
     return store.createList({ id, accountId: owner.id, name: input.name, campaignId: input.campaignId ?? null, createdAt: store.timestamp() });
   }
 
-  /** A seed or import contact: matched by phone number when known, else created. */
-  function upsertContact(owner: AccountRecord, input: Schemas["SeedContact"]): { contact: ContactRecord; created: boolean } {
+  /**
+   * The contact a seed or import entry matches (by phone number, else by fromId), or, for a new
+   * one, its phone number in E.164 once the entry is checked to have something to reach it by.
+   */
+  function matchContact(owner: AccountRecord, input: Schemas["SeedContact"]): { known: ContactRecord } | { phone: string | null } {
     const phone = input.phone === undefined ? null : e164(input.phone);
     const known = (phone && store.contactByPhoneNumber(owner.id, phone)) || (input.fromId && store.contactBySender(owner.id, input.fromId));
-    if (known) return { contact: known, created: false };
+    if (known) return { known };
     if (!phone && !input.email && !input.fromId) {
       throw adminError(400, "VALIDATION_ERROR", "A contact needs at least one of phone, email or fromId.");
     }
+    return { phone };
+  }
+
+  /** A seed or import contact: matched by phone number when known, else created. */
+  function upsertContact(owner: AccountRecord, input: Schemas["SeedContact"]): { contact: ContactRecord; created: boolean } {
+    const match = matchContact(owner, input);
+    if ("known" in match) return { contact: match.known, created: false };
     const id = input.id ?? ids.id("ct_");
     if (store.contactById(id)) throw conflict(`A contact with id ${id} already exists.`);
     const contact = store.createContact({
@@ -153,9 +163,9 @@ export function createAdminService(deps: AdminDeps) {
       accountId: owner.id,
       firstName: clean(input.firstName),
       lastName: clean(input.lastName),
-      phone,
+      phone: match.phone,
       email: clean(input.email),
-      customFields: input.customFields && Object.keys(input.customFields).length ? JSON.stringify(input.customFields) : null,
+      customFields: storedCustomFields(input.customFields),
       fromId: input.fromId ?? null,
       customChannel: input.customChannel ?? null,
       botPaused: false,
@@ -392,10 +402,7 @@ export function createAdminService(deps: AdminDeps) {
       // Every entry is checked before anything is created, so a bad one leaves no half-done import.
       const newIds = new Set<string>();
       for (const contact of input.contacts ?? []) {
-        const phone = contact.phone === undefined ? null : e164(contact.phone);
-        const known = (phone && store.contactByPhoneNumber(owner.id, phone)) || (contact.fromId && store.contactBySender(owner.id, contact.fromId));
-        if (known) continue;
-        if (!phone && !contact.email && !contact.fromId) throw adminError(400, "VALIDATION_ERROR", "A contact needs at least one of phone, email or fromId.");
+        if ("known" in matchContact(owner, contact)) continue;
         if (contact.id && (store.contactById(contact.id) || newIds.has(contact.id))) throw conflict(`A contact with id ${contact.id} already exists.`);
         if (contact.id) newIds.add(contact.id);
       }

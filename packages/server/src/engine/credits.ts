@@ -32,8 +32,10 @@ export function createCredits({ store, deliveries, duplicateRechargeWebhooks }: 
       .some((m) => m.direction === "outbound" && m.source !== "api_send" && (m.status === "sent" || m.status === "pending" || m.status === "failed"));
   }
 
-  function costOf(contact: ContactRecord, spend: Spend): number {
-    return (isFirst(contact) ? 1 : 0) + (spend === "bot_reply" ? 1 : 0);
+  /** One credit for the first message to a contact, one more for a bot reply. */
+  function price(contact: ContactRecord, spend: Spend): { first: boolean; cost: number } {
+    const first = isFirst(contact);
+    return { first, cost: (first ? 1 : 0) + (spend === "bot_reply" ? 1 : 0) };
   }
 
   function requestRecharge(account: AccountRecord, before: number) {
@@ -53,12 +55,11 @@ export function createCredits({ store, deliveries, duplicateRechargeWebhooks }: 
   }
 
   return {
-    costOf,
+    costOf: (contact: ContactRecord, spend: Spend): number => price(contact, spend).cost,
 
     /** Takes what the message costs; false (and nothing taken) when the balance is short. */
     charge(account: AccountRecord, contact: ContactRecord, spend: Spend): boolean {
-      const first = isFirst(contact);
-      const cost = (first ? 1 : 0) + (spend === "bot_reply" ? 1 : 0);
+      const { first, cost } = price(contact, spend);
       if (cost === 0) return true;
       if (account.credits < cost) return false;
       const before = account.credits;

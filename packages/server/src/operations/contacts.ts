@@ -2,7 +2,7 @@
 import type { components } from "@intake/spec";
 import { badRequest, notFound } from "../http/errors.js";
 import { toE164 } from "./phone.js";
-import { clean, toContact } from "./present.js";
+import { clean, storedCustomFields, toContact } from "./present.js";
 import type { Handler } from "./types.js";
 
 type Camel = components["schemas"]["ContactInput"];
@@ -36,7 +36,7 @@ export const createContact: Handler<"createContact"> = ({ account, form, body },
     lastName: clean(input.lastName),
     phone,
     email,
-    customFields: input.customFields && Object.keys(input.customFields).length ? JSON.stringify(input.customFields) : null,
+    customFields: storedCustomFields(input.customFields),
     fromId: null,
     customChannel: null,
     botPaused: false,

@@ -137,7 +137,7 @@ export class Store {
     this.changed();
   }
 
-  updateAccount(account: AccountRecord, patch: Partial<Fields<"account">>): AccountRecord {
+  updateAccount(account: AccountRecord, patch: Patch<AccountRecord, "apiKey" | "agencyId" | "email">): AccountRecord {
     Object.assign(account, patch);
     this.changed();
     return account;
@@ -186,7 +186,7 @@ export class Store {
     this.changed();
   }
 
-  updateContact(contact: ContactRecord, patch: Partial<Fields<"contact">>): ContactRecord {
+  updateContact(contact: ContactRecord, patch: Patch<ContactRecord, "accountId" | "phone" | "email" | "fromId">): ContactRecord {
     Object.assign(contact, patch);
     this.changed();
     return contact;
@@ -234,7 +234,7 @@ export class Store {
     return accountId ? all.filter((l) => l.accountId === accountId) : all;
   }
 
-  updateList(list: ListRecord, patch: Partial<Fields<"list">>): ListRecord {
+  updateList(list: ListRecord, patch: Patch<ListRecord, "accountId">): ListRecord {
     Object.assign(list, patch);
     this.changed();
     return list;
@@ -289,7 +289,7 @@ export class Store {
     return this.db.message.getAll();
   }
 
-  updateMessage(message: MessageRecord, patch: Partial<Fields<"message">>): MessageRecord {
+  updateMessage(message: MessageRecord, patch: Patch<MessageRecord, "accountId" | "contactId" | "messageSid" | "direction">): MessageRecord {
     Object.assign(message, patch);
     this.changed();
     return message;
@@ -313,7 +313,7 @@ export class Store {
     return this.db.delivery.getAll();
   }
 
-  updateDelivery(delivery: DeliveryRecord, patch: Partial<Fields<"delivery">>): DeliveryRecord {
+  updateDelivery(delivery: DeliveryRecord, patch: Patch<DeliveryRecord, "messageId">): DeliveryRecord {
     Object.assign(delivery, patch);
     this.changed();
     return delivery;
@@ -559,6 +559,12 @@ export class Store {
     return record && record.accountId === accountId && kindOf(id) === kind ? (record as T) : undefined;
   }
 }
+
+/**
+ * What an update may change: not the id, nor the fields the indexes beside @mswjs/data are keyed
+ * by (those change through the store's own methods, which re-index).
+ */
+type Patch<R, Indexed extends keyof R> = Partial<Omit<R, "id" | Indexed | symbol>>;
 
 type Kind = "account" | "contact" | "campaign" | "list" | "message" | "delivery";
 

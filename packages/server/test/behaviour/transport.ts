@@ -36,6 +36,13 @@ export const transport: Register = (target, options) => {
       expect(receive).toMatchObject({ status: 400, body: { error: expect.stringContaining("not valid JSON") } });
     });
 
+    direct("a body that is not UTF-8 text is 400 INVALID_JSON, and nothing is stored", async () => {
+      const latin1 = new Uint8Array([...new TextEncoder().encode('{"phone":"+14155550123","firstName":"Ren'), 0xe9, ...new TextEncoder().encode('e"}')]);
+      const response = await json(await raw(target(), `/contacts?apiKey=${KEYS.acme}`, { method: "POST", headers: { "content-type": "application/json" }, body: latin1 }));
+      expect(response).toMatchObject({ status: 400, body: { error: { code: "INVALID_JSON", message: "The request body is not valid UTF-8 text." } } });
+      expect((await json(await raw(target(), `/contacts?apiKey=${KEYS.acme}&phoneNumber=%2B14155550123`))).status).toBe(404);
+    });
+
     direct("JSON nested deeper than any body of the contract is 400 INVALID_JSON", async () => {
       const deep = `{"phone":"+14155550123","customFields":{"a":${"[".repeat(5000)}${"]".repeat(5000)}}}`;
       const response = await json(await raw(target(), `/contacts?apiKey=${KEYS.acme}`, { method: "POST", headers: { "content-type": "application/json" }, body: deep }));
