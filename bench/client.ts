@@ -4,7 +4,8 @@
  *
  * - Per call: over plain HTTP to the Intake core behind node:http (the shortest round trip, where
  *   the client's share shows at its largest) and over HTTPS to the real server, in their own
- *   processes on 127.0.0.1; calls one after another, in batches taking turns; medians. Beside
+ *   processes on 127.0.0.1; calls one after another, the sides taking turns call by call; medians
+ *   of the rounds' means. Beside
  *   the raw fetch, a raw fetch with a timeout (a per-call AbortSignal) shows what any call that
  *   can time out pays on Node 20. Target: under 10% over raw fetch.
  * - Bundle: packages/client/scripts/size.mjs (esbuild, minified, gzip -9, openapi-fetch
@@ -66,10 +67,22 @@ function callsTo(target: Target): Record<string, Record<Side, Call>> {
   };
 }
 
-async function batch(call: Call): Promise<number> {
-  const started = performance.now();
-  for (let i = 0; i < BATCH; i++) await call();
-  return ((performance.now() - started) * 1000) / BATCH;
+/**
+ * One round: BATCH calls of each side, the sides taking turns call by call (in an order that
+ * rotates each round), so a burst of noise on the machine falls on all of them alike. The mean
+ * µs per call of each side.
+ */
+async function round(sides: Record<Side, Call>, rotation: number): Promise<Record<Side, number>> {
+  const order = SIDES.map((_, i) => SIDES[(rotation + i) % SIDES.length]!);
+  const spent: Record<Side, number> = { client: 0, raw: 0, rawTimeout: 0 };
+  for (let i = 0; i < BATCH; i++) {
+    for (const side of order) {
+      const started = performance.now();
+      await sides[side]();
+      spent[side] += performance.now() - started;
+    }
+  }
+  return { client: (spent.client * 1000) / BATCH, raw: (spent.raw * 1000) / BATCH, rawTimeout: (spent.rawTimeout * 1000) / BATCH };
 }
 
 const TRANSPORTS = [
@@ -87,14 +100,11 @@ for (const { kind, transport } of TRANSPORTS) {
   samples[transport] = {};
   try {
     for (const [name, sides] of Object.entries(callsTo(target))) {
-      for (const side of SIDES) await batch(sides[side]);
+      await round(sides, 0);
       const got: Samples = (samples[transport]![name] = { client: [], raw: [], rawTimeout: [] });
-      for (let round = 0; round < ROUNDS; round++) {
-        // Each side goes first, second and last in turn.
-        for (let i = 0; i < SIDES.length; i++) {
-          const side = SIDES[(round + i) % SIDES.length]!;
-          got[side].push(await batch(sides[side]));
-        }
+      for (let r = 0; r < ROUNDS; r++) {
+        const means = await round(sides, r);
+        for (const side of SIDES) got[side].push(means[side]);
       }
       console.log(`${transport}, ${name}: client ${fmt(median(got.client), 1)} µs, raw fetch ${fmt(median(got.raw), 1)} µs, with a timeout ${fmt(median(got.rawTimeout), 1)} µs`);
     }
@@ -142,8 +152,9 @@ Each side makes the same request to the same server, ${fmt(STORED)} contacts sto
 \`fetch\` and \`response.json()\`, and for reference the raw side again with a 30 s timeout through a
 per-call AbortController, as code that must not hang writes it. Plain HTTP goes to the Intake core
 behind node:http (the bench harness: the shortest round trip, where the client's share is
-largest); HTTPS to the Intake server as users run it. ${ROUNDS} rounds of ${fmt(BATCH)} calls one after another per
-side, the sides taking turns at going first; medians.
+largest); HTTPS to the Intake server as users run it. ${ROUNDS} rounds of ${fmt(BATCH)} calls per side, one after
+another, the sides taking turns call by call (so noise on the shared machine falls on all alike);
+the median of the rounds' means per side.
 
 | Transport | Call | Client, µs | Raw fetch, µs | Overhead | Raw fetch with a timeout, µs | Target | |
 |---|---|---:|---:|---:|---:|---:|---|
