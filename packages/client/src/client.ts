@@ -47,8 +47,11 @@ function trackMiddleware<C extends Client<never, "application/json">>(client: C)
   const tracked: C = {
     ...client,
     use(...added: Middleware[]) {
-      client.use(...added);
-      middleware.push(...added);
+      // One at a time, as openapi-fetch registers them: one it refuses leaves those before it in place.
+      for (const m of added) {
+        client.use(m);
+        if (m) middleware.push(m);
+      }
     },
     eject(...removed: Middleware[]) {
       client.eject(...removed);

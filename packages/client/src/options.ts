@@ -79,6 +79,7 @@ export function resolveOptions(options: IntakeClientOptions): ResolvedOptions {
       "An API key is required: pass apiKey or set INTAKE_API_KEY. Generate one in Settings > Account > API Key.",
     );
   }
+  checkKeyCanTravel(options.auth, apiKey);
   // The global fetch is looked up at call time, so one patched later (msw, a test double) is the
   // one used, and given the URL and init rather than a Request: it builds its own Request anyway,
   // and one fewer (with its AbortSignal) is a good part of what a call costs on Node 20.
@@ -146,19 +147,33 @@ function isLoopback(hostname: string): boolean {
 }
 
 /**
+ * A key its auth form cannot carry fails here, not as a request that fails (and is retried) as if
+ * the network had. The message never quotes the key.
+ */
+function checkKeyCanTravel(form: AuthForm, apiKey: string): void {
+  try {
+    if (form === "query") encodeURIComponent(apiKey);
+    else new Headers({ [form === "header" ? "x-api-key" : "authorization"]: form === "header" ? apiKey : `Bearer ${apiKey}` });
+  } catch {
+    const where = form === "query" ? "in a URL (it holds a lone surrogate)" : "in an HTTP header (only visible ASCII and Latin-1 text, no line breaks)";
+    throw new IntakeConfigError(`The API key cannot be sent ${where}: check that apiKey is the key as issued.`);
+  }
+}
+
+/**
  * Headers with their names in lower case, so that merging two sets cannot send a name twice. A
  * name or value fetch would refuse is an error here, naming where it came from, rather than a
  * request that fails (and is retried) as if the network had.
  */
-export function checkedHeaders(where: string, headers: Record<string, string> | undefined): Record<string, string> {
+export function checkedHeaders(where: string, headers: Record<string, string | null | undefined> | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  if (headers === undefined) return out;
+  // A header given as null or undefined is not sent, as openapi-fetch treats it.
+  for (const name in headers) if (headers[name] !== undefined && headers[name] !== null) out[name.toLowerCase()] = headers[name];
   try {
-    new Headers(headers);
+    new Headers(out);
   } catch (error) {
     throw new IntakeConfigError(`${where}: ${(error as Error).message}`);
   }
-  for (const name in headers) out[name.toLowerCase()] = headers[name]!;
   return out;
 }
 

@@ -4,7 +4,7 @@
  */
 import type { AuthForm } from "@intake/spec";
 import type { Client } from "openapi-fetch";
-import { IntakeApiError, NotFoundError, errorFromResponse, type Received, type RequestSummary } from "./errors.js";
+import { IntakeApiError, IntakeConfigError, NotFoundError, errorFromResponse, type Received, type RequestSummary } from "./errors.js";
 import { checkedHeaders, type ResolvedOptions } from "./options.js";
 import { fetchFor, requestSummaryOf, type CallOverrides, type Outgoing, type Send } from "./transport.js";
 import type { ExactlyOne, Forbid, FormsWith, JsonBody, JsonData, PathsByForm, QueryOf, WithMediaRule } from "./types.js";
@@ -108,7 +108,8 @@ function caller({ raw, send, options, hasMiddleware }: ResourceContext) {
       ...(callOptions.headers && checkedHeaders("The headers call option", callOptions.headers)),
       ...(init.params?.header && checkedHeaders("idempotencyKey", init.params.header)),
     };
-    return hasMiddleware() ? viaMiddleware<T>(method, path, init, headers, callOptions) : direct<T>(method, path, init, headers, callOptions);
+    const plain = !hasMiddleware() && scalars(init.params?.query, false) && scalars(init.params?.path, true);
+    return plain ? direct<T>(method, path, init, headers, callOptions) : viaOpenapiFetch<T>(method, path, init, headers, callOptions);
   };
 
   /** Straight to the transport: the same request openapi-fetch would build, without its Request and Response. */
@@ -123,7 +124,7 @@ function caller({ raw, send, options, hasMiddleware }: ResourceContext) {
     };
     const answer = await send(outgoing, { timeoutMs, maxRetries });
     const text = NO_BODY.has(answer.status) ? "" : decoder.decode(answer.body);
-    if (answer.status < 200 || answer.status > 299) throw errorFromResponse(answer, text ? parseLoosely(text) : undefined, answer.summary(), options.apiKey);
+    if (answer.status < 200 || answer.status > 299) throw errorFromResponse(answer, parseLoosely(text), answer.summary(), options.apiKey);
     if (!text) throw unexpected(answer, answer.summary(), "an empty body");
     try {
       return JSON.parse(text) as T;
@@ -132,8 +133,11 @@ function caller({ raw, send, options, hasMiddleware }: ResourceContext) {
     }
   }
 
-  /** Through openapi-fetch, so its middleware sees the call as it sees `raw` calls. */
-  async function viaMiddleware<T>(method: string, path: string, init: CallInit, headers: Record<string, string>, { signal, timeoutMs, maxRetries }: CallOptions): Promise<T> {
+  /**
+   * Through openapi-fetch: so its middleware sees the call as it sees `raw` calls, and so its
+   * serializers decide what a value the types do not allow (an array, an object) becomes.
+   */
+  async function viaOpenapiFetch<T>(method: string, path: string, init: CallInit, headers: Record<string, string>, { signal, timeoutMs, maxRetries }: CallOptions): Promise<T> {
     let sent: RequestSummary = { method, url: path };
     let received: Response | undefined;
     const request = raw.request as (m: string, p: string, i: object) => ReturnType<LooseClient["GET"]>;
@@ -165,6 +169,17 @@ function caller({ raw, send, options, hasMiddleware }: ResourceContext) {
 
 const JSON_CONTENT = { "content-type": "application/json" };
 const NO_BODY = new Set([204, 205, 304]);
+
+/** Whether every value is a string, number or boolean (absent ones too, unless `required`): what `direct` writes. */
+function scalars(values: Record<string, unknown> | undefined, required: boolean): boolean {
+  for (const name in values) {
+    const value = values[name];
+    if (value === undefined || value === null) {
+      if (required) return false;
+    } else if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") return false;
+  }
+  return true;
+}
 
 /** Path parameters the way openapi-fetch's default serializer puts them: percent-encoded. */
 function expandPath(path: string, params: Record<string, unknown> | undefined): string {
@@ -217,8 +232,11 @@ export function buildResources<F extends AuthForm>(form: F, context: ResourceCon
     },
   };
   const lists = {
-    addContact: (listId: string, body: unknown, options?: CallOptions) =>
-      call("POST", "/lists/{listId}/contacts", { params: { path: { listId } }, body }, options),
+    addContact: async (listId: string, body: unknown, options?: CallOptions) => {
+      // A URL path cannot carry these: any URL parser folds them into the path ("/lists/../contacts" is "/contacts").
+      if (listId === "." || listId === "..") throw new IntakeConfigError(`listId cannot be "${listId}": no list has that id, and a URL cannot carry it.`);
+      return call("POST", "/lists/{listId}/contacts", { params: { path: { listId } }, body }, options);
+    },
   };
   const messages = {
     send: (body: unknown, options?: CallOptions) => call("POST", "/send_custom_channel_message", { body }, options),

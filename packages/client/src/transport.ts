@@ -23,7 +23,7 @@ export interface CallOverrides {
 /** A call as the transport sends it, the key not yet placed. */
 export interface Outgoing {
   method: string;
-  /** Absolute, without a fragment. */
+  /** Absolute; a fragment is dropped. */
   url: string;
   /** Lower-case names; they win over the client's `headers` option. */
   headers: Record<string, string>;
@@ -77,10 +77,13 @@ export function createTransport(options: ResolvedOptions): Send {
     const maxRetries = nonNegativeInteger("maxRetries", overrides.maxRetries, options.retry.maxRetries);
     const { method, body, signal: callerSignal } = outgoing;
     const headers = { ...options.headers, ...outgoing.headers };
-    const url = placeKey(options.auth, options.apiKey, outgoing.url, headers);
-    // Built, redacted, when first needed (an answer, an error, a log line).
+    // A fragment is never sent; dropped, so the key cannot end up after one (and unsent).
+    const hash = outgoing.url.indexOf("#");
+    const url = placeKey(options.auth, options.apiKey, hash === -1 ? outgoing.url : outgoing.url.slice(0, hash), headers);
+    // Built, redacted, when first needed (an answer, an error, a log line); the text pass catches
+    // the key anywhere else a custom URL could have put it.
     let summary: RequestSummary | undefined;
-    const summaryOf = (): RequestSummary => (summary ??= { method, url: redactUrl(url) });
+    const summaryOf = (): RequestSummary => (summary ??= { method, url: redactText(redactUrl(url), options.apiKey) });
     const safe = isSafeToRepeat(method, pathOf(url).slice(basePath.length), body);
     // Absent without a logger, so `log?.(…)` does not even build the entry.
     const logger = options.logger;

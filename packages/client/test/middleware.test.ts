@@ -3,7 +3,7 @@
  * `raw`, and through openapi-fetch (so its middleware sees them) while some is. Both ways must
  * send the same request and give the same result.
  */
-import { IntakeConfigError, NotFoundError, RateLimitError, TimeoutError } from "@intake/client";
+import { AbortError, IntakeConfigError, NotFoundError, RateLimitError, TimeoutError, type LogEntry } from "@intake/client";
 import type { Middleware } from "openapi-fetch";
 import { HttpResponse, delay } from "msw";
 import { describe, expect, it } from "vitest";
@@ -92,13 +92,68 @@ describe("middleware on raw", () => {
 
   it("errors are the same typed errors either way", async () => {
     record(() => json({ error: { code: "RATE_LIMITED", message: "Slow down" } }, 429, { "retry-after": "3600" }));
+    const errors: RateLimitError[] = [];
     for (const withMiddleware of [false, true]) {
       const intake = client("query", { maxRetries: 0 });
       if (withMiddleware) intake.raw.use(passThrough);
       const error = await intake.contacts.create({ phone: "+14155550123" }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(RateLimitError);
-      expect((error as RateLimitError).request.url).toContain("apiKey=[REDACTED]");
+      errors.push(error as RateLimitError);
     }
+    const seen = errors.map(({ status, code, message, body, retryAfterMs, request }) => ({ status, code, message, body, retryAfterMs, request }));
+    expect(seen[1]).toEqual(seen[0]);
+    expect(seen[0]).toMatchObject({ status: 429, code: "RATE_LIMITED", message: "Slow down", retryAfterMs: 3_600_000 });
+    expect(seen[0]!.request.url).toContain("apiKey=[REDACTED]");
+  });
+
+  it("a timeout, a caller's abort and the logger work the same through it", async () => {
+    record(async () => {
+      await delay(1_000);
+      return json(found);
+    });
+    const entries: LogEntry[] = [];
+    const intake = client("query", { timeoutMs: 50, maxRetries: 0, logger: (entry) => entries.push(entry) });
+    intake.raw.use(passThrough);
+    await expect(intake.contacts.find({ email: "ada@example.com" })).rejects.toBeInstanceOf(TimeoutError);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error("user left")), 20);
+    await expect(intake.contacts.find({ email: "ada@example.com" }, { signal: controller.signal, timeoutMs: 5_000 })).rejects.toBeInstanceOf(AbortError);
+    expect(entries.map((e) => e.event)).toEqual(["request", "error", "request", "error"]);
+    expect(JSON.stringify(entries)).not.toContain(API_KEY);
+    expect(entries[0]!.url).toContain("apiKey=[REDACTED]");
+  });
+
+  it("a middleware that adds a fragment cannot push the key out of the query (or into a log)", async () => {
+    const seen = record(() => json({ error: { code: "CONTACT_NOT_FOUND", message: "No contact" } }, 404));
+    const entries: LogEntry[] = [];
+    const intake = client("query", { logger: (entry) => entries.push(entry) });
+    intake.raw.use({ onRequest: ({ request }) => new Request(`${request.url}#section`, request) });
+    expect(await intake.contacts.find({ email: "ada@example.com" })).toBeNull();
+    expect(seen[0]!.url.searchParams.getAll("apiKey")).toEqual([API_KEY]);
+    expect(JSON.stringify(entries)).not.toContain(API_KEY);
+  });
+
+  it("use() with one middleware openapi-fetch refuses keeps the ones before it, for resource calls too", async () => {
+    record(() => json(found));
+    const intake = client("query");
+    let seenByMiddleware = 0;
+    const counting: Middleware = { onRequest: () => void seenByMiddleware++ };
+    expect(() => intake.raw.use(counting, {} as Middleware)).toThrow();
+    await intake.raw.GET("/contacts", { params: { query: { email: "ada@example.com" } } });
+    await intake.contacts.find({ email: "ada@example.com" });
+    expect(seenByMiddleware).toBe(2);
+  });
+
+  it("an error with an empty body is the same error either way", async () => {
+    record(() => new HttpResponse("", { status: 503 }));
+    const seen: unknown[] = [];
+    for (const withMiddleware of [false, true]) {
+      const intake = client("query", { maxRetries: 0 });
+      if (withMiddleware) intake.raw.use(passThrough);
+      const { status, code, message, body } = (await intake.contacts.create({ email: "a@example.com" }).catch((e: unknown) => e)) as RateLimitError;
+      seen.push({ status, code, message, body });
+    }
+    expect(seen[1]).toEqual(seen[0]);
   });
 
   it("a contact that does not exist is null either way", async () => {
@@ -111,6 +166,38 @@ describe("middleware on raw", () => {
     const other = record(() => json({ error: { code: "NOT_FOUND", message: "No such route" } }, 404));
     await expect(client("query").contacts.find({ email: "x@example.com" })).rejects.toBeInstanceOf(NotFoundError);
     expect(other).toHaveLength(1);
+  });
+});
+
+describe("values the types do not allow, from untyped code", () => {
+  it("an array in the query is written as openapi-fetch writes it, either way", async () => {
+    const seen = record(() => json(found));
+    for (const withMiddleware of [false, true]) {
+      const intake = client("query");
+      if (withMiddleware) intake.raw.use(passThrough);
+      await intake.contacts.find({ email: ["a@example.com", "b@example.com"] } as never);
+    }
+    expect(wire(seen[1]!)).toEqual(wire(seen[0]!));
+    expect(seen[0]!.url.searchParams.getAll("email")).toEqual(["a@example.com", "b@example.com"]);
+  });
+
+  it("a header given as null or undefined is not sent, either way", async () => {
+    const seen = record(() => json(contact, 201));
+    for (const withMiddleware of [false, true]) {
+      const intake = client("query");
+      if (withMiddleware) intake.raw.use(passThrough);
+      await intake.contacts.create({ phone: "+14155550123" }, { headers: { "x-gone": undefined, "x-null": null, "x-kept": "1" } as never });
+    }
+    expect(wire(seen[1]!)).toEqual(wire(seen[0]!));
+    expect(Object.keys(seen[0]!.headers).filter((name) => name.startsWith("x-"))).toEqual(["x-kept"]);
+  });
+
+  it('a list id of "." or ".." is refused before anything is sent (a URL folds it into the path)', async () => {
+    const seen = record(() => json(added, 201));
+    for (const listId of [".", ".."]) {
+      await expect(client("query").lists.addContact(listId, { contactId: contact.id })).rejects.toThrow(new IntakeConfigError(`listId cannot be "${listId}": no list has that id, and a URL cannot carry it.`));
+    }
+    expect(seen).toHaveLength(0);
   });
 });
 
@@ -150,6 +237,19 @@ describe("raw calls share the transport", () => {
     const { data, response } = await client("query").raw.GET("/contacts", { params: { query: { email: "ada@example.com" } } });
     expect(response.status).toBe(204);
     expect(data).toBeUndefined();
+  });
+});
+
+describe("a key its auth form cannot carry is refused when the client is created, without quoting it", () => {
+  it.each([
+    ["bearer", "ключ-не-latin1", "in an HTTP header"],
+    ["header", "key\nwith a line break", "in an HTTP header"],
+    ["query", "key\uD800", "in a URL"],
+  ] as const)("%s form", (auth, apiKey, where) => {
+    const attempt = () => client(auth, { apiKey });
+    expect(attempt).toThrow(IntakeConfigError);
+    expect(attempt).toThrow(`The API key cannot be sent ${where}`);
+    expect(() => attempt()).not.toThrow(apiKey);
   });
 });
 

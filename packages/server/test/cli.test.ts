@@ -205,7 +205,7 @@ describe("intake-server", () => {
     const dataFile = join(dir(), "state.json");
     const first = await start(["--port", "0", "--data-file", dataFile]);
     const kept = readFileSync(first.info.certificate, "utf8");
-    // Stopped the moment it said it was listening: a graceful stop all the same.
+    // Stopped as soon as it said it was listening: a graceful stop, the data file saved.
     expect(await first.stop("SIGTERM")).toBe(0);
     running.pop();
 

@@ -14,7 +14,7 @@ import { base64, type IdSource, type IdState } from "../ids.js";
 import type { Journal, JournalEntry } from "../journal.js";
 import { toE164 } from "../operations/phone.js";
 import { clean, storedCustomFields } from "../operations/present.js";
-import type { AccountRecord, ContactRecord, Fields } from "../store/models.js";
+import type { AccountRecord, ContactRecord } from "../store/models.js";
 import { roundCredits, type Records, type Store } from "../store/store.js";
 import {
   toAccount,
@@ -302,7 +302,7 @@ export function createAdminService(deps: AdminDeps) {
     updateAccount(id: string, patch: Schemas["AccountPatch"]) {
       const record = account(id);
       if (patch.defaultCampaignId && !store.campaign(record.id, patch.defaultCampaignId)) throw missing("campaign", patch.defaultCampaignId);
-      const fields: Partial<Fields<"account">> = {};
+      const fields: Parameters<Store["updateAccount"]>[1] = {};
       if (patch.name !== undefined) fields.name = patch.name;
       if (patch.webhookUrl !== undefined) fields.webhookUrl = patch.webhookUrl;
       if (patch.autoRechargeUrl !== undefined) fields.autoRechargeUrl = patch.autoRechargeUrl;
@@ -376,7 +376,7 @@ export function createAdminService(deps: AdminDeps) {
     updateList(id: string, patch: Schemas["ListPatch"]) {
       const list = store.listById(id) ?? fail(missing("list", id));
       if (patch.campaignId && !store.campaign(list.accountId, patch.campaignId)) throw missing("campaign", patch.campaignId);
-      const fields: Partial<Fields<"list">> = {};
+      const fields: Parameters<Store["updateList"]>[1] = {};
       if (patch.name !== undefined) fields.name = patch.name;
       if (patch.campaignId !== undefined) fields.campaignId = patch.campaignId;
       return toList(store.updateList(list, fields), store.memberCount(id));

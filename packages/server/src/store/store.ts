@@ -562,9 +562,10 @@ export class Store {
 
 /**
  * What an update may change: not the id, nor the fields the indexes beside @mswjs/data are keyed
- * by (those change through the store's own methods, which re-index).
+ * by (those change through the store's own methods, which re-index). Named as `never`, so a
+ * variable of a wider type that carries one does not pass either.
  */
-type Patch<R, Indexed extends keyof R> = Partial<Omit<R, "id" | Indexed | symbol>>;
+type Patch<R, Indexed extends keyof R> = Partial<Omit<R, "id" | Indexed | symbol>> & { [K in "id" | Indexed]?: never };
 
 type Kind = "account" | "contact" | "campaign" | "list" | "message" | "delivery";
 
