@@ -9,7 +9,7 @@
  */
 import { alternate, CONNECTIONS, median, type Sample } from "./support/load.js";
 import { routes, STORED } from "./support/routes.js";
-import { fmt, machine, verdict, writeReport } from "./support/report.js";
+import { figure, fmt, machine, verdict, writeReport } from "./support/report.js";
 import { startPrismTarget, startTarget, type Target } from "./support/targets.js";
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
@@ -54,7 +54,7 @@ async function report(samples: Record<string, Record<string, Sample[]>>) {
       ["Intake core / bare node:http", core / rps(route, "bare node:http"), 0.5],
       ["Intake server / bare node:https", https / rps(route, "bare node:https"), 0.5],
     ] as const) {
-      checks.push({ what: `${route}: ${check}`, value: ratio.toFixed(2), target: `≥ ${target}`, met: ratio >= target, ratio });
+      checks.push({ what: `${route}: ${check}`, value: figure(ratio, (r) => r >= target), target: `≥ ${target}`, met: ratio >= target, ratio });
     }
   }
   const summary = [

@@ -25,3 +25,12 @@ export function heapAfterGc(): number {
   gc();
   return process.memoryUsage().heapUsed;
 }
+
+/**
+ * A figure to `digits` decimals, or one more when rounding would put it on the other side of its
+ * target (0.8955 shown as 0.90 next to "≥ 0.90" and "missed").
+ */
+export function figure(value: number, meets: (value: number) => boolean, digits = 2): string {
+  const rounded = value.toFixed(digits);
+  return meets(Number(rounded)) === meets(value) ? rounded : value.toFixed(digits + 1);
+}
