@@ -182,9 +182,14 @@ function env(name: string): string | undefined {
   return proc?.env?.[name] || undefined;
 }
 
+/** The longest delay a timer takes (about 24.8 days): a longer one fires at once in Node and browsers. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
 export function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new IntakeConfigError(`${name} must be a positive number of milliseconds (got ${value}).`);
+  if (!Number.isFinite(value) || value <= 0 || value > MAX_TIMER_MS) {
+    throw new IntakeConfigError(`${name} must be a positive number of milliseconds, at most ${MAX_TIMER_MS} (about 24.8 days) (got ${value}).`);
+  }
   return value;
 }
 

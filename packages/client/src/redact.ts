@@ -29,14 +29,29 @@ export function redactText(text: string, apiKey: string): string {
   return out;
 }
 
-/** A JSON-like value with the key removed from every string in it. */
-export function redactValue<T>(value: T, apiKey: string): T {
+/**
+ * A JSON-like value with the key removed from every string in it, names included; the value itself
+ * when nothing needed removing. Walked rather than searched as JSON text, where a key with a quote
+ * or a backslash in it would be escaped out of sight.
+ */
+export function redactValue<T>(value: T, apiKey: string, depth = 0): T {
   if (typeof value === "string") return redactText(value, apiKey) as T;
   if (value === null || typeof value !== "object") return value;
-  const text = JSON.stringify(value);
-  const clean = redactText(text, apiKey);
-  return clean === text ? value : (JSON.parse(clean) as T);
+  if (depth > MAX_DEPTH) return "(nested too deep, left out)" as T;
+  let changed = false;
+  const redact = (inner: unknown) => {
+    const clean = redactValue(inner, apiKey, depth + 1);
+    if (clean !== inner) changed = true;
+    return clean;
+  };
+  const out = Array.isArray(value)
+    ? value.map(redact)
+    : Object.fromEntries(Object.entries(value).map(([name, inner]) => [redact(name), redact(inner)]));
+  return changed ? (out as T) : value;
 }
+
+/** Far deeper than any answer of the API. */
+const MAX_DEPTH = 64;
 
 /** How deep a chain of causes is followed (redacted, described, searched for a system code). */
 export const MAX_CAUSES = 4;

@@ -124,7 +124,11 @@ function caller({ raw, send, options, hasMiddleware }: ResourceContext) {
     };
     const answer = await send(outgoing, { timeoutMs, maxRetries });
     const text = NO_BODY.has(answer.status) ? "" : decoder.decode(answer.body);
-    if (answer.status < 200 || answer.status > 299) throw errorFromResponse(answer, parseLoosely(text), answer.summary(), options.apiKey);
+    if (answer.status < 200 || answer.status > 299) {
+      // As openapi-fetch reads an error: no body when Content-Length says 0, else JSON when it parses.
+      const parsed = answer.headers.get("content-length") === "0" ? undefined : parseLoosely(text);
+      throw errorFromResponse(answer, parsed, answer.summary(), options.apiKey);
+    }
     if (!text) throw unexpected(answer, answer.summary(), "an empty body");
     try {
       return JSON.parse(text) as T;
@@ -141,13 +145,14 @@ function caller({ raw, send, options, hasMiddleware }: ResourceContext) {
     let sent: RequestSummary = { method, url: path };
     let received: Response | undefined;
     const request = raw.request as (m: string, p: string, i: object) => ReturnType<LooseClient["GET"]>;
-    const fetchOnce = fetchFor(send, { timeoutMs, maxRetries });
+    const fetchOnce = fetchFor(send, { timeoutMs, maxRetries }, signal);
     let result: Awaited<ReturnType<LooseClient["GET"]>>;
     try {
       result = await request(method, path, {
         body: init.body,
         params: { query: init.params?.query, path: init.params?.path },
-        ...(signal ? { signal } : {}),
+        // JSON whatever the content type says, as the direct path sends it: the API takes nothing else.
+        bodySerializer: (body: unknown) => JSON.stringify(body),
         headers,
         fetch: async (req: Request) => {
           sent = { method: req.method, url: req.url };

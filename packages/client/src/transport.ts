@@ -9,7 +9,7 @@
  * goes through `fetchFor`, which converts at the edges.
  */
 import { placeKey } from "./auth.js";
-import { AbortError, ConnectionError, TimeoutError, retryAfterMs, type RequestSummary } from "./errors.js";
+import { AbortError, ConnectionError, IntakeConfigError, TimeoutError, retryAfterMs, type RequestSummary } from "./errors.js";
 import type { LogEntry } from "./log.js";
 import { nonNegativeInteger, positive, type ResolvedOptions } from "./options.js";
 import { MAX_CAUSES, redactError, redactText, redactUrl } from "./redact.js";
@@ -52,13 +52,17 @@ export function requestSummaryOf(response: Response): RequestSummary | undefined
 
 const NULL_BODY_STATUS = new Set([204, 205, 304]);
 
-/** A fetch for openapi-fetch that sends through the transport. */
-export function fetchFor(send: Send, overrides?: CallOverrides): (request: Request) => Promise<Response> {
+/**
+ * A fetch for openapi-fetch that sends through the transport. `signal`, when given, is the call's
+ * own: resource calls keep it out of openapi-fetch's Request, whose listener on it would stay until
+ * garbage collection (thousands on one long-lived signal).
+ */
+export function fetchFor(send: Send, overrides?: CallOverrides, signal?: AbortSignal): (request: Request) => Promise<Response> {
   return async (request) => {
     const headers: Record<string, string> = {};
     request.headers.forEach((value, name) => (headers[name] = value));
     const body = request.body ? await request.arrayBuffer() : undefined;
-    const answer = await send({ method: request.method, url: request.url, headers, body, signal: request.signal }, overrides);
+    const answer = await send({ method: request.method, url: request.url, headers, body, signal: signal ?? request.signal }, overrides);
     const response = new Response(NULL_BODY_STATUS.has(answer.status) ? null : answer.body, answer);
     summaries.set(response, answer.summary);
     return response;
@@ -79,7 +83,15 @@ export function createTransport(options: ResolvedOptions): Send {
     const headers = { ...options.headers, ...outgoing.headers };
     // A fragment is never sent; dropped, so the key cannot end up after one (and unsent).
     const hash = outgoing.url.indexOf("#");
-    const url = placeKey(options.auth, options.apiKey, hash === -1 ? outgoing.url : outgoing.url.slice(0, hash), headers);
+    const target = hash === -1 ? outgoing.url : outgoing.url.slice(0, hash);
+    // The key goes to the base URL the client was made for and nowhere else: not to a per-call
+    // baseUrl given to raw, nor to a host a middleware rewrote the request to.
+    if (!isUnder(target, options.baseUrl)) {
+      throw new IntakeConfigError(
+        `Refusing to send the API key to ${redactText(redactUrl(target), options.apiKey)}: it is not under this client's baseUrl ${options.baseUrl}. Create a client for that address instead.`,
+      );
+    }
+    const url = placeKey(options.auth, options.apiKey, target, headers);
     // Built, redacted, when first needed (an answer, an error, a log line); the text pass catches
     // the key anywhere else a custom URL could have put it.
     let summary: RequestSummary | undefined;
@@ -89,7 +101,13 @@ export function createTransport(options: ResolvedOptions): Send {
     const logger = options.logger;
     const log =
       logger &&
-      ((entry: Omit<LogEntry, "method" | "url">) => logger({ method: summaryOf().method, url: summaryOf().url, ...entry, message: redactText(entry.message, options.apiKey) }));
+      ((entry: Omit<LogEntry, "method" | "url">) => {
+        try {
+          logger({ method: summaryOf().method, url: summaryOf().url, ...entry, message: redactText(entry.message, options.apiKey) });
+        } catch {
+          // A logger that fails must not fail the call: the request may already have taken effect.
+        }
+      });
     // A redirect could carry a query-form key to another host; the service never redirects.
     const init: RequestInit = { method, headers, body, redirect: "error" };
 
@@ -118,7 +136,9 @@ export function createTransport(options: ResolvedOptions): Send {
     async function pause(delayMs: number, reason: string, attempt: number) {
       log?.({ event: "retry", attempt, delayMs, reason, message: `retrying ${summaryOf().method} ${summaryOf().url} in ${delayMs} ms after ${reason}` });
       await sleep(delayMs, callerSignal).catch((cause: unknown) => {
-        throw new AbortError(summaryOf(), { cause: redactError(cause, options.apiKey) });
+        const aborted = new AbortError(summaryOf(), { cause: redactError(cause, options.apiKey) });
+        log?.({ event: "error", attempt, reason: aborted.name, message: aborted.message });
+        throw aborted;
       });
     }
   };
@@ -130,6 +150,13 @@ function retryDelay(answer: { status: number; headers: Headers }, attempt: numbe
   const asked = retryAfterMs(answer.headers);
   if (asked === undefined) return backoffDelay(attempt, options.retry);
   return asked <= options.retry.maxRetryAfterMs ? asked : undefined;
+}
+
+/** Whether a URL is the base URL or below it (a path or a query after it). */
+function isUnder(url: string, base: string): boolean {
+  if (!url.startsWith(base)) return false;
+  const next = url.charAt(base.length);
+  return next === "" || next === "/" || next === "?";
 }
 
 /** The path of an absolute URL without a fragment, as text: a URL object per call costs more. */

@@ -4,6 +4,7 @@
  * send the same request and give the same result.
  */
 import { AbortError, IntakeConfigError, NotFoundError, RateLimitError, TimeoutError, type LogEntry } from "@intake/client";
+import { getEventListeners } from "node:events";
 import type { Middleware } from "openapi-fetch";
 import { HttpResponse, delay } from "msw";
 import { describe, expect, it } from "vitest";
@@ -266,5 +267,102 @@ describe("headers fetch would refuse are refused before anything is sent", () =>
       IntakeConfigError,
     );
     expect(seen).toHaveLength(0);
+  });
+});
+
+describe("the key goes to the client's base URL and nowhere else", () => {
+  it("a per-call baseUrl on raw, or a middleware that moves the request, is refused and nothing is sent", async () => {
+    const sent: string[] = [];
+    const spy = async (request: Request) => {
+      sent.push(request.url);
+      return json(found);
+    };
+    const bearer = client("bearer", { fetch: spy });
+    const elsewhere = bearer.raw.GET("/contacts", { baseUrl: "http://elsewhere.example/v1", params: { query: { email: "a@example.com" } } });
+    await expect(elsewhere).rejects.toThrow(IntakeConfigError);
+    await expect(elsewhere).rejects.toThrow("Refusing to send the API key to http://elsewhere.example/v1/contacts?email=a%40example.com");
+
+    const query = client("query", { fetch: spy });
+    query.raw.use({ onRequest: ({ request }) => new Request(request.url.replace("api.intake.test", "api.intake.test.evil.example"), request) });
+    const moved = await query.contacts.find({ email: "a@example.com" }).catch((e: unknown) => e);
+    expect(moved).toBeInstanceOf(IntakeConfigError);
+    expect(String((moved as Error).message)).not.toContain(API_KEY);
+    expect(sent).toEqual([]);
+  });
+});
+
+describe("robustness", () => {
+  it("a timeout longer than a timer can wait is refused rather than firing at once", async () => {
+    expect(() => client("query", { timeoutMs: 2 ** 31 })).toThrow(IntakeConfigError);
+    const seen = record(() => json(found));
+    await expect(client("query").contacts.find({ email: "a@example.com" }, { timeoutMs: Number.MAX_SAFE_INTEGER })).rejects.toThrow(/at most 2147483647/);
+    expect(seen).toHaveLength(0);
+  });
+
+  it("a Retry-After longer than a timer can wait is not waited for", async () => {
+    const seen = record(() => json({ error: { code: "RATE_LIMITED", message: "wait" } }, 429, { "retry-after": String(2 ** 31) }));
+    await expect(client("query", { retry: { maxRetryAfterMs: 2 ** 31 - 1 } }).contacts.find({ email: "a@example.com" })).rejects.toBeInstanceOf(RateLimitError);
+    expect(seen).toHaveLength(1);
+  });
+
+  it("one long-lived signal across many calls through middleware keeps no listeners", async () => {
+    record(() => json(found));
+    const intake = client("query");
+    intake.raw.use(passThrough);
+    const shutdown = new AbortController();
+    for (let i = 0; i < 50; i++) await intake.contacts.find({ email: "a@example.com" }, { signal: shutdown.signal });
+    expect(getEventListeners(shutdown.signal, "abort")).toHaveLength(0);
+  });
+
+  it("a logger that throws does not fail the call (which may have taken effect)", async () => {
+    record(() => json({ success: true, messageId: "msg_1", contactId: contact.id, message: "sent" }));
+    const intake = client("query", {
+      logger: () => {
+        throw new Error("log sink down");
+      },
+    });
+    await expect(intake.messages.send({ customData: { fromId: "u", customChannel: "c", body: "b" } })).resolves.toMatchObject({ messageId: "msg_1" });
+  });
+
+  it("an error with Content-Length: 0 has no body either way", async () => {
+    record(() => new HttpResponse(null, { status: 503, headers: { "content-length": "0" } }));
+    const bodies: unknown[] = [];
+    for (const withMiddleware of [false, true]) {
+      const intake = client("query", { maxRetries: 0 });
+      if (withMiddleware) intake.raw.use(passThrough);
+      bodies.push(((await intake.contacts.create({ email: "a@example.com" }).catch((e: unknown) => e)) as RateLimitError).body);
+    }
+    expect(bodies).toEqual([undefined, undefined]);
+  });
+
+  it("the body is JSON whatever Content-Type a call gives, either way", async () => {
+    const seen = record(() => json(contact, 201));
+    for (const withMiddleware of [false, true]) {
+      const intake = client("query");
+      if (withMiddleware) intake.raw.use(passThrough);
+      await intake.contacts.create({ phone: "+14155550123" }, { headers: { "content-type": "application/x-www-form-urlencoded" } });
+    }
+    expect(seen.map((r) => r.body)).toEqual(['{"phone":"+14155550123"}', '{"phone":"+14155550123"}']);
+  });
+
+  it("a key with a quote or a backslash in it is still redacted from an echoed error body", async () => {
+    const apiKey = 'ik_odd"key\\42';
+    record(() => json({ error: { code: "INVALID_API_KEY", message: `Unknown key ${apiKey}` } }, 401));
+    const error = (await client("header", { apiKey }).subaccounts.grantCredits({ email: "a@agency.example", amount: 1 }).catch((e: unknown) => e)) as RateLimitError;
+    expect(error.message).toBe("Unknown key [REDACTED]");
+    expect(JSON.stringify(error.body)).not.toContain("odd");
+  });
+});
+
+describe("the log", () => {
+  it("an abort during a retry's backoff is logged as the failure it is", async () => {
+    record(() => json({ error: { code: "UNAVAILABLE", message: "down" } }, 503, { "retry-after": "5" }));
+    const entries: LogEntry[] = [];
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const call = client("query", { logger: (entry) => entries.push(entry) }).contacts.find({ email: "a@example.com" }, { signal: controller.signal });
+    await expect(call).rejects.toBeInstanceOf(AbortError);
+    expect(entries.map((e) => e.event)).toEqual(["request", "response", "retry", "error"]);
+    expect(entries.at(-1)).toMatchObject({ event: "error", reason: "AbortError" });
   });
 });
