@@ -24,10 +24,22 @@ describe("resource calls send the same request with and without middleware", () 
     "contacts.create": (intake: ReturnType<typeof client<"query">>) =>
       intake.contacts.create({ phone: "+14155550123", firstName: "Zoë" }, { headers: { "X-Request-Id": "req-1" } }),
     "lists.addContact (a list id to encode)": (intake: ReturnType<typeof client<"query">>) => intake.lists.addContact("lst 1/x", { contactId: contact.id }),
+    "messages.send": (intake: ReturnType<typeof client<"query">>) => intake.messages.send({ customData: { fromId: "user-1", customChannel: "chat", body: "Hi ✓" } }),
+    "messages.receive (with media)": (intake: ReturnType<typeof client<"query">>) =>
+      intake.messages.receive({
+        customData: { messageSid: "SM1", fromId: "user-1", toId: "acme", body: "See", mediaUrl: "https://cdn.example/a.png", mediaContentType: "image/png" },
+        messageType: "text",
+      }),
   };
 
   it.each(Object.entries(calls))("%s", async (_, call) => {
-    const seen = record((request) => (request.method === "GET" ? json(found) : json(request.url.includes("/lists/") ? added : contact, 201)));
+    const seen = record((request) =>
+      request.method === "GET"
+        ? json(found)
+        : request.url.includes("_message")
+          ? json({ success: true, messageId: "msg_1", contactId: contact.id, message: "ok" })
+          : json(request.url.includes("/lists/") ? added : contact, 201),
+    );
     const direct = client("query", { headers: { "X-Client": "copy-me" } });
     const viaMiddleware = client("query", { headers: { "X-Client": "copy-me" } });
     viaMiddleware.raw.use(passThrough);
