@@ -183,7 +183,7 @@ function env(name: string): string | undefined {
 }
 
 /** The longest delay a timer takes (about 24.8 days): a longer one fires at once in Node and browsers. */
-export const MAX_TIMER_MS = 2_147_483_647;
+const MAX_TIMER_MS = 2_147_483_647;
 
 export function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
