@@ -1,7 +1,8 @@
 // The quickstart against the reference server over HTTPS, with the demo seed.
-import { DEMO_KEYS, DEMO_SEED } from "@intake/server/node";
+import { DEMO_SEED } from "@intake/server/node";
 import { startIntakeServer, type IntakeTestServer } from "@intake/server/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { demoConfig } from "../src/demo-config.js";
 import { quickstart } from "../src/quickstart.js";
 
 let server: IntakeTestServer;
@@ -12,14 +13,7 @@ afterAll(() => server.stop());
 
 describe("client quickstart against the reference server", () => {
   it("creates the lead, adds it to the list, hands over a message and grants credits once per idempotency key", async () => {
-    const config = {
-      baseUrl: server.baseUrl,
-      fetch: server.fetch,
-      apiKey: DEMO_KEYS.business,
-      agencyKey: DEMO_KEYS.agency,
-      listId: "lst_spring_leads",
-      subaccountEmail: "client-one@northwind.example",
-    };
+    const config = demoConfig(server);
     const first = await quickstart(config);
     expect(first.contact).toMatchObject({ phone: "+14155550123", firstName: "Ada" });
     expect(first.membership).toMatchObject({ success: true, added: true });
