@@ -6,7 +6,7 @@ import type { AuthForm } from "@intake/spec";
 import type { Client } from "openapi-fetch";
 import { IntakeApiError, IntakeConfigError, NotFoundError, errorFromResponse, type Received, type RequestSummary } from "./errors.js";
 import { checkedHeaders, type ResolvedOptions } from "./options.js";
-import { fetchFor, requestSummaryOf, type CallOverrides, type Outgoing, type Send } from "./transport.js";
+import { NULL_BODY_STATUS, fetchFor, type Answer, type CallOverrides, type Outgoing, type Send } from "./transport.js";
 import type { ExactlyOne, Forbid, FormsWith, JsonBody, JsonData, PathsByForm, QueryOf, WithMediaRule } from "./types.js";
 
 /** Options of a single call. */
@@ -123,7 +123,7 @@ function caller({ raw, send, options, hasMiddleware }: ResourceContext) {
       signal,
     };
     const answer = await send(outgoing, { timeoutMs, maxRetries });
-    const text = NO_BODY.has(answer.status) ? "" : decoder.decode(answer.body);
+    const text = NULL_BODY_STATUS.has(answer.status) ? "" : decoder.decode(answer.body);
     if (answer.status < 200 || answer.status > 299) {
       // As openapi-fetch reads an error: no body when Content-Length says 0, else JSON when it parses.
       const parsed = answer.headers.get("content-length") === "0" ? undefined : parseLoosely(text);
@@ -142,10 +142,10 @@ function caller({ raw, send, options, hasMiddleware }: ResourceContext) {
    * serializers decide what a value the types do not allow (an array, an object) becomes.
    */
   async function viaOpenapiFetch<T>(method: string, path: string, init: CallInit, headers: Record<string, string>, { signal, timeoutMs, maxRetries }: CallOptions): Promise<T> {
-    let sent: RequestSummary = { method, url: path };
-    let received: Response | undefined;
+    // The path alone until an answer comes (a middleware may answer without sending anything).
+    let answered: Answer | undefined;
+    const summary = (): RequestSummary => answered?.summary() ?? { method, url: path };
     const request = raw.request as (m: string, p: string, i: object) => ReturnType<LooseClient["GET"]>;
-    const fetchOnce = fetchFor(send, { timeoutMs, maxRetries }, signal);
     let result: Awaited<ReturnType<LooseClient["GET"]>>;
     try {
       result = await request(method, path, {
@@ -154,26 +154,21 @@ function caller({ raw, send, options, hasMiddleware }: ResourceContext) {
         // JSON whatever the content type says, as the direct path sends it: the API takes nothing else.
         bodySerializer: (body: unknown) => JSON.stringify(body),
         headers,
-        fetch: async (req: Request) => {
-          sent = { method: req.method, url: req.url };
-          return (received = await fetchOnce(req));
-        },
+        fetch: fetchFor(send, { timeoutMs, maxRetries }, signal, (answer) => (answered = answer)),
       });
     } catch (error) {
       // openapi-fetch parses a 2xx body as JSON; anything else is not the API answering.
-      if (error instanceof SyntaxError && received) throw unexpected(received, requestSummaryOf(received) ?? sent, "a body that is not JSON");
+      if (error instanceof SyntaxError && answered) throw unexpected(answered, summary(), "a body that is not JSON");
       throw error;
     }
     const { data, error, response } = result;
-    const summary = requestSummaryOf(response) ?? sent;
-    if (!response.ok) throw errorFromResponse(response, error, summary, options.apiKey);
-    if (data === undefined) throw unexpected(response, summary, "an empty body");
+    if (!response.ok) throw errorFromResponse(response, error, summary(), options.apiKey);
+    if (data === undefined) throw unexpected(response, summary(), "an empty body");
     return data as T;
   }
 }
 
 const JSON_CONTENT = { "content-type": "application/json" };
-const NO_BODY = new Set([204, 205, 304]);
 
 /** Whether every value is a string, number or boolean (absent ones too, unless `required`): what `direct` writes. */
 function scalars(values: Record<string, unknown> | undefined, required: boolean): boolean {

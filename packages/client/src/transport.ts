@@ -43,29 +43,28 @@ export interface Answer {
 
 export type Send = (outgoing: Outgoing, overrides?: CallOverrides) => Promise<Answer>;
 
-const summaries = new WeakMap<Response, () => RequestSummary>();
-
-/** The method and redacted URL of the request that produced a response `fetchFor` returned. */
-export function requestSummaryOf(response: Response): RequestSummary | undefined {
-  return summaries.get(response)?.();
-}
-
-const NULL_BODY_STATUS = new Set([204, 205, 304]);
+/** Statuses whose responses have no body, whatever the server sent. */
+export const NULL_BODY_STATUS = new Set([204, 205, 304]);
 
 /**
  * A fetch for openapi-fetch that sends through the transport. `signal`, when given, is the call's
  * own: resource calls keep it out of openapi-fetch's Request, whose listener on it would stay until
- * garbage collection (thousands on one long-lived signal).
+ * garbage collection (thousands on one long-lived signal). `onAnswer` sees each answer before it
+ * becomes a Response (a resource call keeps its request summary for errors).
  */
-export function fetchFor(send: Send, overrides?: CallOverrides, signal?: AbortSignal): (request: Request) => Promise<Response> {
+export function fetchFor(
+  send: Send,
+  overrides?: CallOverrides,
+  signal?: AbortSignal,
+  onAnswer?: (answer: Answer) => void,
+): (request: Request) => Promise<Response> {
   return async (request) => {
     const headers: Record<string, string> = {};
     request.headers.forEach((value, name) => (headers[name] = value));
     const body = request.body ? await request.arrayBuffer() : undefined;
     const answer = await send({ method: request.method, url: request.url, headers, body, signal: signal ?? request.signal }, overrides);
-    const response = new Response(NULL_BODY_STATUS.has(answer.status) ? null : answer.body, answer);
-    summaries.set(response, answer.summary);
-    return response;
+    onAnswer?.(answer);
+    return new Response(NULL_BODY_STATUS.has(answer.status) ? null : answer.body, answer);
   };
 }
 
