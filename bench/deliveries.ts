@@ -16,8 +16,6 @@ const N = Number(process.env.REPLIES ?? 10_000);
 const KEY = "ik_bench_deliveries_00001";
 const SECRET = "whsec_YmVuY2gtc2VjcmV0LWZvci1kZWxpdmVyaWVz";
 
-const heap = heapAfterGc;
-
 async function main() {
   const seen = new Map<string, number>();
   const refused = new Set<string>();
@@ -68,7 +66,7 @@ async function main() {
       ],
     },
   });
-  const before = heap();
+  const before = heapAfterGc();
   const started = performance.now();
   const BATCH = 200;
   for (let i = 0; i < N; i += BATCH) {
@@ -94,7 +92,7 @@ async function main() {
   clearTimeout(watchdog);
   await intake.engine.settle();
   const finished = performance.now();
-  const grown = heap() - before;
+  const grown = heapAfterGc() - before;
 
   const deliveries = intake.admin.listDeliveries({ limit: 10 * N });
   const delivered = deliveries.filter((d) => d.state === "delivered").length;

@@ -10,57 +10,37 @@
  *
  * Target: under 1 KiB per contact. Run: npm run bench:memory (writes bench/results/memory.{md,json})
  */
-import { createIntake, type ApiRequest, type Intake, type Seed } from "@intake/server";
+import { createIntake, type ApiRequest, type Intake } from "@intake/server";
 import { fmt, heapAfterGc, machine, verdict, writeReport } from "./support/report.js";
+import { BENCH_KEY, benchSeed, benchSender } from "./support/seed.js";
 
 const CONTACTS = Number(process.env.CONTACTS ?? 1_000_000);
 const MESSAGES = Number(process.env.MESSAGES ?? 1_000_000);
 const SENDERS = Math.min(10_000, CONTACTS);
-const KEY = "ik_bench_memory_0000000001";
 const LIMIT = 1024;
-
-const heap = heapAfterGc;
-
-// Built inline and dropped, so nothing but the server holds the contacts afterwards.
-const seed = (): Seed => ({
-  accounts: [
-    {
-      id: "acc_bench",
-      name: "Bench",
-      apiKey: KEY,
-      contacts: Array.from({ length: CONTACTS }, (_, i) => ({
-        id: `ct_m${i}`,
-        phone: `+1${2_000_000_000 + i}`,
-        email: `lead${i}@example.com`,
-        fromId: `user-${i}`,
-        firstName: "Lead",
-        lastName: `Number ${i}`,
-      })),
-    },
-  ],
-});
 
 const encoder = new TextEncoder();
 const receive = (intake: Intake, n: number) => {
-  const body = encoder.encode(`{"customData":{"messageSid":"SM${n}","fromId":"user-${n % SENDERS}","toId":"acme","body":"Hello, I would like to know more"}}`);
+  const body = encoder.encode(`{"customData":{"messageSid":"SM${n}","fromId":"${benchSender(n % SENDERS)}","toId":"acme","body":"Hello, I would like to know more"}}`);
   const request: ApiRequest = {
     method: "POST",
-    url: new URL(`https://bench.local/v1/incoming_custom_channel_message?apiKey=${KEY}`),
+    url: new URL(`https://bench.local/v1/incoming_custom_channel_message?apiKey=${BENCH_KEY}`),
     headers: { get: (name) => (name === "content-type" ? "application/json" : null) },
     bytes: () => Promise.resolve(body),
   };
   return intake.handle(request);
 };
 
-const start = heap();
+const start = heapAfterGc();
 const probe = createIntake({ rateLimit: 0 });
-const empty = heap() - start;
+const empty = heapAfterGc() - start;
 await probe.close();
 
 let started = performance.now();
-const intake = createIntake({ rateLimit: 0, seed: seed() });
+// Built inline and dropped, so nothing but the server holds the contacts afterwards.
+const intake = createIntake({ rateLimit: 0, seed: benchSeed(CONTACTS, 1, { senders: true }) });
 const seedSeconds = (performance.now() - started) / 1000;
-const withContacts = heap();
+const withContacts = heapAfterGc();
 const perContact = (withContacts - start - empty) / CONTACTS;
 console.log(`${fmt(CONTACTS)} contacts: ${Math.round(perContact)} bytes each (seeded in ${seedSeconds.toFixed(1)} s)`);
 
@@ -70,7 +50,7 @@ for (let n = 0; n < MESSAGES; n++) {
   if (response.status !== 200) throw new Error(`receive answered ${response.status}: ${response.body}`);
 }
 const receiveSeconds = (performance.now() - started) / 1000;
-const perMessage = (heap() - withContacts) / MESSAGES;
+const perMessage = (heapAfterGc() - withContacts) / MESSAGES;
 console.log(`${fmt(MESSAGES)} messages: ${Math.round(perMessage)} bytes each (received in ${receiveSeconds.toFixed(1)} s)`);
 await intake.close();
 

@@ -10,21 +10,20 @@ import { createIntakeClient } from "@intake/client";
 import { createIntakeHandlers } from "@intake/server/msw";
 import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
-import { median } from "./support/load.js";
-import { fmt, machine, verdict, writeReport } from "./support/report.js";
-import { BENCH_KEY, benchPhone, benchSeed } from "./support/seed.js";
+import { median, rotated } from "./support/load.js";
+import { figure, fmt, machine, verdict, writeReport } from "./support/report.js";
+import { STORED } from "./support/routes.js";
+import { BENCH_KEY, FIXED_LOOKUP, benchPhone, benchSeed } from "./support/seed.js";
 
 const ROUNDS = Number(process.env.ROUNDS ?? 15);
 const BATCH = Number(process.env.BATCH ?? 1_000);
-const STORED = 1_000;
 const FIXED_ORIGIN = "https://fixed.intake.test";
 
 const intake = createIntakeHandlers({ seed: benchSeed(STORED), rateLimit: 0 });
-const found = { success: true, contactId: "ct_b1", contact: { id: "ct_b1", firstName: "Lead", lastName: "Number 1", phone: "+12000000001", email: "lead1@example.com", customFields: {}, createdAt: "2026-01-01T00:00:00.000Z" } };
-const created = { success: true, contactId: "ct_new", contact: { ...found.contact, id: "ct_new" } };
+const created = { ...FIXED_LOOKUP, contactId: "ct_new", contact: { ...FIXED_LOOKUP.contact, id: "ct_new" } };
 // The fixed handlers first, so msw matches them before it looks at Intake's.
 const server = setupServer(
-  http.get(`${FIXED_ORIGIN}/v1/contacts`, () => HttpResponse.json(found)),
+  http.get(`${FIXED_ORIGIN}/v1/contacts`, () => HttpResponse.json(FIXED_LOOKUP)),
   http.post(`${FIXED_ORIGIN}/v1/contacts`, () => HttpResponse.json(created)),
   ...intake.handlers,
 );
@@ -55,8 +54,7 @@ try {
     for (const client of Object.values(sides)) await batch(call, client);
     samples[name] = { "Intake handlers": [], "fixed-JSON handler": [] };
     for (let round = 0; round < ROUNDS; round++) {
-      const order = (Object.keys(sides) as Side[])[round % 2 ? "reverse" : "slice"]();
-      for (const side of order) samples[name]![side].push(await batch(call, sides[side]));
+      for (const side of rotated(Object.keys(sides) as Side[], round)) samples[name]![side].push(await batch(call, sides[side]));
     }
     console.log(`${name}: Intake ${fmt(median(samples[name]!["Intake handlers"]), 1)} µs, fixed ${fmt(median(samples[name]!["fixed-JSON handler"]), 1)} µs`);
   }
@@ -70,7 +68,7 @@ const rows = Object.entries(samples).map(([name, bySide]) => {
   const fixed = median(bySide["fixed-JSON handler"]);
   return { what: name, intakeMicroseconds: ours, fixedMicroseconds: fixed, ratio: ours / fixed, met: ours / fixed <= 2 };
 });
-const checks = rows.map((r) => ({ what: `msw mode, ${r.what}: Intake / fixed-JSON handler`, value: r.ratio.toFixed(2), target: "≤ 2", met: r.met }));
+const checks = rows.map((r) => ({ what: `msw mode, ${r.what}: Intake / fixed-JSON handler`, value: figure(r.ratio, (ratio) => ratio <= 2), target: "≤ 2", met: r.met }));
 const markdown = `# msw mode: Intake's handlers against a fixed-JSON msw handler
 
 ${machine()}; msw ${(await import("msw/package.json", { with: { type: "json" } })).default.version}. One \`setupServer\` holding Intake's handlers (\`createIntakeHandlers\`, ${fmt(STORED)}
@@ -80,7 +78,7 @@ per side, the sides taking turns; medians of the per-call time. Creates use a ne
 
 | Call | Intake handlers, µs per call | Fixed-JSON handler, µs per call | Ratio | Target | |
 |---|---:|---:|---:|---:|---|
-${rows.map((r) => `| ${r.what} | ${fmt(r.intakeMicroseconds, 1)} | ${fmt(r.fixedMicroseconds, 1)} | ${r.ratio.toFixed(2)} | ≤ 2 | ${verdict(r.met)} |`).join("\n")}
+${rows.map((r) => `| ${r.what} | ${fmt(r.intakeMicroseconds, 1)} | ${fmt(r.fixedMicroseconds, 1)} | ${figure(r.ratio, (ratio) => ratio <= 2)} | ≤ 2 | ${verdict(r.met)} |`).join("\n")}
 
 Both sides pay for the client, msw's interception and matching, and a Request and a Response; the
 difference is the service itself (routing, auth, validation, the operation, storage, journal) and

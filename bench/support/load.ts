@@ -76,6 +76,11 @@ export function median(values: number[]): number {
  * Every target on every route, `rounds` times, the order of the targets rotating each round.
  * Returns samples[route][target] (one per round), after a warm-up run of each pair.
  */
+/** The list starting at its `round`-th item and wrapping round: who goes first takes turns. */
+export function rotated<T>(list: readonly T[], round: number): T[] {
+  return list.map((_, i) => list[(i + round) % list.length]!);
+}
+
 export async function alternate(
   targets: Target[],
   routes: Route[],
@@ -86,8 +91,7 @@ export async function alternate(
     samples[route.name] = Object.fromEntries(targets.map((t) => [t.name, [] as Sample[]]));
     for (const target of targets) await load(target, route, options.warmupSeconds);
     for (let round = 0; round < options.rounds; round++) {
-      const order = targets.map((_, i) => targets[(i + round) % targets.length]!);
-      for (const target of order) {
+      for (const target of rotated(targets, round)) {
         const sample = await load(target, route, options.seconds);
         samples[route.name]![target.name]!.push(sample);
         options.log?.(`${route.name} | ${target.name} | round ${round + 1}: ${Math.round(sample.requestsPerSecond)} req/s, p50 ${sample.p50} ms, p99 ${sample.p99} ms${sample.non2xx || sample.errors ? `, ${sample.non2xx} non-2xx, ${sample.errors} errors` : ""}`);

@@ -5,12 +5,20 @@ export const benchPhone = (i: number) => `+1${String(2_000_000_000 + i)}`;
 export const benchEmail = (i: number) => `lead${i}@example.com`;
 export const benchContactId = (i: number) => `ct_b${i}`;
 export const benchListId = (i: number) => `lst_b${i}`;
+export const benchSender = (i: number) => `user-${i}`;
+
+/** What the fixed-answer servers and handlers send: a lookup's answer, the same size as Intake's. */
+export const FIXED_LOOKUP = {
+  success: true,
+  contactId: "ct_bench_fixed_0001",
+  contact: { id: "ct_bench_fixed_0001", firstName: "Lead", lastName: "Number 1", phone: "+12000000001", email: "lead1@example.com", customFields: {}, createdAt: "2026-01-01T00:00:00.000Z" },
+};
 
 /**
  * One account with `contacts` contacts and `lists` lists, none linked to a campaign: an add
  * measures the API, not the funnel it would start.
  */
-export function benchSeed(contacts: number, lists = 1): Seed {
+export function benchSeed(contacts: number, lists = 1, options: { senders?: boolean } = {}): Seed {
   return {
     accounts: [
       {
@@ -24,6 +32,8 @@ export function benchSeed(contacts: number, lists = 1): Seed {
           email: benchEmail(i),
           firstName: "Lead",
           lastName: `Number ${i}`,
+          // A custom-channel sender id, for benchmarks that receive messages from the contacts.
+          ...(options.senders ? { fromId: benchSender(i) } : {}),
         })),
       },
     ],

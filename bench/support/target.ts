@@ -13,18 +13,13 @@ import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo, Server } from "node:net";
 import { createIntake } from "@intake/server";
 import { loadCertificate, requestListener, serve } from "@intake/server/node";
-import { benchSeed } from "./seed.js";
+import { FIXED_LOOKUP, benchSeed } from "./seed.js";
 
 const kind = process.argv[2];
 const contacts = Number(process.argv[3] ?? 1000);
 const lists = Number(process.argv[4] ?? 1);
 
-// The size of the answer to a lookup, so sending it costs the ceiling what it costs Intake.
-const FIXED = JSON.stringify({
-  success: true,
-  contactId: "ct_bench_fixed_0001",
-  contact: { id: "ct_bench_fixed_0001", firstName: "Lead", lastName: "Number 1", phone: "+12000000001", email: "lead1@example.com", customFields: {}, createdAt: "2026-01-01T00:00:00.000Z" },
-});
+const FIXED = JSON.stringify(FIXED_LOOKUP);
 
 function fixed(req: IncomingMessage, res: ServerResponse) {
   // Read the body, as any real handler must, then answer.

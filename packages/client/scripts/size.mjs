@@ -1,5 +1,6 @@
 // Bundle size of @intake/client as an app would ship it: dist/index.js bundled with openapi-fetch,
-// minified and gzipped. Fails above the budget. `--write` records the figures in the README.
+// minified and gzipped. Fails above the budget. `--write` records the figures in the README;
+// `--json` prints them as JSON (and leaves the verdict to the caller: the benchmark reports it).
 import { build } from "esbuild";
 import { readFile, writeFile } from "node:fs/promises";
 import { gzipSync } from "node:zlib";
@@ -25,6 +26,10 @@ async function measure(entry, external = []) {
 const total = await measure("dist/index.js");
 const own = await measure("dist/index.js", ["openapi-fetch"]);
 const line = `${(total.gzip / 1000).toFixed(1)} kB min+gzip with openapi-fetch (${(own.gzip / 1000).toFixed(1)} kB of it the client's own code; ${(total.min / 1000).toFixed(1)} kB minified)`;
+if (process.argv.includes("--json")) {
+  console.log(JSON.stringify({ gzipBytes: total.gzip, ownGzipBytes: own.gzip, minBytes: total.min, budgetBytes: BUDGET, line }));
+  process.exit(0);
+}
 console.log(`@intake/client: ${line}; budget ${(BUDGET / 1000).toFixed(1)} kB`);
 
 if (process.argv.includes("--write")) {
