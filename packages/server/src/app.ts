@@ -82,9 +82,7 @@ export function createIntake(options: IntakeOptions = {}): Intake {
   const store = new Store(ids, clock);
   const journal = new Journal(options.journalSize ?? DEFAULTS.journalSize);
   const rateLimiter = createRateLimiter(options.rateLimit ?? DEFAULTS.rateLimit, clock);
-  // Checked as PUT /__admin/faults checks them, so a rule that cannot work fails at start.
-  if (options.faults) bodyChecker("setFaults", "Fault rules")(options.faults);
-  const faults = new Faults(options.faults ?? [], ids);
+  const faults = new Faults(options.faults ?? [], ids, bodyChecker("setFaults", "Fault rules"));
   const onError = options.onError ?? ((error: unknown) => console.error("intake: unexpected error", error));
   const events = createEvents(onError);
   const trustForwardedProto = options.trustForwardedProto ?? false;

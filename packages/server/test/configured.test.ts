@@ -96,6 +96,13 @@ describe("fault rules given at start", () => {
     expect(intake.admin.listFaults()).toMatchObject([{ operationId: "createContact", status: 503 }]);
     await intake.close();
   });
+
+  it("are checked the same when set from code later (msw users do), and a refused set changes nothing", async () => {
+    const intake = createIntake({ faults: [{ operationId: "createContact", status: 503 }] });
+    expect(() => intake.admin.setFaults([{ status: 200 as never }])).toThrow(/^Fault rules: .*status/);
+    expect(intake.admin.listFaults()).toMatchObject([{ operationId: "createContact", status: 503 }]);
+    await intake.close();
+  });
 });
 
 describe("the largest request body", () => {

@@ -21,15 +21,21 @@ export interface FaultHit {
 export class Faults {
   private rules: FaultRule[] = [];
 
+  /**
+   * `check` holds rules to the admin contract, however they come (at start, from code, over
+   * HTTP): a rule such as `status: 200` would otherwise answer a success with an error's body.
+   */
   constructor(
     private readonly initial: FaultRuleInput[],
     private readonly ids: IdSource,
+    private readonly check: (inputs: unknown) => void,
   ) {
     this.set(initial);
   }
 
-  /** Replaces the rules; throws (changing nothing) when one would do nothing. */
+  /** Replaces the rules; throws (changing nothing) when one breaks the contract or would do nothing. */
   set(inputs: FaultRuleInput[]): FaultRule[] {
+    this.check(inputs);
     const idle = inputs.findIndex((input) => input.latencyMs === undefined && input.status === undefined && !input.drop);
     if (idle !== -1) throw new HttpError(400, "VALIDATION_ERROR", `Fault rule ${idle} does nothing: give it latencyMs, status or drop.`);
     this.rules = inputs.map((input) => ({
