@@ -1,6 +1,6 @@
 // The store's fast record writer makes exactly the records @mswjs/data's models make.
 import { ENTITY_TYPE, PRIMARY_KEY } from "@mswjs/data";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { MODELS, createDatabase, recordWriter, type ModelName } from "../src/store/models.js";
 
 /** Values for every field of a model: strings, numbers, booleans, and null where a field may be. */
@@ -57,6 +57,14 @@ describe("the store's record writer", () => {
     expect(referenceError).toMatch(/same primary key/);
     expect(() => write("contact", values as never)).toThrow(referenceError!);
     expect(() => write("contact", { ...valuesFor("contact", 3), accountId: null } as never)).toThrow(/non-nullable property "accountId"/);
+  });
+
+  it("builds complete records itself, without the model's create (the speed it exists for), and stores those very objects", () => {
+    const db = createDatabase();
+    const create = vi.spyOn(db.message, "create");
+    const stored = recordWriter(db)("message", valuesFor("message", 1) as never);
+    expect(create).not.toHaveBeenCalled();
+    expect(db.message.getAll()[0]).toBe(stored);
   });
 
   it("fills a missing field as the model's create does (by handing the record to it)", () => {

@@ -9,7 +9,7 @@ import { HttpError, errorBody, internalError } from "../http/errors.js";
 import { httpDate, jsonResponse, type ApiRequest, type ApiResponse } from "../http/exchange.js";
 import { buildRoutes, matchRoute } from "../http/routes.js";
 import { requireHttps } from "../http/transport.js";
-import { operationCompiler, type OperationValidator } from "../http/validation.js";
+import { oncePerDocument, operationCompiler, type OperationValidator } from "../http/validation.js";
 import { listOperations } from "@intake/spec";
 import type { AdminErrorCode, AdminService } from "./service.js";
 
@@ -81,22 +81,18 @@ function handlersFor(admin: AdminService): Handlers {
   };
 }
 
-/** The seed's shape check, from the admin contract, for seeds that do not come over HTTP. */
-/**
- * The admin contract's validators, compiled once per process (they hold no state): every Intake
- * and every checker below shares them.
- */
-let compiledAdmin: { validators: Map<string, OperationValidator>; required: Map<string, boolean> } | undefined;
-function adminValidators() {
-  if (compiledAdmin) return compiledAdmin;
-  const compile = operationCompiler(adminDocument, "admin");
-  compiledAdmin = { validators: new Map(), required: new Map() };
-  for (const { operation, pathParameters } of listOperations(adminDocument)) {
-    compiledAdmin.validators.set(operation.operationId!, compile(operation, pathParameters));
-    compiledAdmin.required.set(operation.operationId!, (operation.requestBody as { required?: boolean } | undefined)?.required === true);
+/** The admin contract's validators, and which operations require a body. */
+const compileAdmin = oncePerDocument((doc) => {
+  const compile = operationCompiler(doc, "admin");
+  const validators = new Map<string, OperationValidator>();
+  const required = new Map<string, boolean>();
+  for (const { operation, pathParameters } of listOperations(doc)) {
+    validators.set(operation.operationId!, compile(operation, pathParameters));
+    required.set(operation.operationId!, (operation.requestBody as { required?: boolean } | undefined)?.required === true);
   }
-  return compiledAdmin;
-}
+  return { validators, required };
+});
+const adminValidators = () => compileAdmin(adminDocument);
 
 /**
  * Checks a value given in code (createIntake's seed or fault rules, the CLI's) as the admin API

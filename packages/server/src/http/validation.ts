@@ -145,17 +145,22 @@ export function operationCompiler(doc: OpenApiDocument, base: string) {
 }
 
 /**
+ * `build(doc)`, made once per document: validators hold no state, so every Intake in a process
+ * shares them (compiling a contract takes some 100 ms).
+ */
+export function oncePerDocument<T>(build: (doc: OpenApiDocument) => T): (doc: OpenApiDocument) => T {
+  const made = new WeakMap<OpenApiDocument, T>();
+  return (doc) => {
+    if (!made.has(doc)) made.set(doc, build(doc));
+    return made.get(doc)!;
+  };
+}
+
+/**
  * Validators for every /v1 operation in every auth form that may call it, each from that form's
  * view of the contract, so the body schema is that form's spelling.
  */
-/** Compiled once per document (validators hold no state): every Intake in a process shares them. */
-const compiledApis = new WeakMap<OpenApiDocument, (operationId: string, form: AuthForm) => OperationValidator>();
-
-export function compileApiValidators(doc: OpenApiDocument): (operationId: string, form: AuthForm) => OperationValidator {
-  let validators = compiledApis.get(doc);
-  if (!validators) compiledApis.set(doc, (validators = compileEach(doc)));
-  return validators;
-}
+export const compileApiValidators = oncePerDocument(compileEach);
 
 function compileEach(doc: OpenApiDocument): (operationId: string, form: AuthForm) => OperationValidator {
   const compile = operationCompiler(doc, "intake");

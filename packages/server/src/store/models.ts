@@ -147,14 +147,9 @@ export function createDatabase() {
  * library's internals differ from what is checked here) nothing is changed.
  */
 function withoutUnheardCopies<T extends object>(db: T): T {
-  for (const symbol of Object.getOwnPropertySymbols(db)) {
-    const instance = (db as Record<symbol, unknown>)[symbol] as {
-      serializeEntity?: unknown;
-      events?: { listeners?: (event: string) => unknown[] };
-    };
-    if (typeof instance?.serializeEntity !== "function" || typeof instance.events?.listeners !== "function") continue;
-    const heard = ["create", "update"].some((event) => instance.events!.listeners!(event).length > 0);
-    if (!heard) instance.serializeEntity = (entity: unknown) => entity;
+  const instance = databaseInstance(db);
+  if (instance && !["create", "update"].some((event) => instance.events.listeners(event).length > 0)) {
+    instance.serializeEntity = (entity: unknown) => entity;
   }
   return db;
 }
@@ -214,16 +209,26 @@ function blankRecord(model: string, names: string[]): new () => Record<string | 
 
 const isPlain = (value: unknown) => typeof value === "string" || typeof value === "number" || typeof value === "boolean";
 
+/** The parts of @mswjs/data's database instance (behind the models' API) this module relies on. */
 interface DatabaseInstance {
   has(model: string, id: string): boolean;
   create(model: string, record: object): void;
+  serializeEntity: (entity: unknown) => unknown;
+  events: { listeners(event: string): unknown[] };
 }
 
 /** The database behind the models' API, if it is what this module was written against. */
 function databaseInstance(db: object): DatabaseInstance | undefined {
   for (const symbol of Object.getOwnPropertySymbols(db)) {
     const candidate = (db as Record<symbol, Partial<DatabaseInstance> | undefined>)[symbol];
-    if (typeof candidate?.has === "function" && typeof candidate.create === "function") return candidate as DatabaseInstance;
+    if (
+      typeof candidate?.has === "function" &&
+      typeof candidate.create === "function" &&
+      typeof candidate.serializeEntity === "function" &&
+      typeof candidate.events?.listeners === "function"
+    ) {
+      return candidate as DatabaseInstance;
+    }
   }
   return undefined;
 }

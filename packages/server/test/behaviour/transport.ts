@@ -109,6 +109,10 @@ export const transport: Register = (target, options) => {
       const url = `${target().baseUrl}/contacts?apiKey=${KEYS.acme}&email=a%40example.com`;
       const response = await target().clientFetch(new Request(url));
       expect(response.headers.get("x-request-id")).toMatch(/^req_/);
+      // Each its own: a prefix drawn at start (or a counter when deterministic), then a counter.
+      const next = await target().clientFetch(new Request(url));
+      expect(next.headers.get("x-request-id")).toMatch(/^req_/);
+      expect(next.headers.get("x-request-id")).not.toBe(response.headers.get("x-request-id"));
       expect(response.headers.get("ratelimit-limit")).toBe("120");
       expect(Number(response.headers.get("ratelimit-remaining"))).toBeLessThan(120);
       expect(response.headers.get("content-type")).toBe("application/json");
