@@ -17,15 +17,20 @@ const receive = (intake: ReturnType<typeof createIntake>, sid: string) =>
 describe("a graceful stop while the bot is answering", () => {
   it("keeps the job only if its work was not done: a restart from the saved state answers once", async () => {
     let release!: () => void;
+    let answering!: () => void;
+    const firstAsked = new Promise<void>((resolve) => (answering = resolve));
     const asked: string[] = [];
     const bot = async ({ message }: { message: { body: string } }) => {
       asked.push(message.body);
-      if (asked.length === 1) await new Promise<void>((resolve) => (release = resolve));
+      if (asked.length === 1) {
+        answering();
+        await new Promise<void>((resolve) => (release = resolve));
+      }
       return { reply: "29 a month." };
     };
     const first = createIntake({ seed, rateLimit: 0, bot });
     expect((await receive(first, "SM-1")).status).toBe(200);
-    while (!asked.length) await new Promise((r) => setTimeout(r, 5));
+    await firstAsked;
     const closing = first.close();
     release();
     await closing;
@@ -41,6 +46,32 @@ describe("a graceful stop while the bot is answering", () => {
       ["inbound", "api_receive", "replied"],
       ["outbound", "bot", null],
     ]);
+    expect(second.engine.pending()).toEqual([]);
+    await second.close();
+  });
+});
+
+describe("a data file saved by an earlier version, with the job of an answered message still in it", () => {
+  it("does not answer the message again", async () => {
+    const asked: string[] = [];
+    const bot = async ({ message }: { message: { body: string } }) => {
+      asked.push(message.body);
+      return { reply: "29 a month." };
+    };
+    const first = createIntake({ seed, rateLimit: 0, bot });
+    expect((await receive(first, "SM-1")).status).toBe(200);
+    await first.engine.settle();
+    const saved = first.admin.snapshot();
+    await first.close();
+    const [inbound] = saved.records.message as Array<{ id: string; contactId: string; botOutcome: string | null }>;
+    expect(inbound!.botOutcome).toBe("replied");
+    // Such versions kept the job when a stop came after its work was done.
+    (saved.records.job as unknown[]).push({ id: "job_old", kind: "inbound", runAt: null, key: `inbound:${inbound!.contactId}`, payload: JSON.stringify({ messageId: inbound!.id }), createdAt: saved.clock.now });
+
+    const second = createIntake({ snapshot: saved, rateLimit: 0, bot });
+    await second.engine.settle();
+    expect(asked).toHaveLength(1);
+    expect(second.admin.listMessages({}).filter((m) => m.direction === "outbound")).toHaveLength(1);
     expect(second.engine.pending()).toEqual([]);
     await second.close();
   });

@@ -54,14 +54,15 @@ export function createConversations(deps: ConversationDeps) {
       store.updateMessage(message, { botOutcome: "reaction" });
       return;
     }
-    // With no earlier message of this contact still to answer, whatever stops the bot now would
-    // stop it in the job as well: say so at once, without a job (most messages of accounts with
-    // no live bot). Anything the bot is to answer goes through a job, durable and in order.
+    // With no earlier message of this contact still to answer, a campaign that stops the bot now
+    // would stop it in the job as well: say so at once, without a job (most messages of accounts
+    // with no live bot). Anything else goes through a job, durable and in order, which checks the
+    // rest (credits) when its turn comes.
     const key = inboundKey(contact.id);
     if (!scheduler.has(key)) {
       const account = store.account(message.accountId);
-      const prepared = account && prepare(message, contact, account);
-      if (prepared && "outcome" in prepared) return void store.updateMessage(message, { botOutcome: prepared.outcome });
+      const routed = account && campaignFor(message, contact, account);
+      if (routed && "outcome" in routed) return void store.updateMessage(message, { botOutcome: routed.outcome });
     }
     scheduler.add("inbound", { messageId: message.id }, null, key);
   });
@@ -89,8 +90,8 @@ export function createConversations(deps: ConversationDeps) {
     return id ? store.campaign(account.id, id) : undefined;
   }
 
-  /** Why the bot will not answer this message, or the campaign it answers for. */
-  function prepare(message: MessageRecord, contact: ContactRecord, account: AccountRecord): { outcome: BotOutcome } | { campaign: CampaignRecord } {
+  /** The campaign whose bot answers this message, or why none does; changes nothing. */
+  function campaignFor(message: MessageRecord, contact: ContactRecord, account: AccountRecord): { outcome: BotOutcome } | { campaign: CampaignRecord } {
     const campaign = routeTo(message, contact, account);
     if (!campaign) return { outcome: "no_campaign" };
     const settings = JSON.parse(campaign.settings) as CampaignSettings;
@@ -98,9 +99,16 @@ export function createConversations(deps: ConversationDeps) {
     if (settings.state !== "Live") return { outcome: "campaign_not_live" };
     if (!settings.botActive) return { outcome: "bot_inactive" };
     if (contact.botPaused) return { outcome: "contact_paused" };
-    if (contact.campaignId !== campaign.id) store.updateContact(contact, { campaignId: campaign.id });
-    if (account.credits < credits.costOf(contact, "bot_reply")) return { outcome: "no_credits" };
     return { campaign };
+  }
+
+  /** Why the bot will not answer this message now, or the campaign it answers for (the contact now in it). */
+  function prepare(message: MessageRecord, contact: ContactRecord, account: AccountRecord): { outcome: BotOutcome } | { campaign: CampaignRecord } {
+    const routed = campaignFor(message, contact, account);
+    if ("outcome" in routed) return routed;
+    if (contact.campaignId !== routed.campaign.id) store.updateContact(contact, { campaignId: routed.campaign.id });
+    if (account.credits < credits.costOf(contact, "bot_reply")) return { outcome: "no_credits" };
+    return routed;
   }
 
   async function answer(message: MessageRecord) {
