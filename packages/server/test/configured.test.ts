@@ -262,4 +262,28 @@ describe("the node adapter", () => {
     expect(huge).toMatchObject({ status: 400 });
     expect(JSON.parse((huge as { body: string }).body).error.code).toBe("PAYLOAD_TOO_LARGE");
   });
+
+  it("a key header sent twice is refused, not read as its first copy; a request refused before its body is read is answered all the same", async () => {
+    harness = await startHarness({ maxBodyBytes: 1_000 });
+    const { request } = await import("node:https");
+    const send = (method: string, path: string, headers: Record<string, string | string[]>, body?: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request({ host: "127.0.0.1", port: harness!.server.port, path, method, headers, ca: harness!.server.certificate, servername: "localhost" }, (res) => {
+          let text = "";
+          res.on("data", (c) => (text += c));
+          res.on("end", () => resolve({ status: res.statusCode!, body: text }));
+        });
+        req.on("error", reject);
+        req.end(body);
+      });
+    const one = await send("GET", "/v1/contacts?email=a%40example.com", { authorization: `Bearer ${KEYS.acme}` });
+    expect(one.status).toBe(404);
+    const twice = await send("GET", "/v1/contacts?email=a%40example.com", { authorization: [`Bearer ${KEYS.acme}`, "Bearer ik_someone_else_000000001"] });
+    expect(twice.status).toBe(401);
+    expect(JSON.parse(twice.body).error.code).toBe("INVALID_API_KEY");
+    const unread = await send("POST", "/v1/contacts", { "content-type": "application/json" }, JSON.stringify({ phone: "+14155550100", firstName: "x".repeat(50_000) }));
+    expect(unread.status).toBe(401);
+    expect(JSON.parse(unread.body).error.code).toBe("MISSING_API_KEY");
+    expect((await harness.admin("GET", "/contacts")).body).toHaveLength(0);
+  });
 });

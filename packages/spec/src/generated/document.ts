@@ -984,18 +984,18 @@ export const document: OpenApiDocument = {
         "type": "apiKey",
         "in": "query",
         "name": "apiKey",
-        "description": "The API key as the `apiKey` query parameter (camelCase bodies)."
+        "description": "The API key as the `apiKey` query parameter (camelCase bodies). **Reference behaviour:** given twice, the request is refused with 401 `INVALID_API_KEY`."
       },
       "apiKeyHeader": {
         "type": "apiKey",
         "in": "header",
         "name": "x-api-key",
-        "description": "The API key in the `x-api-key` header (`/subaccounts/credits`)."
+        "description": "The API key in the `x-api-key` header (`/subaccounts/credits`). **Reference behaviour:** the header sent twice is refused with 401 `INVALID_API_KEY`, not read as its first copy."
       },
       "bearerAuth": {
         "type": "http",
         "scheme": "bearer",
-        "description": "The API key as `Authorization: Bearer <API_KEY>` (snake_case bodies)."
+        "description": "The API key as `Authorization: Bearer <API_KEY>` (snake_case bodies). **Reference behaviour:** the header sent twice is refused with 401 `INVALID_API_KEY`, not read as its first copy."
       }
     },
     "parameters": {
