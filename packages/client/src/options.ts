@@ -3,6 +3,7 @@
  * construction rather than a confusing failure on the first call.
  */
 import type { AuthForm } from "@intake/spec";
+import { placeKey } from "./auth.js";
 import { IntakeConfigError } from "./errors.js";
 import type { LogEntry } from "./log.js";
 
@@ -152,8 +153,10 @@ function isLoopback(hostname: string): boolean {
  */
 function checkKeyCanTravel(form: AuthForm, apiKey: string): void {
   try {
-    if (form === "query") encodeURIComponent(apiKey);
-    else new Headers({ [form === "header" ? "x-api-key" : "authorization"]: form === "header" ? apiKey : `Bearer ${apiKey}` });
+    // Placed as every call places it; the URL is only a stand-in.
+    const headers: Record<string, string> = {};
+    placeKey(form, apiKey, "https://intake.invalid/", headers);
+    new Headers(headers);
   } catch {
     const where = form === "query" ? "in a URL (it holds a lone surrogate)" : "in an HTTP header (only visible ASCII and Latin-1 text, no line breaks)";
     throw new IntakeConfigError(`The API key cannot be sent ${where}: check that apiKey is the key as issued.`);

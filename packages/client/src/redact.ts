@@ -13,13 +13,15 @@ export function redactUrl(url: URL | string): string {
 
 /** Every spelling of the key that can appear in text: raw, percent-encoded, form-encoded. */
 function spellings(apiKey: string): string[] {
-  // A client has one key: its spellings are worked out once, not for every log line.
-  if (last?.apiKey === apiKey) return last.forms;
-  const forms = [...new Set([apiKey, encodeURIComponent(apiKey), new URLSearchParams({ k: apiKey }).toString().slice(2)])];
-  last = { apiKey, forms: forms.filter(Boolean).sort((a, b) => b.length - a.length) };
-  return last.forms;
+  // Worked out once per key (a program has a client or a few), not for every log line.
+  let forms = spellingsOf.get(apiKey);
+  if (!forms) {
+    forms = [...new Set([apiKey, encodeURIComponent(apiKey), new URLSearchParams({ k: apiKey }).toString().slice(2)])];
+    spellingsOf.set(apiKey, (forms = forms.filter(Boolean).sort((a, b) => b.length - a.length)));
+  }
+  return forms;
 }
-let last: { apiKey: string; forms: string[] } | undefined;
+const spellingsOf = new Map<string, string[]>();
 
 /** Removes every occurrence of the key from free text (a message built by someone else). */
 export function redactText(text: string, apiKey: string): string {

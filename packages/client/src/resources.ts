@@ -104,6 +104,10 @@ function caller({ raw, send, options, hasMiddleware }: ResourceContext) {
   const decoder = new TextDecoder();
 
   return async function call<T>(method: "GET" | "POST", path: string, init: CallInit, callOptions: CallOptions = {}): Promise<T> {
+    for (const [name, value] of Object.entries(init.params?.path ?? {})) {
+      // A URL path cannot carry these: any URL parser folds them into the path ("/lists/../contacts" is "/contacts").
+      if (value === "." || value === "..") throw new IntakeConfigError(`${name} cannot be "${value}": no record has that id, and a URL cannot carry it.`);
+    }
     const headers = {
       ...(callOptions.headers && checkedHeaders("The headers call option", callOptions.headers)),
       ...(init.params?.header && checkedHeaders("idempotencyKey", init.params.header)),
@@ -232,11 +236,8 @@ export function buildResources<F extends AuthForm>(form: F, context: ResourceCon
     },
   };
   const lists = {
-    addContact: async (listId: string, body: unknown, options?: CallOptions) => {
-      // A URL path cannot carry these: any URL parser folds them into the path ("/lists/../contacts" is "/contacts").
-      if (listId === "." || listId === "..") throw new IntakeConfigError(`listId cannot be "${listId}": no list has that id, and a URL cannot carry it.`);
-      return call("POST", "/lists/{listId}/contacts", { params: { path: { listId } }, body }, options);
-    },
+    addContact: (listId: string, body: unknown, options?: CallOptions) =>
+      call("POST", "/lists/{listId}/contacts", { params: { path: { listId } }, body }, options),
   };
   const messages = {
     send: (body: unknown, options?: CallOptions) => call("POST", "/send_custom_channel_message", { body }, options),

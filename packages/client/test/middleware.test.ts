@@ -3,7 +3,7 @@
  * `raw`, and through openapi-fetch (so its middleware sees them) while some is. Both ways must
  * send the same request and give the same result.
  */
-import { AbortError, IntakeConfigError, NotFoundError, RateLimitError, TimeoutError, type LogEntry } from "@intake/client";
+import { AbortError, IntakeApiError, IntakeConfigError, NotFoundError, RateLimitError, TimeoutError, type LogEntry } from "@intake/client";
 import { getEventListeners } from "node:events";
 import type { Middleware } from "openapi-fetch";
 import { HttpResponse, delay } from "msw";
@@ -170,6 +170,30 @@ describe("middleware on raw", () => {
     expect(seen[1]).toEqual(seen[0]);
   });
 
+  it.each([
+    ["not JSON", () => new HttpResponse("<html>Welcome to nginx</html>", { status: 200, headers: { "content-type": "text/html" } }), /answered 200 with a body that is not JSON/],
+    ["empty", () => new HttpResponse(null, { status: 204 }), /answered 204 with an empty body/],
+  ] as const)("a 2xx answer that is %s is the same IntakeApiError either way, its URL redacted", async (_, reply, message) => {
+    record(reply);
+    const errors: IntakeApiError[] = [];
+    for (const intake of bothWays()) errors.push((await intake.contacts.create({ email: "a@example.com" }).catch((e: unknown) => e)) as IntakeApiError);
+    for (const error of errors) {
+      expect(error).toBeInstanceOf(IntakeApiError);
+      expect(error.message).toMatch(message);
+    }
+    expect(errors[1]!.message).toBe(errors[0]!.message);
+    expect(errors[0]!.request.url).toContain("apiKey=[REDACTED]");
+  });
+
+  it("an answer a middleware makes itself (nothing sent) names the operation's path in an error", async () => {
+    const seen = record(() => json(found));
+    const intake = client("query");
+    intake.raw.use({ onRequest: () => json({ error: { code: "CONTACT_NOT_FOUND", message: "stubbed" } }, 418) });
+    const error = (await intake.contacts.find({ email: "a@example.com" }).catch((e: unknown) => e)) as IntakeApiError;
+    expect(error).toMatchObject({ status: 418, message: "stubbed", request: { method: "GET", url: "/contacts" } });
+    expect(seen).toHaveLength(0);
+  });
+
   it("a contact that does not exist is null either way", async () => {
     record(() => json({ error: { code: "CONTACT_NOT_FOUND", message: "No contact" } }, 404));
     for (const intake of bothWays()) {
@@ -203,7 +227,7 @@ describe("values the types do not allow, from untyped code", () => {
   it('a list id of "." or ".." is refused before anything is sent (a URL folds it into the path)', async () => {
     const seen = record(() => json(added, 201));
     for (const listId of [".", ".."]) {
-      await expect(client("query").lists.addContact(listId, { contactId: contact.id })).rejects.toThrow(new IntakeConfigError(`listId cannot be "${listId}": no list has that id, and a URL cannot carry it.`));
+      await expect(client("query").lists.addContact(listId, { contactId: contact.id })).rejects.toThrow(new IntakeConfigError(`listId cannot be "${listId}": no record has that id, and a URL cannot carry it.`));
     }
     expect(seen).toHaveLength(0);
   });
@@ -238,6 +262,13 @@ describe("raw calls share the transport", () => {
       expect(request.url.href).not.toContain("someone-else");
     }
     expect(seen[0]!.url.searchParams.get("email")).toBe("ada@example.com");
+  });
+
+  it("a query name that is not valid percent-encoding is left as it is, and the key added once", async () => {
+    const seen = record(() => json(found));
+    const raw = client("query").raw as unknown as { GET: (path: string, init: object) => Promise<unknown> };
+    await raw.GET("/contacts?%E0%A4%A=1", {});
+    expect(seen[0]!.url.search).toBe(`?%E0%A4%A=1&apiKey=${API_KEY}`);
   });
 
   it("a 204 reaches raw as an empty response", async () => {
@@ -347,6 +378,16 @@ describe("robustness", () => {
     }
     expect(wire(seen[1]!)).toEqual(wire(seen[0]!));
     expect(seen[0]!.body).toBe('{"phone":"+14155550123"}');
+  });
+
+  it("an error body nested deeper than any answer is cut where it goes too deep, the key redacted above", async () => {
+    let deep: unknown = `key ${API_KEY}`;
+    for (let i = 0; i < 80; i++) deep = { inner: deep };
+    record(() => json({ error: { code: "X", message: `bad ${API_KEY}` }, deep }, 400));
+    const error = (await client("query").contacts.create({ email: "a@example.com" }).catch((e: unknown) => e)) as IntakeApiError;
+    expect(error.message).toBe("bad [REDACTED]");
+    expect(JSON.stringify(error.body)).not.toContain(API_KEY);
+    expect(JSON.stringify(error.body)).toContain("(nested too deep, left out)");
   });
 
   it("a key with a quote or a backslash in it is still redacted from an echoed error body", async () => {

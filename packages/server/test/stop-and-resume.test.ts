@@ -63,7 +63,7 @@ describe("a data file saved by an earlier version, with the job of an answered m
     await first.engine.settle();
     const saved = first.admin.snapshot();
     await first.close();
-    const [inbound] = saved.records.message as Array<{ id: string; contactId: string; botOutcome: string | null }>;
+    const [inbound] = saved.records.message as unknown as Array<{ id: string; contactId: string; botOutcome: string | null }>;
     expect(inbound!.botOutcome).toBe("replied");
     // Such versions kept the job when a stop came after its work was done.
     (saved.records.job as unknown[]).push({ id: "job_old", kind: "inbound", runAt: null, key: `inbound:${inbound!.contactId}`, payload: JSON.stringify({ messageId: inbound!.id }), createdAt: saved.clock.now });
