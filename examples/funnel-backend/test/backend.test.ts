@@ -35,23 +35,27 @@ async function backend() {
   const timers = new ManualTimers(Date.parse("2026-03-02T09:00:00.000Z"));
   const consentLog = join(await mkdtemp(join(tmpdir(), "intake-backend-")), "consent.jsonl");
   const results: LeadResult[] = [];
+  const waiting: Array<() => void> = [];
   const instance = createBackend({
     intake: createIntakeClient({ auth: "query", apiKey: KEY, baseUrl: server.baseUrl, fetch: server.fetch }),
     listId: "lst_spring",
     consentLog,
     timers,
-    onDone: (r) => results.push(r),
+    onDone: (r) => {
+      results.push(r);
+      for (const wake of waiting.splice(0)) wake();
+    },
   });
-  return { instance, timers, consentLog, results };
-}
-
-async function until(check: () => boolean) {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+  /** Resolves once `count` leads are done (a lead that never is fails the test on its timeout). */
+  const done = async (count: number) => {
+    while (results.length < count) await new Promise<void>((wake) => waiting.push(wake));
+  };
+  return { instance, timers, consentLog, results, done };
 }
 
 describe("the landing page's backend", () => {
   it("records consent, waits 15 minutes, then creates the contact with its consent and adds it to the list", async () => {
-    const { instance, timers, consentLog, results } = await backend();
+    const { instance, timers, consentLog, results, done } = await backend();
     const { scheduledFor } = await instance.submit({ phone: "+14155550177", firstName: "Linus", consent: true, consentText: "I agree." }, "203.0.113.7");
     expect(scheduledFor).toBe("2026-03-02T09:15:00.000Z");
     expect(JSON.parse(await readFile(consentLog, "utf8"))).toEqual({ phone: "+14155550177", email: null, text: "I agree.", at: "2026-03-02T09:00:00.000Z", from: "203.0.113.7" });
@@ -59,7 +63,7 @@ describe("the landing page's backend", () => {
     timers.advance(15 * 60 * 1000 - 1);
     expect(await server.admin.journal({ operationId: "createContact" })).toEqual([]);
     timers.advance(1);
-    await until(() => results.length === 1);
+    await done(1);
     expect(results[0]).toMatchObject({ outcome: "added_to_funnel" });
     const contactId = (results[0] as { contactId: string }).contactId;
     await server.admin.settle();
@@ -72,14 +76,14 @@ describe("the landing page's backend", () => {
   });
 
   it("leaves a lead who wrote in during the wait in its conversation: no funnel list, no opening template; consent stays in the log", async () => {
-    const { instance, timers, consentLog, results } = await backend();
+    const { instance, timers, consentLog, results, done } = await backend();
     await instance.submit({ phone: "+14155550188", firstName: "Ada", consent: true, consentText: "I agree." }, "203.0.113.8");
     // Five minutes later the lead writes to the business first (here on a custom channel whose sender id is the phone).
     timers.advance(5 * 60 * 1000);
     const channel = createIntakeClient({ auth: "query", apiKey: KEY, baseUrl: server.baseUrl, fetch: server.fetch });
     const inbound = await channel.messages.receive({ customData: { messageSid: "SM-ada-1", fromId: "+14155550188", toId: "acme", body: "Hi, is the spring offer still on?" } });
     timers.advance(10 * 60 * 1000);
-    await until(() => results.length === 1);
+    await done(1);
 
     const written = await server.admin.message(inbound.messageId);
     expect(results[0]).toEqual({ phone: "+14155550188", outcome: "already_known", contactId: written.contactId });
@@ -90,6 +94,21 @@ describe("the landing page's backend", () => {
     const creates = await server.admin.journal({ operationId: "createContact" });
     expect(creates.filter((e) => (e.requestBody as { phone?: string }).phone === "+14155550188")).toEqual([]);
     expect(JSON.parse(await readFile(consentLog, "utf8"))).toMatchObject({ phone: "+14155550188", text: "I agree." });
+  });
+
+  it("reports a lead Intake refused as failed, with the error, and keeps its consent", async () => {
+    const { instance, timers, consentLog, results, done } = await backend();
+    // Every attempt refused, the client's retries included.
+    await server.admin.setFaults([{ operationId: "createContact", status: 503 }]);
+    try {
+      await instance.submit({ phone: "+14155550199", firstName: "Grace", consent: true, consentText: "I agree." }, "203.0.113.9");
+      timers.advance(15 * 60 * 1000);
+      await done(1);
+    } finally {
+      await server.admin.setFaults([]);
+    }
+    expect(results[0]).toMatchObject({ phone: "+14155550199", outcome: "failed", error: { status: 503 } });
+    expect(JSON.parse(await readFile(consentLog, "utf8"))).toMatchObject({ phone: "+14155550199" });
   });
 
   it("refuses a phone without its country code while the lead is still on the page", async () => {
