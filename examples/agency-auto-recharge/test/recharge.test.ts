@@ -195,9 +195,24 @@ describe("the agency's auto-recharge receiver", () => {
     expect(await credits("sub_six")).toBe(12);
   });
 
+  it("answers 400 to a reply webhook sent here by mistake, and to a body too large to be a webhook; charges nothing", async () => {
+    const { charges } = await receiverAt(join(directory, "eight.json"));
+    const body = JSON.stringify({ type: "custom_channel.reply", data: { messageId: "msg_1" } });
+    const at = new Date();
+    const reply = await postToReceiver(body, { "webhook-id": "msg_1", "webhook-timestamp": String(Math.floor(at.getTime() / 1000)), "webhook-signature": new Webhook(SECRET).sign("msg_1", at, body) });
+    expect(reply.status).toBe(400);
+    expect(((await reply.json()) as { error: string }).error).toMatch(/takes auto-recharge webhooks/);
+    const huge = await postToReceiver("x".repeat(70 * 1024), {});
+    expect(huge.status).toBe(400);
+    expect(((await huge.json()) as { error: string }).error).toMatch(/larger than/);
+    expect(charges).toEqual([]);
+  });
+
   it("will not start on a log it cannot read, rather than forget every recharge", async () => {
     const logPath = join(directory, "corrupt.json");
     await writeFile(logPath, '{"version":1,"recharges":{"rch_1":');
     await expect(RechargeLog.open(logPath)).rejects.toThrow(/is not a recharge log .* Restore it from a backup/);
+    await writeFile(logPath, '{"version":2,"recharges":{}}');
+    await expect(RechargeLog.open(logPath)).rejects.toThrow(/has version 2; this receiver reads version 1/);
   });
 });
