@@ -122,6 +122,11 @@ describe("the landing page's backend", () => {
   it("over HTTP: 202 with the schedule for a form (a character split across chunks stays whole), 422 for a refused one, 400 for a non-JSON body, 413 past 16 KiB, 404 elsewhere", async () => {
     const { instance, consentLog } = await backend();
     const http = createServer((req, res) => void instance.handle(req, res));
+    // Resolved when the first bytes reach the server's socket (a listener beside the parser's,
+    // taking nothing from it): the rest of the body is sent only after.
+    let firstPart!: () => void;
+    const firstPartArrived = new Promise<void>((resolve) => (firstPart = resolve));
+    http.once("connection", (socket) => socket.once("data", () => firstPart()));
     await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
     try {
@@ -134,7 +139,7 @@ describe("the landing page's backend", () => {
         });
         req.on("error", reject);
         req.write(form.subarray(0, split));
-        setTimeout(() => req.end(form.subarray(split)), 20);
+        void firstPartArrived.then(() => req.end(form.subarray(split)));
       });
       expect(response.status).toBe(202);
       expect(JSON.parse(response.body)).toEqual({ scheduledFor: "2026-03-02T09:15:00.000Z" });

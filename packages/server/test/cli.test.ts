@@ -108,7 +108,7 @@ describe("intake-server", () => {
 
   it("--tls-cert without --tls-key exits saying both are needed, and starts nothing", async () => {
     const result = await runCli(["--port", "0", "--tls-cert", join(dir(), "cert.pem")]);
-    expect(result.code).not.toBe(0);
+    expect(result.code).toBe(2);
     expect(result.stderr).toContain("--tls-cert and --tls-key go together: give both files.");
     expect(result.stdout).not.toContain('"listening"');
   });
@@ -117,7 +117,7 @@ describe("intake-server", () => {
     const first = await start(["--port", "0"]);
     const port = new URL(first.info.url).port;
     const second = await runCli(["--port", port]);
-    expect(second.code).not.toBe(0);
+    expect(second.code).toBe(2);
     expect(second.stderr).toContain(`Port ${port} on 127.0.0.1 is in use: stop what holds it, or pass --port 0 for any free port.`);
     expect((await first.fetch(`${first.info.baseUrl}/contacts?apiKey=${KEY}&email=a%40b.co`)).status).toBe(401);
   });
