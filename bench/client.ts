@@ -163,11 +163,9 @@ ${rows.map((r) => `| ${r.transport} | ${r.what} | ${fmt(r.clientMicroseconds, 1)
 
 What the client adds per call: building the URL and headers, placing the key, one AbortController
 and timer per attempt for the timeout, reading the body whole within it, parsing JSON. Without
-middleware on \`raw\` it does not go through openapi-fetch's Request and Response (each costs the
-caller 4-30 µs on Node 20). Most of what is left is the AbortSignal handed to fetch: undici adds a
-listener, a WeakRef and a finalizer for it, which is what the raw fetch with a timeout pays too;
-the client's own code costs about 7 µs a call (measured in-process against a fetch double). See
-bench/README.md for the profiles and what was changed.
+middleware on \`raw\` it does not go through openapi-fetch's Request and Response. Much of what is
+left is the AbortSignal handed to fetch for the timeout, which the raw fetch with a timeout pays
+too. The profiles behind this, with their figures and dates, are in bench/README.md.
 
 ## Bundle
 

@@ -81,7 +81,7 @@ ${figures.join("\n")}
 Every lookup the API makes goes through an index kept beside @mswjs/data (a Map per account for
 phone, email and sender id), so no lookup scans the store; @mswjs/data's own queries scan every
 record (the naive figures in the issue: 281 req/s at 10,000 contacts). What a larger store does
-cost is memory: cache and TLB misses on a heap of some 650 MB, and longer collections.
+cost is memory: cache and TLB misses on a large heap, and longer collections.
 ${rows.every((r) => r.met) ? "Here that cost stays within the target." : "Here that cost is more than the target allows: bench/README.md has the profile."} The memory a
 contact takes is in memory.md.
 
