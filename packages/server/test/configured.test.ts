@@ -4,7 +4,7 @@ import { createIntakeClient, RateLimitError } from "@intake/client";
 import { createIntake } from "@intake/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { client, httpsTarget, json, raw, startHarness, type HttpsHarness } from "./support/harness.js";
-import { KEYS } from "./support/seed.js";
+import { KEYS, SEED } from "./support/seed.js";
 
 let harness: HttpsHarness | undefined;
 afterEach(async () => {
@@ -140,6 +140,42 @@ describe("the journal", () => {
     expect(journal[0]!.requestBody).toEqual({ truncated: true, characters: expect.any(Number) });
     expect((journal[0]!.requestBody as { characters: number }).characters).toBeGreaterThan(70_000);
     expect(journal[1]!.requestBody).toMatchObject({ phone: "+14155550112" });
+  });
+});
+
+describe("the journal's storage", () => {
+  const post = (intake: ReturnType<typeof createIntake>, body: string) =>
+    intake.fetch(new Request(`https://intake.test/v1/contacts?apiKey=${KEYS.acme}`, { method: "POST", headers: { "content-type": "application/json" }, body }));
+
+  it("gives back every kept entry whole, in order, however sizes and scripts mix as old ones make way", async () => {
+    const intake = createIntake({ seed: SEED, rateLimit: 0, journalSize: 40 });
+    const size = (i: number) => (i * 7919) % 20_000;
+    const names = Array.from({ length: 300 }, (_, i) => ["Zoë", "名".repeat(size(i)), "🙂".repeat(i % 7), "x".repeat(size(i))][i % 4]! + i);
+    const sent = names.map((firstName, i) => ({ phone: `+1415555${String(i).padStart(4, "0")}`, firstName }));
+    const answers = [];
+    for (const body of sent) {
+      const response = await post(intake, JSON.stringify(body));
+      answers.push({ status: response.status, body: await response.json() });
+    }
+    const journal = intake.admin.journal();
+    expect(journal.map((e) => e.requestBody)).toEqual(sent.slice(-40));
+    expect(journal.map((e) => ({ status: e.status, body: e.responseBody }))).toEqual(answers.slice(-40));
+    expect(new Set(answers.slice(-40).map((a) => a.status))).toEqual(new Set([201, 400]));
+    expect(journal.every((e) => e.path === "/v1/contacts" && e.query.apiKey === "[REDACTED]" && e.operationId === "createContact")).toBe(true);
+    await intake.close();
+  });
+
+  it("keeps more entries than it first makes room for, and starts afresh when cleared", async () => {
+    const intake = createIntake({ seed: SEED, rateLimit: 0, journalSize: 3000 });
+    for (let i = 0; i < 2500; i++) await post(intake, JSON.stringify({ phone: `+1415556${String(i).padStart(4, "0")}` }));
+    const journal = intake.admin.journal();
+    expect(journal).toHaveLength(2500);
+    expect(journal.map((e) => (e.requestBody as { phone: string }).phone)).toEqual(Array.from({ length: 2500 }, (_, i) => `+1415556${String(i).padStart(4, "0")}`));
+    intake.admin.clearJournal();
+    expect(intake.admin.journal()).toEqual([]);
+    await post(intake, "{not json");
+    expect(intake.admin.journal()).toMatchObject([{ status: 400, requestBody: null, errorCode: expect.any(String) }]);
+    await intake.close();
   });
 });
 
