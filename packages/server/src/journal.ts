@@ -42,21 +42,16 @@ export class Journal {
 
   add(record: JournalRecord): void {
     if (this.capacity <= 0) return;
-    record.requestText = bounded(record.requestText);
-    record.responseText = bounded(record.responseText);
+    const texts = textsOf(record);
     let text = "";
-    for (const field of TEXTS) text += record[field] ?? "";
+    for (const part of texts) if (part !== null) text += part;
     // UTF-8 takes at most 3 bytes for each UTF-16 unit.
     this.ring.push(HEADER_BYTES + text.length * 3, (bytes, view, offset) => {
       view.setFloat64(offset, record.at);
       view.setFloat64(offset + 8, record.durationMs);
       view.setFloat64(offset + 16, record.status);
-      let at = offset + 24;
-      for (const field of TEXTS) {
-        view.setInt32(at, record[field]?.length ?? -1);
-        at += 4;
-      }
-      return HEADER_BYTES + encoder.encodeInto(text, bytes.subarray(at)).written;
+      for (let i = 0; i < texts.length; i++) view.setInt32(offset + 24 + i * 4, texts[i]?.length ?? -1);
+      return HEADER_BYTES + encoder.encodeInto(text, bytes.subarray(offset + HEADER_BYTES)).written;
     });
   }
 
@@ -70,6 +65,11 @@ export class Journal {
   clear(): void {
     this.ring.clear();
   }
+}
+
+/** The record's texts in TEXTS order, read by name (a loop over the names reads far slower). */
+function textsOf(r: JournalRecord): Array<string | null> {
+  return [r.id, r.method, r.path, r.search, r.operationId, r.authForm, r.accountId, r.errorCode, r.fault, bounded(r.requestText), bounded(r.responseText)];
 }
 
 const encoder = new TextEncoder();

@@ -21,16 +21,19 @@ export async function readJson(request: ApiRequest, maxBytes: number): Promise<{
   } catch {
     throw badRequest("INVALID_JSON", "The request body is not valid UTF-8 text.");
   }
-  // Each level of nesting takes two characters at least: a shorter text cannot be too deep.
-  if (text.length > 2 * MAX_NESTING && nesting(text) > MAX_NESTING) {
-    throw badRequest("INVALID_JSON", `The request body nests objects or arrays more than ${MAX_NESTING} levels deep; no operation takes that.`);
-  }
+  let value: unknown;
   try {
-    return { value: JSON.parse(text), text };
+    value = JSON.parse(text);
   } catch (error) {
     if (text.trim() === "") throw badRequest("INVALID_JSON", "The request body is empty; send a JSON object.");
     throw badRequest("INVALID_JSON", `The request body is not valid JSON: ${(error as Error).message}.`);
   }
+  // V8 parses any depth without recursing (elsewhere a stack overflow lands in the catch above);
+  // validation and the operations after it recurse.
+  if (deeperThan(value, MAX_NESTING)) {
+    throw badRequest("INVALID_JSON", `The request body nests objects or arrays more than ${MAX_NESTING} levels deep; no operation takes that.`);
+  }
+  return { value, text };
 }
 
 // One decoder for every request: decode() with no stream option keeps no state between calls.
@@ -39,19 +42,14 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true });
 /** Far deeper than any body of the contract, shallow enough that nothing recursing over it can overflow. */
 const MAX_NESTING = 32;
 
-/** The deepest nesting of objects and arrays in JSON text, strings skipped. */
-function nesting(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 123 || c === 91) deepest = Math.max(deepest, ++depth);
-    else if (c === 125 || c === 93) depth--;
+/** Whether a value nests objects or arrays more than `levels` deep; it looks no deeper than that. */
+function deeperThan(value: unknown, levels: number): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (levels === 0) return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (deeperThan(item, levels - 1)) return true;
+    return false;
   }
-  return deepest;
+  for (const key in value) if (deeperThan((value as Record<string, unknown>)[key], levels - 1)) return true;
+  return false;
 }
