@@ -63,6 +63,8 @@ export interface Intake {
   engine: Engine;
   /** Called after every change of state (persistence listens). */
   onChange(listener: () => void): () => void;
+  /** Reports an unexpected error to `onError` (or console.error): adapters send their own failures here. */
+  reportError(error: unknown): void;
   close(): Promise<void>;
 }
 
@@ -146,6 +148,7 @@ export function createIntake(options: IntakeOptions = {}): Intake {
     events,
     engine,
     onChange: (listener) => store.onChange(listener),
+    reportError: onError,
     /** Stops scheduling; webhook attempts in flight are aborted and stay stored for a restart. */
     close: () => engine.close(),
   };

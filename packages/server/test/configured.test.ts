@@ -1,7 +1,13 @@
 // Behaviour that needs a server configured its own way: rate limit, virtual clock, journal size,
-// an unexpected failure.
+// an unexpected failure, the node adapter's and the data file's own failures.
 import { createIntakeClient, RateLimitError } from "@intake/client";
 import { createIntake } from "@intake/server";
+import { persist, readDataFile, requestListener } from "@intake/server/node";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { client, httpsTarget, json, raw, startHarness, type HttpsHarness } from "./support/harness.js";
 import { KEYS, SEED } from "./support/seed.js";
@@ -321,5 +327,58 @@ describe("the node adapter", () => {
     expect(unread.status).toBe(401);
     expect(JSON.parse(unread.body).error.code).toBe("MISSING_API_KEY");
     expect((await harness.admin("GET", "/contacts")).body).toHaveLength(0);
+  });
+
+  it("a failure of its own is answered 500 in the route's shape and reported to onError, the key kept out", async () => {
+    const errors: unknown[] = [];
+    const intake = createIntake({ seed: SEED, onError: (e) => errors.push(e) });
+    const broken = { ...intake, handle: () => Promise.reject(new Error("boom")) };
+    let origin = "";
+    const server = createServer(requestListener(broken, () => origin));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const receive = await fetch(`${origin}/v1/incoming_custom_channel_message?apiKey=${KEYS.acme}`, { method: "POST", body: "{}" });
+      expect(receive.status).toBe(500);
+      expect(await receive.json()).toEqual({ error: "Internal error. Retry later." });
+      const find = await fetch(`${origin}/v1/contacts?apiKey=${KEYS.acme}&email=a%40example.com`);
+      expect(await find.json()).toEqual({ error: { code: "INTERNAL_ERROR", message: "Internal error. Retry later." } });
+      expect(errors.map((e) => (e as Error).message)).toEqual([
+        "The node adapter could not answer POST /v1/incoming_custom_channel_message.",
+        "The node adapter could not answer GET /v1/contacts.",
+      ]);
+      expect((errors[0] as Error).cause).toMatchObject({ message: "boom" });
+    } finally {
+      server.close();
+      await intake.close();
+    }
+  });
+});
+
+describe("the data file", () => {
+  it("a save that fails is reported to onError, and made again after the next change", async () => {
+    const errors: unknown[] = [];
+    const intake = createIntake({ seed: SEED, onError: (e) => errors.push(e) });
+    const directory = mkdtempSync(join(tmpdir(), "intake-save-"));
+    // A file where the data file's folder should be: no save can succeed until it is a folder.
+    writeFileSync(join(directory, "state"), "");
+    const path = join(directory, "state", "state.json");
+    const saver = persist(intake, path, { delayMs: 0 });
+    const create = (phone: string) =>
+      intake.fetch(new Request(`https://intake.test/v1/contacts?apiKey=${KEYS.acme}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ phone }) }));
+    try {
+      await create("+14155550100");
+      await saver.flush();
+      expect(errors.map((e) => (e as Error).message)).toEqual([`Could not save ${path}; the next change tries again.`]);
+      rmSync(join(directory, "state"));
+      mkdirSync(join(directory, "state"));
+      await create("+14155550101");
+      await saver.flush();
+      expect(readDataFile(path)?.records.contact?.map((c) => c.phone)).toEqual(expect.arrayContaining(["+14155550100", "+14155550101"]));
+      expect(errors).toHaveLength(1);
+    } finally {
+      await saver.stop();
+      await intake.close();
+    }
   });
 });

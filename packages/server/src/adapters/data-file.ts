@@ -81,7 +81,7 @@ export function persist(intake: Intake, path: string, options: { delayMs?: numbe
     const snapshot = intake.admin.snapshot();
     saving = saving.then(() => writeDataFile(path, snapshot)).catch((error: unknown) => {
       dirty = true;
-      console.error(`intake: could not save ${path}`, error);
+      intake.reportError(new Error(`Could not save ${path}; the next change tries again.`, { cause: error }));
     });
     return saving;
   };
