@@ -63,7 +63,7 @@ export interface Intake {
   engine: Engine;
   /** Called after every change of state (persistence listens). */
   onChange(listener: () => void): () => void;
-  /** Reports an unexpected error to `onError` (or console.error): adapters send their own failures here. */
+  /** Reports an unexpected error to `onError` (or console.error), never throwing: adapters send their own failures here. */
   reportError(error: unknown): void;
   close(): Promise<void>;
 }
@@ -148,7 +148,15 @@ export function createIntake(options: IntakeOptions = {}): Intake {
     events,
     engine,
     onChange: (listener) => store.onChange(listener),
-    reportError: onError,
+    reportError: (error) => {
+      // An adapter reports from its own catch: an onError that throws (tests often rethrow) must
+      // not stop it answering or saving.
+      try {
+        onError(error);
+      } catch (thrown) {
+        console.error("intake: onError threw", thrown, "while reporting", error);
+      }
+    },
     /** Stops scheduling; webhook attempts in flight are aborted and stay stored for a restart. */
     close: () => engine.close(),
   };

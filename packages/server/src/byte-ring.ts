@@ -5,8 +5,8 @@
  * the promotions keep the collector marking it (bench/README.md, "Lookups at 1,000,000").
  *
  * The buffer is used as a circle: a record goes after the newest, or at the start when it does not
- * fit before the end; when neither has room, the records are copied, in order, into a buffer twice
- * the size. It shrinks back only on clear().
+ * fit before the end; when neither has room, the records are copied, in order, into a buffer at
+ * least twice the size. It shrinks back only on clear().
  */
 const INITIAL_BYTES = 64 * 1024;
 const INITIAL_RECORDS = 1024;
@@ -30,6 +30,7 @@ export class ByteRing {
   private head = 0;
 
   constructor(readonly capacity: number) {
+    if (!Number.isInteger(capacity) || capacity < 0) throw new RangeError(`A ByteRing holds a whole number of records, 0 or more (got ${capacity}).`);
     this.clear();
   }
 
@@ -42,14 +43,15 @@ export class ByteRing {
     if (this.capacity <= 0) return;
     if (this.count === this.capacity) this.dropOldest();
     if (this.count === this.starts.length) this.reindex(Math.min(this.capacity, this.starts.length * 2));
-    const start = this.reserve(maxBytes);
+    const start = this.reserve(span(maxBytes));
     const length = write(this.bytes, this.view, start);
+    if (!(length >= 0 && length <= maxBytes)) throw new RangeError(`A record of ${length} bytes was written where ${maxBytes} were reserved.`);
     const slot = (this.first + this.count) % this.starts.length;
     this.starts[slot] = start;
     this.lengths[slot] = length;
     this.count++;
-    this.liveBytes += length;
-    this.head = start + length;
+    this.liveBytes += span(length);
+    this.head = start + span(length);
   }
 
   /** Calls `read` with each record's bytes, oldest first. */
@@ -69,7 +71,7 @@ export class ByteRing {
   }
 
   private dropOldest(): void {
-    this.liveBytes -= this.lengths[this.first]!;
+    this.liveBytes -= span(this.lengths[this.first]!);
     this.first = (this.first + 1) % this.starts.length;
     this.count--;
   }
@@ -101,7 +103,7 @@ export class ByteRing {
       const length = this.lengths[i]!;
       bytes.set(this.bytes.subarray(start, start + length), head);
       this.starts[i] = head;
-      head += length;
+      head += span(length);
     }
     this.use(bytes);
     this.head = head;
@@ -126,6 +128,12 @@ export class ByteRing {
     this.first = 0;
   }
 }
+
+/**
+ * The room a record takes: an empty one takes a byte all the same, so that records never share a
+ * start and the newest one's end is past the oldest one's start unless the circle has wrapped.
+ */
+const span = (length: number) => Math.max(1, length);
 
 function grown(current: number, needed: number): number {
   let size = current * 2;

@@ -24,7 +24,6 @@ const MAX_BODY_CHARS = 64 * 1024;
 
 /** The record's text fields, kept one after the other, each as long as its length in the header says. */
 const TEXTS = ["id", "method", "path", "search", "operationId", "authForm", "accountId", "errorCode", "fault", "requestText", "responseText"] as const;
-type TextField = (typeof TEXTS)[number];
 // at, durationMs and status as doubles, then each text's length in UTF-16 units (-1 for null).
 const HEADER_BYTES = 3 * 8 + TEXTS.length * 4;
 
@@ -37,6 +36,7 @@ export class Journal {
   private readonly ring: ByteRing;
 
   constructor(readonly capacity: number) {
+    if (!Number.isInteger(capacity) || capacity < 0) throw new Error(`journalSize must be a whole number, 0 or more (got ${capacity}).`);
     this.ring = new ByteRing(capacity);
   }
 
@@ -73,19 +73,35 @@ function textsOf(r: JournalRecord): Array<string | null> {
 }
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+// ignoreBOM: a text that starts with U+FEFF keeps it (a decoder would drop it and shift every field).
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 function decode(bytes: Uint8Array, view: DataView, start: number, end: number): JournalRecord {
   // Slicing the decoded text by UTF-16 lengths is exact: a lone surrogate, if any text had one,
   // comes back as U+FFFD, one unit all the same.
   const text = decoder.decode(bytes.subarray(start + HEADER_BYTES, end));
-  const record = { at: view.getFloat64(start), durationMs: view.getFloat64(start + 8), status: view.getFloat64(start + 16) } as JournalRecord;
   let from = 0;
-  TEXTS.forEach((field, i) => {
+  const [id, method, path, search, operationId, authForm, accountId, errorCode, fault, requestText, responseText] = TEXTS.map((_, i) => {
     const length = view.getInt32(start + 24 + i * 4);
-    (record as Record<TextField, string | null>)[field] = length < 0 ? null : text.slice(from, (from += length));
+    return length < 0 ? null : text.slice(from, (from += length));
   });
-  return record;
+  // In the order the pipeline builds a record, so entries read out as they always have.
+  return {
+    id: id!,
+    at: view.getFloat64(start),
+    method: method!,
+    path: path!,
+    search: search!,
+    operationId,
+    authForm: authForm as JournalRecord["authForm"],
+    accountId,
+    status: view.getFloat64(start + 16),
+    errorCode,
+    fault,
+    durationMs: view.getFloat64(start + 8),
+    requestText,
+    responseText,
+  } as JournalRecord;
 }
 
 function present({ at, search, requestText, responseText, ...rest }: JournalRecord): JournalEntry {

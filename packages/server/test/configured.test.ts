@@ -8,7 +8,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { client, httpsTarget, json, raw, startHarness, type HttpsHarness } from "./support/harness.js";
 import { KEYS, SEED } from "./support/seed.js";
 
@@ -171,6 +171,34 @@ describe("the journal's storage", () => {
     await intake.close();
   });
 
+  it("matches a plain list of the last N requests after every request of a random mix (sizes, scripts, clears)", async () => {
+    let state = 7;
+    const random = () => ((state = (Math.imul(state, 1_103_515_245) + 12_345) & 0x7fffffff) / 0x7fffffff);
+    const pieces = ["a", "é", "名", "🙂", "\ufeff", "\"", "\n"];
+    for (const journalSize of [1, 2, 3, 7]) {
+      const intake = createIntake({ seed: SEED, rateLimit: 0, journalSize });
+      let kept: unknown[] = [];
+      for (let i = 0; i < 160; i++) {
+        if (random() < 0.02) {
+          intake.admin.clearJournal();
+          kept = [];
+        }
+        const length = random() < 0.15 ? Math.floor(random() * 20_000) : Math.floor(random() * 300);
+        const piece = pieces[Math.floor(random() * pieces.length)]!;
+        const body = { phone: `+1415557${String(i).padStart(4, "0")}`, firstName: piece.repeat(length) + i };
+        await post(intake, JSON.stringify(body));
+        kept = [...kept, body].slice(-journalSize);
+        expect(intake.admin.journal().map((e) => e.requestBody)).toEqual(kept);
+      }
+      await intake.close();
+    }
+  });
+
+  it("takes a whole number of entries, 0 or more", () => {
+    for (const journalSize of [2.5, -1, Number.NaN]) expect(() => createIntake({ journalSize })).toThrow(`journalSize must be a whole number, 0 or more (got ${journalSize}).`);
+    expect(createIntake({ journalSize: 0 }).admin.journal()).toEqual([]);
+  });
+
   it("keeps more entries than it first makes room for, and starts afresh when cleared", async () => {
     const intake = createIntake({ seed: SEED, rateLimit: 0, journalSize: 3000 });
     for (let i = 0; i < 2500; i++) await post(intake, JSON.stringify({ phone: `+1415556${String(i).padStart(4, "0")}` }));
@@ -329,9 +357,17 @@ describe("the node adapter", () => {
     expect((await harness.admin("GET", "/contacts")).body).toHaveLength(0);
   });
 
-  it("a failure of its own is answered 500 in the route's shape and reported to onError, the key kept out", async () => {
+  it("a failure of its own is answered 500 in the route's shape and reported to onError, the key kept out, even when onError throws", async () => {
     const errors: unknown[] = [];
-    const intake = createIntake({ seed: SEED, onError: (e) => errors.push(e) });
+    // Tests often rethrow from onError: the adapter answers all the same, and the throw goes to the console.
+    const console_ = vi.spyOn(console, "error").mockImplementation(() => {});
+    const intake = createIntake({
+      seed: SEED,
+      onError: (e) => {
+        errors.push(e);
+        throw e;
+      },
+    });
     const broken = { ...intake, handle: () => Promise.reject(new Error("boom")) };
     let origin = "";
     const server = createServer(requestListener(broken, () => origin));
@@ -348,17 +384,28 @@ describe("the node adapter", () => {
         "The node adapter could not answer GET /v1/contacts.",
       ]);
       expect((errors[0] as Error).cause).toMatchObject({ message: "boom" });
+      expect(console_).toHaveBeenCalledTimes(2);
+      expect(console_.mock.calls[0]![0]).toBe("intake: onError threw");
     } finally {
-      server.close();
+      console_.mockRestore();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
       await intake.close();
     }
   });
 });
 
 describe("the data file", () => {
-  it("a save that fails is reported to onError, and made again after the next change", async () => {
+  it("a save that fails is reported to onError (even one that throws), and made again at the next change", async () => {
     const errors: unknown[] = [];
-    const intake = createIntake({ seed: SEED, onError: (e) => errors.push(e) });
+    const console_ = vi.spyOn(console, "error").mockImplementation(() => {});
+    const intake = createIntake({
+      seed: SEED,
+      onError: (e) => {
+        errors.push(e);
+        throw e;
+      },
+    });
     const directory = mkdtempSync(join(tmpdir(), "intake-save-"));
     // A file where the data file's folder should be: no save can succeed until it is a folder.
     writeFileSync(join(directory, "state"), "");
@@ -369,16 +416,18 @@ describe("the data file", () => {
     try {
       await create("+14155550100");
       await saver.flush();
-      expect(errors.map((e) => (e as Error).message)).toEqual([`Could not save ${path}; the next change tries again.`]);
+      expect(errors.map((e) => (e as Error).message)).toEqual([`Could not save ${path}; it is tried again at the next change and on stop.`]);
       rmSync(join(directory, "state"));
       mkdirSync(join(directory, "state"));
       await create("+14155550101");
-      await saver.flush();
-      expect(readDataFile(path)?.records.contact?.map((c) => c.phone)).toEqual(expect.arrayContaining(["+14155550100", "+14155550101"]));
+      // Saved by the change itself (no flush): both contacts, the one whose save failed too.
+      await vi.waitFor(() => expect(readDataFile(path)?.records.contact?.map((c) => c.phone)).toEqual(expect.arrayContaining(["+14155550100", "+14155550101"])));
       expect(errors).toHaveLength(1);
     } finally {
+      console_.mockRestore();
       await saver.stop();
       await intake.close();
+      rmSync(directory, { recursive: true, force: true });
     }
   });
 });

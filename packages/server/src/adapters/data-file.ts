@@ -81,7 +81,7 @@ export function persist(intake: Intake, path: string, options: { delayMs?: numbe
     const snapshot = intake.admin.snapshot();
     saving = saving.then(() => writeDataFile(path, snapshot)).catch((error: unknown) => {
       dirty = true;
-      intake.reportError(new Error(`Could not save ${path}; the next change tries again.`, { cause: error }));
+      intake.reportError(new Error(`Could not save ${path}; it is tried again at the next change and on stop.`, { cause: error }));
     });
     return saving;
   };

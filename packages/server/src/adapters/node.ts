@@ -128,9 +128,9 @@ async function respond(intake: Intake, origin: string, req: IncomingMessage, res
     res.end(response.body ?? undefined);
     if (overflow) req.destroy();
   } catch (error) {
-    intake.reportError(new Error(`The node adapter could not answer ${req.method} ${target.split("?")[0]}.`, { cause: error }));
     if (!res.headersSent) send(res, 500, errorFor(target, "INTERNAL_ERROR", "Internal error. Retry later."));
     else res.end();
+    intake.reportError(new Error(`The node adapter could not answer ${req.method} ${target.split("?")[0]}.`, { cause: error }));
   }
 }
 
