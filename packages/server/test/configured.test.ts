@@ -358,16 +358,7 @@ describe("the node adapter", () => {
   });
 
   it("a failure of its own is answered 500 in the route's shape and reported to onError, the key kept out, even when onError throws", async () => {
-    const errors: unknown[] = [];
-    // Tests often rethrow from onError: the adapter answers all the same, and the throw goes to the console.
-    const console_ = vi.spyOn(console, "error").mockImplementation(() => {});
-    const intake = createIntake({
-      seed: SEED,
-      onError: (e) => {
-        errors.push(e);
-        throw e;
-      },
-    });
+    const { intake, errors, console_ } = rethrowingIntake();
     const broken = { ...intake, handle: () => Promise.reject(new Error("boom")) };
     let origin = "";
     const server = createServer(requestListener(broken, () => origin));
@@ -395,17 +386,23 @@ describe("the node adapter", () => {
   });
 });
 
+/** An Intake whose onError keeps each error and throws it again, as tests often do; the console silenced. */
+function rethrowingIntake() {
+  const errors: unknown[] = [];
+  const console_ = vi.spyOn(console, "error").mockImplementation(() => {});
+  const intake = createIntake({
+    seed: SEED,
+    onError: (e) => {
+      errors.push(e);
+      throw e;
+    },
+  });
+  return { intake, errors, console_ };
+}
+
 describe("the data file", () => {
   it("a save that fails is reported to onError (even one that throws), and made again at the next change", async () => {
-    const errors: unknown[] = [];
-    const console_ = vi.spyOn(console, "error").mockImplementation(() => {});
-    const intake = createIntake({
-      seed: SEED,
-      onError: (e) => {
-        errors.push(e);
-        throw e;
-      },
-    });
+    const { intake, errors, console_ } = rethrowingIntake();
     const directory = mkdtempSync(join(tmpdir(), "intake-save-"));
     // A file where the data file's folder should be: no save can succeed until it is a folder.
     writeFileSync(join(directory, "state"), "");
