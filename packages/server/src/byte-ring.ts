@@ -34,10 +34,6 @@ export class ByteRing {
     this.clear();
   }
 
-  get size(): number {
-    return this.count;
-  }
-
   /** Appends a record of at most `maxBytes`, dropping the oldest once `capacity` are kept. */
   push(maxBytes: number, write: RecordWriter): void {
     if (this.capacity <= 0) return;
