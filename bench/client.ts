@@ -74,7 +74,7 @@ function callsTo(target: Target): Record<string, Record<Side, Call>> {
  */
 async function round(sides: Record<Side, Call>, rotation: number): Promise<Record<Side, number>> {
   const order = rotated(SIDES, rotation);
-  const spent: Record<Side, number> = { client: 0, raw: 0, rawTimeout: 0 };
+  const spent = Object.fromEntries(SIDES.map((side) => [side, 0])) as Record<Side, number>;
   for (let i = 0; i < BATCH; i++) {
     for (const side of order) {
       const started = performance.now();
@@ -82,12 +82,12 @@ async function round(sides: Record<Side, Call>, rotation: number): Promise<Recor
       spent[side] += performance.now() - started;
     }
   }
-  return { client: (spent.client * 1000) / BATCH, raw: (spent.raw * 1000) / BATCH, rawTimeout: (spent.rawTimeout * 1000) / BATCH };
+  return Object.fromEntries(SIDES.map((side) => [side, (spent[side] * 1000) / BATCH])) as Record<Side, number>;
 }
 
 const TRANSPORTS = [
-  { kind: "core-http", transport: "plain HTTP", server: "the Intake core behind node:http (the bench harness)" },
-  { kind: "intake-https", transport: "HTTPS", server: "the Intake server, as users run it" },
+  { kind: "core-http", transport: "plain HTTP" },
+  { kind: "intake-https", transport: "HTTPS" },
 ] as const;
 type Samples = Record<Side, number[]>;
 const samples: Record<string, Record<string, Samples>> = {};
@@ -101,7 +101,7 @@ for (const { kind, transport } of TRANSPORTS) {
   try {
     for (const [name, sides] of Object.entries(callsTo(target))) {
       await round(sides, 0);
-      const got: Samples = (samples[transport]![name] = { client: [], raw: [], rawTimeout: [] });
+      const got = (samples[transport]![name] = Object.fromEntries(SIDES.map((side) => [side, []])) as unknown as Samples);
       for (let r = 0; r < ROUNDS; r++) {
         const means = await round(sides, r);
         for (const side of SIDES) got[side].push(means[side]);

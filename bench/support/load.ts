@@ -72,15 +72,15 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-/**
- * Every target on every route, `rounds` times, the order of the targets rotating each round.
- * Returns samples[route][target] (one per round), after a warm-up run of each pair.
- */
 /** The list starting at its `round`-th item and wrapping round: who goes first takes turns. */
 export function rotated<T>(list: readonly T[], round: number): T[] {
   return list.map((_, i) => list[(i + round) % list.length]!);
 }
 
+/**
+ * Every target on every route, `rounds` times, the order of the targets rotating each round.
+ * Returns samples[route][target] (one per round), after a warm-up run of each pair.
+ */
 export async function alternate(
   targets: Target[],
   routes: Route[],
