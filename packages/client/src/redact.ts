@@ -34,22 +34,31 @@ export function redactText(text: string, apiKey: string): string {
 /**
  * A JSON-like value with the key removed from every string in it, names included; the value itself
  * when nothing needed removing. Walked rather than searched as JSON text, where a key with a quote
- * or a backslash in it would be escaped out of sight.
+ * or a backslash in it would be escaped out of sight. Each object is walked once: a value shared
+ * twice is redacted once, and a cycle (an abort reason can hold one) is left out.
  */
-export function redactValue<T>(value: T, apiKey: string, depth = 0): T {
-  if (typeof value === "string") return redactText(value, apiKey) as T;
+export function redactValue<T>(value: T, apiKey: string): T {
+  return walk(value, apiKey, 0, new Map()) as T;
+}
+
+function walk(value: unknown, apiKey: string, depth: number, walked: Map<object, unknown>): unknown {
+  if (typeof value === "string") return redactText(value, apiKey);
   if (value === null || typeof value !== "object") return value;
-  if (depth > MAX_DEPTH) return "(nested too deep, left out)" as T;
+  if (depth > MAX_DEPTH) return "(nested too deep, left out)";
+  if (walked.has(value)) return walked.get(value);
+  walked.set(value, "(a cycle, left out)");
   let changed = false;
   const redact = (inner: unknown) => {
-    const clean = redactValue(inner, apiKey, depth + 1);
+    const clean = walk(inner, apiKey, depth + 1, walked);
     if (clean !== inner) changed = true;
     return clean;
   };
   const out = Array.isArray(value)
     ? value.map(redact)
     : Object.fromEntries(Object.entries(value).map(([name, inner]) => [redact(name), redact(inner)]));
-  return changed ? (out as T) : value;
+  const result = changed ? out : value;
+  walked.set(value, result);
+  return result;
 }
 
 /** Far deeper than any answer of the API. */

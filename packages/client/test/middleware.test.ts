@@ -301,9 +301,9 @@ describe("headers fetch would refuse are refused before anything is sent", () =>
   it("in a call's options, and in an idempotency key", async () => {
     const seen = record(() => json(contact, 201));
     await expect(client("query").contacts.create({ phone: "+14155550123" }, { headers: { "bad name": "x" } })).rejects.toThrow(/The headers call option/);
-    await expect(client("header").subaccounts.grantCredits({ email: "a@agency.example", amount: 1 }, { idempotencyKey: "a\r\nb" })).rejects.toBeInstanceOf(
-      IntakeConfigError,
-    );
+    const badKey = client("header").subaccounts.grantCredits({ email: "a@agency.example", amount: 1 }, { idempotencyKey: "a\r\nb" });
+    await expect(badKey).rejects.toBeInstanceOf(IntakeConfigError);
+    await expect(badKey).rejects.toThrow(/idempotencyKey/);
     expect(seen).toHaveLength(0);
   });
 });
@@ -337,7 +337,10 @@ describe("robustness", () => {
     expect(seen).toHaveLength(0);
   });
 
-  it("a Retry-After longer than a timer can wait is not waited for", async () => {
+  it("retry waits longer than a timer can wait are refused in the options, and a Retry-After past the cap is not waited for", async () => {
+    for (const option of ["maxRetryAfterMs", "initialDelayMs", "maxDelayMs"]) {
+      expect(() => client("query", { retry: { [option]: 2 ** 31 } })).toThrow(new RegExp(`retry\\.${option} must be .* at most 2147483647`));
+    }
     const seen = record(() => json({ error: { code: "RATE_LIMITED", message: "wait" } }, 429, { "retry-after": String(2 ** 31) }));
     await expect(client("query", { retry: { maxRetryAfterMs: 2 ** 31 - 1 } }).contacts.find({ email: "a@example.com" })).rejects.toBeInstanceOf(RateLimitError);
     expect(seen).toHaveLength(1);

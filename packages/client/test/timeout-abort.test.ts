@@ -2,7 +2,7 @@ import { AbortError, TimeoutError } from "@intake/client";
 import { delay } from "msw";
 import { describe, expect, it } from "vitest";
 import "./support/msw-lifecycle.js";
-import { client, contact, json, record } from "./support/fixtures.js";
+import { API_KEY, client, contact, json, record } from "./support/fixtures.js";
 
 describe("per-request timeout", () => {
   it("throws TimeoutError when no response arrives in time", async () => {
@@ -64,6 +64,24 @@ describe("the caller's AbortSignal", () => {
     const error = await client("query").contacts.find({ email: "a@example.com" }, { signal: controller.signal }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AbortError);
     expect(seen).toHaveLength(1);
+  });
+
+  it("a reason that refers to itself is passed on as a cause, the cycle left out (and the key), without hanging", async () => {
+    const seen = record(() => json(contact, 201));
+    const reason: Record<string, unknown> = { why: `user left, key ${API_KEY}`, shared: { note: "twice" } };
+    reason.self = reason;
+    reason.again = reason;
+    reason.also = reason.shared;
+    const error = await client("query").contacts.create({ phone: "+14155550123" }, { signal: AbortSignal.abort(reason) }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AbortError);
+    expect((error as AbortError).cause).toEqual({
+      why: "user left, key [REDACTED]",
+      shared: { note: "twice" },
+      self: "(a cycle, left out)",
+      again: "(a cycle, left out)",
+      also: { note: "twice" },
+    });
+    expect(seen).toHaveLength(0);
   });
 
   it("an already-aborted signal sends nothing", async () => {
