@@ -85,7 +85,16 @@ export function createIntake(options: IntakeOptions = {}): Intake {
   const journal = new Journal(options.journalSize ?? DEFAULTS.journalSize);
   const rateLimiter = createRateLimiter(options.rateLimit ?? DEFAULTS.rateLimit, clock);
   const faults = new Faults(options.faults ?? [], ids, bodyChecker("setFaults", "Fault rules"));
-  const onError = options.onError ?? ((error: unknown) => console.error("intake: unexpected error", error));
+  // Every part reports through this one: an onError that throws (tests often rethrow) must not
+  // stop an answer, a save or the scheduler's bookkeeping.
+  const report = options.onError ?? ((error: unknown) => console.error("intake: unexpected error", error));
+  const onError = (error: unknown) => {
+    try {
+      report(error);
+    } catch (thrown) {
+      console.error("intake: onError threw", thrown, "while reporting", error);
+    }
+  };
   const events = createEvents(onError);
   const trustForwardedProto = options.trustForwardedProto ?? false;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
@@ -148,15 +157,7 @@ export function createIntake(options: IntakeOptions = {}): Intake {
     events,
     engine,
     onChange: (listener) => store.onChange(listener),
-    reportError: (error) => {
-      // An adapter reports from its own catch: an onError that throws (tests often rethrow) must
-      // not stop it answering or saving.
-      try {
-        onError(error);
-      } catch (thrown) {
-        console.error("intake: onError threw", thrown, "while reporting", error);
-      }
-    },
+    reportError: onError,
     /** Stops scheduling; webhook attempts in flight are aborted and stay stored for a restart. */
     close: () => engine.close(),
   };

@@ -1,7 +1,7 @@
 // Behaviour that needs a server configured its own way: rate limit, virtual clock, journal size,
 // an unexpected failure, the node adapter's and the data file's own failures.
 import { createIntakeClient, RateLimitError } from "@intake/client";
-import { createIntake } from "@intake/server";
+import { createIntake, type IntakeOptions } from "@intake/server";
 import { persist, readDataFile, requestListener } from "@intake/server/node";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -242,6 +242,26 @@ describe("an unexpected failure", () => {
     expect(errors).toHaveLength(1);
     expect((await harness.admin("GET", "/contacts")).body).toHaveLength(0);
   });
+
+  it("is answered all the same when onError throws (the throw goes to the console)", async () => {
+    let explode = false;
+    const clock = { mode: "real" as const, now: () => (explode ? fail() : Date.now()), setTimer: () => ({ id: 0 }), clearTimer: () => {}, pending: () => 0 };
+    const fail = (): never => {
+      throw new Error("clock broke");
+    };
+    const { intake, errors, console_ } = rethrowingIntake({ clock });
+    try {
+      explode = true;
+      const response = await intake.fetch(new Request(`https://intake.test/v1/contacts?apiKey=${KEYS.acme}&email=a%40example.com`));
+      explode = false;
+      expect(response.status).toBe(500);
+      expect(errors).toHaveLength(1);
+      expect(console_.mock.calls[0]![0]).toBe("intake: onError threw");
+    } finally {
+      console_.mockRestore();
+      await intake.close();
+    }
+  });
 });
 
 describe("deterministic mode", () => {
@@ -387,10 +407,11 @@ describe("the node adapter", () => {
 });
 
 /** An Intake whose onError keeps each error and throws it again, as tests often do; the console silenced. */
-function rethrowingIntake() {
+function rethrowingIntake(options: IntakeOptions = {}) {
   const errors: unknown[] = [];
   const console_ = vi.spyOn(console, "error").mockImplementation(() => {});
   const intake = createIntake({
+    ...options,
     seed: SEED,
     onError: (e) => {
       errors.push(e);
