@@ -22,10 +22,10 @@ export type JournalRecord = Omit<JournalEntry, "at" | "query" | "requestBody" | 
 /** Bodies larger than this are replaced by a note saying how large they were. */
 const MAX_BODY_CHARS = 64 * 1024;
 
-/** The record's text fields, kept one after the other, each as long as its length in the header says. */
-const TEXTS = ["id", "method", "path", "search", "operationId", "authForm", "accountId", "errorCode", "fault", "requestText", "responseText"] as const;
+/** How many texts a record has (textsOf lists them); they are kept one after the other. */
+const TEXT_COUNT = 11;
 // at, durationMs and status as doubles, then each text's length in UTF-16 units (-1 for null).
-const HEADER_BYTES = 3 * 8 + TEXTS.length * 4;
+const HEADER_BYTES = 3 * 8 + TEXT_COUNT * 4;
 
 /**
  * Records are kept as bytes in a ByteRing rather than as objects: a thousand requests' records
@@ -67,7 +67,7 @@ export class Journal {
   }
 }
 
-/** The record's texts in TEXTS order, read by name (a loop over the names reads far slower). */
+/** The record's texts in the order they are kept, read by name (a loop over names reads far slower). */
 function textsOf(r: JournalRecord): Array<string | null> {
   return [r.id, r.method, r.path, r.search, r.operationId, r.authForm, r.accountId, r.errorCode, r.fault, bounded(r.requestText), bounded(r.responseText)];
 }
@@ -81,10 +81,13 @@ function decode(bytes: Uint8Array, view: DataView, start: number, end: number): 
   // comes back as U+FFFD, one unit all the same.
   const text = decoder.decode(bytes.subarray(start + HEADER_BYTES, end));
   let from = 0;
-  const [id, method, path, search, operationId, authForm, accountId, errorCode, fault, requestText, responseText] = TEXTS.map((_, i) => {
+  const texts: Array<string | null> = [];
+  for (let i = 0; i < TEXT_COUNT; i++) {
     const length = view.getInt32(start + 24 + i * 4);
-    return length < 0 ? null : text.slice(from, (from += length));
-  });
+    texts.push(length < 0 ? null : text.slice(from, (from += length)));
+  }
+  // As textsOf lists them.
+  const [id, method, path, search, operationId, authForm, accountId, errorCode, fault, requestText, responseText] = texts;
   // In the order the pipeline builds a record, so entries read out as they always have.
   return {
     id: id!,

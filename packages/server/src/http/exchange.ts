@@ -86,6 +86,10 @@ async function readCapped(request: Request, maxBytes: number): Promise<Uint8Arra
 }
 
 export function tooLarge(maxBytes: number) {
-  const limit = maxBytes >= 1024 * 1024 ? `${+(maxBytes / 1024 / 1024).toFixed(1)} MiB` : maxBytes >= 1024 ? `${+(maxBytes / 1024).toFixed(1)} KiB` : `${maxBytes} bytes`;
-  return badRequest("PAYLOAD_TOO_LARGE", `The request body is larger than ${limit}.`);
+  return badRequest("PAYLOAD_TOO_LARGE", `The request body is larger than ${byteSize(maxBytes)}.`);
+}
+
+/** A size for people: MiB, KiB or bytes, to one decimal. */
+export function byteSize(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${+(bytes / 1024 / 1024).toFixed(1)} MiB` : bytes >= 1024 ? `${+(bytes / 1024).toFixed(1)} KiB` : `${bytes} bytes`;
 }

@@ -5,6 +5,7 @@
  */
 import { fileTypeFromBuffer } from "file-type/core";
 import { badRequest } from "../http/errors.js";
+import { byteSize } from "../http/exchange.js";
 
 const DATA_URL = /^data:([^;,]+)((?:;[^;,=]+=[^;,]*)*);base64,(.*)$/s;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -63,7 +64,7 @@ export async function checkMedia(mediaUrl: string, mediaContentType: string | nu
   }
   const size = Math.floor((encoded.length * 3) / 4) - (encoded.endsWith("==") ? 2 : encoded.endsWith("=") ? 1 : 0);
   if (size > maxBytes) {
-    throw badRequest("PAYLOAD_TOO_LARGE", `The file in customData.mediaUrl is ${size} bytes; the limit is ${maxBytes} bytes (${maxBytes / 1024 / 1024} MiB).`);
+    throw badRequest("PAYLOAD_TOO_LARGE", `The file in customData.mediaUrl is ${size} bytes; the limit is ${maxBytes} bytes (${byteSize(maxBytes)}).`);
   }
   if (size === 0) throw badRequest("VALIDATION_ERROR", "The file in customData.mediaUrl is empty.");
   const bytes = decodeBase64(encoded);
