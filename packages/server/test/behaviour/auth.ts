@@ -66,6 +66,18 @@ export const auth: Register = (target, options) => {
       expect(twice.body.error).toEqual({ code: "INVALID_API_KEY", message: "apiKey is given more than once in the query; send it once." });
     });
 
+    direct("a key header sent twice (x-api-key, Authorization) is 401, not read as its first copy", async () => {
+      const grant = JSON.stringify({ email: "nobody@example.com", amount: 1 });
+      const headers = new Headers([["content-type", "application/json"], ["x-api-key", KEYS.agency], ["x-api-key", KEYS.otherAgency]]);
+      const twice = await json(await raw(target(), "/subaccounts/credits", { method: "POST", headers, body: grant }));
+      expect(twice.status).toBe(401);
+      expect(twice.body.error.code).toBe("INVALID_API_KEY");
+      const bearer = new Headers([["authorization", `Bearer ${KEYS.acme}`], ["authorization", `Bearer ${KEYS.globex}`]]);
+      const twiceBearer = await json(await raw(target(), "/contacts?email=a%40example.com", { headers: bearer }));
+      expect(twiceBearer.status).toBe(401);
+      expect(twiceBearer.body.error.code).toBe("INVALID_API_KEY");
+    });
+
     direct("a key in two places is 401", async () => {
       const both = await json(await raw(target(), `/contacts?apiKey=${KEYS.acme}`, { ...contactBody, headers: { ...contactBody.headers, authorization: `Bearer ${KEYS.acme}` } }));
       expect(both.body.error).toMatchObject({ code: "WRONG_AUTH_FORM", message: expect.stringContaining("in one place only") });
