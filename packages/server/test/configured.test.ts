@@ -1,10 +1,11 @@
 // Behaviour that needs a server configured its own way: rate limit, virtual clock, journal size,
 // an unexpected failure, the node adapter's and the data file's own failures.
 import { createIntakeClient, RateLimitError } from "@intake/client";
-import { createIntake, type IntakeOptions } from "@intake/server";
+import { createIntake, type Intake, type IntakeOptions } from "@intake/server";
 import { persist, readDataFile, requestListener } from "@intake/server/node";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
+import { Agent, request } from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,12 +19,10 @@ afterEach(async () => {
   harness = undefined;
 });
 
-const targetOf = httpsTarget;
-
 describe("rate limit per key per minute", () => {
   it("429 with Retry-After and RateLimit-* headers past the limit, in the operation's shape; other keys unaffected; a new window after a minute", async () => {
     harness = await startHarness({ rateLimit: 3, clock: "virtual" });
-    const target = targetOf(harness);
+    const target = httpsTarget(harness);
     const acme = client(target, "query", KEYS.acme);
     const remaining: string[] = [];
     for (let i = 0; i < 3; i++) {
@@ -76,7 +75,7 @@ describe("the virtual clock", () => {
 describe("Idempotency-Key memory", () => {
   it("is kept for 24 hours, then the key grants again", async () => {
     harness = await startHarness({ clock: "virtual" });
-    const agency = client(targetOf(harness), "header", KEYS.agency);
+    const agency = client(httpsTarget(harness), "header", KEYS.agency);
     const grant = (key = "rch_1") => agency.subaccounts.grantCredits({ email: "one@northwind.example", amount: 10 }, { idempotencyKey: key });
     const balance = async () => (await harness!.admin("GET", "/accounts/sub_one/credits")).body.balance;
     await grant();
@@ -129,7 +128,7 @@ describe("the largest request body", () => {
   it("is the Intake's maxBodyBytes over HTTPS too: the node adapter reads no further than the core asks", async () => {
     harness = await startHarness({ maxBodyBytes: 100 });
     const body = JSON.stringify({ phone: "+14155550100", firstName: "x".repeat(150) });
-    const response = await json(await raw(targetOf(harness), `/contacts?apiKey=${KEYS.acme}`, { method: "POST", headers: { "content-type": "application/json" }, body }));
+    const response = await json(await raw(httpsTarget(harness), `/contacts?apiKey=${KEYS.acme}`, { method: "POST", headers: { "content-type": "application/json" }, body }));
     expect(response.status).toBe(400);
     expect(response.body.error).toEqual({ code: "PAYLOAD_TOO_LARGE", message: "The request body is larger than 100 bytes." });
     expect((await harness.admin("GET", "/contacts")).body).toHaveLength(0);
@@ -139,7 +138,7 @@ describe("the largest request body", () => {
 describe("the journal", () => {
   it("keeps only the most recent entries", async () => {
     harness = await startHarness({ journalSize: 3 });
-    const acme = client(targetOf(harness), "query", KEYS.acme);
+    const acme = client(httpsTarget(harness), "query", KEYS.acme);
     for (let i = 0; i < 5; i++) await acme.contacts.create({ phone: `+1415555010${i}` });
     const journal = (await harness.admin("GET", "/journal")).body as Array<{ requestBody: { phone: string } }>;
     expect(journal.map((e) => e.requestBody.phone)).toEqual(["+14155550102", "+14155550103", "+14155550104"]);
@@ -147,9 +146,9 @@ describe("the journal", () => {
 
   it("keeps a note of a body over 65,536 characters rather than the body", async () => {
     harness = await startHarness();
-    const acme = client(targetOf(harness), "query", KEYS.acme);
+    const acme = client(httpsTarget(harness), "query", KEYS.acme);
     // Refused (a name that long is not valid), and journaled all the same.
-    const huge = await raw(targetOf(harness), `/contacts?apiKey=${KEYS.acme}`, {
+    const huge = await raw(httpsTarget(harness), `/contacts?apiKey=${KEYS.acme}`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ phone: "+14155550111", firstName: "n".repeat(70_000) }),
@@ -163,9 +162,11 @@ describe("the journal", () => {
   });
 });
 
+/** POST /v1/contacts in-process, with the body as given. */
+const post = (intake: Intake, body: string) =>
+  intake.fetch(new Request(`https://intake.test/v1/contacts?apiKey=${KEYS.acme}`, { method: "POST", headers: { "content-type": "application/json" }, body }));
+
 describe("the journal's storage", () => {
-  const post = (intake: ReturnType<typeof createIntake>, body: string) =>
-    intake.fetch(new Request(`https://intake.test/v1/contacts?apiKey=${KEYS.acme}`, { method: "POST", headers: { "content-type": "application/json" }, body }));
 
   it("gives back every kept entry whole, in order, however sizes and scripts mix as old ones make way", async () => {
     const intake = createIntake({ seed: SEED, rateLimit: 0, journalSize: 40 });
@@ -208,9 +209,11 @@ describe("the journal's storage", () => {
     }
   });
 
-  it("takes a whole number of entries, 0 or more", () => {
+  it("takes a whole number of entries, 0 or more", async () => {
     for (const journalSize of [2.5, -1, Number.NaN]) expect(() => createIntake({ journalSize })).toThrow(`journalSize must be a whole number, 0 or more (got ${journalSize}).`);
-    expect(createIntake({ journalSize: 0 }).admin.journal()).toEqual([]);
+    const off = createIntake({ journalSize: 0 });
+    expect(off.admin.journal()).toEqual([]);
+    await off.close();
   });
 
   it("keeps more entries than it first makes room for, and starts afresh when cleared", async () => {
@@ -242,7 +245,7 @@ describe("an unexpected failure", () => {
       pending: () => 0,
     };
     harness = await startHarness({ clock, onError: (e) => errors.push(e) });
-    const target = targetOf(harness);
+    const target = httpsTarget(harness);
     explode = true;
     const response = await raw(target, `/contacts?apiKey=${KEYS.acme}`, {
       method: "POST",
@@ -284,7 +287,7 @@ describe("deterministic mode", () => {
       const h = await startHarness({ deterministic: true, seed: { accounts: [{ name: "Det", apiKey: "ik_deterministic_000000001" }] } });
       const out: string[] = [];
       const send = async (path: string, body?: unknown) => {
-        const response = await raw(targetOf(h), path, body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+        const response = await raw(httpsTarget(h), path, body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
         const headers = [...response.headers].filter(([name]) => !["connection", "keep-alive", "transfer-encoding"].includes(name));
         out.push(`${response.status} ${JSON.stringify(headers)} ${await response.text()}`);
       };
@@ -319,7 +322,7 @@ describe("the client over HTTPS", () => {
 describe("behind a TLS-terminating proxy", () => {
   it("X-Forwarded-Proto: https counts only when the server trusts it", async () => {
     const request = () =>
-      raw(targetOf(harness!), `/contacts?apiKey=${KEYS.acme}&email=a%40example.com`, { scheme: "http", headers: { "x-forwarded-proto": "https" } });
+      raw(httpsTarget(harness!), `/contacts?apiKey=${KEYS.acme}&email=a%40example.com`, { scheme: "http", headers: { "x-forwarded-proto": "https" } });
     harness = await startHarness();
     expect((await json(await request())).body.error.code).toBe("HTTPS_REQUIRED");
     await harness.close();
@@ -335,59 +338,57 @@ describe("a listener on the domain events that fails", () => {
     harness.intake.events.on("messageReceived", () => {
       throw new Error("listener broke");
     });
-    const acme = client(targetOf(harness), "query", KEYS.acme);
+    const acme = client(httpsTarget(harness), "query", KEYS.acme);
     await expect(acme.messages.receive({ customData: { messageSid: "S1", fromId: "u", toId: "t", body: "x" } })).resolves.toMatchObject({ success: true });
     expect(errors).toEqual([expect.objectContaining({ message: "listener broke" })]);
   });
 });
 
 describe("the node adapter", () => {
+  /** A request over HTTPS to the harness with headers as given (repeats too); the answer, and whether its connection was used before. */
+  const send = (method: string, path: string, headers: Record<string, string | string[]>, body?: string, agent?: Agent) =>
+    new Promise<{ status: number; body: string; reused: boolean }>((resolve, reject) => {
+      const req = request({ host: "127.0.0.1", port: harness!.server.port, path, method, headers, agent, ca: harness!.server.certificate, servername: "localhost" }, (res) => {
+        let text = "";
+        res.on("data", (c) => (text += c));
+        res.on("end", () => resolve({ status: res.statusCode!, body: text, reused: req.reusedSocket }));
+      });
+      req.on("error", reject);
+      req.end(body);
+    });
+
   it("routes by the request's path, whatever the Host header says; answers odd targets and oversized headers in the API's shape", async () => {
     harness = await startHarness();
-    const { request } = await import("node:https");
-    const send = (path: string, headers: Record<string, string>) =>
-      new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = request({ host: "127.0.0.1", port: harness!.server.port, path, method: "GET", headers, ca: harness!.server.certificate, servername: "localhost" }, (res) => {
-          let body = "";
-          res.on("data", (c) => (body += c));
-          res.on("end", () => resolve({ status: res.statusCode!, body }));
-        });
-        req.on("error", reject);
-        req.end();
-      });
     // Were the Host header part of the URL, this would reach GET /__admin/clock with a valid admin token.
-    const steered = await send("/v1/contacts?email=a%40example.com", { host: "h/__admin/clock#", authorization: "Bearer adm_test_token_0123456789" });
+    const steered = await send("GET", "/v1/contacts?email=a%40example.com", { host: "h/__admin/clock#", authorization: "Bearer adm_test_token_0123456789" });
     expect(steered.status).toBe(401);
     expect(JSON.parse(steered.body).error.code).toBe("INVALID_API_KEY");
-    const star = await send("*", {});
+    const star = await send("GET", "*", {});
     expect(star.status).toBe(400);
     expect(JSON.parse(star.body)).toEqual({ error: { code: "VALIDATION_ERROR", message: "The request target must be a path such as /v1/contacts." } });
-    const huge = await send(`/v1/contacts?apiKey=${KEYS.acme}&email=${"a".repeat(20_000)}`, {}).catch((e: unknown) => e);
+    const huge = await send("GET", `/v1/contacts?apiKey=${KEYS.acme}&email=${"a".repeat(20_000)}`, {}).catch((e: unknown) => e);
     expect(huge).toMatchObject({ status: 400 });
     expect(JSON.parse((huge as { body: string }).body).error.code).toBe("PAYLOAD_TOO_LARGE");
   });
 
   it("a key header sent twice is refused, not read as its first copy; a request refused before its body is read is answered all the same", async () => {
     harness = await startHarness({ maxBodyBytes: 1_000 });
-    const { request } = await import("node:https");
-    const send = (method: string, path: string, headers: Record<string, string | string[]>, body?: string) =>
-      new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = request({ host: "127.0.0.1", port: harness!.server.port, path, method, headers, ca: harness!.server.certificate, servername: "localhost" }, (res) => {
-          let text = "";
-          res.on("data", (c) => (text += c));
-          res.on("end", () => resolve({ status: res.statusCode!, body: text }));
-        });
-        req.on("error", reject);
-        req.end(body);
-      });
     const one = await send("GET", "/v1/contacts?email=a%40example.com", { authorization: `Bearer ${KEYS.acme}` });
     expect(one.status).toBe(404);
     const twice = await send("GET", "/v1/contacts?email=a%40example.com", { authorization: [`Bearer ${KEYS.acme}`, "Bearer ik_someone_else_000000001"] });
     expect(twice.status).toBe(401);
     expect(JSON.parse(twice.body).error.code).toBe("INVALID_API_KEY");
-    const unread = await send("POST", "/v1/contacts", { "content-type": "application/json" }, JSON.stringify({ phone: "+14155550100", firstName: "x".repeat(50_000) }));
-    expect(unread.status).toBe(401);
-    expect(JSON.parse(unread.body).error.code).toBe("MISSING_API_KEY");
+    // Not read (nor refused as too large, which would close the connection): the connection is used again.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const unread = await send("POST", "/v1/contacts", { "content-type": "application/json" }, JSON.stringify({ phone: "+14155550100", firstName: "x".repeat(50_000) }), agent);
+      expect(unread.status).toBe(401);
+      expect(JSON.parse(unread.body).error.code).toBe("MISSING_API_KEY");
+      const next = await send("GET", "/v1/contacts?email=a%40example.com", { authorization: `Bearer ${KEYS.acme}` }, undefined, agent);
+      expect(next).toMatchObject({ status: 404, reused: true });
+    } finally {
+      agent.destroy();
+    }
     expect((await harness.admin("GET", "/contacts")).body).toHaveLength(0);
   });
 
@@ -443,8 +444,7 @@ describe("the data file", () => {
     writeFileSync(join(directory, "state"), "");
     const path = join(directory, "state", "state.json");
     const saver = persist(intake, path, { delayMs: 0 });
-    const create = (phone: string) =>
-      intake.fetch(new Request(`https://intake.test/v1/contacts?apiKey=${KEYS.acme}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ phone }) }));
+    const create = (phone: string) => post(intake, JSON.stringify({ phone }));
     try {
       await create("+14155550100");
       await saver.flush();
