@@ -31,13 +31,14 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-async function backend() {
+/** A backend against the test server; `maxRetries` for the client it uses (its default otherwise). */
+async function backend(maxRetries?: number) {
   const timers = new ManualTimers(Date.parse("2026-03-02T09:00:00.000Z"));
   const consentLog = join(await mkdtemp(join(tmpdir(), "intake-backend-")), "consent.jsonl");
   const results: LeadResult[] = [];
   const waiting: Array<() => void> = [];
   const instance = createBackend({
-    intake: createIntakeClient({ auth: "query", apiKey: KEY, baseUrl: server.baseUrl, fetch: server.fetch }),
+    intake: createIntakeClient({ auth: "query", apiKey: KEY, baseUrl: server.baseUrl, fetch: server.fetch, maxRetries }),
     listId: "lst_spring",
     consentLog,
     timers,
@@ -97,8 +98,8 @@ describe("the landing page's backend", () => {
   });
 
   it("reports a lead Intake refused as failed, with the error, and keeps its consent", async () => {
-    const { instance, timers, consentLog, results, done } = await backend();
-    // Every attempt refused, the client's retries included.
+    // No retries: the client's backoff would make the test wait in real time.
+    const { instance, timers, consentLog, results, done } = await backend(0);
     await server.admin.setFaults([{ operationId: "createContact", status: 503 }]);
     try {
       await instance.submit({ phone: "+14155550199", firstName: "Grace", consent: true, consentText: "I agree." }, "203.0.113.9");
@@ -108,6 +109,9 @@ describe("the landing page's backend", () => {
       await server.admin.setFaults([]);
     }
     expect(results[0]).toMatchObject({ phone: "+14155550199", outcome: "failed", error: { status: 503 } });
+    const attempts = await server.admin.journal({ operationId: "createContact" });
+    // The fault answers before the body is read, so the attempts are the faulted entries: one.
+    expect(attempts.filter((e) => e.fault !== null).map((e) => e.status)).toEqual([503]);
     expect(JSON.parse(await readFile(consentLog, "utf8"))).toMatchObject({ phone: "+14155550199" });
   });
 
