@@ -1,7 +1,7 @@
-// The store's fast record writer makes exactly the records @mswjs/data's models make.
+// The store's record table makes exactly the records @mswjs/data's models make, and finds them by id.
 import { ENTITY_TYPE, PRIMARY_KEY } from "@mswjs/data";
 import { describe, expect, it, vi } from "vitest";
-import { MODELS, createDatabase, recordWriter, type ModelName } from "../src/store/models.js";
+import { MODELS, MODEL_NAMES, createDatabase, recordTable, type Database, type ModelName } from "../src/store/models.js";
 
 /** Values for every field of a model: strings, numbers, booleans, and null where a field may be. */
 function valuesFor(model: ModelName, variant: number): Record<string, unknown> {
@@ -25,7 +25,7 @@ describe("the store's record writer", () => {
       const fast = createDatabase();
       const values = valuesFor(model, variant);
       const expected = (reference[model].create as unknown as (v: object) => Record<string | symbol, unknown>)(values);
-      const made = recordWriter(fast)(model, values as never) as unknown as Record<string | symbol, unknown>;
+      const made = recordTable(fast).create(model, values as never) as unknown as Record<string | symbol, unknown>;
       expect(Object.keys(made)).toEqual(Object.keys(expected));
       expect(Object.getPrototypeOf(made)).toBe(Object.getPrototypeOf(expected));
       expect({ ...made }).toEqual({ ...expected });
@@ -43,7 +43,7 @@ describe("the store's record writer", () => {
   it("refuses what the model's create refuses, with its words: a duplicate id, null where a field may not be", () => {
     const reference = createDatabase();
     const fast = createDatabase();
-    const write = recordWriter(fast);
+    const { create: write } = recordTable(fast);
     const values = valuesFor("contact", 1);
     reference.contact.create(values as never);
     write("contact", values as never);
@@ -62,7 +62,7 @@ describe("the store's record writer", () => {
   it("builds complete records itself, without the model's create (the speed it exists for), and stores those very objects", () => {
     const db = createDatabase();
     const create = vi.spyOn(db.message, "create");
-    const stored = recordWriter(db)("message", valuesFor("message", 1) as never);
+    const stored = recordTable(db).create("message", valuesFor("message", 1) as never);
     expect(create).not.toHaveBeenCalled();
     expect(db.message.getAll()[0]).toBe(stored);
   });
@@ -72,6 +72,33 @@ describe("the store's record writer", () => {
     const fast = createDatabase();
     const { lastName: _omitted, ...values } = valuesFor("contact", 2);
     const expected = reference.contact.create(values as never);
-    expect({ ...recordWriter(fast)("contact", values as never) }).toEqual({ ...expected });
+    expect({ ...recordTable(fast).create("contact", values as never) }).toEqual({ ...expected });
+  });
+
+  it("finds each record by its model and id, the very object stored, and nothing under another model", () => {
+    const table = recordTable(createDatabase());
+    const contact = table.create("contact", valuesFor("contact", 1) as never);
+    const message = table.create("message", { ...valuesFor("message", 1), id: "shared_1" } as never);
+    const list = table.create("list", { ...valuesFor("list", 1), id: "shared_1" } as never);
+    expect(table.get("contact", contact.id)).toBe(contact);
+    expect(table.get("message", "shared_1")).toBe(message);
+    expect(table.get("list", "shared_1")).toBe(list);
+    expect(table.get("message", contact.id)).toBeUndefined();
+    expect(table.get("contact", "contact_2")).toBeUndefined();
+  });
+
+  it("keeps its own map of ids where the database is not built as expected, and forgets it on clear", () => {
+    const db = createDatabase();
+    // The models' API without the database instance behind it: what a changed @mswjs/data would look like.
+    const unexpected = Object.fromEntries(MODEL_NAMES.map((name) => [name, db[name]])) as unknown as Database;
+    const table = recordTable(unexpected);
+    const create = vi.spyOn(db.contact, "create");
+    const contact = table.create("contact", valuesFor("contact", 1) as never);
+    expect(create).toHaveBeenCalledTimes(1);
+    expect(table.get("contact", contact.id)).toBe(contact);
+    expect(db.contact.getAll()).toEqual([contact]);
+    expect(table.get("message", contact.id)).toBeUndefined();
+    table.clear();
+    expect(table.get("contact", contact.id)).toBeUndefined();
   });
 });

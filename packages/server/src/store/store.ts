@@ -13,7 +13,7 @@ import type { IdSource } from "../ids.js";
 import {
   MODEL_NAMES,
   createDatabase,
-  recordWriter,
+  recordTable,
   type AccountRecord,
   type AlertRecord,
   type CampaignRecord,
@@ -62,8 +62,7 @@ class ScopedIndex<T> {
 
 export class Store {
   private db: Database = createDatabase();
-  private write = recordWriter(this.db);
-  private readonly byId = new Map<string, object>();
+  private readonly table = recordTable(this.db);
   private readonly accountByKey = new Map<string, AccountRecord>();
   private readonly subaccountByEmail = new ScopedIndex<AccountRecord>();
   private readonly contactByPhone = new ScopedIndex<ContactRecord>();
@@ -114,7 +113,7 @@ export class Store {
   }
 
   account(id: string): AccountRecord | undefined {
-    return this.get<AccountRecord>(id, "account");
+    return this.table.get("account", id);
   }
 
   accountByApiKey(key: string): AccountRecord | undefined {
@@ -154,12 +153,12 @@ export class Store {
   }
 
   contact(accountId: string, id: string): ContactRecord | undefined {
-    return this.owned<ContactRecord>(accountId, id, "contact");
+    return this.owned("contact", accountId, id);
   }
 
   /** Any account's contact: for the admin API only. */
   contactById(id: string): ContactRecord | undefined {
-    return this.get<ContactRecord>(id, "contact");
+    return this.table.get("contact", id);
   }
 
   contactByPhoneNumber(accountId: string, e164: string): ContactRecord | undefined {
@@ -199,11 +198,11 @@ export class Store {
   }
 
   campaign(accountId: string, id: string): CampaignRecord | undefined {
-    return this.owned<CampaignRecord>(accountId, id, "campaign");
+    return this.owned("campaign", accountId, id);
   }
 
   campaignById(id: string): CampaignRecord | undefined {
-    return this.get<CampaignRecord>(id, "campaign");
+    return this.table.get("campaign", id);
   }
 
   campaigns(accountId?: string): CampaignRecord[] {
@@ -222,11 +221,11 @@ export class Store {
   }
 
   list(accountId: string, id: string): ListRecord | undefined {
-    return this.owned<ListRecord>(accountId, id, "list");
+    return this.owned("list", accountId, id);
   }
 
   listById(id: string): ListRecord | undefined {
-    return this.get<ListRecord>(id, "list");
+    return this.table.get("list", id);
   }
 
   lists(accountId?: string): ListRecord[] {
@@ -270,11 +269,11 @@ export class Store {
   }
 
   message(accountId: string, id: string): MessageRecord | undefined {
-    return this.owned<MessageRecord>(accountId, id, "message");
+    return this.owned("message", accountId, id);
   }
 
   messageById(id: string): MessageRecord | undefined {
-    return this.get<MessageRecord>(id, "message");
+    return this.table.get("message", id);
   }
 
   inboundBySid(accountId: string, sid: string): MessageRecord | undefined {
@@ -302,7 +301,7 @@ export class Store {
   }
 
   delivery(id: string): DeliveryRecord | undefined {
-    return this.get<DeliveryRecord>(id, "delivery");
+    return this.table.get("delivery", id);
   }
 
   deliveriesOf(messageId: string): DeliveryRecord[] {
@@ -450,7 +449,7 @@ export class Store {
 
   /** Creates a record in @mswjs/data and enters it in the indexes. */
   private create<M extends ModelName>(name: M, fields: Fields<M>): Entity<M> {
-    const record = this.write(name, fields);
+    const record = this.table.create(name, fields);
     this.index(name, record as never);
     if (!this.loading) this.changed();
     return record;
@@ -460,14 +459,12 @@ export class Store {
     switch (name) {
       case "account": {
         const account = record as unknown as AccountRecord;
-        this.byId.set(account.id, account);
         this.accountByKey.set(account.apiKey, account);
         if (account.agencyId && account.email) this.subaccountByEmail.set(account.agencyId, account.email.toLowerCase(), account);
         return;
       }
       case "contact": {
         const contact = record as unknown as ContactRecord;
-        this.byId.set(contact.id, contact);
         if (contact.phone) this.contactByPhone.set(contact.accountId, contact.phone, contact);
         // The first contact with an email keeps it in the index: lookups by email find the oldest.
         const email = contact.email?.toLowerCase();
@@ -476,11 +473,7 @@ export class Store {
         push(this.contactsOfAccount, contact.accountId, contact);
         return;
       }
-      case "campaign":
-        this.byId.set(record.id, record);
-        return;
       case "list":
-        this.byId.set(record.id, record);
         if (!this.membersOf.has(record.id)) this.membersOf.set(record.id, new Map());
         return;
       case "listMember": {
@@ -495,7 +488,6 @@ export class Store {
       }
       case "message": {
         const message = record as unknown as MessageRecord;
-        this.byId.set(message.id, message);
         if (message.messageSid && message.direction === "inbound") this.messageBySid.set(message.accountId, message.messageSid, message);
         push(this.messagesOfContact, message.contactId, message);
         return;
@@ -508,7 +500,6 @@ export class Store {
         return;
       case "delivery": {
         const delivery = record as unknown as DeliveryRecord;
-        this.byId.set(delivery.id, delivery);
         if (delivery.messageId) push(this.deliveriesOfMessage, delivery.messageId, delivery);
         return;
       }
@@ -525,8 +516,8 @@ export class Store {
 
   clear(): void {
     drop(this.db);
+    this.table.clear();
     for (const index of [
-      this.byId,
       this.accountByKey,
       this.subaccountByEmail,
       this.contactByPhone,
@@ -549,14 +540,9 @@ export class Store {
     if (!this.loading) this.changed();
   }
 
-  private get<T>(id: string, kind: Kind): T | undefined {
-    const record = this.byId.get(id);
-    return record && kindOf(id) === kind ? (record as T) : undefined;
-  }
-
-  private owned<T>(accountId: string, id: string, kind: "contact" | "campaign" | "list" | "message"): T | undefined {
-    const record = this.byId.get(id) as { accountId?: string } | undefined;
-    return record && record.accountId === accountId && kindOf(id) === kind ? (record as T) : undefined;
+  private owned<M extends "contact" | "campaign" | "list" | "message">(model: M, accountId: string, id: string): Entity<M> | undefined {
+    const record = this.table.get(model, id);
+    return record?.accountId === accountId ? record : undefined;
   }
 }
 
@@ -566,22 +552,6 @@ export class Store {
  * variable of a wider type that carries one does not pass either.
  */
 type Patch<R, Indexed extends keyof R> = Partial<Omit<R, "id" | Indexed | symbol>> & { [K in "id" | Indexed]?: never };
-
-type Kind = "account" | "contact" | "campaign" | "list" | "message" | "delivery";
-
-const PREFIX_KIND: Record<string, Kind> = {
-  whd: "delivery",
-  acc: "account",
-  sub: "account",
-  ct: "contact",
-  cmp: "campaign",
-  lst: "list",
-  msg: "message",
-};
-
-function kindOf(id: string): string | undefined {
-  return PREFIX_KIND[id.slice(0, id.indexOf("_"))];
-}
 
 function push<T>(map: Map<string, T[]>, key: string, value: T) {
   const list = map.get(key);
