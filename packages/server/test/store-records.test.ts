@@ -101,4 +101,25 @@ describe("the store's record writer", () => {
     table.clear();
     expect(table.get("contact", contact.id)).toBeUndefined();
   });
+
+  it("where code cannot be generated (a page's Content-Security-Policy), makes the same records through the model's create", () => {
+    const reference = createDatabase();
+    const db = createDatabase();
+    const values = valuesFor("message", 1);
+    const expected = reference.message.create(values as never);
+    vi.stubGlobal("Function", function refused() {
+      throw new EvalError("Refused to evaluate a string as JavaScript");
+    });
+    let table: ReturnType<typeof recordTable>;
+    try {
+      table = recordTable(db);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    const create = vi.spyOn(db.message, "create");
+    const made = table.create("message", values as never);
+    expect(create).toHaveBeenCalledTimes(1);
+    expect({ ...made }).toEqual({ ...expected });
+    expect(table.get("message", values.id as string)).toBe(made);
+  });
 });
