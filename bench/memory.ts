@@ -67,9 +67,10 @@ after two full collections (\`--expose-gc\`) before and after each step.
 
 - A server with nothing stored takes ${fmt(empty / 1024 / 1024, 1)} MiB of heap; the per-contact figure excludes it.
 - A contact's figure covers its @mswjs/data record, the strings it holds, and its entries in the
-  indexes beside @mswjs/data (by id, phone, email and sender id, and the account's contact list).
-- A message's figure covers its record (19 fields), its entries in the indexes (by id, by message
-  sid, the contact's conversation); the journal of the last 1,000 requests is kept as bytes outside
+  indexes beside @mswjs/data (by phone, email and sender id, and the account's contact list); @mswjs/data's
+  own map of the model's records is the index by id.
+- A message's figure covers its record (19 fields), its entry in @mswjs/data's map, and its
+  entries in the indexes (by message sid, the contact's conversation); the journal of the last 1,000 requests is kept as bytes outside
   the heap and is not in it.
 - Seeding ${fmt(CONTACTS)} contacts took ${seedSeconds.toFixed(1)} s; receiving ${fmt(MESSAGES)} messages through the whole
   pipeline in-process took ${receiveSeconds.toFixed(1)} s (${fmt((receiveSeconds * 1e6) / MESSAGES, 1)} µs each).
