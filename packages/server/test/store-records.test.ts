@@ -122,4 +122,26 @@ describe("the store's record writer", () => {
     expect({ ...made }).toEqual({ ...expected });
     expect(table.get("message", values.id as string)).toBe(made);
   });
+
+  it("keeps its own map where something listens to the database (cross-tab sync), so another tab's writes do not replace the store's records", () => {
+    const db = createDatabase();
+    const instance = Object.getOwnPropertySymbols(db)
+      .map((symbol) => (db as unknown as Record<symbol, { events?: { on(event: string, listener: () => void): void }; getModel?: (model: string) => Map<string, object> }>)[symbol])
+      .find((candidate) => candidate?.events && candidate.getModel)!;
+    instance.events!.on("delete", () => {});
+    const table = recordTable(db);
+    const contact = table.create("contact", valuesFor("contact", 1) as never);
+    // What @mswjs/data's sync does with another tab's create of the same id.
+    instance.getModel!("contact").set(contact.id, { ...contact, firstName: "another tab" });
+    expect(table.get("contact", contact.id)).toBe(contact);
+    instance.getModel!("contact").delete(contact.id);
+    expect(table.get("contact", contact.id)).toBe(contact);
+  });
+
+  it("reads the database's own maps where nothing listens: a record made through the model's create is found too", () => {
+    const db = createDatabase();
+    const table = recordTable(db);
+    const made = db.contact.create(valuesFor("contact", 4) as never);
+    expect(table.get("contact", made.id)).toBe(made);
+  });
 });

@@ -148,7 +148,7 @@ export function createDatabase() {
  */
 function withoutUnheardCopies<T extends object>(db: T): T {
   const instance = databaseInstance(db);
-  if (instance && !["create", "update"].some((event) => instance.events.listeners(event).length > 0)) {
+  if (instance && !heard(instance, "create", "update")) {
     instance.serializeEntity = (entity: unknown) => entity;
   }
   return db;
@@ -169,12 +169,13 @@ function withoutUnheardCopies<T extends object>(db: T): T {
  * Reads by id go to the map each model keeps its records in, keyed by id: @mswjs/data's own
  * `findFirst` scans every record, and a map of every id beside it cost a second insert into a
  * map as large as the store for every record written (about 7% of what storing a received message
- * costs) and some 40 bytes a record. Where the database is not built as expected, the table
- * keeps such a map itself.
+ * costs) and some 40 bytes a record. The table keeps such a map itself only where those maps are
+ * not the store's alone: where the database is not built as expected, or where something listens
+ * to its changes (its cross-tab sync, in a browser, writes other tabs' records into them).
  */
 export function recordTable(db: Database) {
   const instance = databaseInstance(db);
-  const kept = instance ? undefined : new Map<string, Map<string, object>>();
+  const kept = instance && !heard(instance, "create", "update", "delete") ? undefined : new Map<LookedUp, Map<string, object>>();
   const builders = new Map(
     Object.entries(MODELS).map(([model, definition]) => {
       const fields = Object.entries(definition).map(([name, kind]) => ({ name, nullable: typeof kind === "object" && !("getPrimaryKeyValue" in kind) }));
@@ -193,7 +194,7 @@ export function recordTable(db: Database) {
   return {
     create<M extends ModelName>(model: M, values: Fields<M>): ReturnType<Database[M]["create"]> {
       const record = build(model, values);
-      if (kept) {
+      if (kept && isLookedUp(model)) {
         let byId = kept.get(model);
         if (!byId) kept.set(model, (byId = new Map()));
         byId.set(record.id, record);
@@ -201,8 +202,8 @@ export function recordTable(db: Database) {
       return record;
     },
     /** The record of this model with this id. */
-    get<M extends ModelName>(model: M, id: string): ReturnType<Database[M]["create"]> | undefined {
-      const record = instance ? instance.getModel(model).get(id) : kept!.get(model)?.get(id);
+    get<M extends LookedUp>(model: M, id: string): ReturnType<Database[M]["create"]> | undefined {
+      const record = kept ? kept.get(model)?.get(id) : instance!.getModel(model).get(id);
       return record as ReturnType<Database[M]["create"]> | undefined;
     },
     /** Forgets every record: after the database is dropped. */
@@ -224,6 +225,8 @@ export function recordTable(db: Database) {
  * model's create.
  */
 function recordBuilder(model: string, fields: Array<{ name: string; nullable: boolean }>): ((given: Record<string, unknown>) => object | undefined) | undefined {
+  // In a literal, a key "__proto__" sets the prototype instead of a property.
+  if (fields.some(({ name }) => name === "__proto__")) return undefined;
   const take = fields.map(
     ({ name, nullable }, i) => `const v${i} = given[${JSON.stringify(name)}]; if (!(v${i} === null ? ${nullable} : isPlain(v${i}))) return undefined;`,
   );
@@ -235,6 +238,14 @@ function recordBuilder(model: string, fields: Array<{ name: string; nullable: bo
     return undefined;
   }
 }
+
+/** The models whose records are looked up by id: the only ones the table's own map keeps (records deleted, idempotency records, never linger in it). */
+const LOOKED_UP = ["account", "contact", "campaign", "list", "message", "delivery"] as const satisfies readonly ModelName[];
+type LookedUp = (typeof LOOKED_UP)[number];
+const isLookedUp = (model: ModelName): model is LookedUp => (LOOKED_UP as readonly string[]).includes(model);
+
+/** Whether anything listens to these events of the database. */
+const heard = (instance: DatabaseInstance, ...events: string[]) => events.some((event) => instance.events.listeners(event).length > 0);
 
 const isPlain = (value: unknown) => typeof value === "string" || typeof value === "number" || typeof value === "boolean";
 
