@@ -13,15 +13,18 @@ export function redactUrl(url: URL | string): string {
 
 /** Every spelling of the key that can appear in text: raw, percent-encoded, form-encoded. */
 function spellings(apiKey: string): string[] {
-  // Worked out once per key (a program has a client or a few), not for every log line.
+  // Worked out once per key, not for every log line; only the last few keys are remembered, so a
+  // program making a client per tenant does not keep every key it has seen.
   let forms = spellingsOf.get(apiKey);
   if (!forms) {
     forms = [...new Set([apiKey, encodeURIComponent(apiKey), new URLSearchParams({ k: apiKey }).toString().slice(2)])];
+    if (spellingsOf.size >= REMEMBERED_KEYS) spellingsOf.delete(spellingsOf.keys().next().value!);
     spellingsOf.set(apiKey, (forms = forms.filter(Boolean).sort((a, b) => b.length - a.length)));
   }
   return forms;
 }
 const spellingsOf = new Map<string, string[]>();
+const REMEMBERED_KEYS = 16;
 
 /** Removes every occurrence of the key from free text (a message built by someone else). */
 export function redactText(text: string, apiKey: string): string {
@@ -44,6 +47,8 @@ export function redactValue<T>(value: T, apiKey: string): T {
 function walk(value: unknown, apiKey: string, depth: number, walked: Map<object, unknown>): unknown {
   if (typeof value === "string") return redactText(value, apiKey);
   if (value === null || typeof value !== "object") return value;
+  // An error's message is not one of its enumerable properties.
+  if (value instanceof Error) return redactError(value, apiKey);
   if (depth > MAX_DEPTH) return "(nested too deep, left out)";
   if (walked.has(value)) return walked.get(value);
   walked.set(value, "(a cycle, left out)");
@@ -80,7 +85,8 @@ export function redactError(error: unknown, apiKey: string, depth = 0): unknown 
     try {
       return redactValue(error, apiKey);
     } catch {
-      return "(a cause that is not JSON, left out)";
+      // A getter that throws.
+      return "(a cause that could not be read, left out)";
     }
   }
   const { code, cause } = error as Error & { code?: unknown };

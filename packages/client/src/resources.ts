@@ -104,7 +104,9 @@ function caller({ raw, send, options, hasMiddleware }: ResourceContext) {
   const decoder = new TextDecoder();
 
   return async function call<T>(method: "GET" | "POST", path: string, init: CallInit, callOptions: CallOptions = {}): Promise<T> {
-    for (const [name, value] of Object.entries(init.params?.path ?? {})) {
+    const pathParams = init.params?.path;
+    for (const name in pathParams) {
+      const value = pathParams[name];
       // A URL path cannot carry these: any URL parser folds them into the path ("/lists/../contacts" is "/contacts").
       if (value === "." || value === "..") throw new IntakeConfigError(`${name} cannot be "${value}": no record has that id, and a URL cannot carry it.`);
     }
@@ -156,7 +158,7 @@ function caller({ raw, send, options, hasMiddleware }: ResourceContext) {
         body: init.body,
         params: { query: init.params?.query, path: init.params?.path },
         // JSON whatever the content type says, as the direct path sends it: the API takes nothing else.
-        bodySerializer: (body: unknown) => JSON.stringify(body),
+        bodySerializer: asJson,
         headers,
         fetch: fetchFor(send, { timeoutMs, maxRetries }, signal, (answer) => (answered = answer)),
       });
@@ -173,6 +175,7 @@ function caller({ raw, send, options, hasMiddleware }: ResourceContext) {
 }
 
 const JSON_CONTENT = { "content-type": "application/json" };
+const asJson = (body: unknown) => JSON.stringify(body);
 
 /** Whether every value is a string, number or boolean (absent ones too, unless `required`): what `direct` writes. */
 function scalars(values: Record<string, unknown> | undefined, required: boolean): boolean {

@@ -84,6 +84,33 @@ describe("the caller's AbortSignal", () => {
     expect(seen).toHaveLength(0);
   });
 
+  it("an error held inside a reason is passed on with the key out of its message; a reason whose getter throws is left out", async () => {
+    record(() => json(contact, 201));
+    const reason = { error: new Error(`socket closed for ${API_KEY}`) };
+    const error = await client("query").contacts.create({ phone: "+14155550123" }, { signal: AbortSignal.abort(reason) }).catch((e: unknown) => e);
+    const held = ((error as AbortError).cause as { error: Error }).error;
+    expect(held).toBeInstanceOf(Error);
+    expect(held.message).toBe("socket closed for [REDACTED]");
+    const unreadable = {
+      get detail(): string {
+        throw new Error("no");
+      },
+    };
+    const refused = await client("query").contacts.create({ phone: "+14155550123" }, { signal: AbortSignal.abort(unreadable) }).catch((e: unknown) => e);
+    expect((refused as AbortError).cause).toBe("(a cause that could not be read, left out)");
+  });
+
+  it("keys of many clients are each redacted (the spellings remembered for a few keys at a time)", async () => {
+    record(() => json(contact, 201));
+    for (let i = 0; i < 40; i++) {
+      const key = `ik_tenant/${String(i).padStart(20, "0")}`;
+      const error = await client("query", { apiKey: key })
+        .contacts.create({ phone: "+14155550123" }, { signal: AbortSignal.abort(`left with ${key} and ${encodeURIComponent(key)}`) })
+        .catch((e: unknown) => e);
+      expect((error as AbortError).cause).toBe("left with [REDACTED] and [REDACTED]");
+    }
+  });
+
   it("an already-aborted signal sends nothing", async () => {
     const seen = record(() => json(contact, 201));
     await expect(client("query").contacts.create({ phone: "+14155550123" }, { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(AbortError);
