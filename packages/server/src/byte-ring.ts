@@ -11,7 +11,11 @@
 const INITIAL_BYTES = 64 * 1024;
 const INITIAL_RECORDS = 1024;
 
-/** Writes a record at `offset` (of `bytes`, seen also through `view`) and returns how many bytes it took. */
+/**
+ * Writes a record at `offset` (of `bytes`, seen also through `view`) and returns how many bytes it
+ * took. `bytes` ends where the room reserved for the record does, so a writer cannot run over the
+ * records after it.
+ */
 export type RecordWriter = (bytes: Uint8Array, view: DataView, offset: number) => number;
 
 /** Reads the record at `start` up to `end`. */
@@ -40,7 +44,7 @@ export class ByteRing {
     if (this.count === this.capacity) this.dropOldest();
     if (this.count === this.starts.length) this.reindex(Math.min(this.capacity, this.starts.length * 2));
     const start = this.reserve(span(maxBytes));
-    const length = write(this.bytes, this.view, start);
+    const length = write(this.bytes.subarray(0, start + maxBytes), this.view, start);
     if (!(length >= 0 && length <= maxBytes)) throw new RangeError(`A record of ${length} bytes was written where ${maxBytes} were reserved.`);
     const slot = (this.first + this.count) % this.starts.length;
     this.starts[slot] = start;

@@ -36,8 +36,11 @@ export class Journal {
   private readonly ring: ByteRing;
 
   constructor(readonly capacity: number) {
-    if (!Number.isInteger(capacity) || capacity < 0) throw new Error(`journalSize must be a whole number, 0 or more (got ${capacity}).`);
-    this.ring = new ByteRing(capacity);
+    try {
+      this.ring = new ByteRing(capacity);
+    } catch (error) {
+      throw new Error(`journalSize must be a whole number, 0 or more (got ${capacity}).`, { cause: error });
+    }
   }
 
   add(record: JournalRecord): void {

@@ -211,7 +211,8 @@ describe("the journal's storage", () => {
 
   it("takes a whole number of entries, 0 or more", async () => {
     for (const journalSize of [2.5, -1, Number.NaN]) expect(() => createIntake({ journalSize })).toThrow(`journalSize must be a whole number, 0 or more (got ${journalSize}).`);
-    const off = createIntake({ journalSize: 0 });
+    const off = createIntake({ seed: SEED, rateLimit: 0, journalSize: 0 });
+    expect((await post(off, '{"phone":"+14155550100"}')).status).toBe(201);
     expect(off.admin.journal()).toEqual([]);
     await off.close();
   });
@@ -258,6 +259,32 @@ describe("an unexpected failure", () => {
     expect(JSON.stringify(answered.body)).not.toMatch(/secret|\.ts|at /);
     expect(errors).toHaveLength(1);
     expect((await harness.admin("GET", "/contacts")).body).toHaveLength(0);
+  });
+
+  it("a stored job that fails is removed all the same when onError throws (it is not run again)", async () => {
+    const first = createIntake({ seed: SEED, rateLimit: 0 });
+    const saved = first.admin.snapshot();
+    await first.close();
+    (saved.records.job as unknown[]).push({ id: "job_unknown", kind: "no-such-kind", runAt: null, key: null, payload: "{}", createdAt: saved.clock.now });
+    const errors: unknown[] = [];
+    const console_ = vi.spyOn(console, "error").mockImplementation(() => {});
+    const second = createIntake({
+      snapshot: saved,
+      rateLimit: 0,
+      onError: (e) => {
+        errors.push(e);
+        throw e;
+      },
+    });
+    try {
+      await second.engine.settle();
+      expect(errors.map((e) => (e as Error).message)).toEqual(["No handler for no-such-kind jobs"]);
+      expect(console_.mock.calls[0]![0]).toBe("intake: onError threw");
+      expect(second.engine.pending()).toEqual([]);
+    } finally {
+      console_.mockRestore();
+      await second.close();
+    }
   });
 
   it("is answered all the same when onError throws (the throw goes to the console)", async () => {
@@ -453,7 +480,7 @@ describe("the data file", () => {
       mkdirSync(join(directory, "state"));
       await create("+14155550101");
       // Saved by the change itself (no flush): both contacts, the one whose save failed too.
-      await vi.waitFor(() => expect(readDataFile(path)?.records.contact?.map((c) => c.phone)).toEqual(expect.arrayContaining(["+14155550100", "+14155550101"])));
+      await vi.waitFor(() => expect(readDataFile(path)?.records.contact?.map((c) => c.phone)).toEqual(expect.arrayContaining(["+14155550100", "+14155550101"])), { timeout: 10_000 });
       expect(errors).toHaveLength(1);
     } finally {
       console_.mockRestore();

@@ -225,8 +225,6 @@ export function recordTable(db: Database) {
  * model's create.
  */
 function recordBuilder(model: string, fields: Array<{ name: string; nullable: boolean }>): ((given: Record<string, unknown>) => object | undefined) | undefined {
-  // In a literal, a key "__proto__" sets the prototype instead of a property.
-  if (fields.some(({ name }) => name === "__proto__")) return undefined;
   const take = fields.map(
     ({ name, nullable }, i) => `const v${i} = given[${JSON.stringify(name)}]; if (!(v${i} === null ? ${nullable} : isPlain(v${i}))) return undefined;`,
   );
