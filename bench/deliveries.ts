@@ -11,6 +11,7 @@ import { createServer } from "node:http";
 import { createIntake, WEBHOOK_DEFAULTS } from "@intake/server";
 import { Webhook } from "standardwebhooks";
 import { heapAfterGc, machine, writeReport } from "./support/report.js";
+import { benchSender } from "./support/seed.js";
 
 const N = Number(process.env.REPLIES ?? 10_000);
 const KEY = "ik_bench_deliveries_00001";
@@ -76,7 +77,7 @@ async function main() {
           new Request(`https://bench.local/v1/incoming_custom_channel_message?apiKey=${KEY}`, {
             method: "POST",
             headers: { "content-type": "application/json" },
-            body: JSON.stringify({ customData: { messageSid: `SM-${i + k}`, fromId: `user-${i + k}`, toId: "bench", body: "How much is it?" } }),
+            body: JSON.stringify({ customData: { messageSid: `SM-${i + k}`, fromId: benchSender(i + k), toId: "bench", body: "How much is it?" } }),
           }),
         );
         if (response.status !== 200) throw new Error(`receive answered ${response.status}: ${await response.text()}`);

@@ -1,6 +1,6 @@
 /** The four routes bench/http.ts measures (and bench/profile.ts profiles), against a store seeded by benchSeed(STORED, STORED). */
 import type { Route } from "./load.js";
-import { BENCH_KEY, benchContactId, benchListId, benchPhone } from "./seed.js";
+import { BENCH_KEY, benchContactId, benchListId, benchPhone, benchSender } from "./seed.js";
 
 export const STORED = 1000;
 
@@ -27,7 +27,7 @@ export const routes: Route[] = [
     call: (n) => ({
       method: "POST",
       path: `/incoming_custom_channel_message?apiKey=${BENCH_KEY}`,
-      body: `{"customData":{"messageSid":"SM${n}","fromId":"user-${n % STORED}","toId":"acme","body":"Hello"}}`,
+      body: `{"customData":{"messageSid":"SM${n}","fromId":"${benchSender(n % STORED)}","toId":"acme","body":"Hello"}}`,
     }),
   },
 ];
