@@ -33,6 +33,8 @@ const IMPORTS = Number(process.env.IMPORTS ?? 15);
 type Call = () => Promise<unknown>;
 type Side = "client" | "raw" | "rawTimeout";
 const SIDES: Side[] = ["client", "raw", "rawTimeout"];
+/** A value for each side. */
+const bySide = <T>(value: (side: Side) => T) => Object.fromEntries(SIDES.map((side) => [side, value(side)])) as Record<Side, T>;
 const json = async (response: Response) => {
   if (!response.ok) throw new Error(`raw fetch answered ${response.status}`);
   return response.json();
@@ -74,7 +76,7 @@ function callsTo(target: Target): Record<string, Record<Side, Call>> {
  */
 async function round(sides: Record<Side, Call>, rotation: number): Promise<Record<Side, number>> {
   const order = rotated(SIDES, rotation);
-  const spent = Object.fromEntries(SIDES.map((side) => [side, 0])) as Record<Side, number>;
+  const spent = bySide(() => 0);
   for (let i = 0; i < BATCH; i++) {
     for (const side of order) {
       const started = performance.now();
@@ -82,7 +84,7 @@ async function round(sides: Record<Side, Call>, rotation: number): Promise<Recor
       spent[side] += performance.now() - started;
     }
   }
-  return Object.fromEntries(SIDES.map((side) => [side, (spent[side] * 1000) / BATCH])) as Record<Side, number>;
+  return bySide((side) => (spent[side] * 1000) / BATCH);
 }
 
 const TRANSPORTS = [
@@ -101,7 +103,7 @@ for (const { kind, transport } of TRANSPORTS) {
   try {
     for (const [name, sides] of Object.entries(callsTo(target))) {
       await round(sides, 0);
-      const got = (samples[transport]![name] = Object.fromEntries(SIDES.map((side) => [side, []])) as unknown as Samples);
+      const got = (samples[transport]![name] = bySide((): number[] => []));
       for (let r = 0; r < ROUNDS; r++) {
         const means = await round(sides, r);
         for (const side of SIDES) got[side].push(means[side]);
