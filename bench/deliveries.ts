@@ -102,7 +102,7 @@ async function main() {
   const seconds = (finished - started) / 1000;
   const result = {
     date: new Date().toISOString(),
-    node: process.version,
+    machine: machine(),
     replies: N,
     receivedRequests: received,
     refusedFirstAttempts: refused.size,

@@ -17,10 +17,14 @@ interface Check {
 
 const results = fileURLToPath(new URL("results/", import.meta.url));
 const rows: string[] = [];
+// Which build and machine each report measured, so reports of different builds are not read as one run.
+const measuredOn = new Map<string, string[]>();
 let missed = 0;
 for (const file of (await readdir(results)).filter((f) => f.endsWith(".json")).sort()) {
   const report = JSON.parse(await readFile(`${results}${file}`, "utf8")) as { checks?: Check[]; machine?: string };
   const name = file.replace(/\.json$/, "");
+  const on = report.machine ?? "not recorded";
+  measuredOn.set(on, [...(measuredOn.get(on) ?? []), name]);
   for (const check of report.checks ?? []) {
     if (!check.met) missed++;
     rows.push(`| [${name}](${name}.md) | ${check.what} | ${check.value} | ${check.target} | ${verdict(check.met)} |`);
@@ -38,6 +42,9 @@ what was found where a target is missed.
 ${rows.join("\n")}
 
 ${missed ? `${missed} of ${rows.length} checks missed.` : `All ${rows.length} checks met.`}
+
+Measured on:
+${[...measuredOn].map(([on, names]) => `- ${on}: ${names.join(", ")}`).join("\n")}
 `;
 await writeFile(`${results}README.md`, markdown);
 console.log(markdown);

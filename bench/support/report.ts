@@ -1,4 +1,5 @@
 /** Writes a benchmark's report: markdown for people, the raw figures as JSON beside it. */
+import { execFileSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -11,7 +12,25 @@ export async function writeReport(name: string, markdown: string, raw: unknown):
   await writeFile(`${results}${name}.json`, `${JSON.stringify(raw, null, 2)}\n`);
 }
 
-export const machine = () => `Node ${process.version}, ${availableParallelism()} cores`;
+export const machine = () => `Node ${process.version}, ${availableParallelism()} cores; ${build}, ${startedAt}`;
+
+/** When this benchmark started, to the minute. */
+const startedAt = `${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`;
+
+/**
+ * Which build was measured: a report is only comparable with another from the same commit.
+ * Changes under bench/results are the reports themselves, so they do not count as local changes.
+ */
+const build = (() => {
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: results, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+  try {
+    const commit = git("rev-parse", "--short", "HEAD");
+    const changed = git("status", "--porcelain", "--untracked-files=no", "--", ":/", ":(exclude,top)bench/results");
+    return `commit ${commit}${changed ? " with local changes" : ""}`;
+  } catch {
+    return "commit unknown (not a git checkout)";
+  }
+})();
 
 export const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
