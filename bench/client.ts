@@ -186,4 +186,4 @@ entry point \`@intake/client/webhooks\`, is not loaded).
 
 Reproduce: \`npm run bench:client\` (raw figures in client.json).
 `;
-await writeReport("client", markdown, { machine: machine(), rounds: ROUNDS, batch: BATCH, rows, bundle: size, importMs, imports, checks, samples });
+await writeReport("client", markdown, { rounds: ROUNDS, batch: BATCH, rows, bundle: size, importMs, imports, checks, samples });

@@ -101,8 +101,6 @@ async function main() {
   const attempts = deliveries.reduce((sum, d) => sum + d.attempts.length, 0);
   const seconds = (finished - started) / 1000;
   const result = {
-    date: new Date().toISOString(),
-    machine: machine(),
     replies: N,
     receivedRequests: received,
     refusedFirstAttempts: refused.size,

@@ -91,6 +91,6 @@ ${summary.join("\n")}
 ${lines.join("\n")}
 Reproduce: \`npm run bench:http\` (raw figures in http.json).
 `;
-  await writeReport("http", markdown, { machine: machine(), rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, checks, samples });
+  await writeReport("http", markdown, { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, checks, samples });
   console.log(summary.join("\n"));
 }

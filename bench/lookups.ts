@@ -87,6 +87,6 @@ contact takes is in memory.md.
 
 Reproduce: \`npm run bench:lookups\` (raw figures in lookups.json).
 `;
-  await writeReport("lookups", markdown, { machine: machine(), rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, sizes: SIZES, checks: rows, samples });
+  await writeReport("lookups", markdown, { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, sizes: SIZES, checks: rows, samples });
   console.log(rows.map((r) => `${r.route}: ${r.value} ${verdict(r.met)}`).join("\n"));
 }

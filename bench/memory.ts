@@ -83,7 +83,6 @@ identical to the model's own; see packages/server/src/store/models.ts).
 Reproduce: \`npm run bench:memory\` (raw figures in memory.json; CONTACTS, MESSAGES to change the counts).
 `;
 await writeReport("memory", markdown, {
-  machine: machine(),
   contacts: CONTACTS,
   messages: MESSAGES,
   emptyServerBytes: empty,

@@ -87,4 +87,4 @@ API only at this adapter's edge, once per call.
 
 Reproduce: \`npm run bench:msw\` (raw figures in msw.json).
 `;
-await writeReport("msw", markdown, { machine: machine(), rounds: ROUNDS, batch: BATCH, rows, checks, samples });
+await writeReport("msw", markdown, { rounds: ROUNDS, batch: BATCH, rows, checks, samples });

@@ -18,13 +18,15 @@ interface Check {
 const results = fileURLToPath(new URL("results/", import.meta.url));
 const rows: string[] = [];
 // Which build and machine each report measured, so reports of different builds are not read as one run.
-const measuredOn = new Map<string, string[]>();
+const measuredOn = new Map<string, { names: string[]; started: string[] }>();
 let missed = 0;
 for (const file of (await readdir(results)).filter((f) => f.endsWith(".json")).sort()) {
-  const report = JSON.parse(await readFile(`${results}${file}`, "utf8")) as { checks?: Check[]; machine?: string };
+  const report = JSON.parse(await readFile(`${results}${file}`, "utf8")) as { checks?: Check[]; run?: { build: string; startedAt: string } };
   const name = file.replace(/\.json$/, "");
-  const on = report.machine ?? "not recorded";
-  measuredOn.set(on, [...(measuredOn.get(on) ?? []), name]);
+  const on = measuredOn.get(report.run?.build ?? "build not recorded") ?? { names: [], started: [] };
+  measuredOn.set(report.run?.build ?? "build not recorded", on);
+  on.names.push(name);
+  if (report.run) on.started.push(report.run.startedAt);
   for (const check of report.checks ?? []) {
     if (!check.met) missed++;
     rows.push(`| [${name}](${name}.md) | ${check.what} | ${check.value} | ${check.target} | ${verdict(check.met)} |`);
@@ -44,7 +46,14 @@ ${rows.join("\n")}
 ${missed ? `${missed} of ${rows.length} checks missed.` : `All ${rows.length} checks met.`}
 
 Measured on:
-${[...measuredOn].map(([on, names]) => `- ${on}: ${names.join(", ")}`).join("\n")}
+${[...measuredOn].map(([build, { names, started }]) => `- ${build}: ${names.join(", ")}${started.length ? ` (started ${span(started)})` : ""}`).join("\n")}
 `;
 await writeFile(`${results}README.md`, markdown);
+
+/** "2026-11-21 14:57 UTC to 15:08" from the start times of a build's reports. */
+function span(times: string[]): string {
+  const sorted = [...times].sort();
+  const [first, last] = [sorted[0]!, sorted.at(-1)!];
+  return first === last ? first : `${first} to ${last.slice(0, 10) === first.slice(0, 10) ? last.slice(11) : last}`;
+}
 console.log(markdown);

@@ -4,15 +4,16 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 
-const results = fileURLToPath(new URL("../results/", import.meta.url));
+const bench = fileURLToPath(new URL("..", import.meta.url));
+const results = `${bench}results/`;
 
 export async function writeReport(name: string, markdown: string, raw: unknown): Promise<void> {
   await mkdir(results, { recursive: true });
   await writeFile(`${results}${name}.md`, `${markdown.trim()}\n`);
-  await writeFile(`${results}${name}.json`, `${JSON.stringify(raw, null, 2)}\n`);
+  await writeFile(`${results}${name}.json`, `${JSON.stringify({ run, ...(raw as object) }, null, 2)}\n`);
 }
 
-export const machine = () => `Node ${process.version}, ${availableParallelism()} cores; ${build}, ${startedAt}`;
+export const machine = () => `${run.build}, ${run.startedAt}`;
 
 /** When this benchmark started, to the minute. */
 const startedAt = `${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`;
@@ -21,16 +22,19 @@ const startedAt = `${new Date().toISOString().slice(0, 16).replace("T", " ")} UT
  * Which build was measured: a report is only comparable with another from the same commit.
  * Changes under bench/results are the reports themselves, so they do not count as local changes.
  */
-const build = (() => {
-  const git = (...args: string[]) => execFileSync("git", args, { cwd: results, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+const commit = (() => {
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: bench, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
   try {
-    const commit = git("rev-parse", "--short", "HEAD");
+    const hash = git("rev-parse", "--short", "HEAD");
     const changed = git("status", "--porcelain", "--untracked-files=no", "--", ":/", ":(exclude,top)bench/results");
-    return `commit ${commit}${changed ? " with local changes" : ""}`;
+    return `commit ${hash}${changed ? " with local changes" : ""}`;
   } catch {
     return "commit unknown (not a git checkout)";
   }
 })();
+
+/** What every report's JSON records about its run: the build measured on what, and when it started. */
+const run = { build: `Node ${process.version}, ${availableParallelism()} cores; ${commit}`, startedAt };
 
 export const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
