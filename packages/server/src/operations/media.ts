@@ -12,24 +12,64 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const MIME = /^[A-Za-z0-9!#$&^_.+-]+\/[A-Za-z0-9!#$&^_.+-]+(\s*;.*)?$/;
 
 /** Types whose bytes carry no signature; checked as text instead. */
-const TEXT_TYPES = /^(text\/[\w.+-]+|application\/json|application\/xml|image\/svg\+xml)$/;
+const TEXT_TYPES = /^(text\/[\w.+-]+|application\/(?:[\w.-]+\+)?(?:json|xml)|image\/svg\+xml)$/;
 
-/** Names a sniffer reports for a type a sender may declare under another name. */
+/**
+ * Other names of one format, after the experimental "x-" is dropped from the subtype (so
+ * audio/x-flac is audio/flac, video/x-matroska is video/matroska).
+ */
 const ALIASES: Record<string, string> = {
   "image/jpg": "image/jpeg",
+  "image/vnd.microsoft.icon": "image/icon",
   "audio/mp3": "audio/mpeg",
-  "audio/x-wav": "audio/wav",
+  "audio/mpeg3": "audio/mpeg",
   "audio/wave": "audio/wav",
-  "audio/x-m4a": "audio/mp4",
+  "audio/vnd.wave": "audio/wav",
   "audio/m4a": "audio/mp4",
-  "video/x-m4v": "video/mp4",
-  "application/x-pdf": "application/pdf",
+  "audio/opus": "audio/ogg",
+  "audio/mid": "audio/midi",
+  "video/m4v": "video/mp4",
+  "video/avi": "video/vnd.avi",
+  "video/msvideo": "video/vnd.avi",
+  "application/zip-compressed": "application/zip",
 };
+
+/** Top-level types one container format is declared under (audio/ogg, video/ogg, application/ogg). */
+const CONTAINER_TOPS = new Set(["audio", "video", "application"]);
+
+/** The legacy Office formats, all stored in one container a sniffer reports as application/x-cfb. */
+const COMPOUND_FILE_TYPES = new Set([
+  "application/msword",
+  "application/vnd.ms-excel",
+  "application/vnd.ms-powerpoint",
+  "application/vnd.ms-outlook",
+  "application/vnd.ms-project",
+  "application/vnd.ms-works",
+  "application/vnd.visio",
+  "application/mspublisher",
+  "application/msi",
+]);
 
 const canonical = (type: string) => {
   const base = type.split(";")[0]!.trim().toLowerCase();
-  return ALIASES[base] ?? base;
+  const slash = base.indexOf("/");
+  const plain = slash < 0 ? base : `${base.slice(0, slash)}/${base.slice(slash + 1).replace(/^x-/, "")}`;
+  return ALIASES[plain] ?? plain;
 };
+
+const isXml = (type: string) => type === "text/xml" || type === "application/xml" || type.endsWith("+xml");
+
+/** Whether bytes a sniffer names `sniffed` are a file of the declared `expected` type (both canonical). */
+function sniffedAs(sniffed: string, expected: string, bytes: Uint8Array): boolean {
+  if (sniffed === expected) return true;
+  const [sniffedTop, sniffedSub] = sniffed.split("/") as [string, string];
+  const [expectedTop, expectedSub] = expected.split("/") as [string, string];
+  if (sniffedSub === expectedSub && CONTAINER_TOPS.has(sniffedTop) && CONTAINER_TOPS.has(expectedTop)) return true;
+  if (sniffed === "application/cfb") return COMPOUND_FILE_TYPES.has(expected);
+  // An XML declaration is all a sniffer sees of SVG, RSS, XHTML...: the text decides.
+  if (sniffed === "application/xml") return isXml(expected) && isText(bytes) && textMatches(expected, bytes);
+  return false;
+}
 
 export async function checkMedia(mediaUrl: string, mediaContentType: string | null | undefined, maxBytes: number) {
   if (!mediaContentType) {
@@ -59,7 +99,8 @@ export async function checkMedia(mediaUrl: string, mediaContentType: string | nu
     throw badRequest("VALIDATION_ERROR", `customData.mediaContentType ${mediaContentType} does not match the data URL's type ${declared}.`);
   }
   const encoded = data.replace(/\s/g, "");
-  if (!BASE64.test(encoded) || encoded.length % 4 === 1) {
+  // Unpadded base64 may end anywhere but one character into a group; padded, it fills its groups.
+  if (!BASE64.test(encoded) || encoded.length % 4 === 1 || (encoded.endsWith("=") && encoded.length % 4 !== 0)) {
     throw badRequest("VALIDATION_ERROR", "customData.mediaUrl's data is not valid base64.");
   }
   const size = Math.floor((encoded.length * 3) / 4) - (encoded.endsWith("==") ? 2 : encoded.endsWith("=") ? 1 : 0);
@@ -70,7 +111,7 @@ export async function checkMedia(mediaUrl: string, mediaContentType: string | nu
   const bytes = decodeBase64(encoded);
   const sniffed = await fileTypeFromBuffer(bytes);
   if (sniffed) {
-    if (canonical(sniffed.mime) !== expected) {
+    if (!sniffedAs(canonical(sniffed.mime), expected, bytes)) {
       throw badRequest("VALIDATION_ERROR", `customData.mediaContentType is ${mediaContentType} but the file's content is ${sniffed.mime}.`);
     }
     return;
@@ -92,7 +133,7 @@ function decodeBase64(encoded: string): Uint8Array {
 /** Text types that have a structure of their own are checked for it. */
 function textMatches(type: string, bytes: Uint8Array): boolean {
   const text = new TextDecoder().decode(bytes).replace(/^\uFEFF/, "").trim();
-  if (type === "application/json") {
+  if (type === "application/json" || type.endsWith("+json")) {
     try {
       JSON.parse(text);
       return true;
@@ -101,7 +142,7 @@ function textMatches(type: string, bytes: Uint8Array): boolean {
     }
   }
   if (type === "image/svg+xml") return /<svg[\s>]/i.test(text);
-  if (type.endsWith("/xml")) return text.startsWith("<");
+  if (isXml(type)) return text.startsWith("<");
   return true;
 }
 

@@ -185,6 +185,28 @@ export const messages: Register = (target, options) => {
         await expect(inbound({ messageSid: "SM-3", mediaUrl: `data:text/plain;base64,${Buffer.from("hello").toString("base64")}`, mediaContentType: "text/plain" })).resolves.toMatchObject({ success: true });
       });
 
+      it("formats a sniffer names otherwise are accepted under their usual types", async () => {
+        const base64 = (bytes: Buffer | string) => Buffer.from(bytes).toString("base64");
+        const ebml = (docType: string) => Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x80 | (3 + docType.length), 0x42, 0x82, 0x80 | docType.length]), Buffer.from(docType), Buffer.alloc(64)]);
+        const compoundFile = Buffer.concat([Buffer.from("d0cf11e0a1b11ae1", "hex"), Buffer.alloc(1016)]);
+        const cases: Array<[string, Buffer | string]> = [
+          // An SVG as editors save it, with an XML declaration.
+          ["image/svg+xml", '<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg"></svg>'],
+          ["text/xml", '<?xml version="1.0"?><order id="7"/>'],
+          ["application/rss+xml", '<?xml version="1.0"?><rss version="2.0"/>'],
+          // Word and Excel 97-2003 files are compound files.
+          ["application/msword", compoundFile],
+          ["application/vnd.ms-excel", compoundFile],
+          ["video/x-matroska", ebml("matroska")],
+          ["audio/x-flac", Buffer.concat([Buffer.from("fLaC"), Buffer.alloc(64)])],
+          // One Ogg container, declared as audio or video.
+          ["video/ogg", Buffer.concat([Buffer.from("OggS"), Buffer.alloc(24), Buffer.from("\x01vorbis"), Buffer.alloc(64)])],
+        ];
+        for (const [index, [type, bytes]] of cases.entries()) {
+          await expect(inbound({ messageSid: `SM-F${index}`, mediaUrl: `data:${type};base64,${base64(bytes)}`, mediaContentType: type }), type).resolves.toMatchObject({ success: true });
+        }
+      });
+
       it("a public URL is stored as given", async () => {
         const result = await inbound({ mediaUrl: "https://files.example.com/invoice.pdf", mediaContentType: "application/pdf" });
         expect((await admin(`/messages/${result.messageId}`)).mediaUrl).toBe("https://files.example.com/invoice.pdf");
@@ -218,6 +240,17 @@ export const messages: Register = (target, options) => {
         await expect(inbound({ messageSid: "SM-2", mediaUrl: `data:image/svg+xml;base64,${data('<svg xmlns="http://www.w3.org/2000/svg"/>')}`, mediaContentType: "image/svg+xml" })).resolves.toMatchObject({ success: true });
       });
 
+      direct("a format's other names stop at its own family: a compound file is no PDF, an XML document no SVG", async () => {
+        const receive = (type: string, bytes: Buffer) => post({ customData: { messageSid: "S", fromId: "u", toId: "t", body: "x", mediaUrl: `data:${type};base64,${bytes.toString("base64")}`, mediaContentType: type } });
+        const compoundFile = Buffer.concat([Buffer.from("d0cf11e0a1b11ae1", "hex"), Buffer.alloc(1016)]);
+        expect(await receive("application/pdf", compoundFile)).toMatchObject({ status: 400, body: { error: "customData.mediaContentType is application/pdf but the file's content is application/x-cfb." } });
+        expect(await receive("image/svg+xml", Buffer.from('<?xml version="1.0"?><html/>'))).toMatchObject({
+          status: 400,
+          body: { error: "customData.mediaContentType is image/svg+xml but the file's content is application/xml." },
+        });
+        expect(await admin("/messages?accountId=acc_acme")).toHaveLength(0);
+      });
+
       direct("a data URL type that differs from mediaContentType is 400", async () => {
         const response = await post({ customData: { messageSid: "S", fromId: "u", toId: "t", body: "x", mediaUrl: `data:image/png;base64,${PNG}`, mediaContentType: "image/gif" } });
         expect(response.body).toEqual({ error: "customData.mediaContentType image/gif does not match the data URL's type image/png." });
@@ -232,9 +265,13 @@ export const messages: Register = (target, options) => {
         expect((await post({ customData: { messageSid: "S", fromId: "u", toId: "t", body: "x", mediaUrl: "ftp://x/y", mediaContentType: "image/png" } })).body.error).toMatch(
           /must be a public http\(s\) URL or a data URL/,
         );
-        expect((await post({ customData: { messageSid: "S", fromId: "u", toId: "t", body: "x", mediaUrl: "data:image/png;base64,@@@", mediaContentType: "image/png" } })).body).toEqual({
-          error: "customData.mediaUrl's data is not valid base64.",
-        });
+        // "ab=", "abcde=", "abcdef=": padding that does not fill the last group of four (once a 500).
+        for (const data of ["@@@", "ab=", "abcde=", "abcdef="]) {
+          expect(await post({ customData: { messageSid: "S", fromId: "u", toId: "t", body: "x", mediaUrl: `data:image/png;base64,${data}`, mediaContentType: "image/png" } }), data).toMatchObject({
+            status: 400,
+            body: { error: "customData.mediaUrl's data is not valid base64." },
+          });
+        }
       });
 
       direct("a data URL over 16 MiB is 400", async () => {

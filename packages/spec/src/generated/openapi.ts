@@ -136,7 +136,10 @@ export interface paths {
          *     - `mediaUrl` is a public `https://` or `http://` URL (stored as given, not fetched) or a data URL
          *       `data:<MIME_TYPE>;base64,<DATA>` of at most 16 MiB decoded; `mediaContentType` is
          *       required with it, must equal the data URL's type and must match the bytes, which are
-         *       sniffed. A mismatch is 400.
+         *       sniffed. A mismatch is 400. A format's other names are the same format: a type with or
+         *       without `x-` (`audio/x-flac`), one container declared as audio, video or application
+         *       (`video/ogg`), the legacy Office types in a compound file, and XML-based types (SVG, RSS)
+         *       that start with an XML declaration, whose text is checked.
          *     - `campaignId` routes to that campaign; an unknown one is 404. Without it, the account's
          *       default campaign answers.
          */
