@@ -1,11 +1,41 @@
 // After `npm run build`: each published package passes publint, loads through both `import` and
-// `require` from its dist (not the TypeScript sources), and exposes the same names both ways.
+// `require` from its dist (not the TypeScript sources), exposes the same names both ways, and
+// works both ways (a build can load and still fail on its first call, as a CommonJS build once did).
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
 const packages = ["@intake/spec", "@intake/client", "@intake/server"];
 let failed = false;
+
+/** A first call through each package's main entry; throws when the package does not work. */
+const works = {
+  "@intake/spec": async ({ document }) => {
+    if (!document?.paths?.["/contacts"]) throw new Error("document has no /contacts path");
+  },
+  "@intake/client": async ({ createIntakeClient }) => {
+    const contact = { id: "ct_1", firstName: null, lastName: null, phone: "+14155550100", email: null, customFields: {}, createdAt: "2026-01-01T00:00:00.000Z" };
+    const client = createIntakeClient({
+      auth: "query",
+      apiKey: "ik_check",
+      baseUrl: "https://api.example.test/v1",
+      fetch: async () => Response.json({ success: true, contactId: contact.id, contact }),
+    });
+    const found = await client.contacts.find({ phoneNumber: contact.phone });
+    if (found?.id !== contact.id) throw new Error(`contacts.find answered ${JSON.stringify(found)}`);
+    const raw = await client.raw.GET("/contacts", { params: { query: { phoneNumber: contact.phone } } });
+    if (raw.data?.contactId !== contact.id) throw new Error(`raw.GET answered ${JSON.stringify(raw.data)}`);
+  },
+  "@intake/server": async ({ createIntake }) => {
+    const intake = createIntake();
+    try {
+      const response = await intake.handle({ method: "GET", url: new URL("https://127.0.0.1/v1/contacts"), headers: { get: () => null }, bytes: async () => new Uint8Array() });
+      if (response.status !== 401) throw new Error(`a request without a key answered ${response.status}`);
+    } finally {
+      await intake.close();
+    }
+  },
+};
 
 for (const name of packages) {
   const dir = `packages/${name.split("/")[1]}`;
@@ -21,9 +51,19 @@ for (const name of packages) {
   if (esm.length === 0 || JSON.stringify(esm) !== JSON.stringify(cjs)) {
     failed = true;
     console.error(`${name}: ESM exports [${esm}] differ from CJS exports [${cjs}]`);
-  } else {
-    console.log(`${name}: publint ok; ${esm.length} exports via import and require`);
+    continue;
   }
+  let working = true;
+  for (const [way, load] of [["import", () => import(name)], ["require", async () => require(name)]]) {
+    try {
+      await works[name](await load());
+    } catch (error) {
+      working = false;
+      console.error(`${name}: loads through ${way} but does not work: ${error?.message ?? error}`);
+    }
+  }
+  if (working) console.log(`${name}: publint ok; ${esm.length} exports via import and require, a first call works both ways`);
+  else failed = true;
 }
 // Subpath entries load from dist too, each with what it is for.
 const subpaths = {

@@ -1,9 +1,16 @@
 import type { AuthForm } from "@intake/spec";
-import createClient, { type Client, type Middleware } from "openapi-fetch";
+import openapiFetch, { type Client, type Middleware } from "openapi-fetch";
 import { resolveOptions, type IntakeClientOptions } from "./options.js";
 import { buildResources, type ResourcesByForm } from "./resources.js";
 import { createTransport, fetchFor } from "./transport.js";
 import type { PathsByForm } from "./types.js";
+
+/**
+ * openapi-fetch's createClient. Our CommonJS build requires openapi-fetch's CommonJS file, and
+ * esbuild hands a module of a "type": "module" package its whole exports as the default import:
+ * there the function is one level down.
+ */
+const createClient: typeof openapiFetch = (openapiFetch as unknown as { default?: typeof openapiFetch }).default ?? openapiFetch;
 
 /** A union over the forms when F is, so `if (client.auth === "header")` narrows it. */
 export type IntakeClient<F extends AuthForm> = F extends AuthForm ? IntakeClientOf<F> : never;
