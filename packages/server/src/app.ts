@@ -145,7 +145,9 @@ export function createIntake(options: IntakeOptions = {}): Intake {
 
   const handle = (request: ApiRequest) => {
     const { pathname } = request.url;
-    return pathname === ADMIN_BASE || pathname.startsWith(`${ADMIN_BASE}/`) ? adminApi(request) : api(request);
+    // A request an adapter refused is answered (and journaled) as the API answers, whatever its path.
+    const isAdmin = pathname === ADMIN_BASE || pathname.startsWith(`${ADMIN_BASE}/`);
+    return isAdmin && !request.refusal ? adminApi(request) : api(request);
   };
 
   return {

@@ -110,9 +110,12 @@ function decode(bytes: Uint8Array, view: DataView, start: number, end: number): 
   } as JournalRecord;
 }
 
+/** Query parameters that hold a key, spelt right or not (apiKey, apikey, api_key, key, token...): redacted. */
+const CREDENTIAL = /^(?:x[-_]?)?(?:api[-_]?key|key|(?:access[-_]?)?token|auth(?:orization)?|secret|password)$/i;
+
 function present({ at, search, requestText, responseText, ...rest }: JournalRecord): JournalEntry {
   const query: Record<string, string> = {};
-  for (const [name, value] of new URLSearchParams(search)) query[name] = name === "apiKey" ? "[REDACTED]" : value;
+  for (const [name, value] of new URLSearchParams(search)) query[name] = CREDENTIAL.test(name) ? "[REDACTED]" : value;
   return { ...rest, at: new Date(at).toISOString(), query, requestBody: parsed(requestText), responseBody: parsed(responseText) };
 }
 

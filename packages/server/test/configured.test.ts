@@ -6,7 +6,7 @@ import { persist, readDataFile, requestListener } from "@intake/server/node";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { Agent, request } from "node:https";
-import type { AddressInfo } from "node:net";
+import { connect, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -142,6 +142,17 @@ describe("the journal", () => {
     for (let i = 0; i < 5; i++) await acme.contacts.create({ phone: `+1415555010${i}` });
     const journal = (await harness.admin("GET", "/journal")).body as Array<{ requestBody: { phone: string } }>;
     expect(journal.map((e) => e.requestBody.phone)).toEqual(["+14155550102", "+14155550103", "+14155550104"]);
+  });
+
+  it("redacts a key sent under a misspelt parameter name as well as under apiKey", async () => {
+    harness = await startHarness();
+    for (const name of ["apiKey", "apikey", "api_key", "API-KEY", "key", "token", "access_token"]) {
+      expect((await raw(httpsTarget(harness), `/contacts?${name}=${KEYS.acme}&email=a%40example.com`)).status, name).toBe(name === "apiKey" ? 404 : 401);
+    }
+    const journal = (await harness.admin("GET", "/journal")).body as Array<{ query: Record<string, string> }>;
+    expect(journal).toHaveLength(7);
+    for (const entry of journal) expect(Object.values(entry.query)).toEqual(["[REDACTED]", "a@example.com"]);
+    expect(JSON.stringify(journal)).not.toContain(KEYS.acme);
   });
 
   it("keeps a note of a body over 65,536 characters rather than the body", async () => {
@@ -374,11 +385,11 @@ describe("a listener on the domain events that fails", () => {
 describe("the node adapter", () => {
   /** A request over HTTPS to the harness with headers as given (repeats too); the answer, and whether its connection was used before. */
   const send = (method: string, path: string, headers: Record<string, string | string[]>, body?: string, agent?: Agent) =>
-    new Promise<{ status: number; body: string; reused: boolean }>((resolve, reject) => {
+    new Promise<{ status: number; body: string; reused: boolean; requestId: string | undefined }>((resolve, reject) => {
       const req = request({ host: "127.0.0.1", port: harness!.server.port, path, method, headers, agent, ca: harness!.server.certificate, servername: "localhost" }, (res) => {
         let text = "";
         res.on("data", (c) => (text += c));
-        res.on("end", () => resolve({ status: res.statusCode!, body: text, reused: req.reusedSocket }));
+        res.on("end", () => resolve({ status: res.statusCode!, body: text, reused: req.reusedSocket, requestId: res.headers["x-request-id"] as string | undefined }));
       });
       req.on("error", reject);
       req.end(body);
@@ -393,9 +404,36 @@ describe("the node adapter", () => {
     const star = await send("GET", "*", {});
     expect(star.status).toBe(400);
     expect(JSON.parse(star.body)).toEqual({ error: { code: "VALIDATION_ERROR", message: "The request target must be a path such as /v1/contacts." } });
-    const huge = await send("GET", `/v1/contacts?apiKey=${KEYS.acme}&email=${"a".repeat(20_000)}`, {}).catch((e: unknown) => e);
-    expect(huge).toMatchObject({ status: 400 });
-    expect(JSON.parse((huge as { body: string }).body).error.code).toBe("PAYLOAD_TOO_LARGE");
+    expect(star.requestId).toMatch(/^req_/);
+    // URL and headers past 16 KiB: answered by the core in the shape of the route the request
+    // line names, with a request id, and journaled.
+    const tooLarge = "The request's URL and headers are larger than the server accepts (16 KiB).";
+    const huge = await send("GET", `/v1/contacts?apiKey=${KEYS.acme}&email=${"a".repeat(20_000)}`, {});
+    expect(huge).toMatchObject({ status: 400, requestId: expect.stringMatching(/^req_/) });
+    expect(JSON.parse(huge.body)).toEqual({ error: { code: "PAYLOAD_TOO_LARGE", message: tooLarge } });
+    const receive = await send("POST", `/v1/incoming_custom_channel_message?apiKey=${KEYS.acme}`, { "content-type": "application/json", "x-pad": "a".repeat(17_000) }, "{}");
+    expect(receive).toMatchObject({ status: 400, requestId: expect.stringMatching(/^req_/) });
+    expect(JSON.parse(receive.body)).toEqual({ error: tooLarge });
+    // Past node's own limit (64 KiB) too, the connection then closed.
+    const huger = await send("GET", "/v1/contacts", { "x-pad": "a".repeat(70_000) });
+    expect(huger).toMatchObject({ status: 400, requestId: expect.stringMatching(/^req_/) });
+    expect(JSON.parse(huger.body)).toEqual({ error: { code: "PAYLOAD_TOO_LARGE", message: tooLarge } });
+    const journal = (await harness.admin("GET", "/journal")).body as Array<{ path: string; query: object; status: number; errorCode: string }>;
+    expect(journal.slice(-4)).toEqual([
+      expect.objectContaining({ path: "/", query: {}, status: 400, errorCode: "VALIDATION_ERROR" }),
+      expect.objectContaining({ path: "/v1/contacts", status: 400, errorCode: "PAYLOAD_TOO_LARGE" }),
+      expect.objectContaining({ path: "/v1/incoming_custom_channel_message", query: { apiKey: "[REDACTED]" }, status: 400, errorCode: "PAYLOAD_TOO_LARGE" }),
+      expect.objectContaining({ status: 400, errorCode: "PAYLOAD_TOO_LARGE" }),
+    ]);
+    expect(JSON.stringify(journal)).not.toContain(KEYS.acme);
+    // Bytes that are not HTTP at all, on the plain-HTTP side of the port.
+    const garbage = await new Promise<string>((resolve, reject) => {
+      const socket = connect(harness!.server.port, "127.0.0.1", () => socket.end("HELLO THERE\r\n\r\n"));
+      let text = "";
+      socket.on("data", (chunk) => (text += chunk)).on("end", () => resolve(text)).on("error", reject);
+    });
+    expect(garbage).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n[^]*x-request-id: req_[^]*connection: close\r\n\r\n/);
+    expect(JSON.parse(garbage.slice(garbage.indexOf("\r\n\r\n") + 4))).toEqual({ error: { code: "VALIDATION_ERROR", message: "The request is not valid HTTP." } });
   });
 
   it("a key header sent twice is refused, not read as its first copy; a request refused before its body is read is answered all the same", async () => {

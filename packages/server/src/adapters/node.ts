@@ -3,7 +3,7 @@
  * HTTP: the first byte tells them apart, TLS goes to the HTTPS server, and plain HTTP reaches the
  * core as an http:// request, which refuses it with HTTPS_REQUIRED in the route's error shape.
  */
-import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { STATUS_CODES, createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { createServer as createNetServer, type Socket } from "node:net";
 import type { Duplex } from "node:stream";
@@ -38,9 +38,10 @@ export async function serve(intake: Intake, options: ServeOptions = {}): Promise
   // Filled in once listening: requests are addressed to this server, whatever their Host header says.
   let origin = "";
   const handler = (scheme: "https" | "http") => requestListener(intake, () => `${scheme}://${origin}`);
-  const https = createHttpsServer({ cert: tls.cert, key: tls.key }, handler("https"));
-  const http = createHttpServer(handler("http"));
-  for (const server of [https, http]) server.on("clientError", refuseMalformed);
+  const https = createHttpsServer({ cert: tls.cert, key: tls.key, maxHeaderSize: NODE_HEAD_BYTES }, handler("https"));
+  const http = createHttpServer({ maxHeaderSize: NODE_HEAD_BYTES }, handler("http"));
+  https.on("clientError", (error, socket) => void refuseMalformed(intake, `https://${origin}`, error, socket));
+  http.on("clientError", (error, socket) => void refuseMalformed(intake, `http://${origin}`, error, socket));
   const sockets = new Set<Socket>();
 
   const listener = createNetServer((socket) => {
@@ -104,18 +105,18 @@ async function respond(intake: Intake, origin: string, req: IncomingMessage, res
   try {
     // Only a path is a target here ("*" and absolute forms are for proxies); prefixing it with
     // this server's own origin means the Host header cannot steer routing.
-    if (!target.startsWith("/")) {
-      return send(res, 400, errorFor(target, "VALIDATION_ERROR", "The request target must be a path such as /v1/contacts."));
-    }
+    const isPath = target.startsWith("/");
+    const refusal = !isPath ? NOT_A_PATH : headSize(req) > HEAD_BYTES ? HEAD_TOO_LARGE : undefined;
     const raw = req.rawHeaders;
     // Read only if the core asks, and only as far as the limit it gives: a request refused before
     // its body matters is not buffered.
     let read: Promise<{ body: Buffer; overflow: boolean }> | undefined;
     const response = await intake.handle({
       method: req.method ?? "GET",
-      url: new URL(`${origin}${target}`),
+      url: new URL(`${origin}${isPath ? target : "/"}`),
       headers: { get: (name) => headerOf(raw, name) },
       bytes: async (maxBytes) => (await (read ??= readBody(req, maxBytes))).body,
+      ...(refusal ? { refusal } : {}),
     });
     const overflow = read !== undefined && (await read).overflow;
     // A fault rule that drops the connection.
@@ -135,6 +136,24 @@ async function respond(intake: Intake, origin: string, req: IncomingMessage, res
 }
 
 const EMPTY = Buffer.alloc(0);
+
+/**
+ * The API's limit on a request's URL and headers. Node parses up to four times as much, so that
+ * the core, which knows each route's error shape, refuses what lies between; past node's own
+ * limit the request line may be lost (over TLS it can sit in an earlier record than the overflow).
+ */
+const HEAD_BYTES = 16 * 1024;
+const NODE_HEAD_BYTES = 4 * HEAD_BYTES;
+
+const NOT_A_PATH = { code: "VALIDATION_ERROR", message: "The request target must be a path such as /v1/contacts." } as const;
+const HEAD_TOO_LARGE = { code: "PAYLOAD_TOO_LARGE", message: "The request's URL and headers are larger than the server accepts (16 KiB)." } as const;
+
+/** The bytes of a request's line and headers, as node counted them (headers are latin1: a character a byte). */
+function headSize(req: IncomingMessage): number {
+  let size = (req.method?.length ?? 0) + (req.url?.length ?? 0) + 11;
+  for (const part of req.rawHeaders) size += part.length + 2;
+  return size;
+}
 
 /**
  * A request header as Headers.get gives it: every occurrence, joined with ", " (req.headers
@@ -162,15 +181,34 @@ function send(res: ServerResponse, status: number, body: string) {
   res.end(body);
 }
 
-/** Requests Node cannot parse (oversized headers, garbage) get an answer in the API's shape, not an empty one. */
-function refuseMalformed(error: NodeJS.ErrnoException, socket: Duplex) {
+const NO_HEADERS = { get: () => null };
+
+/**
+ * Requests node cannot parse (URL and headers past its limit, garbage) are answered by the core,
+ * in the shape of the route their request line names where node still holds it, with a request
+ * id, and journaled; then the connection closes. The query is left out: it may be cut short, and
+ * it may hold a key.
+ */
+async function refuseMalformed(intake: Intake, origin: string, error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) {
   if (!socket.writable) return socket.destroy();
-  const message =
-    error.code === "HPE_HEADER_OVERFLOW"
-      ? { code: "PAYLOAD_TOO_LARGE", message: "The request's URL and headers are larger than the server accepts (16 KiB)." }
-      : { code: "VALIDATION_ERROR", message: "The request is not valid HTTP." };
-  const body = JSON.stringify({ error: message });
-  socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  const refusal = error.code === "HPE_HEADER_OVERFLOW" ? HEAD_TOO_LARGE : ({ code: "VALIDATION_ERROR", message: "The request is not valid HTTP." } as const);
+  const line = /^([A-Z]{1,20}) (\/[^\s?#]*)/.exec(error.rawPacket?.subarray(0, 1024).toString("latin1") ?? "");
+  let status = 400;
+  let headers: Record<string, string> = { "content-type": "application/json", "cache-control": "no-store" };
+  let body = errorFor(line?.[2] ?? "/", refusal.code, refusal.message);
+  try {
+    const response = await intake.handle({ method: line?.[1] ?? "GET", url: new URL(`${origin}${line?.[2] ?? "/"}`), headers: NO_HEADERS, bytes: async () => EMPTY, refusal });
+    status = response.status;
+    headers = response.headers;
+    body = response.body ?? "";
+  } catch (cause) {
+    intake.reportError(new Error("The node adapter could not answer a request it could not parse.", { cause }));
+  }
+  if (!socket.writable) return socket.destroy();
+  const head = Object.entries({ ...headers, "content-length": String(Buffer.byteLength(body)), connection: "close" })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join("");
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}\r\n${head}\r\n${body}`);
 }
 
 /** The body, read up to one byte past the limit so the core can say it is too large. */

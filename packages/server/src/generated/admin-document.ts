@@ -3267,7 +3267,7 @@ export const adminDocument: OpenApiDocument = {
             "additionalProperties": {
               "type": "string"
             },
-            "description": "The query parameters, `apiKey` redacted."
+            "description": "The query parameters; a key is redacted, under `apiKey` or a misspelt name (`apikey`, `api_key`, `key`, `token`, ...)."
           },
           "operationId": {
             "type": [

@@ -965,7 +965,7 @@ export interface components {
             at: string;
             method: string;
             path: string;
-            /** @description The query parameters, `apiKey` redacted. */
+            /** @description The query parameters; a key is redacted, under `apiKey` or a misspelt name (`apikey`, `api_key`, `key`, `token`, ...). */
             query: {
                 [key: string]: string;
             };

@@ -9,7 +9,7 @@ import { handlers } from "../operations/index.js";
 import type { OperationId, Services } from "../operations/types.js";
 import { authenticate } from "./auth.js";
 import { readJson } from "./body.js";
-import { HttpError, errorBody, internalError, type ErrorShape } from "./errors.js";
+import { HttpError, badRequest, errorBody, internalError, type ErrorShape } from "./errors.js";
 import { httpDate, jsonResponse, type ApiRequest, type ApiResponse } from "./exchange.js";
 import type { Faults } from "./faults.js";
 import type { RateLimiter } from "./rate-limit.js";
@@ -76,6 +76,7 @@ export function createApi(options: ApiOptions): (request: ApiRequest) => Promise
       const match = url.pathname.startsWith(`${API_BASE}/`) ? matchRoute(routes, request.method, path) : ({ kind: "not-found" } as const);
       if (match.kind === "wrong-method") shape = match.shape;
       if (match.kind === "found") shape = match.route.shape;
+      if (request.refusal) throw badRequest(request.refusal.code, request.refusal.message);
       requireHttps(request, url, options.trustForwardedProto);
       if (match.kind === "not-found") {
         throw new HttpError(404, "NOT_FOUND", `No operation at ${request.method} ${url.pathname}. Paths start with ${API_BASE}/, for example ${API_BASE}/contacts.`);

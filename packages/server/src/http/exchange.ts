@@ -19,6 +19,12 @@ export interface ApiRequest {
    * when there is none. Read once: later calls give the same bytes.
    */
   bytes(maxBytes: number): Promise<Uint8Array>;
+  /**
+   * Set by an adapter for a request it cannot hand over as sent (headers over its limit, bytes
+   * that are not HTTP, a target that is not a path): the core answers this error, in the shape of
+   * the route the path names, with a request id, and journals it; nothing else is read.
+   */
+  refusal?: { code: "PAYLOAD_TOO_LARGE" | "VALIDATION_ERROR"; message: string };
 }
 
 export interface ApiResponse {

@@ -330,6 +330,9 @@ function describe(error: ErrorObject, field: string, value?: unknown): string {
         : `${field} must be a valid ${String(params.format)}.`;
     case "minLength":
       return params.limit === 1 ? `${field} must not be empty.` : `${field} must be at least ${String(params.limit)} characters.`;
+    case "pattern":
+      // The contract's mark of a text that must hold more than whitespace.
+      return params.pattern === "\\S" ? `${field} must not be empty or only whitespace.` : `${field} must match pattern "${String(params.pattern)}".`;
     case "maxLength":
       return `${field} must be at most ${String(params.limit)} characters.`;
     case "enum":

@@ -64,6 +64,15 @@ export const messages: Register = (target, options) => {
       await expect(acme().messages.send({ customData: { fromId: "u", customChannel: "c", body: "x".repeat(4096) } })).resolves.toMatchObject({ success: true });
     });
 
+    direct("a fromId of only whitespace is 400, and nothing is recorded", async () => {
+      await expect(acme().messages.send({ customData: { fromId: "  \t", customChannel: "c", body: "Hi" } })).rejects.toMatchObject({
+        status: 400,
+        code: "VALIDATION_ERROR",
+        message: "customData.fromId must not be empty or only whitespace.",
+      });
+      expect(await admin("/contacts?accountId=acc_acme")).toHaveLength(0);
+    });
+
     direct("customChannel is required", async () => {
       await expect(acme().messages.send({ customData: { fromId: "u", body: "Hi" } } as never)).rejects.toMatchObject({ message: "customData.customChannel is required." });
     });
@@ -139,6 +148,16 @@ export const messages: Register = (target, options) => {
       [{ messageSid: "SM-1", fromId: "u", toId: "t" }, "customData.body is required."],
     ])("%o is 400: %s", async (customData, message) => {
       expect((await post({ customData })).body).toEqual({ error: message });
+    });
+
+    direct("ids of only whitespace are 400 in the string shape, and nothing is stored", async () => {
+      for (const field of ["messageSid", "id", "fromId", "toId"]) {
+        const customData = { messageSid: "SM-1", fromId: "u", toId: "t", body: "Hi", [field]: "   " };
+        if (field === "id") delete (customData as Record<string, unknown>).messageSid;
+        expect(await post({ customData }), field).toMatchObject({ status: 400, body: { error: `customData.${field} must not be empty or only whitespace.` } });
+      }
+      expect(await admin("/messages?accountId=acc_acme")).toHaveLength(0);
+      expect(await admin("/contacts?accountId=acc_acme")).toHaveLength(0);
     });
 
     direct("a missing customData and an unknown messageType are 400", async () => {

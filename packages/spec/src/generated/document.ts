@@ -1586,6 +1586,13 @@ export const document: OpenApiDocument = {
           }
         }
       },
+      "Identifier": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 256,
+        "pattern": "\\S",
+        "description": "An id from the customer's platform, stored as given. **Reference behaviour:** not empty and not only whitespace (400 `VALIDATION_ERROR` \"… must not be empty or only whitespace\")."
+      },
       "MessageBody": {
         "type": "string",
         "minLength": 1,
@@ -1610,9 +1617,7 @@ export const document: OpenApiDocument = {
             ],
             "properties": {
               "fromId": {
-                "type": "string",
-                "minLength": 1,
-                "maxLength": 256,
+                "$ref": "#/components/schemas/Identifier",
                 "description": "The contact's id on the customer's platform (user id, email or phone number)."
               },
               "customChannel": {
@@ -1671,27 +1676,19 @@ export const document: OpenApiDocument = {
         "type": "object",
         "properties": {
           "messageSid": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 256,
+            "$ref": "#/components/schemas/Identifier",
             "description": "Unique message id; a message is never processed twice."
           },
           "id": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 256,
+            "$ref": "#/components/schemas/Identifier",
             "description": "Alternative name of `messageSid`."
           },
           "fromId": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 256,
+            "$ref": "#/components/schemas/Identifier",
             "description": "Sender id in the external system (user id, email or phone number)."
           },
           "toId": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 256,
+            "$ref": "#/components/schemas/Identifier",
             "description": "Business identifier; any text."
           },
           "body": {

@@ -350,12 +350,14 @@ export interface components {
             added: boolean;
             message: string;
         };
+        /** @description An id from the customer's platform, stored as given. **Reference behaviour:** not empty and not only whitespace (400 `VALIDATION_ERROR` "… must not be empty or only whitespace"). */
+        Identifier: string;
         /** @description Message text; not empty, not only whitespace, at most 4096 characters. */
         MessageBody: string;
         SendCustomChannelMessageInput: {
             customData: {
                 /** @description The contact's id on the customer's platform (user id, email or phone number). */
-                fromId: string;
+                fromId: components["schemas"]["Identifier"];
                 /** @description Name of the custom channel. */
                 customChannel: string;
                 body: components["schemas"]["MessageBody"];
@@ -375,13 +377,13 @@ export interface components {
         };
         ReceiveCustomDataFields: {
             /** @description Unique message id; a message is never processed twice. */
-            messageSid?: string;
+            messageSid?: components["schemas"]["Identifier"];
             /** @description Alternative name of `messageSid`. */
-            id?: string;
+            id?: components["schemas"]["Identifier"];
             /** @description Sender id in the external system (user id, email or phone number). */
-            fromId: string;
+            fromId: components["schemas"]["Identifier"];
             /** @description Business identifier; any text. */
-            toId: string;
+            toId: components["schemas"]["Identifier"];
             body: components["schemas"]["MessageBody"];
             /**
              * @description Defaults to `received`.
@@ -579,6 +581,7 @@ export type ContactLookup = components['schemas']['ContactLookup'];
 export type ListMemberInput = components['schemas']['ListMemberInput'];
 export type ListMemberInputSnake = components['schemas']['ListMemberInputSnake'];
 export type ListMembership = components['schemas']['ListMembership'];
+export type Identifier = components['schemas']['Identifier'];
 export type MessageBody = components['schemas']['MessageBody'];
 export type SendCustomChannelMessageInput = components['schemas']['SendCustomChannelMessageInput'];
 export type SendCustomChannelMessageResult = components['schemas']['SendCustomChannelMessageResult'];
