@@ -7,6 +7,7 @@
  *   number (the service returns the existing contact for a known phone), and receive (the
  *   service de-duplicates by messageSid or id, which the contract requires).
  * - A connection that failed before the request left (refused, DNS, unreachable): every operation.
+ * - A TLS certificate that was not trusted: none; the next attempt would meet the same certificate.
  */
 import type { paths } from "@intake/spec";
 import type { RetryOptions } from "./options.js";
@@ -40,6 +41,13 @@ const NOT_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH
 
 export function wasNotSent(code: string | undefined): boolean {
   return code !== undefined && NOT_SENT.has(code);
+}
+
+/** System error codes of a TLS handshake that failed: the certificate, not the moment, is at fault. */
+const TLS_FAILURE = /^(CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS|ERR_SSL)/;
+
+export function isTlsFailure(code: string | undefined): boolean {
+  return code !== undefined && TLS_FAILURE.test(code);
 }
 
 /** The first system error code in an error's cause chain (undici nests it, sometimes in an AggregateError). */

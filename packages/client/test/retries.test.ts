@@ -174,16 +174,25 @@ describe("connection failures", () => {
 });
 
 describe("a TLS failure", () => {
+  let attempts = 0;
+  const fetch = async () => {
+    attempts++;
+    throw Object.assign(new TypeError("fetch failed"), {
+      cause: Object.assign(new Error("self-signed certificate"), { code: "DEPTH_ZERO_SELF_SIGNED_CERT" }),
+    });
+  };
+
   it("says how to trust the reference server's certificate", async () => {
-    const fetch = async () => {
-      throw Object.assign(new TypeError("fetch failed"), {
-        cause: Object.assign(new Error("self-signed certificate"), { code: "DEPTH_ZERO_SELF_SIGNED_CERT" }),
-      });
-    };
     const error = await client("query", { fetch, maxRetries: 0 }).messages.send(sendBody).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as ConnectionError).code).toBe("DEPTH_ZERO_SELF_SIGNED_CERT");
     expect((error as Error).message).toMatch(/TLS certificate is not trusted: .*NODE_EXTRA_CA_CERTS=<file>/);
+  });
+
+  it("is not retried, even by an operation safe to repeat: the next attempt meets the same certificate", async () => {
+    attempts = 0;
+    await expect(client("query", { fetch, maxRetries: 3 }).contacts.find({ email: "a@example.com" })).rejects.toMatchObject({ code: "DEPTH_ZERO_SELF_SIGNED_CERT" });
+    expect(attempts).toBe(1);
   });
 });
 
