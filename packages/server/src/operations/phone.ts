@@ -32,6 +32,10 @@ export function toE164(input: string, field = "phone"): string {
   if (!parsed.isPossible()) {
     throw badRequest("INVALID_PHONE", `Phone number ${JSON.stringify(input)} is not a possible number for country code +${parsed.countryCallingCode}.`);
   }
+  // E.164 has no extensions: storing the number without it would lose what the caller sent unsaid.
+  if (parsed.ext) {
+    throw badRequest("INVALID_PHONE", `Phone number ${JSON.stringify(input)} has an extension (${parsed.ext}), which E.164 cannot hold: send the number alone (${parsed.number}).`);
+  }
   return parsed.number;
 }
 

@@ -95,6 +95,13 @@ export const contacts: Register = (target, options) => {
       expect(await contactCount()).toBe(0);
     });
 
+    it.each(["+14155550126 ext 5", "+14155550126;ext=9", "+1 415 555 0126 x12"])("%s, a number with an extension, is 400 INVALID_PHONE (E.164 cannot hold it)", async (phone) => {
+      const error = await acme().contacts.create({ phone }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ status: 400, code: "INVALID_PHONE" });
+      expect((error as Error).message).toMatch(/has an extension \(\d+\), which E\.164 cannot hold: send the number alone \(\+14155550126\)\./);
+      expect(await contactCount()).toBe(0);
+    });
+
     it("the Bearer form's phone_number is checked the same way", async () => {
       await expect(acmeBearer().contacts.create({ phone_number: "4155550123" })).rejects.toMatchObject({ code: "INVALID_PHONE" });
     });
