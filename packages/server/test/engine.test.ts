@@ -396,6 +396,27 @@ describe("opening messages", () => {
     expect((await conversation(later.id))[0]!.status).toBe("sent");
   });
 
+  it("a campaign that leaves Live stops at once: queued openings are not sent, with the reason, and go again only for new adds once Live", async () => {
+    const { bearer } = await start(seed(null), { funnel: { queueIntervalMs: 10 * SECOND } });
+    const contacts = Array.from({ length: 5 }, (_, i) => ({ phone: `+1415555${String(300 + i).padStart(4, "0")}` }));
+    await harness!.admin("POST", "/lists/lst_leads/contacts", { contacts });
+    await settle();
+    await harness!.admin("PATCH", "/campaigns/cmp_spring", { state: "Paused" });
+    await advance(60 * SECOND);
+    const openings = (await get("/messages?accountId=acc_gym")).filter((m: { source: string }) => m.source === "opening");
+    expect(openings.map((m: { status: string; error: string | null }) => [m.status, m.error])).toEqual([
+      ["sent", null],
+      ...Array(4).fill(["not_sent", "The campaign is Paused; only a Live campaign sends."]),
+    ]);
+    // Any state may follow any other: Paused -> Completed -> Live.
+    expect((await harness!.admin("PATCH", "/campaigns/cmp_spring", { state: "Completed" })).status).toBe(200);
+    expect((await harness!.admin("PATCH", "/campaigns/cmp_spring", { state: "Live" })).status).toBe(200);
+    const later = await bearer.contacts.create({ phone_number: "+14155550999" });
+    await bearer.lists.addContact("lst_leads", { contact_id: later.id });
+    await settle();
+    expect((await conversation(later.id))[0]!.status).toBe("sent");
+  });
+
   it("is not sent, with the reason kept, when the template is not approved or the contact has no phone", async () => {
     const { bearer } = await start(seed(null, { openingTemplate: { body: "Hi {{firstName}}", approval: "submitted" } }));
     const contact = await bearer.contacts.create({ phone_number: "+14155550123" });

@@ -268,6 +268,11 @@ function unknownParameter(name: string, declared: string[]): HttpError {
 
 /** The one error a person should fix first, from everything ajv reported. */
 function translate(errors: ErrorObject[]): HttpError {
+  // A rule the contract words itself (x-intake-error beside it) is reported in those words, first.
+  for (const error of errors) {
+    const stated = (error.parentSchema as { "x-intake-error"?: unknown } | undefined)?.["x-intake-error"];
+    if (typeof stated === "string") return badRequest("VALIDATION_ERROR", stated);
+  }
   const required = errors.filter((e) => e.keyword === "required");
   const others = errors.filter((e) => !["required", "anyOf", "oneOf", "if", "unevaluatedProperties", "additionalProperties"].includes(e.keyword));
 

@@ -1,6 +1,6 @@
 /** POST /send_custom_channel_message and POST /incoming_custom_channel_message. */
 import { recordOutbound } from "../engine/outbound.js";
-import { badRequest, notFound } from "../http/errors.js";
+import { notFound } from "../http/errors.js";
 import type { AccountRecord, ContactRecord } from "../store/models.js";
 import type { Store } from "../store/store.js";
 import { checkMedia } from "./media.js";
@@ -97,13 +97,8 @@ export const receiveCustomChannelMessage: Handler<"receiveCustomChannelMessage">
   };
   const seen = duplicate();
   if (seen) return seen;
+  // The contract holds reactionTo to reactions (validated before this runs).
   const messageType = body.messageType ?? "text";
-  if (messageType === "reaction" && !data.reactionTo) {
-    throw badRequest("VALIDATION_ERROR", "customData.reactionTo is required for a reaction: the messageSid or messageId of the message reacted to.");
-  }
-  if (messageType !== "reaction" && data.reactionTo !== undefined) {
-    throw badRequest("VALIDATION_ERROR", 'customData.reactionTo is only for messageType "reaction".');
-  }
   requireCampaign(store, account, data.campaignId);
   if (data.mediaUrl !== undefined && data.mediaUrl !== null) {
     await checkMedia(data.mediaUrl, data.mediaContentType, limits.maxMediaBytes);

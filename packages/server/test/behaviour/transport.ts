@@ -94,6 +94,18 @@ export const transport: Register = (target, options) => {
       const wrong = await json(await raw(target(), `/contacts?apiKey=${KEYS.acme}`, { method: "DELETE" }));
       expect(wrong).toMatchObject({ status: 405, body: { error: { code: "METHOD_NOT_ALLOWED", message: "Method DELETE is not allowed on /contacts; use GET or POST." } } });
       expect(wrong.headers.get("allow")).toBe("GET, POST");
+      // Only the contract's methods: HEAD and OPTIONS too are 405 with Allow.
+      for (const method of ["HEAD", "OPTIONS"]) {
+        const other = await raw(target(), `/contacts?apiKey=${KEYS.acme}`, { method });
+        expect([other.status, other.headers.get("allow")], method).toEqual([405, "GET, POST"]);
+      }
+    });
+
+    direct("only /v1 is served: another version's path is 404 NOT_FOUND, and answers carry no deprecation headers", async () => {
+      const v2 = await json(await target().harness.fetch(`${target().harness.origin}/v2/contacts?apiKey=${KEYS.acme}&email=a%40example.com`));
+      expect(v2).toMatchObject({ status: 404, body: { error: { code: "NOT_FOUND", message: "No operation at GET /v2/contacts. Paths start with /v1/, for example /v1/contacts." } } });
+      const v1 = await raw(target(), `/contacts?apiKey=${KEYS.acme}&email=a%40example.com`);
+      expect([...v1.headers.keys()].filter((name) => /deprecation|sunset|api-version/i.test(name))).toEqual([]);
     });
 
     direct("no bad request changes stored data", async () => {

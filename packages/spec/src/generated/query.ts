@@ -95,8 +95,9 @@ export interface paths {
          * Send a custom-channel message
          * @description Records a message that the customer's own system sends to a contact on a custom channel.
          *     The contact is identified by `fromId` (its id on the customer's platform): the same
-         *     `fromId` always maps to the same contact, a new one creates a contact, using `firstName`,
-         *     `lastName` and `email` only when it is created.
+         *     `fromId` always maps to the same contact, and a new one maps to a contact as on receive
+         *     (see "Funnels and conversations": a known phone number or email links, anything else
+         *     creates a contact), using `firstName`, `lastName` and `email` only when it is created.
          *
          *     **Reference behaviour:** the message is recorded in the conversation as outbound (the
          *     customer's system delivered it); no reply webhook is sent for it. `body` is at most 4096
