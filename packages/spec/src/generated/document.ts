@@ -110,6 +110,20 @@ export const document: OpenApiDocument = {
         "responses": {
           "200": {
             "description": "A contact with this phone number (or, for an email-only create, this email) already exists; it is returned unchanged and no duplicate is made.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "RateLimit-Limit": {
+                "$ref": "#/components/headers/RateLimit-Limit"
+              },
+              "RateLimit-Remaining": {
+                "$ref": "#/components/headers/RateLimit-Remaining"
+              },
+              "RateLimit-Reset": {
+                "$ref": "#/components/headers/RateLimit-Reset"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -125,6 +139,20 @@ export const document: OpenApiDocument = {
           },
           "201": {
             "description": "The contact was created.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "RateLimit-Limit": {
+                "$ref": "#/components/headers/RateLimit-Limit"
+              },
+              "RateLimit-Remaining": {
+                "$ref": "#/components/headers/RateLimit-Remaining"
+              },
+              "RateLimit-Reset": {
+                "$ref": "#/components/headers/RateLimit-Reset"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -198,6 +226,20 @@ export const document: OpenApiDocument = {
         "responses": {
           "200": {
             "description": "The contact that matches.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "RateLimit-Limit": {
+                "$ref": "#/components/headers/RateLimit-Limit"
+              },
+              "RateLimit-Remaining": {
+                "$ref": "#/components/headers/RateLimit-Remaining"
+              },
+              "RateLimit-Reset": {
+                "$ref": "#/components/headers/RateLimit-Reset"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -231,6 +273,20 @@ export const document: OpenApiDocument = {
           },
           "404": {
             "description": "No contact matches.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "RateLimit-Limit": {
+                "$ref": "#/components/headers/RateLimit-Limit"
+              },
+              "RateLimit-Remaining": {
+                "$ref": "#/components/headers/RateLimit-Remaining"
+              },
+              "RateLimit-Reset": {
+                "$ref": "#/components/headers/RateLimit-Reset"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -329,6 +385,20 @@ export const document: OpenApiDocument = {
         "responses": {
           "200": {
             "description": "The contact was already a member; nothing changed.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "RateLimit-Limit": {
+                "$ref": "#/components/headers/RateLimit-Limit"
+              },
+              "RateLimit-Remaining": {
+                "$ref": "#/components/headers/RateLimit-Remaining"
+              },
+              "RateLimit-Reset": {
+                "$ref": "#/components/headers/RateLimit-Reset"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -350,6 +420,20 @@ export const document: OpenApiDocument = {
           },
           "201": {
             "description": "The contact joined the list.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "RateLimit-Limit": {
+                "$ref": "#/components/headers/RateLimit-Limit"
+              },
+              "RateLimit-Remaining": {
+                "$ref": "#/components/headers/RateLimit-Remaining"
+              },
+              "RateLimit-Reset": {
+                "$ref": "#/components/headers/RateLimit-Reset"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -377,6 +461,20 @@ export const document: OpenApiDocument = {
           },
           "404": {
             "description": "The list or the contact does not exist in this account.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "RateLimit-Limit": {
+                "$ref": "#/components/headers/RateLimit-Limit"
+              },
+              "RateLimit-Remaining": {
+                "$ref": "#/components/headers/RateLimit-Remaining"
+              },
+              "RateLimit-Reset": {
+                "$ref": "#/components/headers/RateLimit-Reset"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -456,6 +554,20 @@ export const document: OpenApiDocument = {
         "responses": {
           "200": {
             "description": "The message was recorded.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "RateLimit-Limit": {
+                "$ref": "#/components/headers/RateLimit-Limit"
+              },
+              "RateLimit-Remaining": {
+                "$ref": "#/components/headers/RateLimit-Remaining"
+              },
+              "RateLimit-Reset": {
+                "$ref": "#/components/headers/RateLimit-Reset"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -482,6 +594,20 @@ export const document: OpenApiDocument = {
           },
           "404": {
             "description": "The `campaignId` matches no campaign of this account.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "RateLimit-Limit": {
+                "$ref": "#/components/headers/RateLimit-Limit"
+              },
+              "RateLimit-Remaining": {
+                "$ref": "#/components/headers/RateLimit-Remaining"
+              },
+              "RateLimit-Reset": {
+                "$ref": "#/components/headers/RateLimit-Reset"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -582,6 +708,20 @@ export const document: OpenApiDocument = {
         "responses": {
           "200": {
             "description": "Message received and being processed.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "RateLimit-Limit": {
+                "$ref": "#/components/headers/RateLimit-Limit"
+              },
+              "RateLimit-Remaining": {
+                "$ref": "#/components/headers/RateLimit-Remaining"
+              },
+              "RateLimit-Reset": {
+                "$ref": "#/components/headers/RateLimit-Reset"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -607,6 +747,20 @@ export const document: OpenApiDocument = {
           },
           "400": {
             "description": "A required field is missing, the body is empty or whitespace-only, or a field is not valid.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "RateLimit-Limit": {
+                "$ref": "#/components/headers/RateLimit-Limit"
+              },
+              "RateLimit-Remaining": {
+                "$ref": "#/components/headers/RateLimit-Remaining"
+              },
+              "RateLimit-Reset": {
+                "$ref": "#/components/headers/RateLimit-Reset"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -629,6 +783,11 @@ export const document: OpenApiDocument = {
           },
           "401": {
             "description": "Missing or invalid API key.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -646,6 +805,20 @@ export const document: OpenApiDocument = {
           },
           "404": {
             "description": "The `campaignId` matches no campaign of this account.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "RateLimit-Limit": {
+                "$ref": "#/components/headers/RateLimit-Limit"
+              },
+              "RateLimit-Remaining": {
+                "$ref": "#/components/headers/RateLimit-Remaining"
+              },
+              "RateLimit-Reset": {
+                "$ref": "#/components/headers/RateLimit-Reset"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -664,6 +837,9 @@ export const document: OpenApiDocument = {
           "405": {
             "description": "A method other than POST was used.",
             "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
               "Allow": {
                 "$ref": "#/components/headers/Allow"
               }
@@ -686,6 +862,9 @@ export const document: OpenApiDocument = {
           "429": {
             "description": "Rate limit exceeded; wait for `Retry-After` seconds.",
             "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
               "Retry-After": {
                 "$ref": "#/components/headers/Retry-After"
               },
@@ -716,6 +895,11 @@ export const document: OpenApiDocument = {
           },
           "500": {
             "description": "Server error.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -785,6 +969,18 @@ export const document: OpenApiDocument = {
           "200": {
             "description": "Credits were granted.",
             "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "RateLimit-Limit": {
+                "$ref": "#/components/headers/RateLimit-Limit"
+              },
+              "RateLimit-Remaining": {
+                "$ref": "#/components/headers/RateLimit-Remaining"
+              },
+              "RateLimit-Reset": {
+                "$ref": "#/components/headers/RateLimit-Reset"
+              },
               "Idempotent-Replayed": {
                 "description": "`true` when this is the stored result of an earlier request with the same `Idempotency-Key`.",
                 "schema": {
@@ -821,6 +1017,20 @@ export const document: OpenApiDocument = {
           },
           "403": {
             "description": "The key's account is not an agency.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "RateLimit-Limit": {
+                "$ref": "#/components/headers/RateLimit-Limit"
+              },
+              "RateLimit-Remaining": {
+                "$ref": "#/components/headers/RateLimit-Remaining"
+              },
+              "RateLimit-Reset": {
+                "$ref": "#/components/headers/RateLimit-Reset"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -841,6 +1051,20 @@ export const document: OpenApiDocument = {
           },
           "404": {
             "description": "No sub-account of this agency has that email.",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "RateLimit-Limit": {
+                "$ref": "#/components/headers/RateLimit-Limit"
+              },
+              "RateLimit-Remaining": {
+                "$ref": "#/components/headers/RateLimit-Remaining"
+              },
+              "RateLimit-Reset": {
+                "$ref": "#/components/headers/RateLimit-Reset"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -1032,6 +1256,14 @@ export const document: OpenApiDocument = {
       }
     },
     "headers": {
+      "X-Request-Id": {
+        "description": "The request's id (`req_`...), also in the reference server's request journal: quote it when reporting a problem.",
+        "schema": {
+          "type": "string",
+          "pattern": "^req_"
+        },
+        "example": "req_k3Jd8s00002a"
+      },
       "Allow": {
         "description": "The methods the path supports.",
         "schema": {
@@ -1086,6 +1318,20 @@ export const document: OpenApiDocument = {
     "responses": {
       "BadRequest": {
         "description": "A parameter is wrong. The message names the field and what was expected.",
+        "headers": {
+          "X-Request-Id": {
+            "$ref": "#/components/headers/X-Request-Id"
+          },
+          "RateLimit-Limit": {
+            "$ref": "#/components/headers/RateLimit-Limit"
+          },
+          "RateLimit-Remaining": {
+            "$ref": "#/components/headers/RateLimit-Remaining"
+          },
+          "RateLimit-Reset": {
+            "$ref": "#/components/headers/RateLimit-Reset"
+          }
+        },
         "content": {
           "application/json": {
             "schema": {
@@ -1122,6 +1368,11 @@ export const document: OpenApiDocument = {
       },
       "Unauthorized": {
         "description": "Missing, invalid or rotated API key, or the key in a form this operation does not accept.",
+        "headers": {
+          "X-Request-Id": {
+            "$ref": "#/components/headers/X-Request-Id"
+          }
+        },
         "content": {
           "application/json": {
             "schema": {
@@ -1143,6 +1394,9 @@ export const document: OpenApiDocument = {
       "MethodNotAllowed": {
         "description": "The path does not support this method; `Allow` lists the ones it does.",
         "headers": {
+          "X-Request-Id": {
+            "$ref": "#/components/headers/X-Request-Id"
+          },
           "Allow": {
             "$ref": "#/components/headers/Allow"
           }
@@ -1168,6 +1422,9 @@ export const document: OpenApiDocument = {
       "TooManyRequests": {
         "description": "Rate limit exceeded; wait for `Retry-After` seconds.",
         "headers": {
+          "X-Request-Id": {
+            "$ref": "#/components/headers/X-Request-Id"
+          },
           "Retry-After": {
             "$ref": "#/components/headers/Retry-After"
           },
@@ -1201,6 +1458,11 @@ export const document: OpenApiDocument = {
       },
       "InternalError": {
         "description": "Server error. The body never carries internal details.",
+        "headers": {
+          "X-Request-Id": {
+            "$ref": "#/components/headers/X-Request-Id"
+          }
+        },
         "content": {
           "application/json": {
             "schema": {

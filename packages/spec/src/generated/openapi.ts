@@ -471,6 +471,10 @@ export interface components {
         /** @description A parameter is wrong. The message names the field and what was expected. */
         BadRequest: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -480,6 +484,7 @@ export interface components {
         /** @description Missing, invalid or rotated API key, or the key in a form this operation does not accept. */
         Unauthorized: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -489,6 +494,7 @@ export interface components {
         /** @description The path does not support this method; `Allow` lists the ones it does. */
         MethodNotAllowed: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 Allow: components["headers"]["Allow"];
                 [name: string]: unknown;
             };
@@ -499,6 +505,7 @@ export interface components {
         /** @description Rate limit exceeded; wait for `Retry-After` seconds. */
         TooManyRequests: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Retry-After": components["headers"]["Retry-After"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -512,6 +519,7 @@ export interface components {
         /** @description Server error. The body never carries internal details. */
         InternalError: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -538,6 +546,11 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /**
+         * @description The request's id (`req_`...), also in the reference server's request journal: quote it when reporting a problem.
+         * @example req_k3Jd8s00002a
+         */
+        "X-Request-Id": string;
         /**
          * @description The methods the path supports.
          * @example POST
@@ -602,6 +615,7 @@ export type ResponseInternalError = components['responses']['InternalError'];
 export type ParameterWebhookId = components['parameters']['WebhookId'];
 export type ParameterWebhookTimestamp = components['parameters']['WebhookTimestamp'];
 export type ParameterWebhookSignature = components['parameters']['WebhookSignature'];
+export type HeaderXRequestId = components['headers']['X-Request-Id'];
 export type HeaderAllow = components['headers']['Allow'];
 export type HeaderRetryAfter = components['headers']['Retry-After'];
 export type HeaderRateLimitLimit = components['headers']['RateLimit-Limit'];
@@ -629,6 +643,10 @@ export interface operations {
             /** @description The contact that matches. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -640,6 +658,10 @@ export interface operations {
             /** @description No contact matches. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -667,6 +689,10 @@ export interface operations {
             /** @description A contact with this phone number (or, for an email-only create, this email) already exists; it is returned unchanged and no duplicate is made. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -676,6 +702,10 @@ export interface operations {
             /** @description The contact was created. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -711,6 +741,10 @@ export interface operations {
             /** @description The contact was already a member; nothing changed. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -720,6 +754,10 @@ export interface operations {
             /** @description The contact joined the list. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -731,6 +769,10 @@ export interface operations {
             /** @description The list or the contact does not exist in this account. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -758,6 +800,10 @@ export interface operations {
             /** @description The message was recorded. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -769,6 +815,10 @@ export interface operations {
             /** @description The `campaignId` matches no campaign of this account. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -796,6 +846,10 @@ export interface operations {
             /** @description Message received and being processed. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -805,6 +859,10 @@ export interface operations {
             /** @description A required field is missing, the body is empty or whitespace-only, or a field is not valid. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -814,6 +872,7 @@ export interface operations {
             /** @description Missing or invalid API key. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -823,6 +882,10 @@ export interface operations {
             /** @description The `campaignId` matches no campaign of this account. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -832,6 +895,7 @@ export interface operations {
             /** @description A method other than POST was used. */
             405: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
@@ -842,6 +906,7 @@ export interface operations {
             /** @description Rate limit exceeded; wait for `Retry-After` seconds. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -855,6 +920,7 @@ export interface operations {
             /** @description Server error. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -885,6 +951,10 @@ export interface operations {
             /** @description Credits were granted. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     /** @description `true` when this is the stored result of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -898,6 +968,10 @@ export interface operations {
             /** @description The key's account is not an agency. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -907,6 +981,10 @@ export interface operations {
             /** @description No sub-account of this agency has that email. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
