@@ -1339,6 +1339,7 @@ export const document: OpenApiDocument = {
             },
             "examples": {
               "invalidPhone": {
+                "summary": "POST or GET /contacts: a phone number without its country code",
                 "value": {
                   "error": {
                     "code": "INVALID_PHONE",
@@ -1347,6 +1348,7 @@ export const document: OpenApiDocument = {
                 }
               },
               "validation": {
+                "summary": "POST /contacts: neither phone nor email",
                 "value": {
                   "error": {
                     "code": "VALIDATION_ERROR",
@@ -1355,6 +1357,7 @@ export const document: OpenApiDocument = {
                 }
               },
               "wrongSpelling": {
+                "summary": "POST /contacts with ?apiKey=: a field in the Bearer form's spelling",
                 "value": {
                   "error": {
                     "code": "WRONG_FIELD_SPELLING",
@@ -1408,6 +1411,7 @@ export const document: OpenApiDocument = {
             },
             "examples": {
               "wrongMethod": {
+                "summary": "DELETE /contacts (the message names each path's own methods)",
                 "value": {
                   "error": {
                     "code": "METHOD_NOT_ALLOWED",
