@@ -119,12 +119,21 @@ describe("error shapes and statuses", () => {
         "RateLimit-Remaining",
         "RateLimit-Reset",
         "Retry-After",
+        "X-Request-Id",
       ]);
     }
   });
 
+  it("every response of every operation declares X-Request-Id", () => {
+    for (const { operation } of operations) {
+      for (const [status, response] of Object.entries(responsesOf(operation.operationId!))) {
+        expect(Object.keys(response.headers ?? {}), `${operation.operationId} ${status}`).toContain("X-Request-Id");
+      }
+    }
+  });
+
   it("the receive endpoint documents 405 with Allow", () => {
-    expect(Object.keys(responsesOf("receiveCustomChannelMessage")["405"]!.headers!)).toEqual(["Allow"]);
+    expect(Object.keys(responsesOf("receiveCustomChannelMessage")["405"]!.headers!).sort()).toEqual(["Allow", "X-Request-Id"]);
   });
 
   it("error codes include the interface's and the design's", () => {
