@@ -25,8 +25,13 @@ export function toE164(input: string, field = "phone"): string {
   }
   const fast = fastE164(trimmed);
   if (fast !== undefined) return fast;
-  const parsed = parsePhoneNumberFromString(trimmed);
+  // The whole text must be the number: a number found inside other text would be stored without it, unsaid.
+  const parsed = parsePhoneNumberFromString(trimmed, { extract: false });
   if (!parsed) {
+    const within = parsePhoneNumberFromString(trimmed);
+    if (within) {
+      throw badRequest("INVALID_PHONE", `Phone number ${JSON.stringify(input)} holds text besides the number: send the number alone (${within.number}).`);
+    }
     throw badRequest("INVALID_PHONE", `Phone number must include a valid country code, starting with + (${EXAMPLE}); ${field} ${JSON.stringify(input)} has none.`);
   }
   if (!parsed.isPossible()) {

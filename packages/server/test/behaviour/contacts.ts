@@ -102,6 +102,15 @@ export const contacts: Register = (target, options) => {
       expect(await contactCount()).toBe(0);
     });
 
+    it.each([
+      ["+14155550126 abc", "+14155550126"],
+      ["+14155550127 x", "+14155550127"],
+    ])("%s, a number with other text, is 400 INVALID_PHONE naming the number to send", async (phone, number) => {
+      const error = await acme().contacts.create({ phone }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ status: 400, code: "INVALID_PHONE", message: `Phone number ${JSON.stringify(phone)} holds text besides the number: send the number alone (${number}).` });
+      expect(await contactCount()).toBe(0);
+    });
+
     it("the Bearer form's phone_number is checked the same way", async () => {
       await expect(acmeBearer().contacts.create({ phone_number: "4155550123" })).rejects.toMatchObject({ code: "INVALID_PHONE" });
     });

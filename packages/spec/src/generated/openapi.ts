@@ -267,7 +267,7 @@ export interface components {
             error: string;
         };
         /**
-         * @description International format with the country code and a leading `+`, for example `+14155550123`. Spaces, dots, dashes and brackets are allowed; it is stored in E.164. There is no schema pattern on purpose: the service parses the number with a phone library and answers 400 `INVALID_PHONE` (not a generic validation error) when the country code is missing or not valid, the number is not a possible length for it, or it has an extension (`ext 5`, `;ext=5`), which E.164 cannot hold.
+         * @description International format with the country code and a leading `+`, for example `+14155550123`. Spaces, dots, dashes and brackets are allowed; it is stored in E.164. There is no schema pattern on purpose: the service parses the number with a phone library and answers 400 `INVALID_PHONE` (not a generic validation error) when the country code is missing or not valid, the number is not a possible length for it, it has an extension (`ext 5`, `;ext=5`), which E.164 cannot hold, or it has other text beside it.
          * @example +14155550123
          */
         PhoneNumber: string;
