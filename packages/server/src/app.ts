@@ -82,7 +82,7 @@ export function createIntake(options: IntakeOptions = {}): Intake {
   const restoredIds = options.snapshot?.ids as IdState | null | undefined;
   const ids = deterministic ? deterministicIds(deterministic.seed ?? 1, restoredIds ?? undefined) : randomIds();
   const store = new Store(ids, clock);
-  const journal = new Journal(options.journalSize ?? DEFAULTS.journalSize);
+  const journal = new Journal(options.journalSize ?? DEFAULTS.journalSize, (value) => store.accountByApiKey(value) !== undefined);
   const rateLimiter = createRateLimiter(options.rateLimit ?? DEFAULTS.rateLimit, clock);
   const faults = new Faults(options.faults ?? [], ids, bodyChecker("setFaults", "Fault rules"));
   // Every part reports through this one: an onError that throws (tests often rethrow) must not

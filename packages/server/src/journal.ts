@@ -35,7 +35,11 @@ const HEADER_BYTES = 3 * 8 + TEXT_COUNT * 4;
 export class Journal {
   private readonly ring: ByteRing;
 
-  constructor(readonly capacity: number) {
+  /** `isKey` tells a live API key: a key sent where no key belongs is redacted all the same. */
+  constructor(
+    readonly capacity: number,
+    private readonly isKey: (value: string) => boolean = () => false,
+  ) {
     try {
       this.ring = new ByteRing(capacity);
     } catch (error) {
@@ -61,7 +65,8 @@ export class Journal {
   /** Oldest first. */
   list(): JournalEntry[] {
     const entries: JournalEntry[] = [];
-    this.ring.forEach((bytes, view, start, end) => entries.push(present(decode(bytes, view, start, end))));
+    const secret = (name: string, value: string) => CREDENTIAL_NAME.test(name) || KEY_SHAPE.test(value) || this.isKey(value);
+    this.ring.forEach((bytes, view, start, end) => entries.push(present(decode(bytes, view, start, end), secret)));
     return entries;
   }
 
@@ -110,13 +115,31 @@ function decode(bytes: Uint8Array, view: DataView, start: number, end: number): 
   } as JournalRecord;
 }
 
-/** Query parameters that hold a key, spelt right or not (apiKey, apikey, api_key, key, token...): redacted. */
-const CREDENTIAL = /^(?:x[-_]?)?(?:api[-_]?key|key|(?:access[-_]?)?token|auth(?:orization)?|secret|password)$/i;
+/** A query parameter whose name says it holds a secret, however spelt (apiKey, api_key, api_token, client_secret...). */
+const CREDENTIAL_NAME = /key|token|secret|passw|auth|credential/i;
+/** The shape of the keys the service makes (ik_ and 20 or more characters). */
+const KEY_SHAPE = /^ik_[A-Za-z0-9_]{20,}$/;
+const REDACTED = "[REDACTED]";
 
-function present({ at, search, requestText, responseText, ...rest }: JournalRecord): JournalEntry {
+type Secret = (name: string, value: string) => boolean;
+
+function present({ at, search, requestText, responseText, ...rest }: JournalRecord, secret: Secret): JournalEntry {
   const query: Record<string, string> = {};
-  for (const [name, value] of new URLSearchParams(search)) query[name] = CREDENTIAL.test(name) ? "[REDACTED]" : value;
-  return { ...rest, at: new Date(at).toISOString(), query, requestBody: parsed(requestText), responseBody: parsed(responseText) };
+  for (const [name, value] of new URLSearchParams(search)) query[name] = secret(name, value) ? REDACTED : value;
+  return { ...rest, at: new Date(at).toISOString(), query, requestBody: redacted(parsed(requestText), secret), responseBody: redacted(parsed(responseText), secret) };
+}
+
+/**
+ * A body with every string that is a key redacted (by value only: a body's field names are the
+ * caller's, custom fields among them). Bodies are at most 32 levels deep.
+ */
+function redacted(value: unknown, secret: Secret): unknown {
+  if (typeof value === "string") return secret("", value) ? REDACTED : value;
+  if (Array.isArray(value)) return value.map((item) => redacted(item, secret));
+  if (typeof value !== "object" || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) out[key] = redacted(item, secret);
+  return out;
 }
 
 function bounded(text: string | null): string | null {

@@ -154,15 +154,23 @@ describe("the journal", () => {
     expect(journal.map((e) => e.requestBody.phone)).toEqual(["+14155550102", "+14155550103", "+14155550104"]);
   });
 
-  it("redacts a key sent under a misspelt parameter name as well as under apiKey", async () => {
-    harness = await startHarness();
-    for (const name of ["apiKey", "apikey", "api_key", "API-KEY", "key", "token", "access_token"]) {
-      expect((await raw(httpsTarget(harness), `/contacts?${name}=${KEYS.acme}&email=a%40example.com`)).status, name).toBe(name === "apiKey" ? 404 : 401);
+  it("redacts a key wherever it was sent: under apiKey, under a misspelt or other name, in a body", async () => {
+    // A key of a seed's own choosing (not the ik_ shape the service makes) is known as a key all the same.
+    const key = "acme-live-secret-2026";
+    harness = await startHarness({ seed: { ...SEED, accounts: SEED.accounts!.map((a) => (a.apiKey === KEYS.acme ? { ...a, apiKey: key } : a)) } });
+    const names = ["apiKey", "apikey", "api_key", "API-KEY", "key", "token", "access_token", "api_token", "apiKey[]", "client_secret", "k"];
+    for (const name of names) {
+      expect((await raw(httpsTarget(harness), `/contacts?${encodeURIComponent(name)}=${key}&email=a%40example.com`)).status, name).toBe(name === "apiKey" ? 404 : 401);
     }
-    const journal = (await harness.admin("GET", "/journal")).body as Array<{ query: Record<string, string> }>;
-    expect(journal).toHaveLength(7);
-    for (const entry of journal) expect(Object.values(entry.query)).toEqual(["[REDACTED]", "a@example.com"]);
-    expect(JSON.stringify(journal)).not.toContain(KEYS.acme);
+    // A key of the shape the service makes, not (or no longer) an account's.
+    await raw(httpsTarget(harness), "/contacts?q=ik_0123456789abcdefghijKLMNOP&email=a%40example.com");
+    const body = JSON.stringify({ phone: "+14155550123", customFields: { note: key } });
+    await raw(httpsTarget(harness), `/contacts?apiKey=${key}`, { method: "POST", headers: { "content-type": "application/json" }, body });
+    const journal = (await harness.admin("GET", "/journal")).body as Array<{ query: Record<string, string>; requestBody: unknown }>;
+    expect(journal).toHaveLength(names.length + 2);
+    for (const entry of journal.slice(0, -1)) expect(Object.values(entry.query)).toEqual(["[REDACTED]", "a@example.com"]);
+    expect(journal.at(-1)!.requestBody).toEqual({ phone: "+14155550123", customFields: { note: "[REDACTED]" } });
+    expect(JSON.stringify(journal)).not.toContain(key);
   });
 
   it("keeps a note of a body over 65,536 characters rather than the body", async () => {
@@ -431,8 +439,8 @@ describe("the node adapter", () => {
     const journal = (await harness.admin("GET", "/journal")).body as Array<{ path: string; query: object; status: number; errorCode: string }>;
     expect(journal.slice(-4)).toEqual([
       expect.objectContaining({ path: "/", query: {}, status: 400, errorCode: "VALIDATION_ERROR" }),
-      expect.objectContaining({ path: "/v1/contacts", status: 400, errorCode: "PAYLOAD_TOO_LARGE" }),
-      expect.objectContaining({ path: "/v1/incoming_custom_channel_message", query: { apiKey: "[REDACTED]" }, status: 400, errorCode: "PAYLOAD_TOO_LARGE" }),
+      expect.objectContaining({ path: "/v1/contacts", query: {}, status: 400, errorCode: "PAYLOAD_TOO_LARGE" }),
+      expect.objectContaining({ path: "/v1/incoming_custom_channel_message", query: {}, status: 400, errorCode: "PAYLOAD_TOO_LARGE" }),
       expect.objectContaining({ status: 400, errorCode: "PAYLOAD_TOO_LARGE" }),
     ]);
     expect(JSON.stringify(journal)).not.toContain(KEYS.acme);

@@ -3267,7 +3267,7 @@ export const adminDocument: OpenApiDocument = {
             "additionalProperties": {
               "type": "string"
             },
-            "description": "The query parameters; a key is redacted, under `apiKey` or a misspelt name (`apikey`, `api_key`, `key`, `token`, ...)."
+            "description": "The query parameters; a key is redacted wherever it was sent (a parameter named like a secret, or a value that is a key)."
           },
           "operationId": {
             "type": [

@@ -965,7 +965,7 @@ export interface components {
             at: string;
             method: string;
             path: string;
-            /** @description The query parameters; a key is redacted, under `apiKey` or a misspelt name (`apikey`, `api_key`, `key`, `token`, ...). */
+            /** @description The query parameters; a key is redacted wherever it was sent (a parameter named like a secret, or a value that is a key). */
             query: {
                 [key: string]: string;
             };

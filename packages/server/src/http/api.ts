@@ -57,8 +57,9 @@ export function createApi(options: ApiOptions): (request: ApiRequest) => Promise
       id,
       at: started,
       method: request.method,
-      path: url.pathname,
-      search: url.search,
+      // A refused request may carry up to 64 KiB of URL: the journal keeps 1 KiB of its path, no query.
+      path: request.refusal ? url.pathname.slice(0, 1024) : url.pathname,
+      search: request.refusal ? "" : url.search,
       operationId: null,
       authForm: null,
       accountId: null,
