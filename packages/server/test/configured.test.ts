@@ -2,11 +2,11 @@
 // an unexpected failure, the node adapter's and the data file's own failures.
 import { createIntakeClient, RateLimitError } from "@intake/client";
 import { createIntake, type Intake, type IntakeOptions } from "@intake/server";
-import { persist, readDataFile, requestListener } from "@intake/server/node";
+import { persist, readDataFile, requestListener, serve } from "@intake/server/node";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { Agent, request } from "node:https";
-import { connect, type AddressInfo } from "node:net";
+import { connect, type AddressInfo, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -452,6 +452,45 @@ describe("the node adapter", () => {
     });
     expect(garbage).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n[^]*x-request-id: req_[^]*connection: close\r\n\r\n/);
     expect(JSON.parse(garbage.slice(garbage.indexOf("\r\n\r\n") + 4))).toEqual({ error: { code: "VALIDATION_ERROR", message: "The request is not valid HTTP." } });
+  });
+
+  it("closes a connection it refused both ways, even when the client keeps its own side open", async () => {
+    harness = await startHarness();
+    const socket = connect({ port: harness.server.port, host: "127.0.0.1", allowHalfOpen: true });
+    let answer = "";
+    socket.on("data", (chunk) => (answer += chunk));
+    await new Promise((resolve) => socket.once("end", resolve).write("HELLO THERE\r\n\r\n"));
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    // Had the server only ended its side, these writes would be taken in; a closed socket resets them.
+    const closed = new Promise((resolve) => socket.once("close", resolve));
+    socket.on("error", () => {});
+    for (let i = 0; i < 5 && !socket.destroyed; i++) {
+      socket.write("more\r\n");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await expect(Promise.race([closed.then(() => "closed"), new Promise((resolve) => setTimeout(() => resolve("still open"), 2000))])).resolves.toBe("closed");
+  });
+
+  it("does not wait for ever on a client: silence and a request line left unfinished are closed after headersTimeoutMs", async () => {
+    const intake = createIntake({ seed: SEED });
+    const server = await serve(intake, { port: 0, headersTimeoutMs: 300 });
+    try {
+      const open = (send?: string) =>
+        new Promise<{ answer: string; ms: number }>((resolve, reject) => {
+          const started = Date.now();
+          let answer = "";
+          const socket: Socket = connect(server.port, "127.0.0.1", () => send && socket.write(send));
+          socket.on("data", (chunk) => (answer += chunk)).on("close", () => resolve({ answer, ms: Date.now() - started })).on("error", reject);
+          setTimeout(() => reject(new Error("the connection is still open after 5 s")), 5000).unref();
+        });
+      const [silent, unfinished] = await Promise.all([open(), open("POST /v1/incoming_custom_channel_message HTTP/1.1\r\nHost: x\r\n")]);
+      expect(silent.answer).toBe("");
+      expect(unfinished.answer).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+      for (const { ms } of [silent, unfinished]) expect(ms).toBeGreaterThanOrEqual(250);
+    } finally {
+      await server.close();
+      await intake.close();
+    }
   });
 
   it("a key header sent twice is refused, not read as its first copy; a request refused before its body is read is answered all the same", async () => {

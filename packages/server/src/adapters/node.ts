@@ -6,7 +6,6 @@
 import { STATUS_CODES, createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { createServer as createNetServer, type Socket } from "node:net";
-import type { Duplex } from "node:stream";
 import { rm } from "node:fs/promises";
 import type { Intake } from "../app.js";
 import { loadCertificate, type CertificateOptions } from "./tls.js";
@@ -16,6 +15,12 @@ export interface ServeOptions extends CertificateOptions {
   host?: string;
   /** 0 picks a free port. Default 0. */
   port?: number;
+  /**
+   * How long a client has to send a request's line and headers (and its first byte after
+   * connecting) before the connection is closed; a whole request has at least 5 minutes.
+   * Default 60 000, node's own.
+   */
+  headersTimeoutMs?: number;
 }
 
 export interface RunningServer {
@@ -38,16 +43,26 @@ export async function serve(intake: Intake, options: ServeOptions = {}): Promise
   // Filled in once listening: requests are addressed to this server, whatever their Host header says.
   let origin = "";
   const handler = (scheme: "https" | "http") => requestListener(intake, () => `${scheme}://${origin}`);
-  const https = createHttpsServer({ cert: tls.cert, key: tls.key, maxHeaderSize: NODE_HEAD_BYTES }, handler("https"));
-  const http = createHttpServer({ maxHeaderSize: NODE_HEAD_BYTES }, handler("http"));
-  https.on("clientError", (error, socket) => void refuseMalformed(intake, `https://${origin}`, error, socket));
-  http.on("clientError", (error, socket) => void refuseMalformed(intake, `http://${origin}`, error, socket));
+  const headersTimeout = options.headersTimeoutMs ?? 60_000;
+  const limits = {
+    maxHeaderSize: NODE_HEAD_BYTES,
+    headersTimeout,
+    requestTimeout: Math.max(300_000, headersTimeout),
+    connectionsCheckingInterval: Math.min(30_000, Math.max(50, headersTimeout / 4)),
+  };
+  const https = createHttpsServer({ cert: tls.cert, key: tls.key, ...limits }, handler("https"));
+  const http = createHttpServer(limits, handler("http"));
+  https.on("clientError", (error, socket) => void refuseMalformed(intake, `https://${origin}`, error, socket as Socket));
+  http.on("clientError", (error, socket) => void refuseMalformed(intake, `http://${origin}`, error, socket as Socket));
   const sockets = new Set<Socket>();
 
   const listener = createNetServer((socket) => {
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
+    // A connection that sends nothing is not held: node's own timeouts start with the first byte.
+    socket.setTimeout(headersTimeout, () => socket.destroy());
     socket.once("data", (first) => {
+      socket.setTimeout(0);
       socket.pause();
       socket.unshift(first);
       // 0x16: a TLS handshake record. Anything else is taken for plain HTTP.
@@ -67,6 +82,9 @@ export async function serve(intake: Intake, options: ServeOptions = {}): Promise
     });
     listener.listen(options.port ?? 0, host, () => resolve());
   });
+  // Node checks the header and request timeouts from its 'listening' event, which servers handed
+  // their connections one by one never see.
+  for (const server of [https, http]) server.emit("listening");
   const port = (listener.address() as { port: number }).port;
   origin = `${host.includes(":") ? `[${host}]` : host}:${port}`;
   const url = `https://${origin}`;
@@ -82,6 +100,9 @@ export async function serve(intake: Intake, options: ServeOptions = {}): Promise
     async close() {
       await new Promise<void>((resolve) => {
         listener.close(() => resolve());
+        // Also stops their timeout checks.
+        https.close();
+        http.close();
         https.closeAllConnections();
         http.closeAllConnections();
         for (const socket of sockets) socket.destroy();
@@ -189,8 +210,13 @@ const NO_HEADERS = { get: () => null };
  * id, and journaled; then the connection closes. The query is left out: it may be cut short, and
  * it may hold a key.
  */
-async function refuseMalformed(intake: Intake, origin: string, error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) {
+async function refuseMalformed(intake: Intake, origin: string, error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) {
   if (!socket.writable) return socket.destroy();
+  if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") {
+    // Too slow to finish its request: nothing of it is known to journal. A response under way is cut.
+    if ((socket as { _httpMessage?: unknown })._httpMessage) return socket.destroy();
+    return void socket.end("HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n", () => socket.destroy());
+  }
   const refusal = error.code === "HPE_HEADER_OVERFLOW" ? HEAD_TOO_LARGE : ({ code: "VALIDATION_ERROR", message: "The request is not valid HTTP." } as const);
   const line = /^([A-Z]{1,20}) (\/[^\s?#]*)/.exec(error.rawPacket?.subarray(0, 1024).toString("latin1") ?? "");
   let status = 400;
@@ -208,7 +234,8 @@ async function refuseMalformed(intake: Intake, origin: string, error: NodeJS.Err
   const head = Object.entries({ ...headers, "content-length": String(Buffer.byteLength(body)), connection: "close" })
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join("");
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}\r\n${head}\r\n${body}`);
+  // Closed both ways once written: a client that keeps its side open does not hold the socket.
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}\r\n${head}\r\n${body}`, () => socket.destroy());
 }
 
 /** The body, read up to one byte past the limit so the core can say it is too large. */
