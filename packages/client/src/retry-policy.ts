@@ -7,7 +7,7 @@
  *   number (the service returns the existing contact for a known phone), and receive (the
  *   service de-duplicates by messageSid or id, which the contract requires).
  * - A connection that failed before the request left (refused, DNS, unreachable): every operation.
- * - A TLS certificate that was not trusted: none; the next attempt would meet the same certificate.
+ * - A server certificate that was not verified: none; the next attempt would meet the same one.
  */
 import type { paths } from "@intake/spec";
 import type { RetryOptions } from "./options.js";
@@ -43,11 +43,15 @@ export function wasNotSent(code: string | undefined): boolean {
   return code !== undefined && NOT_SENT.has(code);
 }
 
-/** System error codes of a TLS handshake that failed: the certificate, not the moment, is at fault. */
-const TLS_FAILURE = /^(CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS|ERR_SSL)/;
+/**
+ * Codes of a server certificate that was not verified (self-signed, expired, for another name,
+ * from an unknown issuer): the certificate, not the moment, is at fault. Other TLS failures
+ * (an alert from a load balancer, a record corrupted on the way) may pass, and are retried.
+ */
+const UNTRUSTED_CERTIFICATE = /^(CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_|ERR_TLS_CERT_ALTNAME_INVALID)/;
 
-export function isTlsFailure(code: string | undefined): boolean {
-  return code !== undefined && TLS_FAILURE.test(code);
+export function isUntrustedCertificate(code: string | undefined): boolean {
+  return code !== undefined && UNTRUSTED_CERTIFICATE.test(code);
 }
 
 /** The first system error code in an error's cause chain (undici nests it, sometimes in an AggregateError). */

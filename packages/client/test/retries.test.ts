@@ -194,6 +194,22 @@ describe("a TLS failure", () => {
     await expect(client("query", { fetch, maxRetries: 3 }).contacts.find({ email: "a@example.com" })).rejects.toMatchObject({ code: "DEPTH_ZERO_SELF_SIGNED_CERT" });
     expect(attempts).toBe(1);
   });
+
+  it("other TLS failures (an alert from a load balancer) are retried where a lost connection is", async () => {
+    let tries = 0;
+    const alert = async () => {
+      tries++;
+      throw Object.assign(new TypeError("fetch failed"), {
+        cause: Object.assign(new Error("sslv3 alert handshake failure"), { code: "ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE" }),
+      });
+    };
+    const error = await client("query", { fetch: alert, maxRetries: 1, retry: { initialDelayMs: 1 } })
+      .contacts.find({ email: "a@example.com" })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE" });
+    expect((error as Error).message).not.toMatch(/not trusted/);
+    expect(tries).toBe(2);
+  });
 });
 
 describe("per-call options are checked", () => {
