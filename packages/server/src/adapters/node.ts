@@ -137,7 +137,7 @@ async function respond(intake: Intake, origin: string, req: IncomingMessage, res
       url: new URL(`${origin}${isPath ? target : "/"}`),
       headers: { get: (name) => headerOf(raw, name) },
       bytes: async (maxBytes) => (await (read ??= readBody(req, maxBytes))).body,
-      ...(refusal ? { refusal } : {}),
+      refusal,
     });
     const overflow = read !== undefined && (await read).overflow;
     // A fault rule that drops the connection.
