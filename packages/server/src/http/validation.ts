@@ -289,12 +289,7 @@ function translate(errors: ErrorObject[]): HttpError {
   }
   for (const [instancePath, props] of byObject) {
     const definite = [...props].find(([, count]) => count >= (alternatives.get(instancePath) ?? 1));
-    if (definite) {
-      const then = required.find((e) => e.instancePath === instancePath && e.schemaPath.includes("/then/"));
-      const field = fieldName(instancePath, definite[0]);
-      if (then) return badRequest("VALIDATION_ERROR", `${field} is required when ${fieldName(instancePath, "mediaUrl")} is given.`);
-      return badRequest("VALIDATION_ERROR", `${field} is required.`);
-    }
+    if (definite) return badRequest("VALIDATION_ERROR", `${fieldName(instancePath, definite[0])} is required.`);
   }
   const first = others[0];
   if (first) return typed(first);

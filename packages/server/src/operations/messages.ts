@@ -101,7 +101,7 @@ export const receiveCustomChannelMessage: Handler<"receiveCustomChannelMessage">
   const messageType = body.messageType ?? "text";
   requireCampaign(store, account, data.campaignId);
   if (data.mediaUrl !== undefined && data.mediaUrl !== null) {
-    await checkMedia(data.mediaUrl, data.mediaContentType, limits.maxMediaBytes);
+    await checkMedia(data.mediaUrl, data.mediaContentType as string, limits.maxMediaBytes);
     // The media check awaited: the same sid may have been stored meanwhile.
     const raced = duplicate();
     if (raced) return raced;

@@ -2001,6 +2001,7 @@ export const document: OpenApiDocument = {
             ],
             "maxLength": 255,
             "pattern": "^[A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+-]+(\\s*;.*)?$",
+            "x-intake-error": "customData.mediaContentType must be a MIME type such as image/png.",
             "description": "MIME type of the file; required when `mediaUrl` is given; must match the content."
           },
           "reactionTo": {
@@ -2029,9 +2030,11 @@ export const document: OpenApiDocument = {
           "required": [
             "mediaContentType"
           ],
+          "x-intake-error": "customData.mediaContentType is required when customData.mediaUrl is given.",
           "properties": {
             "mediaContentType": {
-              "type": "string"
+              "type": "string",
+              "x-intake-error": "customData.mediaContentType is required when customData.mediaUrl is given."
             }
           }
         }
