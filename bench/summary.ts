@@ -23,8 +23,9 @@ let missed = 0;
 for (const file of (await readdir(results)).filter((f) => f.endsWith(".json")).sort()) {
   const report = JSON.parse(await readFile(`${results}${file}`, "utf8")) as { checks?: Check[]; run?: { build: string; startedAt: string } };
   const name = file.replace(/\.json$/, "");
-  const on = measuredOn.get(report.run?.build ?? "build not recorded") ?? { names: [], started: [] };
-  measuredOn.set(report.run?.build ?? "build not recorded", on);
+  const build = report.run?.build ?? "build not recorded";
+  const on = measuredOn.get(build) ?? { names: [], started: [] };
+  measuredOn.set(build, on);
   on.names.push(name);
   if (report.run) on.started.push(report.run.startedAt);
   for (const check of report.checks ?? []) {

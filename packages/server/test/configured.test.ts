@@ -432,15 +432,21 @@ describe("the node adapter", () => {
     const receive = await send("POST", `/v1/incoming_custom_channel_message?apiKey=${KEYS.acme}`, { "content-type": "application/json", "x-pad": "a".repeat(17_000) }, "{}");
     expect(receive).toMatchObject({ status: 400, requestId: expect.stringMatching(/^req_/) });
     expect(JSON.parse(receive.body)).toEqual({ error: tooLarge });
+    // A refused request's path is journaled to 1 KiB (it may run to 64 KiB).
+    const longPath = await send("GET", `/v1/${"p".repeat(20_000)}`, {});
+    expect(longPath.status).toBe(400);
+    const kept = (await harness.admin("GET", "/journal")).body as Array<{ path: string }>;
+    expect(kept.at(-1)!.path).toBe(`/v1/${"p".repeat(1020)}`);
     // Past node's own limit (64 KiB) too, the connection then closed.
     const huger = await send("GET", "/v1/contacts", { "x-pad": "a".repeat(70_000) });
     expect(huger).toMatchObject({ status: 400, requestId: expect.stringMatching(/^req_/) });
     expect(JSON.parse(huger.body)).toEqual({ error: { code: "PAYLOAD_TOO_LARGE", message: tooLarge } });
     const journal = (await harness.admin("GET", "/journal")).body as Array<{ path: string; query: object; status: number; errorCode: string }>;
-    expect(journal.slice(-4)).toEqual([
+    expect(journal.slice(-5)).toEqual([
       expect.objectContaining({ path: "/", query: {}, status: 400, errorCode: "VALIDATION_ERROR" }),
       expect.objectContaining({ path: "/v1/contacts", query: {}, status: 400, errorCode: "PAYLOAD_TOO_LARGE" }),
       expect.objectContaining({ path: "/v1/incoming_custom_channel_message", query: {}, status: 400, errorCode: "PAYLOAD_TOO_LARGE" }),
+      expect.objectContaining({ status: 400, errorCode: "PAYLOAD_TOO_LARGE" }),
       expect.objectContaining({ status: 400, errorCode: "PAYLOAD_TOO_LARGE" }),
     ]);
     expect(JSON.stringify(journal)).not.toContain(KEYS.acme);

@@ -207,8 +207,8 @@ const NO_HEADERS = { get: () => null };
 /**
  * Requests node cannot parse (URL and headers past its limit, garbage) are answered by the core,
  * in the shape of the route their request line names where node still holds it, with a request
- * id, and journaled; then the connection closes. The query is left out: it may be cut short, and
- * it may hold a key.
+ * id, and journaled; then the connection closes. Only the path is taken: the query may be cut
+ * short.
  */
 async function refuseMalformed(intake: Intake, origin: string, error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) {
   if (!socket.writable) return socket.destroy();
