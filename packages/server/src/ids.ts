@@ -5,6 +5,16 @@
  */
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
+/** A new API key: `ik_` and 40 characters of the base62 alphabet. */
+export const newApiKey = (ids: IdSource): string => `ik_${ids.token(40)}`;
+
+/**
+ * Whether a text has the shape of an API key: `ik_` and 20 or more characters, the keys
+ * `newApiKey` makes and the demo seed's (words joined by underscores).
+ */
+export const hasApiKeyShape = (value: string): boolean => API_KEY_SHAPE.test(value);
+const API_KEY_SHAPE = /^ik_[A-Za-z0-9_]{20,}$/;
+
 export interface IdSource {
   /** A new id with this prefix, for example `ct_7Hq2xK9mPw`. */
   id(prefix: string): string;

@@ -3,6 +3,7 @@
  * Bounded, so a long CI run does not grow memory without end; keys never appear in it.
  */
 import { ByteRing } from "./byte-ring.js";
+import { hasApiKeyShape } from "./ids.js";
 import type { components } from "./generated/admin.js";
 
 export type JournalEntry = components["schemas"]["JournalEntry"];
@@ -22,8 +23,22 @@ export type JournalRecord = Omit<JournalEntry, "at" | "query" | "requestBody" | 
 /** Bodies larger than this are replaced by a note saying how large they were. */
 const MAX_BODY_CHARS = 64 * 1024;
 
-/** How many texts a record has (textsOf lists them); they are kept one after the other. */
-const TEXT_COUNT = 11;
+/** A record's texts, in the order they are kept: one after the other, each with its length. */
+type Texts = [
+  id: string,
+  method: string,
+  path: string,
+  search: string,
+  operationId: string | null,
+  authForm: string | null,
+  accountId: string | null,
+  errorCode: string | null,
+  fault: string | null,
+  requestText: string | null,
+  responseText: string | null,
+];
+/** Typed as the tuple's length, so the two cannot drift apart. */
+const TEXT_COUNT: Texts["length"] = 11;
 // at, durationMs and status as doubles, then each text's length in UTF-16 units (-1 for null).
 const HEADER_BYTES = 3 * 8 + TEXT_COUNT * 4;
 
@@ -65,7 +80,7 @@ export class Journal {
   /** Oldest first. */
   list(): JournalEntry[] {
     const entries: JournalEntry[] = [];
-    const secret = (name: string, value: string) => CREDENTIAL_NAME.test(name) || KEY_SHAPE.test(value) || this.isKey(value);
+    const secret = (name: string, value: string) => CREDENTIAL_NAME.test(name) || hasApiKeyShape(value) || this.isKey(value);
     this.ring.forEach((bytes, view, start, end) => entries.push(present(decode(bytes, view, start, end), secret)));
     return entries;
   }
@@ -76,7 +91,7 @@ export class Journal {
 }
 
 /** The record's texts in the order they are kept, read by name (a loop over names reads far slower). */
-function textsOf(r: JournalRecord): Array<string | null> {
+function textsOf(r: JournalRecord): Texts {
   return [r.id, r.method, r.path, r.search, r.operationId, r.authForm, r.accountId, r.errorCode, r.fault, bounded(r.requestText), bounded(r.responseText)];
 }
 
@@ -94,15 +109,14 @@ function decode(bytes: Uint8Array, view: DataView, start: number, end: number): 
     const length = view.getInt32(start + 24 + i * 4);
     texts.push(length < 0 ? null : text.slice(from, (from += length)));
   }
-  // As textsOf lists them.
-  const [id, method, path, search, operationId, authForm, accountId, errorCode, fault, requestText, responseText] = texts;
+  const [id, method, path, search, operationId, authForm, accountId, errorCode, fault, requestText, responseText] = texts as Texts;
   // In the order the pipeline builds a record, so entries read out as they always have.
   return {
-    id: id!,
+    id,
     at: view.getFloat64(start),
-    method: method!,
-    path: path!,
-    search: search!,
+    method,
+    path,
+    search,
     operationId,
     authForm: authForm as JournalRecord["authForm"],
     accountId,
@@ -117,8 +131,6 @@ function decode(bytes: Uint8Array, view: DataView, start: number, end: number): 
 
 /** A query parameter whose name says it holds a secret, however spelt (apiKey, api_key, api_token, client_secret...). */
 const CREDENTIAL_NAME = /key|token|secret|passw|auth|credential/i;
-/** The shape of the keys the service makes (ik_ and 20 or more characters). */
-const KEY_SHAPE = /^ik_[A-Za-z0-9_]{20,}$/;
 const REDACTED = "[REDACTED]";
 
 type Secret = (name: string, value: string) => boolean;

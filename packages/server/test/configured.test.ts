@@ -173,6 +173,21 @@ describe("the journal", () => {
     expect(JSON.stringify(journal)).not.toContain(key);
   });
 
+  it("redacts a key the service made after it stopped being an account's: by its shape, in a query or a body", async () => {
+    harness = await startHarness();
+    const generate = async () => ((await harness!.admin("POST", "/accounts/acc_acme/api-key")).body as { apiKey: string }).apiKey;
+    const old = await generate();
+    const current = await generate();
+    expect(old).not.toBe(current);
+    const acme = client(httpsTarget(harness), "query", current);
+    await raw(httpsTarget(harness), `/contacts?q=${old}&email=a%40example.com`);
+    await acme.contacts.create({ phone: "+14155550123", customFields: { note: old } });
+    const journal = JSON.stringify((await harness.admin("GET", "/journal")).body);
+    expect(journal).not.toContain(old);
+    // q; then the create's apiKey and its note, sent and answered.
+    expect(journal.match(/\[REDACTED\]/g)).toHaveLength(4);
+  });
+
   it("keeps a note of a body over 65,536 characters rather than the body", async () => {
     harness = await startHarness();
     const acme = client(httpsTarget(harness), "query", KEYS.acme);

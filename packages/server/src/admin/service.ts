@@ -10,7 +10,7 @@ import type { components } from "../generated/admin.js";
 import { HttpError } from "../http/errors.js";
 import type { Faults, FaultRuleInput } from "../http/faults.js";
 import type { RateLimiter } from "../http/rate-limit.js";
-import { base64, type IdSource, type IdState } from "../ids.js";
+import { base64, newApiKey, type IdSource, type IdState } from "../ids.js";
 import type { Journal, JournalEntry } from "../journal.js";
 import { toE164 } from "../operations/phone.js";
 import { clean, storedCustomFields } from "../operations/present.js";
@@ -77,7 +77,6 @@ export function createAdminService(deps: AdminDeps) {
   const { store, clock, ids, journal, rateLimiter, events } = deps;
 
   const account = (id: string) => store.account(id) ?? fail(missing("account", id));
-  const newApiKey = () => `ik_${ids.token(40)}`;
   const newWebhookSecret = () => `whsec_${base64(ids.bytes(24))}`;
 
   function createAccountRecord(
@@ -88,7 +87,7 @@ export function createAdminService(deps: AdminDeps) {
   ): AccountRecord {
     const id = input.id ?? ids.id(kind === "subaccount" ? "sub_" : "acc_");
     if (store.account(id)) throw conflict(`An account with id ${id} already exists.`);
-    const apiKey = input.apiKey ?? newApiKey();
+    const apiKey = input.apiKey ?? newApiKey(ids);
     if (store.apiKeyInUse(apiKey)) throw conflict("That API key already belongs to another account.");
     if (agencyId && input.email && store.subaccount(agencyId, input.email)) {
       throw conflict(`Agency ${agencyId} already has a sub-account with the email ${input.email}.`);
@@ -317,7 +316,7 @@ export function createAdminService(deps: AdminDeps) {
     /** Settings > Account > API Key > Generate: the old key stops working at once. */
     generateApiKey(id: string, key?: string) {
       const record = account(id);
-      const next = key ?? newApiKey();
+      const next = key ?? newApiKey(ids);
       if (store.apiKeyInUse(next)) throw conflict("That API key already belongs to an account.");
       store.setApiKey(record, next);
       return toAccount(record);
