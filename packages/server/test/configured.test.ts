@@ -564,6 +564,36 @@ describe("the node adapter", () => {
   });
 });
 
+describe("the node adapter, when the core fails on a request node could not parse", () => {
+  it("answers 400 in the route's shape itself, closes the connection and reports to onError", async () => {
+    const { intake, errors, console_ } = rethrowingIntake();
+    const server = await serve({ ...intake, handle: () => Promise.reject(new Error("boom")) }, { port: 0 });
+    const answer = (request: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(server.port, "127.0.0.1", () => socket.end(request));
+        let text = "";
+        socket.on("data", (chunk) => (text += chunk)).on("end", () => resolve(text)).on("error", reject);
+      });
+    const bodyOf = (text: string) => JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4));
+    try {
+      const garbage = await answer("HELLO THERE\r\n\r\n");
+      expect(garbage).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n[^]*connection: close\r\n\r\n/);
+      expect(bodyOf(garbage)).toEqual({ error: { code: "VALIDATION_ERROR", message: "The request is not valid HTTP." } });
+      const receive = await answer("POST /v1/incoming_custom_channel_message HTTP/1.1\r\nhost: x\r\nnot a header\r\n\r\n");
+      expect(bodyOf(receive)).toEqual({ error: "The request is not valid HTTP." });
+      expect(errors.map((e) => (e as Error).message)).toEqual([
+        "The node adapter could not answer a request it could not parse.",
+        "The node adapter could not answer a request it could not parse.",
+      ]);
+      expect((errors[0] as Error).cause).toMatchObject({ message: "boom" });
+    } finally {
+      console_.mockRestore();
+      await server.close();
+      await intake.close();
+    }
+  });
+});
+
 /** An Intake whose onError keeps each error and throws it again, as tests often do; the console silenced. */
 function rethrowingIntake(options: IntakeOptions = {}) {
   const errors: unknown[] = [];

@@ -197,8 +197,11 @@ function errorFor(target: string, code: string, message: string): string {
   return JSON.stringify(target.startsWith("/v1/incoming_custom_channel_message") ? { error: message } : { error: { code, message } });
 }
 
+/** The headers of an answer the adapter writes itself, when the core could not. */
+const JSON_HEADERS = { "content-type": "application/json", "cache-control": "no-store" } as const;
+
 function send(res: ServerResponse, status: number, body: string) {
-  res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store" });
+  res.writeHead(status, JSON_HEADERS);
   res.end(body);
 }
 
@@ -220,7 +223,7 @@ async function refuseMalformed(intake: Intake, origin: string, error: NodeJS.Err
   const refusal = error.code === "HPE_HEADER_OVERFLOW" ? HEAD_TOO_LARGE : ({ code: "VALIDATION_ERROR", message: "The request is not valid HTTP." } as const);
   const line = /^([A-Z]{1,20}) (\/[^\s?#]*)/.exec(error.rawPacket?.subarray(0, 1024).toString("latin1") ?? "");
   let status = 400;
-  let headers: Record<string, string> = { "content-type": "application/json", "cache-control": "no-store" };
+  let headers: Record<string, string> = JSON_HEADERS;
   let body = errorFor(line?.[2] ?? "/", refusal.code, refusal.message);
   try {
     const response = await intake.handle({ method: line?.[1] ?? "GET", url: new URL(`${origin}${line?.[2] ?? "/"}`), headers: NO_HEADERS, bytes: async () => EMPTY, refusal });
