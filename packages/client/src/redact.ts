@@ -41,58 +41,83 @@ export function redactText(text: string, apiKey: string): string {
  * twice is redacted once, and a cycle (an abort reason can hold one) is left out.
  */
 export function redactValue<T>(value: T, apiKey: string): T {
-  return walk(value, apiKey, 0, new Map()) as T;
+  return redactor(apiKey)(value) as T;
 }
-
-function walk(value: unknown, apiKey: string, depth: number, walked: Map<object, unknown>): unknown {
-  if (typeof value === "string") return redactText(value, apiKey);
-  if (value === null || typeof value !== "object") return value;
-  // An error's message is not one of its enumerable properties.
-  if (value instanceof Error) return redactError(value, apiKey);
-  if (depth > MAX_DEPTH) return "(nested too deep, left out)";
-  if (walked.has(value)) return walked.get(value);
-  walked.set(value, "(a cycle, left out)");
-  let changed = false;
-  const redact = (inner: unknown) => {
-    const clean = walk(inner, apiKey, depth + 1, walked);
-    if (clean !== inner) changed = true;
-    return clean;
-  };
-  const out = Array.isArray(value)
-    ? value.map(redact)
-    : Object.fromEntries(Object.entries(value).map(([name, inner]) => [redact(name), redact(inner)]));
-  const result = changed ? out : value;
-  walked.set(value, result);
-  return result;
-}
-
-/** Far deeper than any answer of the API. */
-const MAX_DEPTH = 64;
 
 /** How deep a chain of causes is followed (redacted, described, searched for a system code). */
 export const MAX_CAUSES = 4;
 
 /**
- * A copy of an error (and its causes) whose messages no longer carry the key, keeping name and
- * system code, so a cause can be attached without leaking what a custom fetch put in it.
+ * An error (or any cause) with the key out of its message, its causes and its own properties, so
+ * it can be attached without leaking what a custom fetch put in it; the error itself when it holds
+ * no key, so nothing (its class, its status) is lost for nothing.
  */
-export function redactError(error: unknown, apiKey: string, depth = 0): unknown {
-  if (typeof error === "string") return redactText(error, apiKey);
-  if (error === null || typeof error !== "object") return error;
-  // Deeper causes are left out rather than passed on unread.
-  if (depth > MAX_CAUSES) return new Error("(further causes left out)");
-  if (!(error instanceof Error)) {
-    try {
-      return redactValue(error, apiKey);
-    } catch {
-      // A getter that throws.
-      return "(a cause that could not be read, left out)";
-    }
+export function redactError(error: unknown, apiKey: string): unknown {
+  try {
+    return redactor(apiKey)(error);
+  } catch {
+    // A getter that throws.
+    return "(a cause that could not be read, left out)";
   }
-  const { code, cause } = error as Error & { code?: unknown };
-  const copy = new Error(redactText(error.message, apiKey), cause === undefined ? undefined : { cause: redactError(cause, apiKey, depth + 1) });
-  copy.name = error.name;
-  if (typeof code === "string") Object.assign(copy, { code });
-  if (error instanceof AggregateError) Object.assign(copy, { errors: error.errors.map((e) => redactError(e, apiKey, depth + 1)) });
-  return copy;
+}
+
+/** What an error's copy is given by its constructor, or is walked as a cause. */
+const HANDLED_APART = new Set(["message", "stack", "cause", "errors"]);
+
+/** Far deeper than any answer of the API. */
+const MAX_DEPTH = 64;
+
+/**
+ * One walk over a value, errors included: an error inside a reason and a reason inside an error's
+ * cause share the walked map, so a cycle through an error is left out like any other.
+ */
+function redactor(apiKey: string): (value: unknown) => unknown {
+  const walked = new Map<object, unknown>();
+  const walk = (value: unknown, depth: number, causes: number): unknown => {
+    if (typeof value === "string") return redactText(value, apiKey);
+    if (value === null || typeof value !== "object") return value;
+    if (depth > MAX_DEPTH) return "(nested too deep, left out)";
+    if (walked.has(value)) return walked.get(value);
+    walked.set(value, "(a cycle, left out)");
+    let changed = false;
+    const redact = (inner: unknown, causesBelow = causes) => {
+      const clean = walk(inner, depth + 1, causesBelow);
+      if (clean !== inner) changed = true;
+      return clean;
+    };
+    let result: unknown;
+    if (value instanceof Error) {
+      // Deeper causes are left out rather than passed on unread.
+      const causeOf = (inner: unknown) => {
+        if (causes < MAX_CAUSES) return redact(inner, causes + 1);
+        changed = true;
+        return new Error("(further causes left out)");
+      };
+      const message = redact(value.message);
+      redact(value.stack);
+      // Read by name, not by enumeration: an error's message, stack and cause are not enumerable,
+      // and neither may be what a custom error class keeps (inspect shows it all the same).
+      const own = Object.getOwnPropertyNames(value)
+        .filter((name) => !HANDLED_APART.has(name))
+        .map((name) => [name, redact((value as unknown as Record<string, unknown>)[name])] as const);
+      const cause = value.cause === undefined ? undefined : causeOf(value.cause);
+      const errors = value instanceof AggregateError ? value.errors.map(causeOf) : undefined;
+      if (changed) {
+        const copy = new Error(message as string, cause === undefined ? undefined : { cause });
+        const { code } = value as Error & { code?: unknown };
+        copy.name = value.name;
+        Object.assign(copy, Object.fromEntries(own), typeof code === "string" && { code }, errors && { errors });
+        result = copy;
+      }
+    } else {
+      const out = Array.isArray(value)
+        ? value.map((inner) => redact(inner))
+        : Object.fromEntries(Object.entries(value).map(([name, inner]) => [redact(name), redact(inner)]));
+      if (changed) result = out;
+    }
+    result = changed ? result : value;
+    walked.set(value, result);
+    return result;
+  };
+  return (value) => walk(value, 0, 0);
 }

@@ -1,5 +1,6 @@
 import { AbortError, TimeoutError } from "@intake/client";
 import { delay } from "msw";
+import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import "./support/msw-lifecycle.js";
 import { API_KEY, client, contact, json, record } from "./support/fixtures.js";
@@ -100,7 +101,42 @@ describe("the caller's AbortSignal", () => {
     expect((refused as AbortError).cause).toBe("(a cause that could not be read, left out)");
   });
 
-  it("keys of many clients are each redacted (the spellings remembered for a few keys at a time)", async () => {
+  it("a cycle that runs through an error held in the reason is left out, without overflowing the stack", async () => {
+    record(() => json(contact, 201));
+    const reason: Record<string, unknown> = { why: `user left, key ${API_KEY}` };
+    reason.error = new Error("socket closed", { cause: reason });
+    const error = await client("query").contacts.create({ phone: "+14155550123" }, { signal: AbortSignal.abort(reason) }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AbortError);
+    const cause = (error as AbortError).cause as { why: string; error: Error };
+    expect(cause.why).toBe("user left, key [REDACTED]");
+    expect(cause.error).toBeInstanceOf(Error);
+    expect(cause.error.message).toBe("socket closed");
+    expect(cause.error.cause).toBe("(a cycle, left out)");
+  });
+
+  it("an error held in the reason is passed on as itself when it holds no key, and keeps what it carries when it does", async () => {
+    record(() => json(contact, 201));
+    class UpstreamError extends Error {
+      override name = "UpstreamError";
+      constructor(
+        message: string,
+        readonly status: number,
+      ) {
+        super(message);
+      }
+    }
+    const clean = new UpstreamError("upstream down", 503);
+    const error = await client("query").contacts.create({ phone: "+14155550123" }, { signal: AbortSignal.abort({ error: clean }) }).catch((e: unknown) => e);
+    expect(((error as AbortError).cause as { error: Error }).error).toBe(clean);
+
+    const leaky = new UpstreamError(`upstream down for ${API_KEY}`, 502);
+    const redacted = await client("query").contacts.create({ phone: "+14155550123" }, { signal: AbortSignal.abort({ error: leaky }) }).catch((e: unknown) => e);
+    const held = ((redacted as AbortError).cause as { error: Error & { status?: number } }).error;
+    expect(held).toMatchObject({ name: "UpstreamError", message: "upstream down for [REDACTED]", status: 502 });
+    expect(inspect(held, { showHidden: true })).not.toContain(API_KEY);
+  });
+
+  it("keys of many clients (more than the client keeps their spellings for) are each redacted", async () => {
     record(() => json(contact, 201));
     for (let i = 0; i < 40; i++) {
       const key = `ik_tenant/${String(i).padStart(20, "0")}`;
