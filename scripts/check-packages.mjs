@@ -46,17 +46,18 @@ for (const name of packages) {
     console.error(`${name}: publint failed\n${error.stdout}${error.stderr}`);
     continue;
   }
-  const esm = Object.keys(await import(name)).sort();
-  const cjs = Object.keys(require(name)).filter((key) => key !== "__esModule").sort();
+  const ways = { import: await import(name), require: require(name) };
+  const esm = Object.keys(ways.import).sort();
+  const cjs = Object.keys(ways.require).filter((key) => key !== "__esModule").sort();
   if (esm.length === 0 || JSON.stringify(esm) !== JSON.stringify(cjs)) {
     failed = true;
     console.error(`${name}: ESM exports [${esm}] differ from CJS exports [${cjs}]`);
     continue;
   }
   let working = true;
-  for (const [way, load] of [["import", () => import(name)], ["require", async () => require(name)]]) {
+  for (const [way, module] of Object.entries(ways)) {
     try {
-      await works[name](await load());
+      await works[name](module);
     } catch (error) {
       working = false;
       console.error(`${name}: loads through ${way} but does not work: ${error?.message ?? error}`);

@@ -39,7 +39,7 @@ function carriesPhone(body: string | ArrayBuffer | undefined): boolean {
 /** System error codes meaning no byte of the request reached the server. */
 const NOT_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
 
-export function wasNotSent(code: string | undefined): boolean {
+function wasNotSent(code: string | undefined): boolean {
   return code !== undefined && NOT_SENT.has(code);
 }
 
@@ -52,6 +52,11 @@ const UNTRUSTED_CERTIFICATE = /^(CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_C
 
 export function isUntrustedCertificate(code: string | undefined): boolean {
   return code !== undefined && UNTRUSTED_CERTIFICATE.test(code);
+}
+
+/** A failed connection may be tried again where nothing was sent or the operation is safe to repeat, never for its certificate. */
+export function mayRetryConnection(code: string | undefined, safe: boolean): boolean {
+  return !isUntrustedCertificate(code) && (safe || wasNotSent(code));
 }
 
 /** The first system error code in an error's cause chain (undici nests it, sometimes in an AggregateError). */

@@ -13,7 +13,7 @@ import { AbortError, ConnectionError, IntakeConfigError, TimeoutError, retryAfte
 import type { LogEntry } from "./log.js";
 import { nonNegativeInteger, positive, type ResolvedOptions } from "./options.js";
 import { MAX_CAUSES, redactError, redactText, redactUrl } from "./redact.js";
-import { backoffDelay, isSafeToRepeat, isUntrustedCertificate, systemErrorCode, wasNotSent } from "./retry-policy.js";
+import { backoffDelay, isSafeToRepeat, isUntrustedCertificate, mayRetryConnection, systemErrorCode } from "./retry-policy.js";
 
 export interface CallOverrides {
   timeoutMs?: number;
@@ -201,7 +201,7 @@ async function attemptOnce(
     if (callerSignal?.aborted) return { failure: new AbortError(summaryOf(), { cause: redactError(error, options.apiKey) }), retryable: false };
     if (timedOut) return { failure: new TimeoutError(summaryOf(), timeoutMs), retryable: safe };
     const code = systemErrorCode(error);
-    return { failure: connectionError(summaryOf(), error, code, options.apiKey), retryable: !isUntrustedCertificate(code) && (safe || wasNotSent(code)) };
+    return { failure: connectionError(summaryOf(), error, code, options.apiKey), retryable: mayRetryConnection(code, safe) };
   } finally {
     clearTimeout(timer);
     callerSignal?.removeEventListener("abort", followCaller);
