@@ -37,6 +37,25 @@ export const messages: Register = (target, options) => {
       expect(other.contactId).not.toBe(first.contactId);
     });
 
+    it("a first-seen fromId that is a known phone number or email is that contact, unless it already has a fromId", async () => {
+      const lead = await acme().contacts.create({ phone: "+14155550123", firstName: "Ada" });
+      const byPhone = await acme().messages.send({ customData: { fromId: "+14155550123", customChannel: "acme-chat", body: "Your trial is booked." } });
+      expect(byPhone.contactId).toBe(lead.id);
+      expect((await admin(`/contacts/${lead.id}`)).contact).toMatchObject({ fromId: "+14155550123", customChannel: "acme-chat", firstName: "Ada" });
+
+      const emailOnly = await acme().contacts.create({ email: "grace@example.com" });
+      const byEmail = await acme().messages.send({ customData: { fromId: "grace@example.com", customChannel: "acme-chat", body: "Hello Grace", firstName: "Ignored" } });
+      expect(byEmail.contactId).toBe(emailOnly.id);
+      expect((await admin(`/contacts/${emailOnly.id}`)).contact).toMatchObject({ fromId: "grace@example.com", firstName: null });
+
+      // Ada already answers to her fromId: another spelling of her number is another sender, and her
+      // number stays hers alone.
+      const other = await acme().messages.send({ customData: { fromId: "+1 415 555 0123", customChannel: "acme-chat", body: "Hi" } });
+      expect(other.contactId).not.toBe(lead.id);
+      expect((await admin(`/contacts/${other.contactId}`)).contact).toMatchObject({ fromId: "+1 415 555 0123", phone: null });
+      expect(await admin("/contacts?accountId=acc_acme")).toHaveLength(3);
+    });
+
     it("an unknown campaignId is 404 CAMPAIGN_NOT_FOUND, and nothing is recorded", async () => {
       await expect(acme().messages.send({ customData: { fromId: "user-1", customChannel: "c", body: "Hi", campaignId: "cmp_missing" } })).rejects.toMatchObject({
         status: 404,
