@@ -170,10 +170,11 @@ export const messages: Register = (target, options) => {
     });
 
     direct("ids of only whitespace are 400 in the string shape, and nothing is stored", async () => {
-      for (const field of ["messageSid", "id", "fromId", "toId"]) {
+      for (const field of ["messageSid", "id", "fromId", "toId", "reactionTo"]) {
         const customData = { messageSid: "SM-1", fromId: "u", toId: "t", body: "Hi", [field]: "   " };
         if (field === "id") delete (customData as Record<string, unknown>).messageSid;
-        expect(await post({ customData }), field).toMatchObject({ status: 400, body: { error: `customData.${field} must not be empty or only whitespace.` } });
+        const messageType = field === "reactionTo" ? { messageType: "reaction" } : {};
+        expect(await post({ customData, ...messageType }), field).toMatchObject({ status: 400, body: { error: `customData.${field} must not be empty or only whitespace.` } });
       }
       expect(await admin("/messages?accountId=acc_acme")).toHaveLength(0);
       expect(await admin("/contacts?accountId=acc_acme")).toHaveLength(0);

@@ -2005,9 +2005,7 @@ export const document: OpenApiDocument = {
             "description": "MIME type of the file; required when `mediaUrl` is given; must match the content."
           },
           "reactionTo": {
-            "type": "string",
-            "minLength": 1,
-            "maxLength": 256,
+            "$ref": "#/components/schemas/Identifier",
             "description": "**Reference behaviour:** for `messageType: \"reaction\"` (and only then, where it is required), the `messageSid` or `messageId` of the message reacted to, stored as given."
           }
         },

@@ -403,7 +403,7 @@ export interface components {
             /** @description MIME type of the file; required when `mediaUrl` is given; must match the content. */
             mediaContentType?: string | null;
             /** @description **Reference behaviour:** for `messageType: "reaction"` (and only then, where it is required), the `messageSid` or `messageId` of the message reacted to, stored as given. */
-            reactionTo?: string;
+            reactionTo?: components["schemas"]["Identifier"];
         };
         ReceiveCustomData: (components["schemas"]["ReceiveCustomDataFields"] & {
             messageSid: string;
