@@ -300,6 +300,7 @@ describe("an unexpected failure", () => {
     explode = false;
     const answered = await json(response as Response);
     expect(answered).toMatchObject({ status: 500, body: { error: { code: "INTERNAL_ERROR", message: "Internal error. Retry later." } } });
+    expect((response as Response).headers.get("x-request-id")).toMatch(/^req_/);
     expect(JSON.stringify(answered.body)).not.toMatch(/secret|\.ts|at /);
     expect(errors).toHaveLength(1);
     expect((await harness.admin("GET", "/contacts")).body).toHaveLength(0);

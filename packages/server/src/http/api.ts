@@ -37,21 +37,22 @@ export function createApi(options: ApiOptions): (request: ApiRequest) => Promise
   const { clock } = services;
 
   return async function handle(request) {
+    const id = options.requestId();
     try {
-      return await pipeline(request);
+      return await pipeline(request, id);
     } catch (error) {
-      // Only reached when the pipeline's own bookkeeping failed (the clock, the journal).
+      // Only reached when the pipeline's own bookkeeping failed (the clock, the journal); the
+      // answer still carries its request id, the one thing a caller can quote when reporting it.
       options.onError(error);
       const shape = matchRoute(routes, request.method, request.url.pathname.slice(API_BASE.length));
-      return jsonResponse(500, errorBody(shape.kind === "not-found" ? "general" : shape.kind === "found" ? shape.route.shape : shape.shape, internalError()), {});
+      return jsonResponse(500, errorBody(shape.kind === "not-found" ? "general" : shape.kind === "found" ? shape.route.shape : shape.shape, internalError()), { "x-request-id": id });
     }
   };
 
-  async function pipeline(request: ApiRequest): Promise<ApiResponse> {
+  async function pipeline(request: ApiRequest, id: string): Promise<ApiResponse> {
     const started = clock.now();
     const { url } = request;
     const path = url.pathname.startsWith(`${API_BASE}/`) ? url.pathname.slice(API_BASE.length) : url.pathname;
-    const id = options.requestId();
     const headers: Record<string, string> = { date: httpDate(started), "x-request-id": id };
     const entry: JournalRecord = {
       id,
