@@ -55,6 +55,19 @@ describe("rate limit per key per minute", () => {
     await harness.admin("POST", "/clock/advance", { ms: 40_000 });
     await expect(acme.contacts.find({ email: "a@example.com" })).resolves.toBeNull();
   });
+
+  it("the RateLimit-* headers are absent on a 401 and when the server runs without a limit", async () => {
+    const rateHeaders = (response: Response) => ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset"].map((h) => response.headers.get(h));
+    harness = await startHarness({ rateLimit: 3 });
+    const refused = await raw(httpsTarget(harness), "/contacts?apiKey=ik_wrong&email=a%40example.com");
+    expect(refused.status).toBe(401);
+    expect(rateHeaders(refused)).toEqual([null, null, null]);
+    await harness.close();
+    harness = await startHarness({ rateLimit: 0 });
+    const unlimited = await raw(httpsTarget(harness), `/contacts?apiKey=${KEYS.acme}&email=a%40example.com`);
+    expect(unlimited.status).toBe(404);
+    expect(rateHeaders(unlimited)).toEqual([null, null, null]);
+  });
 });
 
 describe("the virtual clock", () => {

@@ -135,7 +135,8 @@ export interface paths {
          *     - `customData.status` is any label up to 32 characters, `received` when omitted.
          *     - `body` is at most 4096 characters.
          *     - `mediaUrl` is a public `https://` or `http://` URL (stored as given, not fetched) or a data URL
-         *       `data:<MIME_TYPE>;base64,<DATA>` of at most 16 MiB decoded; `mediaContentType` is
+         *       `data:<MIME_TYPE>;base64,<DATA>` of at most 16 MiB decoded (base64 whose padding fills its
+         *       last group of four); `mediaContentType` is
          *       required with it, must equal the data URL's type and must match the bytes, which are
          *       sniffed. A mismatch is 400. A format's other names are the same format: a type with or
          *       without `x-` (`audio/x-flac`), one container declared as audio, video or application
@@ -351,7 +352,7 @@ export interface components {
             added: boolean;
             message: string;
         };
-        /** @description An id from the customer's platform, stored as given. **Reference behaviour:** not empty and not only whitespace (400 `VALIDATION_ERROR` "… must not be empty or only whitespace"). */
+        /** @description An id from the customer's platform, stored as given. **Reference behaviour:** 1 to 256 characters, not only whitespace: 400 "… must not be empty." or "… must not be empty or only whitespace." (`VALIDATION_ERROR` where the error shape has a code). */
         Identifier: string;
         /** @description Message text; not empty, not only whitespace, at most 4096 characters. */
         MessageBody: string;
@@ -562,7 +563,7 @@ export interface components {
          */
         "Retry-After": number;
         /**
-         * @description Requests allowed per key per window (one minute).
+         * @description Requests allowed per key per window (one minute). **Reference behaviour:** fixed windows that start with a key's first request; the RateLimit-* headers are on every answer to a request whose key was accepted (not on a 401), and absent when the reference server runs without a limit (`rateLimit: 0`).
          * @example 120
          */
         "RateLimit-Limit": number;
@@ -572,7 +573,7 @@ export interface components {
          */
         "RateLimit-Remaining": number;
         /**
-         * @description Seconds until the window resets.
+         * @description Seconds until the window resets, at least 1.
          * @example 12
          */
         "RateLimit-Reset": number;

@@ -137,7 +137,8 @@ export interface paths {
          *     - `customData.status` is any label up to 32 characters, `received` when omitted.
          *     - `body` is at most 4096 characters.
          *     - `mediaUrl` is a public `https://` or `http://` URL (stored as given, not fetched) or a data URL
-         *       `data:<MIME_TYPE>;base64,<DATA>` of at most 16 MiB decoded; `mediaContentType` is
+         *       `data:<MIME_TYPE>;base64,<DATA>` of at most 16 MiB decoded (base64 whose padding fills its
+         *       last group of four); `mediaContentType` is
          *       required with it, must equal the data URL's type and must match the bytes, which are
          *       sniffed. A mismatch is 400. A format's other names are the same format: a type with or
          *       without `x-` (`audio/x-flac`), one container declared as audio, video or application
