@@ -20,9 +20,10 @@ import { promisify } from "node:util";
 import { createIntakeClient } from "@intake/client";
 import { Agent, getGlobalDispatcher, setGlobalDispatcher } from "undici";
 import { median, rotated } from "./support/load.js";
-import { figure, fmt, machine, verdict, writeReport } from "./support/report.js";
+import { figure, fmt, verdict } from "./support/figures.js";
+import { runLine, writeReport } from "./support/report.js";
 import { STORED } from "./support/routes.js";
-import { BENCH_KEY, benchPhone } from "./support/seed.js";
+import { BENCH_KEY, benchNewPhone, benchPhone } from "./support/seed.js";
 import { startTarget, type Target } from "./support/targets.js";
 
 const run = promisify(execFile);
@@ -53,7 +54,7 @@ function callsTo(target: Target): Record<string, Record<Side, Call>> {
   const createInit = () => ({
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ phone: `+1${3_000_000_000 + sequence++}`, firstName: "Lead" }),
+    body: JSON.stringify({ phone: benchNewPhone(sequence++), firstName: "Lead" }),
   });
   return {
     "look up a contact": {
@@ -62,7 +63,7 @@ function callsTo(target: Target): Record<string, Record<Side, Call>> {
       rawTimeout: () => withTimeout(lookupUrl()),
     },
     "create a contact": {
-      client: () => client.contacts.create({ phone: `+1${3_000_000_000 + sequence++}`, firstName: "Lead" }),
+      client: () => client.contacts.create({ phone: benchNewPhone(sequence++), firstName: "Lead" }),
       raw: () => fetch(`${target.base}/contacts?apiKey=${BENCH_KEY}`, createInit()).then(json),
       rawTimeout: () => withTimeout(`${target.base}/contacts?apiKey=${BENCH_KEY}`, createInit()),
     },
@@ -146,7 +147,7 @@ const checks = [
 ];
 const markdown = `# The client: per-call overhead, bundle size, import time
 
-${machine()}.
+${runLine()}.
 
 ## Per call, against a raw fetch
 

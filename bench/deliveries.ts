@@ -10,7 +10,7 @@
 import { createServer } from "node:http";
 import { createIntake, WEBHOOK_DEFAULTS } from "@intake/server";
 import { Webhook } from "standardwebhooks";
-import { heapAfterGc, machine, writeReport } from "./support/report.js";
+import { heapAfterGc, runLine, writeReport } from "./support/report.js";
 import { benchSender } from "./support/seed.js";
 
 const N = Number(process.env.REPLIES ?? 10_000);
@@ -131,7 +131,7 @@ async function main() {
   const md = [
     `# Webhook delivery: ${N.toLocaleString("en")} replies`,
     "",
-    `${machine()}. ${N.toLocaleString("en")} messages sent to the receive endpoint (in-process), each answered by the default bot; every reply signed and POSTed to a receiver on 127.0.0.1 (node:http), ${WEBHOOK_DEFAULTS.concurrencyPerUrl} deliveries at a time to its URL (the default). The receiver verifies every signature and refuses one first attempt in ten with 503 and \`Retry-After: 0\`, so the run includes retries.`,
+    `${runLine()}. ${N.toLocaleString("en")} messages sent to the receive endpoint (in-process), each answered by the default bot; every reply signed and POSTed to a receiver on 127.0.0.1 (node:http), ${WEBHOOK_DEFAULTS.concurrencyPerUrl} deliveries at a time to its URL (the default). The receiver verifies every signature and refuses one first attempt in ten with 503 and \`Retry-After: 0\`, so the run includes retries.`,
     "",
     "| | |",
     "|---|---:|",

@@ -9,7 +9,8 @@
  */
 import { alternate, CONNECTIONS, median, type Sample } from "./support/load.js";
 import { routes as allRoutes, STORED } from "./support/routes.js";
-import { figure, fmt, machine, verdict, writeReport } from "./support/report.js";
+import { figure, fmt, verdict } from "./support/figures.js";
+import { runLine, writeReport } from "./support/report.js";
 import { startPrismTarget, startTarget, type Target } from "./support/targets.js";
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
@@ -64,7 +65,7 @@ async function report(samples: Record<string, Record<string, Sample[]>>) {
   ];
   const markdown = `# HTTP throughput: Intake against bare node and prism mock
 
-${machine()}. autocannon, ${CONNECTIONS} connections, from the benchmark's process; each server in its own process
+${runLine()}. autocannon, ${CONNECTIONS} connections, from the benchmark's process; each server in its own process
 (so the load and the server each have a core). ${ROUNDS} rounds of ${SECONDS} s per server and route, the servers
 taking turns within a round, after a 1 s warm-up each; the tables give medians. Throughput is the figure that
 counts; the machine is shared, so compare ratios within this run. Latency is autocannon's, in whole

@@ -9,7 +9,8 @@
  */
 import { BENCH_KEY, benchPhone, benchEmail } from "./support/seed.js";
 import { alternate, CONNECTIONS, median, type Route, type Sample } from "./support/load.js";
-import { figure, fmt, machine, verdict, writeReport } from "./support/report.js";
+import { figure, fmt, verdict } from "./support/figures.js";
+import { runLine, writeReport } from "./support/report.js";
 import { startTarget, type Target } from "./support/targets.js";
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
@@ -61,7 +62,7 @@ async function report(samples: Record<string, Record<string, Sample[]>>) {
   );
   const markdown = `# Lookups with 1,000 and with 1,000,000 contacts stored
 
-${machine()}. Two servers, the Intake core behind node:http (the harness of http.md), one seeded with
+${runLine()}. Two servers, the Intake core behind node:http (the harness of http.md), one seeded with
 ${fmt(SIZES[0]!)} contacts and one with ${fmt(SIZES[1]!)}, each in its own process. autocannon, ${CONNECTIONS} connections; ${ROUNDS} rounds of
 ${SECONDS} s per server and lookup, the servers taking turns, after a 2 s warm-up; medians. Every request asks
 for a different contact, spread over the whole store, so the large one is read all over.

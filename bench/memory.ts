@@ -11,7 +11,8 @@
  * Target: under 1 KiB per contact. Run: npm run bench:memory (writes bench/results/memory.{md,json})
  */
 import { createIntake, type ApiRequest, type Intake } from "@intake/server";
-import { fmt, heapAfterGc, machine, verdict, writeReport } from "./support/report.js";
+import { fmt, verdict } from "./support/figures.js";
+import { heapAfterGc, runLine, writeReport } from "./support/report.js";
 import { BENCH_KEY, benchSeed, benchSender } from "./support/seed.js";
 
 const CONTACTS = Number(process.env.CONTACTS ?? 1_000_000);
@@ -57,7 +58,7 @@ await intake.close();
 const checks = [{ what: "heap per stored contact at 1M", value: `${Math.round(perContact)} B`, target: "< 1,024 B", met: perContact < LIMIT }];
 const markdown = `# Memory: heap per stored contact and per stored message
 
-${machine()}. One server in the benchmark's process; the heap is measured with \`process.memoryUsage().heapUsed\`
+${runLine()}. One server in the benchmark's process; the heap is measured with \`process.memoryUsage().heapUsed\`
 after two full collections (\`--expose-gc\`) before and after each step.
 
 | Stored | Count | Heap each | Target | |

@@ -11,9 +11,10 @@ import { createIntakeHandlers } from "@intake/server/msw";
 import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { median, rotated } from "./support/load.js";
-import { figure, fmt, machine, verdict, writeReport } from "./support/report.js";
+import { figure, fmt, verdict } from "./support/figures.js";
+import { runLine, writeReport } from "./support/report.js";
 import { STORED } from "./support/routes.js";
-import { BENCH_KEY, FIXED_LOOKUP, benchPhone, benchSeed } from "./support/seed.js";
+import { BENCH_KEY, FIXED_LOOKUP, benchNewPhone, benchPhone, benchSeed } from "./support/seed.js";
 
 const ROUNDS = Number(process.env.ROUNDS ?? 15);
 const BATCH = Number(process.env.BATCH ?? 1_000);
@@ -36,7 +37,7 @@ type Side = keyof typeof sides;
 let sequence = 0;
 const calls: Record<string, (client: (typeof sides)[Side]) => Promise<unknown>> = {
   "look up a contact (contacts.find)": (client) => client.contacts.find({ phoneNumber: benchPhone(sequence++ % STORED) }),
-  "create a contact (contacts.create)": (client) => client.contacts.create({ phone: `+1${3_000_000_000 + sequence++}`, firstName: "Lead" }),
+  "create a contact (contacts.create)": (client) => client.contacts.create({ phone: benchNewPhone(sequence++), firstName: "Lead" }),
 };
 
 async function batch(call: (typeof calls)[string], client: (typeof sides)[Side]): Promise<number> {
@@ -71,7 +72,7 @@ const rows = Object.entries(samples).map(([name, bySide]) => {
 const checks = rows.map((r) => ({ what: `msw mode, ${r.what}: Intake / fixed-JSON handler`, value: figure(r.ratio, (ratio) => ratio <= 2), target: "≤ 2", met: r.met }));
 const markdown = `# msw mode: Intake's handlers against a fixed-JSON msw handler
 
-${machine()}; msw ${(await import("msw/package.json", { with: { type: "json" } })).default.version}. One \`setupServer\` holding Intake's handlers (\`createIntakeHandlers\`, ${fmt(STORED)}
+${runLine()}; msw ${(await import("msw/package.json", { with: { type: "json" } })).default.version}. One \`setupServer\` holding Intake's handlers (\`createIntakeHandlers\`, ${fmt(STORED)}
 contacts stored) and a plain handler answering a fixed JSON (\`HttpResponse.json\`), called through
 @intake/client (auth "query", retries off) in this process. ${ROUNDS} rounds of ${fmt(BATCH)} calls one after another
 per side, the sides taking turns; medians of the per-call time. Creates use a new phone number each time.

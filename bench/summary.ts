@@ -6,7 +6,7 @@
  */
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { verdict } from "./support/report.js";
+import { verdict } from "./support/figures.js";
 
 interface Check {
   what: string;
@@ -51,7 +51,7 @@ ${[...measuredOn].map(([build, { names, started }]) => `- ${build}: ${names.join
 `;
 await writeFile(`${results}README.md`, markdown);
 
-/** "2026-11-21 14:57 UTC to 15:08" from the start times of a build's reports. */
+/** "2026-11-21 14:57 UTC to 15:08 UTC" from the start times of a build's reports. */
 function span(times: string[]): string {
   const sorted = [...times].sort();
   const [first, last] = [sorted[0]!, sorted.at(-1)!];

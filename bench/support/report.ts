@@ -13,14 +13,16 @@ export async function writeReport(name: string, markdown: string, raw: unknown):
   await writeFile(`${results}${name}.json`, `${JSON.stringify({ run, ...(raw as object) }, null, 2)}\n`);
 }
 
-export const machine = () => `${run.build}, ${run.startedAt}`;
+/** The line a report opens with: the build measured, on what, and when the run started. */
+export const runLine = () => `${run.build}, ${run.startedAt}`;
 
 /** When this benchmark started, to the minute. */
 const startedAt = `${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`;
 
 /**
- * Which build was measured: a report is only comparable with another from the same commit.
- * Changes under bench/results are the reports themselves, so they do not count as local changes.
+ * Which build was measured, taken when the benchmark starts: a report is only comparable with
+ * another from the same commit. Changes to tracked files under bench/results are the reports
+ * themselves, so they do not count as local changes; untracked files (scratch) do not either.
  */
 const commit = (() => {
   const git = (...args: string[]) => execFileSync("git", args, { cwd: bench, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
@@ -36,10 +38,6 @@ const commit = (() => {
 /** What every report's JSON records about its run: the build measured on what, and when it started. */
 const run = { build: `Node ${process.version}, ${availableParallelism()} cores; ${commit}`, startedAt };
 
-export const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
-
-export const verdict = (ok: boolean) => (ok ? "met" : "**missed**");
-
 /** Heap in use after two full collections; needs node --expose-gc (the bench scripts pass it). */
 export function heapAfterGc(): number {
   const gc = (globalThis as { gc?: () => void }).gc;
@@ -47,13 +45,4 @@ export function heapAfterGc(): number {
   gc();
   gc();
   return process.memoryUsage().heapUsed;
-}
-
-/**
- * A figure to `digits` decimals, or one more when rounding would put it on the other side of its
- * target (0.8955 shown as 0.90 next to "≥ 0.90" and "missed").
- */
-export function figure(value: number, meets: (value: number) => boolean, digits = 2): string {
-  const rounded = value.toFixed(digits);
-  return meets(Number(rounded)) === meets(value) ? rounded : value.toFixed(digits + 1);
 }

@@ -1,13 +1,13 @@
 /** The four routes bench/http.ts measures (and bench/profile.ts profiles), against a store seeded by benchSeed(STORED, STORED). */
 import type { Route } from "./load.js";
-import { BENCH_KEY, benchContactId, benchListId, benchPhone, benchSender } from "./seed.js";
+import { BENCH_KEY, benchContactId, benchListId, benchNewPhone, benchPhone, benchSender } from "./seed.js";
 
 export const STORED = 1000;
 
 export const routes: Route[] = [
   {
     name: "create contact (POST /contacts)",
-    call: (n) => ({ method: "POST", path: `/contacts?apiKey=${BENCH_KEY}`, body: `{"phone":"+1${3_000_000_000 + n}","firstName":"Lead"}` }),
+    call: (n) => ({ method: "POST", path: `/contacts?apiKey=${BENCH_KEY}`, body: `{"phone":"${benchNewPhone(n)}","firstName":"Lead"}` }),
   },
   {
     name: "look up contact (GET /contacts?phoneNumber)",

@@ -2,6 +2,8 @@ import type { Seed } from "@intake/server";
 
 export const BENCH_KEY = "ik_bench_http_000000000001";
 export const benchPhone = (i: number) => `+1${String(2_000_000_000 + i)}`;
+/** A phone number no seeded contact has: the n-th create of a run makes a new contact. */
+export const benchNewPhone = (n: number) => `+1${String(3_000_000_000 + n)}`;
 export const benchEmail = (i: number) => `lead${i}@example.com`;
 export const benchContactId = (i: number) => `ct_b${i}`;
 export const benchListId = (i: number) => `lst_b${i}`;
