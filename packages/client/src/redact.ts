@@ -61,21 +61,23 @@ export function redactError(error: unknown, apiKey: string): unknown {
   }
 }
 
-/** What an error's copy is given by its constructor, or is walked as a cause. */
-const HANDLED_APART = new Set(["message", "stack", "cause", "errors"]);
-
 /** Far deeper than any answer of the API. */
 const MAX_DEPTH = 64;
 
+const UNREADABLE = "(could not be read, left out)";
+
 /**
  * One walk over a value, errors included: an error inside a reason and a reason inside an error's
- * cause share the walked map, so a cycle through an error is left out like any other.
+ * cause share the walked map, so a cycle through an error is left out like any other. Plain
+ * objects, arrays and errors are walked; anything else keeps what it holds where the walk cannot
+ * see it (a Request's URL, a Headers' values, a Map's entries), so it is left out, named, and a URL
+ * becomes its text with the key out.
  */
 function redactor(apiKey: string): (value: unknown) => unknown {
   const walked = new Map<object, unknown>();
   const walk = (value: unknown, depth: number, causes: number): unknown => {
     if (typeof value === "string") return redactText(value, apiKey);
-    if (value === null || typeof value !== "object") return value;
+    if (value === null || typeof value !== "object" || value instanceof Date) return value;
     if (depth > MAX_DEPTH) return "(nested too deep, left out)";
     if (walked.has(value)) return walked.get(value);
     walked.set(value, "(a cycle, left out)");
@@ -85,6 +87,16 @@ function redactor(apiKey: string): (value: unknown) => unknown {
       if (clean !== inner) changed = true;
       return clean;
     };
+    // A getter that throws leaves out its own value, not the whole cause.
+    const read = (key: PropertyKey): unknown => {
+      try {
+        return (value as Record<PropertyKey, unknown>)[key];
+      } catch {
+        changed = true;
+        return UNREADABLE;
+      }
+    };
+    const ownEnumerable = () => Reflect.ownKeys(value).filter((key) => Object.prototype.propertyIsEnumerable.call(value, key));
     let result: unknown;
     if (value instanceof Error) {
       // Deeper causes are left out rather than passed on unread.
@@ -93,27 +105,36 @@ function redactor(apiKey: string): (value: unknown) => unknown {
         changed = true;
         return new Error("(further causes left out)");
       };
-      const message = redact(value.message);
-      redact(value.stack);
-      // Read by name, not by enumeration: an error's message, stack and cause are not enumerable,
+      const aggregate = value instanceof AggregateError;
+      const message = redact(read("message"));
+      redact(read("stack"));
+      const name = redact(read("name"));
+      // A system code may be a getter on the class; it is kept, as text with the key out.
+      const code = read("code");
+      // Read by key, not by enumeration: an error's message, stack and cause are not enumerable,
       // and neither may be what a custom error class keeps (inspect shows it all the same).
-      const own = Object.getOwnPropertyNames(value)
-        .filter((name) => !HANDLED_APART.has(name))
-        .map((name) => [name, redact((value as unknown as Record<string, unknown>)[name])] as const);
-      const cause = value.cause === undefined ? undefined : causeOf(value.cause);
-      const errors = value instanceof AggregateError ? value.errors.map(causeOf) : undefined;
+      const own = Reflect.ownKeys(value)
+        .filter((key) => !(key === "message" || key === "stack" || key === "cause" || (aggregate && key === "errors")))
+        .map((key) => [typeof key === "string" ? redact(key) : key, redact(read(key))] as const);
+      const rawCause = read("cause");
+      const cause = rawCause === undefined ? undefined : causeOf(rawCause);
+      const rawErrors = aggregate ? read("errors") : undefined;
+      const errors = Array.isArray(rawErrors) ? rawErrors.map((inner) => causeOf(inner)) : rawErrors === undefined ? undefined : redact(rawErrors);
       if (changed) {
-        const copy = new Error(message as string, cause === undefined ? undefined : { cause });
-        const { code } = value as Error & { code?: unknown };
-        copy.name = value.name;
-        Object.assign(copy, Object.fromEntries(own), typeof code === "string" && { code }, errors && { errors });
+        const copy = new Error(String(message), cause === undefined ? undefined : { cause });
+        copy.name = String(name);
+        Object.assign(copy, typeof code === "string" && { code: redactText(code, apiKey) }, Object.fromEntries(own), errors !== undefined && { errors });
         result = copy;
       }
-    } else {
-      const out = Array.isArray(value)
-        ? value.map((inner) => redact(inner))
-        : Object.fromEntries(Object.entries(value).map(([name, inner]) => [redact(name), redact(inner)]));
+    } else if (Array.isArray(value)) {
+      const out = value.map((inner) => redact(inner));
       if (changed) result = out;
+    } else if ([Object.prototype, null].includes(Object.getPrototypeOf(value))) {
+      const out = Object.fromEntries(ownEnumerable().map((key) => [typeof key === "string" ? redact(key) : key, redact(read(key))]));
+      if (changed) result = out;
+    } else {
+      changed = true;
+      result = value instanceof URL ? redactText(value.href, apiKey) : `(a ${value.constructor?.name ?? "value"}, left out)`;
     }
     result = changed ? result : value;
     walked.set(value, result);

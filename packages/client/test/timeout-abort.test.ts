@@ -85,7 +85,7 @@ describe("the caller's AbortSignal", () => {
     expect(seen).toHaveLength(0);
   });
 
-  it("an error held inside a reason is passed on with the key out of its message; a reason whose getter throws is left out", async () => {
+  it("an error held inside a reason is passed on with the key out of its message; a value whose getter throws is left out, the rest kept", async () => {
     record(() => json(contact, 201));
     const reason = { error: new Error(`socket closed for ${API_KEY}`) };
     const error = await client("query").contacts.create({ phone: "+14155550123" }, { signal: AbortSignal.abort(reason) }).catch((e: unknown) => e);
@@ -97,8 +97,36 @@ describe("the caller's AbortSignal", () => {
         throw new Error("no");
       },
     };
-    const refused = await client("query").contacts.create({ phone: "+14155550123" }, { signal: AbortSignal.abort(unreadable) }).catch((e: unknown) => e);
-    expect((refused as AbortError).cause).toBe("(a cause that could not be read, left out)");
+    const refused = await client("query").contacts.create({ phone: "+14155550123" }, { signal: AbortSignal.abort({ unreadable, why: "left" }) }).catch((e: unknown) => e);
+    expect((refused as AbortError).cause).toEqual({ unreadable: { detail: "(could not be read, left out)" }, why: "left" });
+  });
+
+  it("what the walk cannot see into is left out, named (a URL becomes its text, the key out); symbol-keyed, code and non-Aggregate errors fields are redacted", async () => {
+    record(() => json(contact, 201));
+    const url = `https://api.example.com/contacts?apiKey=${API_KEY}`;
+    const held = Object.assign(new Error("upstream failed"), {
+      request: new Request(url),
+      headers: new Headers({ authorization: `Bearer ${API_KEY}` }),
+      entries: new Map([["x-api-key", API_KEY]]),
+      url: new URL(url),
+      code: `E_${API_KEY}`,
+      errors: [`field rejected: ${API_KEY}`],
+      [Symbol("sent")]: url,
+      at: new Date(0),
+    });
+    const error = await client("query").contacts.create({ phone: "+14155550123" }, { signal: AbortSignal.abort({ held }) }).catch((e: unknown) => e);
+    const copy = ((error as AbortError).cause as { held: Error & Record<string, unknown> }).held;
+    expect(inspect(copy, { showHidden: true, depth: 10 })).not.toContain(API_KEY);
+    expect(copy).toMatchObject({
+      message: "upstream failed",
+      request: "(a Request, left out)",
+      headers: "(a Headers, left out)",
+      entries: "(a Map, left out)",
+      url: "https://api.example.com/contacts?apiKey=[REDACTED]",
+      code: "E_[REDACTED]",
+      errors: ["field rejected: [REDACTED]"],
+      at: new Date(0),
+    });
   });
 
   it("a cycle that runs through an error held in the reason is left out, without overflowing the stack", async () => {
