@@ -9,6 +9,7 @@ import { Agent, request } from "node:https";
 import { connect, type AddressInfo, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { connect as tlsConnect } from "node:tls";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { client, httpsTarget, json, raw, startHarness, type HttpsHarness } from "./support/harness.js";
 import { KEYS, SEED } from "./support/seed.js";
@@ -482,6 +483,28 @@ describe("the node adapter", () => {
     // Bytes that are not HTTP at all, on the plain-HTTP side of the port.
     const garbage = await new Promise<string>((resolve, reject) => {
       const socket = connect(harness!.server.port, "127.0.0.1", () => socket.end("HELLO THERE\r\n\r\n"));
+      let text = "";
+      socket.on("data", (chunk) => (text += chunk)).on("end", () => resolve(text)).on("error", reject);
+    });
+    expect(garbage).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n[^]*x-request-id: req_[^]*connection: close\r\n\r\n/);
+    expect(JSON.parse(garbage.slice(garbage.indexOf("\r\n\r\n") + 4))).toEqual({ error: { code: "VALIDATION_ERROR", message: "The request is not valid HTTP." } });
+  });
+
+  it("over HTTPS, a target that is not a path and bytes that are not HTTP get their 400, then the connection is closed", async () => {
+    harness = await startHarness();
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      // The control: two good requests share one kept-alive connection.
+      await send("GET", `/v1/contacts?apiKey=${KEYS.acme}&email=a%40example.com`, {}, undefined, agent);
+      expect((await send("GET", `/v1/contacts?apiKey=${KEYS.acme}&email=a%40example.com`, {}, undefined, agent)).reused).toBe(true);
+      const star = await send("GET", "*", {}, undefined, agent);
+      expect(star).toMatchObject({ status: 400, reused: true, requestId: expect.stringMatching(/^req_/) });
+      expect((await send("GET", `/v1/contacts?apiKey=${KEYS.acme}&email=a%40example.com`, {}, undefined, agent)).reused).toBe(false);
+    } finally {
+      agent.destroy();
+    }
+    const garbage = await new Promise<string>((resolve, reject) => {
+      const socket = tlsConnect({ port: harness!.server.port, host: "127.0.0.1", ca: harness!.server.certificate, servername: "localhost" }, () => socket.write("HELLO THERE\r\n\r\n"));
       let text = "";
       socket.on("data", (chunk) => (text += chunk)).on("end", () => resolve(text)).on("error", reject);
     });

@@ -142,8 +142,9 @@ async function respond(intake: Intake, origin: string, req: IncomingMessage, res
     const overflow = read !== undefined && (await read).overflow;
     // A fault rule that drops the connection.
     if (response.drop) return void req.socket.destroy();
-    // An upload cut short at the limit is not read further; the connection cannot be reused.
-    if (overflow) response.headers.connection = "close";
+    // An upload cut short at the limit is not read further, and a client that sent a proxy's target
+    // or headers past the limit is not speaking to us as the API expects: neither connection is reused.
+    if (overflow || refusal) response.headers.connection = "close";
     // A known length spares the chunked framing: one write of head and body, not three.
     if (response.body !== null) response.headers["content-length"] = String(Buffer.byteLength(response.body));
     res.writeHead(response.status, response.headers);

@@ -180,6 +180,15 @@ export const messages: Register = (target, options) => {
       expect(await admin("/contacts?accountId=acc_acme")).toHaveLength(0);
     });
 
+    direct("ids are 1 to 256 characters: empty and 257 are 400, 256 is stored", async () => {
+      expect((await post({ customData: { messageSid: "", fromId: "u", toId: "t", body: "Hi" } })).body).toEqual({ error: "customData.messageSid must not be empty." });
+      expect((await post({ customData: { messageSid: "SM-1", fromId: "u".repeat(257), toId: "t", body: "Hi" } })).body).toEqual({
+        error: "customData.fromId must be at most 256 characters.",
+      });
+      expect(await admin("/messages?accountId=acc_acme")).toHaveLength(0);
+      expect(await post({ customData: { messageSid: "SM-1", fromId: "u".repeat(256), toId: "t", body: "Hi" } })).toMatchObject({ status: 200 });
+    });
+
     direct("a missing customData and an unknown messageType are 400", async () => {
       expect((await post({})).body).toEqual({ error: "customData is required." });
       expect((await post({ messageType: "sticker", customData: { messageSid: "S", fromId: "u", toId: "t", body: "x" } })).body).toEqual({

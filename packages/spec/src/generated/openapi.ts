@@ -352,7 +352,7 @@ export interface components {
             added: boolean;
             message: string;
         };
-        /** @description An id from the customer's platform, stored as given. **Reference behaviour:** 1 to 256 characters, not only whitespace: 400 "… must not be empty." or "… must not be empty or only whitespace." (`VALIDATION_ERROR` where the error shape has a code). */
+        /** @description An id from the customer's platform, stored as given. **Reference behaviour:** 1 to 256 characters, not only whitespace: 400 "… must not be empty.", "… must be at most 256 characters." or "… must not be empty or only whitespace." (`VALIDATION_ERROR` where the error shape has a code). */
         Identifier: string;
         /** @description Message text; not empty, not only whitespace, at most 4096 characters. */
         MessageBody: string;
