@@ -56,7 +56,7 @@ export function redactError(error: unknown, apiKey: string): unknown {
   try {
     return redactor(apiKey)(error);
   } catch {
-    // A getter that throws.
+    // Past what the walk guards itself against: a proxy whose traps throw, say.
     return "(a cause that could not be read, left out)";
   }
 }
@@ -96,7 +96,9 @@ function redactor(apiKey: string): (value: unknown) => unknown {
         return UNREADABLE;
       }
     };
-    const ownEnumerable = () => Reflect.ownKeys(value).filter((key) => Object.prototype.propertyIsEnumerable.call(value, key));
+    // A property, its name redacted too (a symbol has no text to redact).
+    const entry = (key: PropertyKey) => [typeof key === "string" ? redact(key) : key, redact(read(key))] as const;
+    const proto: unknown = Object.getPrototypeOf(value);
     let result: unknown;
     if (value instanceof Error) {
       // Deeper causes are left out rather than passed on unread.
@@ -115,7 +117,7 @@ function redactor(apiKey: string): (value: unknown) => unknown {
       // and neither may be what a custom error class keeps (inspect shows it all the same).
       const own = Reflect.ownKeys(value)
         .filter((key) => !(key === "message" || key === "stack" || key === "cause" || (aggregate && key === "errors")))
-        .map((key) => [typeof key === "string" ? redact(key) : key, redact(read(key))] as const);
+        .map(entry);
       const rawCause = read("cause");
       const cause = rawCause === undefined ? undefined : causeOf(rawCause);
       const rawErrors = aggregate ? read("errors") : undefined;
@@ -129,8 +131,8 @@ function redactor(apiKey: string): (value: unknown) => unknown {
     } else if (Array.isArray(value)) {
       const out = value.map((inner) => redact(inner));
       if (changed) result = out;
-    } else if ([Object.prototype, null].includes(Object.getPrototypeOf(value))) {
-      const out = Object.fromEntries(ownEnumerable().map((key) => [typeof key === "string" ? redact(key) : key, redact(read(key))]));
+    } else if (proto === Object.prototype || proto === null) {
+      const out = Object.fromEntries(Reflect.ownKeys(value).filter((key) => Object.prototype.propertyIsEnumerable.call(value, key)).map(entry));
       if (changed) result = out;
     } else {
       changed = true;

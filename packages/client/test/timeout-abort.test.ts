@@ -99,6 +99,18 @@ describe("the caller's AbortSignal", () => {
     };
     const refused = await client("query").contacts.create({ phone: "+14155550123" }, { signal: AbortSignal.abort({ unreadable, why: "left" }) }).catch((e: unknown) => e);
     expect((refused as AbortError).cause).toEqual({ unreadable: { detail: "(could not be read, left out)" }, why: "left" });
+    // What cannot even be listed (a proxy whose traps throw) leaves out the whole cause, not the call.
+    const unlistable = new Proxy(
+      {},
+      {
+        ownKeys() {
+          throw new Error("no");
+        },
+      },
+    );
+    const opaque = await client("query").contacts.create({ phone: "+14155550123" }, { signal: AbortSignal.abort(unlistable) }).catch((e: unknown) => e);
+    expect(opaque).toBeInstanceOf(AbortError);
+    expect((opaque as AbortError).cause).toBe("(a cause that could not be read, left out)");
   });
 
   it("what the walk cannot see into is left out, named (a URL becomes its text, the key out); symbol-keyed, code and non-Aggregate errors fields are redacted", async () => {
