@@ -481,35 +481,33 @@ describe("the node adapter", () => {
     ]);
     expect(JSON.stringify(journal)).not.toContain(KEYS.acme);
     // Bytes that are not HTTP at all, on the plain-HTTP side of the port.
-    const garbage = await new Promise<string>((resolve, reject) => {
-      const socket = connect(harness!.server.port, "127.0.0.1", () => socket.end("HELLO THERE\r\n\r\n"));
-      let text = "";
-      socket.on("data", (chunk) => (text += chunk)).on("end", () => resolve(text)).on("error", reject);
-    });
+    const garbage = await exchange(plainTo(harness.server.port), NOT_HTTP);
     expect(garbage).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n[^]*x-request-id: req_[^]*connection: close\r\n\r\n/);
-    expect(JSON.parse(garbage.slice(garbage.indexOf("\r\n\r\n") + 4))).toEqual({ error: { code: "VALIDATION_ERROR", message: "The request is not valid HTTP." } });
+    expect(bodyOf(garbage)).toEqual({ error: { code: "VALIDATION_ERROR", message: "The request is not valid HTTP." } });
   });
 
-  it("over HTTPS, a target that is not a path and bytes that are not HTTP get their 400, then the connection is closed", async () => {
+  it("over HTTPS, a target that is not a path, a head over 16 KiB and bytes that are not HTTP get their 400, then the connection is closed", async () => {
     harness = await startHarness();
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
       // The control: two good requests share one kept-alive connection.
       await send("GET", `/v1/contacts?apiKey=${KEYS.acme}&email=a%40example.com`, {}, undefined, agent);
       expect((await send("GET", `/v1/contacts?apiKey=${KEYS.acme}&email=a%40example.com`, {}, undefined, agent)).reused).toBe(true);
-      const star = await send("GET", "*", {}, undefined, agent);
-      expect(star).toMatchObject({ status: 400, reused: true, requestId: expect.stringMatching(/^req_/) });
-      expect((await send("GET", `/v1/contacts?apiKey=${KEYS.acme}&email=a%40example.com`, {}, undefined, agent)).reused).toBe(false);
+      for (const [target, headers] of [
+        ["*", {}],
+        ["/v1/contacts", { "x-pad": "a".repeat(17_000) }],
+      ] as const) {
+        const refused = await send("GET", target, headers, undefined, agent);
+        expect(refused, target).toMatchObject({ status: 400, reused: true, requestId: expect.stringMatching(/^req_/) });
+        expect((await send("GET", `/v1/contacts?apiKey=${KEYS.acme}&email=a%40example.com`, {}, undefined, agent)).reused, target).toBe(false);
+      }
     } finally {
       agent.destroy();
     }
-    const garbage = await new Promise<string>((resolve, reject) => {
-      const socket = tlsConnect({ port: harness!.server.port, host: "127.0.0.1", ca: harness!.server.certificate, servername: "localhost" }, () => socket.write("HELLO THERE\r\n\r\n"));
-      let text = "";
-      socket.on("data", (chunk) => (text += chunk)).on("end", () => resolve(text)).on("error", reject);
-    });
+    const { port, certificate } = harness.server;
+    const garbage = await exchange((onConnect) => tlsConnect({ port, host: "127.0.0.1", ca: certificate, servername: "localhost" }, onConnect), NOT_HTTP);
     expect(garbage).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n[^]*x-request-id: req_[^]*connection: close\r\n\r\n/);
-    expect(JSON.parse(garbage.slice(garbage.indexOf("\r\n\r\n") + 4))).toEqual({ error: { code: "VALIDATION_ERROR", message: "The request is not valid HTTP." } });
+    expect(bodyOf(garbage)).toEqual({ error: { code: "VALIDATION_ERROR", message: "The request is not valid HTTP." } });
   });
 
   it("closes a connection it refused both ways, even when the client keeps its own side open", async () => {
@@ -517,7 +515,7 @@ describe("the node adapter", () => {
     const socket = connect({ port: harness.server.port, host: "127.0.0.1", allowHalfOpen: true });
     let answer = "";
     socket.on("data", (chunk) => (answer += chunk));
-    await new Promise((resolve) => socket.once("end", resolve).write("HELLO THERE\r\n\r\n"));
+    await new Promise((resolve) => socket.once("end", resolve).write(NOT_HTTP));
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);
     // Had the server only ended its side, these writes would be taken in; a closed socket resets them.
     const closed = new Promise((resolve) => socket.once("close", resolve));
@@ -605,15 +603,9 @@ describe("the node adapter, when the core fails on a request node could not pars
   it("answers 400 in the route's shape itself, closes the connection and reports to onError", async () => {
     const { intake, errors, console_ } = rethrowingIntake();
     const server = await serve({ ...intake, handle: () => Promise.reject(new Error("boom")) }, { port: 0 });
-    const answer = (request: string) =>
-      new Promise<string>((resolve, reject) => {
-        const socket = connect(server.port, "127.0.0.1", () => socket.end(request));
-        let text = "";
-        socket.on("data", (chunk) => (text += chunk)).on("end", () => resolve(text)).on("error", reject);
-      });
-    const bodyOf = (text: string) => JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4));
+    const answer = (request: string) => exchange(plainTo(server.port), request);
     try {
-      const garbage = await answer("HELLO THERE\r\n\r\n");
+      const garbage = await answer(NOT_HTTP);
       expect(garbage).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n[^]*connection: close\r\n\r\n/);
       expect(bodyOf(garbage)).toEqual({ error: { code: "VALIDATION_ERROR", message: "The request is not valid HTTP." } });
       const receive = await answer("POST /v1/incoming_custom_channel_message HTTP/1.1\r\nhost: x\r\nnot a header\r\n\r\n");
@@ -630,6 +622,20 @@ describe("the node adapter, when the core fails on a request node could not pars
     }
   });
 });
+
+const NOT_HTTP = "HELLO THERE\r\n\r\n";
+
+/** Sends raw bytes on a connection `open` makes (plain or TLS) and reads the answer until the server closes it. */
+function exchange(open: (onConnect: () => void) => Socket, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = open(() => socket.write(request));
+    let text = "";
+    socket.on("data", (chunk) => (text += chunk)).on("end", () => resolve(text)).on("error", reject);
+  });
+}
+const plainTo = (port: number) => (onConnect: () => void) => connect(port, "127.0.0.1", onConnect);
+/** The JSON body of a raw HTTP answer. */
+const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4));
 
 /** An Intake whose onError keeps each error and throws it again, as tests often do; the console silenced. */
 function rethrowingIntake(options: IntakeOptions = {}) {
