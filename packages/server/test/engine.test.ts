@@ -83,6 +83,8 @@ const settle = () => harness!.admin("POST", "/settle");
 const advance = async (ms: number) => (await harness!.admin("POST", "/clock/advance", { ms })).body;
 const get = async (path: string) => (await harness!.admin("GET", path)).body;
 const conversation = async (contactId: string) => (await get(`/contacts/${contactId}`)).messages as Array<Record<string, any>>;
+/** The scheduler's stored jobs of one kind. */
+const jobsOf = async (kind: string) => ((await get("/jobs")) as Array<{ kind: string; runAt: string }>).filter((j) => j.kind === kind);
 
 describe("the funnel, end to end", () => {
   it("lead created -> added to the list -> opening message -> lead replies -> bot reply delivered, signed -> Sent", async () => {
@@ -357,8 +359,8 @@ describe("opening messages", () => {
     await settle();
     const openings = async () => (await get("/messages?accountId=acc_gym")).filter((m: { source: string }) => m.source === "opening");
     expect((await openings()).map((m: { status: string }) => m.status)).toEqual(["sent"]);
-    const scheduled = (await get("/jobs")).filter((j: { kind: string }) => j.kind === "opening");
-    expect(scheduled.map((j: { runAt: string }) => (Date.parse(j.runAt) - t0) / SECOND)).toEqual([15, 30, 45, 60, 75, 90, 105, 120, 135]);
+    const scheduled = await jobsOf("opening");
+    expect(scheduled.map((j) => (Date.parse(j.runAt) - t0) / SECOND)).toEqual([15, 30, 45, 60, 75, 90, 105, 120, 135]);
     await advance(44 * SECOND);
     expect(await openings()).toHaveLength(3);
     await advance(SECOND);
@@ -491,7 +493,7 @@ describe("follow-ups", () => {
 
     await query.messages.receive({ customData: { messageSid: "SM-1", fromId: "+14155550123", toId: "t", body: "Yes, I'm in" } });
     await settle();
-    expect((await get("/jobs")).filter((j: { kind: string }) => j.kind === "follow_up")).toEqual([]);
+    expect((await jobsOf("follow_up"))).toEqual([]);
     await advance(60 * 24 * HOUR);
     expect(await followUps()).toHaveLength(4);
   });
@@ -502,11 +504,11 @@ describe("follow-ups", () => {
     await bearer.lists.addContact("lst_leads", { contact_id: lead.id });
     await settle();
     const followUps = async () => (await conversation(lead.id)).filter((m) => m.source === "follow_up");
-    expect((await get("/jobs")).filter((j: { kind: string }) => j.kind === "follow_up")).toHaveLength(1);
+    expect((await jobsOf("follow_up"))).toHaveLength(1);
     await harness!.admin("PATCH", "/campaigns/cmp_spring", { state: "Paused" });
     await advance(1 * HOUR);
     expect(await followUps()).toEqual([]);
-    expect((await get("/jobs")).filter((j: { kind: string }) => j.kind === "follow_up")).toEqual([]);
+    expect((await jobsOf("follow_up"))).toEqual([]);
     await harness!.admin("PATCH", "/campaigns/cmp_spring", { state: "Live" });
     await advance(30 * 24 * HOUR);
     expect(await followUps()).toEqual([]);
