@@ -510,6 +510,31 @@ describe("the node adapter", () => {
     expect(bodyOf(garbage)).toEqual({ error: { code: "VALIDATION_ERROR", message: "The request is not valid HTTP." } });
   });
 
+  it("answers requests that arrive together each with its own answer: pipelined on one connection in order, and at once on many", async () => {
+    harness = await startHarness();
+    const phones = ["+14155550101", "+14155550102", "+14155550103"];
+    for (const phone of phones) {
+      expect((await send("POST", `/v1/contacts?apiKey=${KEYS.acme}`, { "content-type": "application/json" }, JSON.stringify({ phone, firstName: "Pat" }))).status).toBe(201);
+    }
+    const find = (query: string, last = false) => `GET /v1/contacts?apiKey=${KEYS.acme}&${query} HTTP/1.1\r\nhost: localhost\r\n${last ? "connection: close\r\n" : ""}\r\n`;
+    const message = JSON.stringify({ customData: { messageSid: "SM-pipelined", fromId: "user-9", toId: "acme-support", body: "Hello" } });
+    const receive = `POST /v1/incoming_custom_channel_message?apiKey=${KEYS.acme} HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: ${message.length}\r\n\r\n${message}`;
+    // One write: node reads all five at once, and the answers must still leave in the order asked.
+    const { port, certificate } = harness.server;
+    const pipelined = await exchange(
+      (onConnect) => tlsConnect({ port, host: "127.0.0.1", ca: certificate, servername: "localhost" }, onConnect),
+      find(`phoneNumber=${encodeURIComponent(phones[0]!)}`) + receive + find(`phoneNumber=${encodeURIComponent(phones[1]!)}`) + find("email=nobody%40example.com") + find(`phoneNumber=${encodeURIComponent(phones[2]!)}`, true),
+    );
+    const answers = answersIn(pipelined);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 404, 200]);
+    expect([0, 2, 4].map((i) => (answers[i]!.body as { contact: { phone: string } }).contact.phone)).toEqual(phones);
+    expect(answers[1]!.body).toEqual({ success: true, messageId: expect.stringMatching(/^msg_/) });
+    expect((answers[3]!.body as { error: { code: string } }).error.code).toBe("CONTACT_NOT_FOUND");
+    // Many connections at once, as a load test sends them: every answer is its own request's.
+    const many = await Promise.all(Array.from({ length: 30 }, (_, i) => send("GET", `/v1/contacts?apiKey=${KEYS.acme}&phoneNumber=${encodeURIComponent(phones[i % 3]!)}`, {})));
+    expect(many.map((a) => JSON.parse(a.body).contact.phone)).toEqual(Array.from({ length: 30 }, (_, i) => phones[i % 3]));
+  });
+
   it("closes a connection it refused both ways, even when the client keeps its own side open", async () => {
     harness = await startHarness();
     const socket = connect({ port: harness.server.port, host: "127.0.0.1", allowHalfOpen: true });
@@ -636,6 +661,18 @@ function exchange(open: (onConnect: () => void) => Socket, request: string): Pro
 const plainTo = (port: number) => (onConnect: () => void) => connect(port, "127.0.0.1", onConnect);
 /** The JSON body of a raw HTTP answer. */
 const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4));
+/** The answers in a connection's raw bytes, one after another, each framed by its Content-Length. */
+function answersIn(text: string): Array<{ status: number; body: unknown }> {
+  const answers = [];
+  for (let at = 0; at < text.length; ) {
+    const headEnd = text.indexOf("\r\n\r\n", at);
+    const head = text.slice(at, headEnd);
+    const length = Number(/\r\ncontent-length: (\d+)/i.exec(head)![1]);
+    answers.push({ status: Number(head.slice(9, 12)), body: JSON.parse(text.slice(headEnd + 4, headEnd + 4 + length)) });
+    at = headEnd + 4 + length;
+  }
+  return answers;
+}
 
 /** An Intake whose onError keeps each error and throws it again, as tests often do; the console silenced. */
 function rethrowingIntake(options: IntakeOptions = {}) {
