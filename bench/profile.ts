@@ -1,8 +1,9 @@
 /**
  * What one server spends per request on one route: its process's CPU time (user and system, from
- * /proc, Linux) over a timed autocannon run, per request; with PROFILE=1 also a V8 CPU profile of
- * it (`node --cpu-prof`) and the functions with the most self time. For finding where a target
- * of bench/http.ts is missed; compare kinds on one route in one sitting, the machine is noisy.
+ * /proc, Linux) over a timed autocannon run, per request, and how often the load generator slept
+ * waiting for it; with PROFILE=1 also a V8 CPU profile of it (`node --cpu-prof`) and the functions
+ * with the most self time. For finding where a target of bench/http.ts is missed; compare kinds on
+ * one route in one sitting, the machine is noisy.
  *
  * Run: npm run bench:profile -- <kind> <route>   e.g. `-- core-http receive`, `-- bare-http receive`
  *      kinds: core-http, bare-http, intake-https, bare-https; route: part of a bench/http.ts route's name
@@ -36,18 +37,28 @@ async function cpu(): Promise<{ user: number; system: number }> {
 }
 let sample;
 let used;
+let loader;
 try {
   await load(target, route, 2);
   const start = await cpu();
+  const loaderStart = process.resourceUsage();
   sample = await load(target, route, SECONDS);
+  const loaderEnd = process.resourceUsage();
   const end = await cpu();
   used = { user: end.user - start.user, system: end.system - start.system };
+  loader = {
+    cpu: (loaderEnd.userCPUTime + loaderEnd.systemCPUTime - loaderStart.userCPUTime - loaderStart.systemCPUTime) / 1000,
+    sleeps: loaderEnd.voluntaryContextSwitches - loaderStart.voluntaryContextSwitches,
+  };
 } finally {
   await target.stop();
 }
 const requests = sample.requestsPerSecond * SECONDS;
 const per = (ms: number) => ((ms * 1000) / requests).toFixed(1);
 console.log(`${kind}, ${route.name}: ${Math.round(sample.requestsPerSecond)} req/s; server CPU ${per(used.user + used.system)} µs per request (user ${per(used.user)}, system ${per(used.system)}), ${Math.round(((used.user + used.system) / (SECONDS * 1000)) * 100)}% of a core`);
+// Each sleep of the load generator is a wake-up some answer's write pays for: a server slower than
+// the load generator pays them, one that keeps it busy does not (bench/README.md, Receive).
+console.log(`load generator (this process): CPU ${per(loader.cpu)} µs and ${(loader.sleeps / requests).toFixed(2)} sleeps per request`);
 
 if (profile) {
   const file = (await readdir(profiles)).find((f) => !before.has(f) && f.endsWith(".cpuprofile"));
