@@ -3,6 +3,7 @@
 import { createIntakeClient, RateLimitError } from "@intake/client";
 import { createIntake, type Intake, type IntakeOptions } from "@intake/server";
 import { persist, readDataFile, requestListener, serve } from "@intake/server/node";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { Agent, request } from "node:https";
@@ -10,6 +11,7 @@ import { connect, type AddressInfo, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect as tlsConnect } from "node:tls";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { client, httpsTarget, json, raw, startHarness, type HttpsHarness } from "./support/harness.js";
 import { KEYS, SEED } from "./support/seed.js";
@@ -510,29 +512,89 @@ describe("the node adapter", () => {
     expect(bodyOf(garbage)).toEqual({ error: { code: "VALIDATION_ERROR", message: "The request is not valid HTTP." } });
   });
 
-  it("answers requests that arrive together each with its own answer: pipelined on one connection in order, and at once on many", async () => {
+  it("answers requests that arrive together, each with its own answer and in order: pipelined on one connection, and on many connections at once", async () => {
     harness = await startHarness();
     const phones = ["+14155550101", "+14155550102", "+14155550103"];
     for (const phone of phones) {
       expect((await send("POST", `/v1/contacts?apiKey=${KEYS.acme}`, { "content-type": "application/json" }, JSON.stringify({ phone, firstName: "Pat" }))).status).toBe(201);
     }
-    const find = (query: string, last = false) => `GET /v1/contacts?apiKey=${KEYS.acme}&${query} HTTP/1.1\r\nhost: localhost\r\n${last ? "connection: close\r\n" : ""}\r\n`;
+    const byPhone = (i: number, last = false) => find(`phoneNumber=${encodeURIComponent(phones[i]!)}`, last);
     const message = JSON.stringify({ customData: { messageSid: "SM-pipelined", fromId: "user-9", toId: "acme-support", body: "Hello" } });
     const receive = `POST /v1/incoming_custom_channel_message?apiKey=${KEYS.acme} HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: ${message.length}\r\n\r\n${message}`;
     // One write: node reads all five at once, and the answers must still leave in the order asked.
-    const { port, certificate } = harness.server;
-    const pipelined = await exchange(
-      (onConnect) => tlsConnect({ port, host: "127.0.0.1", ca: certificate, servername: "localhost" }, onConnect),
-      find(`phoneNumber=${encodeURIComponent(phones[0]!)}`) + receive + find(`phoneNumber=${encodeURIComponent(phones[1]!)}`) + find("email=nobody%40example.com") + find(`phoneNumber=${encodeURIComponent(phones[2]!)}`, true),
-    );
-    const answers = answersIn(pipelined);
+    const answers = answersIn(await exchange(tlsTo(harness), byPhone(0) + receive + byPhone(1) + find("email=nobody%40example.com") + byPhone(2, true)));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 404, 200]);
     expect([0, 2, 4].map((i) => (answers[i]!.body as { contact: { phone: string } }).contact.phone)).toEqual(phones);
     expect(answers[1]!.body).toEqual({ success: true, messageId: expect.stringMatching(/^msg_/) });
     expect((answers[3]!.body as { error: { code: string } }).error.code).toBe("CONTACT_NOT_FOUND");
-    // Many connections at once, as a load test sends them: every answer is its own request's.
-    const many = await Promise.all(Array.from({ length: 30 }, (_, i) => send("GET", `/v1/contacts?apiKey=${KEYS.acme}&phoneNumber=${encodeURIComponent(phones[i % 3]!)}`, {})));
-    expect(many.map((a) => JSON.parse(a.body).contact.phone)).toEqual(Array.from({ length: 30 }, (_, i) => phones[i % 3]));
+    // Ten connections opened first, then a request written on each in one go: the server reads them
+    // in one turn and answers them together.
+    const sockets = await Promise.all(Array.from({ length: 10 }, () => new Promise<Socket>((resolve) => { const socket: Socket = tlsTo(harness!)(() => resolve(socket)); })));
+    const together = sockets.map((socket) => new Promise<string>((resolve, reject) => {
+      let text = "";
+      socket.on("data", (chunk) => (text += chunk)).on("end", () => resolve(text)).on("error", reject);
+    }));
+    sockets.forEach((socket, i) => socket.write(byPhone(i % 3, true)));
+    expect((await Promise.all(together)).map((text) => (answersIn(text)[0]!.body as { contact: { phone: string } }).contact.phone)).toEqual(sockets.map((_, i) => phones[i % 3]));
+  });
+
+  it("on one connection, a request that is not HTTP, or one a fault rule drops, comes after the answers to the requests before it", async () => {
+    // The lookup takes longer than a turn of the event loop: the drop after it must still wait for its answer.
+    harness = await startHarness({ faults: [{ operationId: "findContact", latencyMs: 100 }, { operationId: "createContact", drop: true }] });
+    const lookup = find("email=nobody%40example.com");
+    for (const refused of [NOT_HTTP, `GET /v1/contacts HTTP/1.1\r\nx-pad: ${"a".repeat(70_000)}\r\n\r\n`]) {
+      const answers = answersIn(await exchange(tlsTo(harness), lookup + refused));
+      expect(answers.map((a) => a.status), refused.slice(0, 20)).toEqual([404, 400]);
+    }
+    const create = JSON.stringify({ phone: "+14155550101" });
+    const dropped = `POST /v1/contacts?apiKey=${KEYS.acme} HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: ${create.length}\r\n\r\n${create}`;
+    const answers = answersIn(await exchange(tlsTo(harness), lookup + dropped));
+    expect(answers.map((a) => a.status)).toEqual([404]);
+    expect((await harness.admin("GET", "/contacts")).body).toHaveLength(0);
+  });
+
+  it("close() writes the answers made in the turn it is called in before it cuts the connections", async () => {
+    const intake = createIntake({ seed: SEED });
+    let closed: Promise<void> | undefined;
+    // Called as soon as the answer is made, in the same turn, as a SIGTERM handled then would.
+    const closing = { ...intake, handle: async (request: Parameters<Intake["handle"]>[0]) => { const answer = await intake.handle(request); process.nextTick(() => (closed = server.close())); return answer; } };
+    const server = await serve(closing, { port: 0 });
+    try {
+      const answer = await exchange(tlsTo({ server }), find("email=nobody%40example.com"));
+      expect(answer).toMatch(/^HTTP\/1\.1 404 /);
+    } finally {
+      await (closed ?? server.close());
+      await intake.close();
+    }
+  });
+
+  it("answers while a test's fake timers are installed: serve() took setImmediate when it loaded, and startIntakeServer does not wait for the turn's end", async () => {
+    const intake = createIntake({ seed: SEED });
+    const server = await serve(intake, { port: 0 });
+    vi.useFakeTimers();
+    try {
+      expect(await exchange(tlsTo({ server }), find("email=nobody%40example.com", true))).toMatch(/^HTTP\/1\.1 404 /);
+    } finally {
+      vi.useRealTimers();
+      await server.close();
+      await intake.close();
+    }
+    // Timers faked before the server loads (a test runner's global set-up), with a setImmediate that never runs.
+    const script = `
+      const never = () => {};
+      globalThis.setImmediate = never;
+      (await import("node:module")).createRequire(import.meta.url)("node:timers").setImmediate = never;
+      const { startIntakeServer } = await import("@intake/server/testing");
+      const { request } = await import("node:https");
+      const intake = await startIntakeServer({});
+      request(intake.baseUrl + "/contacts?email=a%40example.com", { ca: intake.connection.certificate }, (res) => {
+        console.log(res.statusCode);
+        res.resume().on("end", () => process.exit(0));
+      }).end();
+      setTimeout(() => process.exit(3), 5000);
+    `;
+    const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: fileURLToPath(new URL(".", import.meta.url)), encoding: "utf8", timeout: 20_000 });
+    expect({ status: child.status, out: child.stdout.trim() }, child.stderr).toEqual({ status: 0, out: "401" });
   });
 
   it("closes a connection it refused both ways, even when the client keeps its own side open", async () => {
@@ -661,6 +723,11 @@ function exchange(open: (onConnect: () => void) => Socket, request: string): Pro
 const plainTo = (port: number) => (onConnect: () => void) => connect(port, "127.0.0.1", onConnect);
 /** The JSON body of a raw HTTP answer. */
 const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4));
+/** A lookup as raw HTTP, the last on its connection when `last`. */
+const find = (query: string, last = false) => `GET /v1/contacts?apiKey=${KEYS.acme}&${query} HTTP/1.1\r\nhost: localhost\r\n${last ? "connection: close\r\n" : ""}\r\n`;
+/** Opens a TLS connection to a running server (for `exchange`). */
+const tlsTo = ({ server }: { server: { port: number; certificate: string } }) => (onConnect: () => void) =>
+  tlsConnect({ port: server.port, host: "127.0.0.1", ca: server.certificate, servername: "localhost" }, onConnect);
 /** The answers in a connection's raw bytes, one after another, each framed by its Content-Length. */
 function answersIn(text: string): Array<{ status: number; body: unknown }> {
   const answers = [];

@@ -7,6 +7,7 @@ import { STATUS_CODES, createServer as createHttpServer, type IncomingMessage, t
 import { createServer as createHttpsServer } from "node:https";
 import { createServer as createNetServer, type Socket } from "node:net";
 import { rm } from "node:fs/promises";
+import { setImmediate } from "node:timers";
 import type { Intake } from "../app.js";
 import { loadCertificate, type CertificateOptions } from "./tls.js";
 
@@ -21,6 +22,12 @@ export interface ServeOptions extends CertificateOptions {
    * Default 60 000, node's own.
    */
   headersTimeoutMs?: number;
+  /**
+   * Write the answers to every request ready in one turn of the event loop together, at the end of
+   * that turn (default true): a client on another core is woken once for them all, not once an
+   * answer; a lone request waits a few microseconds longer. `startIntakeServer` turns it off.
+   */
+  answersPerTurn?: boolean;
 }
 
 export interface RunningServer {
@@ -42,7 +49,8 @@ export async function serve(intake: Intake, options: ServeOptions = {}): Promise
   const tls = await loadCertificate({ ...options, hosts: [host, ...(options.hosts ?? [])] });
   // Filled in once listening: requests are addressed to this server, whatever their Host header says.
   let origin = "";
-  const handler = (scheme: "https" | "http") => requestListener(intake, () => `${scheme}://${origin}`);
+  const answers = { answersPerTurn: options.answersPerTurn ?? true };
+  const handler = (scheme: "https" | "http") => requestListener(intake, () => `${scheme}://${origin}`, answers);
   const headersTimeout = options.headersTimeoutMs ?? 60_000;
   const limits = {
     maxHeaderSize: NODE_HEAD_BYTES,
@@ -98,6 +106,9 @@ export async function serve(intake: Intake, options: ServeOptions = {}): Promise
     certificatePath: tls.certPath,
     ...(tls.renewed ? { certificateRenewed: tls.renewed } : {}),
     async close() {
+      // Answers made this turn, waiting for its end, go out before the connections are cut: the
+      // turn's callback was queued before this one.
+      if (answers.answersPerTurn) await new Promise((resolve) => atTurnEnd(resolve));
       await new Promise<void>((resolve) => {
         listener.close(() => resolve());
         // Also stops their timeout checks.
@@ -117,11 +128,12 @@ export async function serve(intake: Intake, options: ServeOptions = {}): Promise
  * (whatever its Host header says). `serve` uses it for both schemes; the benchmarks put it behind
  * a plain node:http server to compare the core with other servers without TLS.
  */
-export function requestListener(intake: Intake, origin: () => string) {
-  return (req: IncomingMessage, res: ServerResponse) => void respond(intake, origin(), req, res);
+export function requestListener(intake: Intake, origin: () => string, options: Pick<ServeOptions, "answersPerTurn"> = {}) {
+  const perTurn = options.answersPerTurn ?? true;
+  return (req: IncomingMessage, res: ServerResponse) => void respond(intake, origin(), req, res, perTurn);
 }
 
-async function respond(intake: Intake, origin: string, req: IncomingMessage, res: ServerResponse) {
+async function respond(intake: Intake, origin: string, req: IncomingMessage, res: ServerResponse, perTurn: boolean) {
   const target = req.url ?? "/";
   try {
     // Only a path is a target here ("*" and absolute forms are for proxies); prefixing it with
@@ -140,14 +152,17 @@ async function respond(intake: Intake, origin: string, req: IncomingMessage, res
       refusal,
     });
     const overflow = read !== undefined && (await read).overflow;
-    // A fault rule that drops the connection.
-    if (response.drop) return void req.socket.destroy();
+    if (perTurn) await endOfTurn();
+    if (response.drop) {
+      // A fault rule that drops the connection, once the answers to the requests before this one on it are out.
+      await answersUnderWay(req.socket, res);
+      return void req.socket.destroy();
+    }
     // An upload cut short at the limit is not read further, and a client that sent a proxy's target
     // or headers past the limit is not speaking to us as the API expects: neither connection is reused.
     if (overflow || refusal) response.headers.connection = "close";
     // A known length spares the chunked framing: one write of head and body, not three.
     if (response.body !== null) response.headers["content-length"] = String(Buffer.byteLength(response.body));
-    await endOfTurn();
     res.writeHead(response.status, response.headers);
     res.end(response.body ?? undefined);
     if (overflow) req.destroy();
@@ -163,18 +178,35 @@ const EMPTY = Buffer.alloc(0);
 let turn: Promise<void> | undefined;
 
 /**
+ * Node's setImmediate as it was when this module loaded: fake timers a test installs later replace
+ * the global and node:timers' own, and would hold every answer.
+ */
+const atTurnEnd = setImmediate;
+
+/**
  * Resolves once this turn of the event loop has handled every request that was ready, so their
  * answers go out together: a client woken by the first finds the rest waiting, rather than being
  * woken for each (a wake-up across cores costs more than a request's own write on a VM).
  */
 function endOfTurn(): Promise<void> {
   return (turn ??= new Promise((resolve) =>
-    setImmediate(() => {
+    atTurnEnd(() => {
       turn = undefined;
       resolve();
     }),
   ));
 }
+
+/**
+ * Until the answers to the requests before this point on the connection (before `own`, where
+ * given) are written, however long they take: node queues them and hands the socket to each in turn.
+ */
+async function answersUnderWay(socket: Socket, own?: ServerResponse): Promise<void> {
+  for (let res = underWay(socket); res && res !== own && !res.writableFinished; res = underWay(socket)) {
+    await new Promise((resolve) => res!.once("finish", resolve).once("close", resolve));
+  }
+}
+const underWay = (socket: Socket) => (socket as { _httpMessage?: ServerResponse | null })._httpMessage;
 
 /**
  * The API's limit on a request's URL and headers. Node parses up to four times as much, so that
@@ -235,7 +267,7 @@ async function refuseMalformed(intake: Intake, origin: string, error: NodeJS.Err
   if (!socket.writable) return socket.destroy();
   if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") {
     // Too slow to finish its request: nothing of it is known to journal. A response under way is cut.
-    if ((socket as { _httpMessage?: unknown })._httpMessage) return socket.destroy();
+    if (underWay(socket)) return socket.destroy();
     return void socket.end("HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n", () => socket.destroy());
   }
   const refusal = error.code === "HPE_HEADER_OVERFLOW" ? HEAD_TOO_LARGE : ({ code: "VALIDATION_ERROR", message: "The request is not valid HTTP." } as const);
@@ -251,6 +283,7 @@ async function refuseMalformed(intake: Intake, origin: string, error: NodeJS.Err
   } catch (cause) {
     intake.reportError(new Error("The node adapter could not answer a request it could not parse.", { cause }));
   }
+  await answersUnderWay(socket);
   if (!socket.writable) return socket.destroy();
   const head = Object.entries({ ...headers, "content-length": String(Buffer.byteLength(body)), connection: "close" })
     .map(([name, value]) => `${name}: ${value}\r\n`)
