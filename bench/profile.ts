@@ -35,30 +35,37 @@ async function cpu(): Promise<{ user: number; system: number }> {
   const tick = 10; // ms per clock tick (USER_HZ 100)
   return { user: Number(fields[11]) * tick, system: Number(fields[12]) * tick };
 }
+/**
+ * The load generator's (this process's) CPU milliseconds, and how often its main thread, where
+ * autocannon runs, has slept waiting (voluntary context switches; the process's count would add
+ * the garbage collector's threads).
+ */
+async function loaderUsage(): Promise<{ cpu: number; sleeps: number }> {
+  const { userCPUTime, systemCPUTime } = process.resourceUsage();
+  const status = await readFile(`/proc/self/task/${process.pid}/status`, "utf8");
+  return { cpu: (userCPUTime + systemCPUTime) / 1000, sleeps: Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)![1]) };
+}
 let sample;
 let used;
 let loader;
 try {
   await load(target, route, 2);
   const start = await cpu();
-  const loaderStart = process.resourceUsage();
+  const loaderStart = await loaderUsage();
   sample = await load(target, route, SECONDS);
-  const loaderEnd = process.resourceUsage();
+  const loaderEnd = await loaderUsage();
   const end = await cpu();
   used = { user: end.user - start.user, system: end.system - start.system };
-  loader = {
-    cpu: (loaderEnd.userCPUTime + loaderEnd.systemCPUTime - loaderStart.userCPUTime - loaderStart.systemCPUTime) / 1000,
-    sleeps: loaderEnd.voluntaryContextSwitches - loaderStart.voluntaryContextSwitches,
-  };
+  loader = { cpu: loaderEnd.cpu - loaderStart.cpu, sleeps: loaderEnd.sleeps - loaderStart.sleeps };
 } finally {
   await target.stop();
 }
 const requests = sample.requestsPerSecond * SECONDS;
 const per = (ms: number) => ((ms * 1000) / requests).toFixed(1);
 console.log(`${kind}, ${route.name}: ${Math.round(sample.requestsPerSecond)} req/s; server CPU ${per(used.user + used.system)} µs per request (user ${per(used.user)}, system ${per(used.system)}), ${Math.round(((used.user + used.system) / (SECONDS * 1000)) * 100)}% of a core`);
-// Each sleep of the load generator is a wake-up some answer's write pays for: a server slower than
-// the load generator pays them, one that keeps it busy does not (bench/README.md, Receive).
-console.log(`load generator (this process): CPU ${per(loader.cpu)} µs and ${(loader.sleeps / requests).toFixed(2)} sleeps per request`);
+// The load generator sleeps when no answer is waiting, and the write of the next answer wakes it:
+// the server pays for that wake-up (bench/README.md, Receive).
+console.log(`load generator (this process): CPU ${per(loader.cpu)} µs and ${(loader.sleeps / requests).toFixed(2)} sleeps of its main thread per request`);
 
 if (profile) {
   const file = (await readdir(profiles)).find((f) => !before.has(f) && f.endsWith(".cpuprofile"));
