@@ -506,8 +506,7 @@ describe("the node adapter", () => {
     } finally {
       agent.destroy();
     }
-    const { port, certificate } = harness.server;
-    const garbage = await exchange((onConnect) => tlsConnect({ port, host: "127.0.0.1", ca: certificate, servername: "localhost" }, onConnect), NOT_HTTP);
+    const garbage = await exchange(tlsTo(harness), NOT_HTTP);
     expect(garbage).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n[^]*x-request-id: req_[^]*connection: close\r\n\r\n/);
     expect(bodyOf(garbage)).toEqual({ error: { code: "VALIDATION_ERROR", message: "The request is not valid HTTP." } });
   });
@@ -527,8 +526,8 @@ describe("the node adapter", () => {
     expect([0, 2, 4].map((i) => (answers[i]!.body as { contact: { phone: string } }).contact.phone)).toEqual(phones);
     expect(answers[1]!.body).toEqual({ success: true, messageId: expect.stringMatching(/^msg_/) });
     expect((answers[3]!.body as { error: { code: string } }).error.code).toBe("CONTACT_NOT_FOUND");
-    // Ten connections opened first, then a request written on each in one go: the server reads them
-    // in one turn and answers them together.
+    // Ten connections opened first, then a request written on each in one go, so that the server
+    // reads them in one turn and answers them together.
     const sockets = await Promise.all(Array.from({ length: 10 }, () => new Promise<Socket>((resolve) => { const socket: Socket = tlsTo(harness!)(() => resolve(socket)); })));
     const together = sockets.map((socket) => new Promise<string>((resolve, reject) => {
       let text = "";
