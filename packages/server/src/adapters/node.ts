@@ -199,10 +199,12 @@ function endOfTurn(): Promise<void> {
 
 /**
  * Until the answers to the requests before this point on the connection (before `own`, where
- * given) are written, however long they take: node queues them and hands the socket to each in turn.
+ * given) are written, however long they take: node queues them and hands the socket to each in
+ * turn. Or until the connection is gone: node then leaves the last response on the socket, closed.
  */
 async function answersUnderWay(socket: Socket, own?: ServerResponse): Promise<void> {
   for (let res = underWay(socket); res && res !== own && !res.writableFinished; res = underWay(socket)) {
+    if (res.destroyed || socket.destroyed) return;
     await new Promise((resolve) => res!.once("finish", resolve).once("close", resolve));
   }
 }
@@ -257,6 +259,9 @@ function send(res: ServerResponse, status: number, body: string) {
 
 const NO_HEADERS = { get: () => null };
 
+/** Connections already being refused. */
+const refused = new WeakSet<Socket>();
+
 /**
  * Requests node cannot parse (URL and headers past its limit, garbage) are answered by the core,
  * in the shape of the route their request line names where node still holds it, with a request
@@ -264,6 +269,9 @@ const NO_HEADERS = { get: () => null };
  * short.
  */
 async function refuseMalformed(intake: Intake, origin: string, error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) {
+  // Node reports every chunk that arrives after the first error again: one refusal a connection.
+  if (refused.has(socket)) return;
+  refused.add(socket);
   if (!socket.writable) return socket.destroy();
   if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") {
     // Too slow to finish its request: nothing of it is known to journal. A response under way is cut.
