@@ -111,8 +111,10 @@ function redactor(apiKey: string): (value: unknown) => unknown {
       const message = redact(read("message"));
       redact(read("stack"));
       const name = redact(read("name"));
-      // A system code may be a getter on the class; it is kept, as text with the key out.
-      const code = read("code");
+      // A system code may be a getter on the class; it is kept, as text with the key out (and a
+      // key in it makes the copy, as one in the message does).
+      const rawCode = read("code");
+      const code = typeof rawCode === "string" ? redact(rawCode) : undefined;
       // Read by key, not by enumeration: an error's message, stack and cause are not enumerable,
       // and neither may be what a custom error class keeps (inspect shows it all the same).
       const own = Reflect.ownKeys(value)
@@ -125,7 +127,7 @@ function redactor(apiKey: string): (value: unknown) => unknown {
       if (changed) {
         const copy = new Error(String(message), cause === undefined ? undefined : { cause });
         copy.name = String(name);
-        Object.assign(copy, typeof code === "string" && { code: redactText(code, apiKey) }, Object.fromEntries(own), errors !== undefined && { errors });
+        Object.assign(copy, code !== undefined && { code }, Object.fromEntries(own), errors !== undefined && { errors });
         result = copy;
       }
     } else if (Array.isArray(value)) {

@@ -141,6 +141,19 @@ describe("the caller's AbortSignal", () => {
     });
   });
 
+  it("a system code given by the error's class (a getter, not its own property) is redacted too, not passed on with the error", async () => {
+    record(() => json(contact, 201));
+    class SocketError extends Error {
+      get code() {
+        return `E_REFUSED_FOR_${API_KEY}`;
+      }
+    }
+    const error = await client("query").contacts.create({ phone: "+14155550123" }, { signal: AbortSignal.abort({ error: new SocketError("refused") }) }).catch((e: unknown) => e);
+    const held = ((error as AbortError).cause as { error: Error & { code?: string } }).error;
+    expect(held.code).toBe("E_REFUSED_FOR_[REDACTED]");
+    expect(held.message).toBe("refused");
+  });
+
   it("a cycle that runs through an error held in the reason is left out, without overflowing the stack", async () => {
     record(() => json(contact, 201));
     const reason: Record<string, unknown> = { why: `user left, key ${API_KEY}` };
