@@ -493,7 +493,7 @@ describe("follow-ups", () => {
 
     await query.messages.receive({ customData: { messageSid: "SM-1", fromId: "+14155550123", toId: "t", body: "Yes, I'm in" } });
     await settle();
-    expect((await jobsOf("follow_up"))).toEqual([]);
+    expect(await jobsOf("follow_up")).toEqual([]);
     await advance(60 * 24 * HOUR);
     expect(await followUps()).toHaveLength(4);
   });
@@ -504,11 +504,11 @@ describe("follow-ups", () => {
     await bearer.lists.addContact("lst_leads", { contact_id: lead.id });
     await settle();
     const followUps = async () => (await conversation(lead.id)).filter((m) => m.source === "follow_up");
-    expect((await jobsOf("follow_up"))).toHaveLength(1);
+    expect(await jobsOf("follow_up")).toHaveLength(1);
     await harness!.admin("PATCH", "/campaigns/cmp_spring", { state: "Paused" });
     await advance(1 * HOUR);
     expect(await followUps()).toEqual([]);
-    expect((await jobsOf("follow_up"))).toEqual([]);
+    expect(await jobsOf("follow_up")).toEqual([]);
     await harness!.admin("PATCH", "/campaigns/cmp_spring", { state: "Live" });
     await advance(30 * 24 * HOUR);
     expect(await followUps()).toEqual([]);

@@ -49,8 +49,7 @@ export async function serve(intake: Intake, options: ServeOptions = {}): Promise
   const tls = await loadCertificate({ ...options, hosts: [host, ...(options.hosts ?? [])] });
   // Filled in once listening: requests are addressed to this server, whatever their Host header says.
   let origin = "";
-  const answers = { answersPerTurn: options.answersPerTurn ?? true };
-  const handler = (scheme: "https" | "http") => requestListener(intake, () => `${scheme}://${origin}`, answers);
+  const handler = (scheme: "https" | "http") => requestListener(intake, () => `${scheme}://${origin}`, options);
   const headersTimeout = options.headersTimeoutMs ?? 60_000;
   const limits = {
     maxHeaderSize: NODE_HEAD_BYTES,
@@ -108,7 +107,7 @@ export async function serve(intake: Intake, options: ServeOptions = {}): Promise
     async close() {
       // Answers made this turn, waiting for its end, go out before the connections are cut: the
       // turn's callback was queued before this one.
-      if (answers.answersPerTurn) await new Promise((resolve) => atTurnEnd(resolve));
+      if (answersPerTurn(options)) await new Promise((resolve) => atTurnEnd(resolve));
       await new Promise<void>((resolve) => {
         listener.close(() => resolve());
         // Also stops their timeout checks.
@@ -129,7 +128,7 @@ export async function serve(intake: Intake, options: ServeOptions = {}): Promise
  * a plain node:http server to compare the core with other servers without TLS.
  */
 export function requestListener(intake: Intake, origin: () => string, options: Pick<ServeOptions, "answersPerTurn"> = {}) {
-  const perTurn = options.answersPerTurn ?? true;
+  const perTurn = answersPerTurn(options);
   return (req: IncomingMessage, res: ServerResponse) => void respond(intake, origin(), req, res, perTurn);
 }
 
@@ -174,6 +173,8 @@ async function respond(intake: Intake, origin: string, req: IncomingMessage, res
 }
 
 const EMPTY = Buffer.alloc(0);
+
+const answersPerTurn = (options: Pick<ServeOptions, "answersPerTurn">) => options.answersPerTurn ?? true;
 
 let turn: Promise<void> | undefined;
 
