@@ -105,14 +105,12 @@ export function createTransport(options: ResolvedOptions): Send {
           // A logger that fails must not fail the call: the request may already have taken effect.
         }
       });
-    // A redirect could carry a query-form key to another host; the service never redirects.
-    const init: RequestInit = { method, headers, body, redirect: "error" };
 
     for (let attempt = 0; ; attempt++) {
       if (callerSignal?.aborted) throw new AbortError(summaryOf(), { cause: redactError(callerSignal.reason, options.apiKey) });
       const started = Date.now();
       log?.({ event: "request", attempt, message: `${summaryOf().method} ${summaryOf().url} (attempt ${attempt + 1})` });
-      const outcome = await attemptOnce(url, init, callerSignal, timeoutMs, summaryOf, safe, options);
+      const outcome = await attemptOnce(url, { method, headers, body }, callerSignal, timeoutMs, summaryOf, safe, options);
       const durationMs = Date.now() - started;
       const canRetry = attempt < maxRetries;
 
@@ -166,37 +164,42 @@ function pathOf(url: string): string {
 
 async function attemptOnce(
   url: string,
-  init: RequestInit,
+  { method, headers, body }: Pick<Outgoing, "method" | "headers" | "body">,
   callerSignal: AbortSignal | undefined,
   timeoutMs: number,
   summaryOf: () => RequestSummary,
   safe: boolean,
   options: ResolvedOptions,
 ): Promise<Outcome> {
-  // One controller per attempt, aborted by the timer or by the caller's signal. `stopped` rejects
-  // at the same moment and is raced against the fetch and the body, so a fetch (or a mocked
-  // body) that ignores its signal still stops; racing costs less than a listener per step.
+  // One controller per attempt, aborted by the timer or by the caller's signal. The attempt's
+  // promise rejects at the same moment, so a fetch (or a mocked body) that ignores its signal
+  // still stops; one promise settled by whichever comes first costs less than racing each step.
   const attempt = new AbortController();
   let timedOut = false;
-  let stop!: (reason: unknown) => void;
-  const stopped = new Promise<never>((_, reject) => {
-    stop = (reason) => {
-      attempt.abort(reason);
-      reject(reason);
-    };
-  });
-  stopped.catch(() => {});
-  const timer = setTimeout(() => {
-    timedOut = true;
-    stop(new DOMException("The operation timed out.", "TimeoutError"));
-  }, timeoutMs);
-  const followCaller = () => stop(callerSignal!.reason);
-  if (callerSignal?.aborted) followCaller();
-  else callerSignal?.addEventListener("abort", followCaller, { once: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let followCaller: (() => void) | undefined;
   try {
-    const raw = await Promise.race([options.fetch(url, { ...init, signal: attempt.signal }), stopped]);
-    const body = await Promise.race([raw.arrayBuffer(), stopped]);
-    return { answer: { status: raw.status, statusText: raw.statusText, headers: raw.headers, body, summary: summaryOf } };
+    const answer = await new Promise<Answer>((resolve, reject) => {
+      const stop = (reason: unknown) => {
+        attempt.abort(reason);
+        reject(reason);
+      };
+      timer = setTimeout(() => {
+        timedOut = true;
+        stop(new DOMException("The operation timed out.", "TimeoutError"));
+      }, timeoutMs);
+      if (callerSignal) {
+        followCaller = () => stop(callerSignal.reason);
+        if (callerSignal.aborted) return followCaller();
+        callerSignal.addEventListener("abort", followCaller, { once: true });
+      }
+      // A redirect could carry a query-form key to another host; the service never redirects.
+      options
+        .fetch(url, { method, headers, body, redirect: "error", signal: attempt.signal })
+        .then((raw) => raw.arrayBuffer().then((bytes) => resolve({ status: raw.status, statusText: raw.statusText, headers: raw.headers, body: bytes, summary: summaryOf })))
+        .catch(reject);
+    });
+    return { answer };
   } catch (error) {
     if (callerSignal?.aborted) return { failure: new AbortError(summaryOf(), { cause: redactError(error, options.apiKey) }), retryable: false };
     if (timedOut) return { failure: new TimeoutError(summaryOf(), timeoutMs), retryable: safe };
@@ -204,7 +207,7 @@ async function attemptOnce(
     return { failure: connectionError(summaryOf(), error, code, options.apiKey), retryable: mayRetryConnection(code, safe) };
   } finally {
     clearTimeout(timer);
-    callerSignal?.removeEventListener("abort", followCaller);
+    if (followCaller) callerSignal!.removeEventListener("abort", followCaller);
   }
 }
 

@@ -52,6 +52,22 @@ describe("per-request timeout", () => {
     );
     await expect(client("query", { timeoutMs: 100 }).lists.addContact("lst_1", { contactId: "c" })).rejects.toBeInstanceOf(TimeoutError);
   });
+
+  it("stops a fetch that ignores its signal, by the timeout or by the caller, and aborts the signal it was given", async () => {
+    const given: AbortSignal[] = [];
+    const deaf = (request: Request) => {
+      given.push(request.signal);
+      return new Promise<Response>(() => {});
+    };
+    const intake = client("query", { fetch: deaf, timeoutMs: 50, maxRetries: 0 });
+    await expect(intake.contacts.find({ email: "a@example.com" })).rejects.toBeInstanceOf(TimeoutError);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort("left"), 20);
+    const error = await intake.contacts.find({ email: "a@example.com" }, { signal: controller.signal, timeoutMs: 5_000 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AbortError);
+    expect((error as AbortError).cause).toBe("left");
+    expect(given.map((signal) => signal.aborted)).toEqual([true, true]);
+  });
 });
 
 describe("the caller's AbortSignal", () => {
