@@ -193,11 +193,13 @@ async function attemptOnce(
         if (callerSignal.aborted) return followCaller();
         callerSignal.addEventListener("abort", followCaller, { once: true });
       }
-      // A redirect could carry a query-form key to another host; the service never redirects.
-      options
-        .fetch(url, { method, headers, body, redirect: "error", signal: attempt.signal })
-        .then((raw) => raw.arrayBuffer().then((bytes) => resolve({ status: raw.status, statusText: raw.statusText, headers: raw.headers, body: bytes, summary: summaryOf })))
-        .catch(reject);
+      // Awaited rather than chained, so a fetch or a body double that returns a plain value works.
+      (async () => {
+        // A redirect could carry a query-form key to another host; the service never redirects.
+        const raw = await options.fetch(url, { method, headers, body, redirect: "error", signal: attempt.signal });
+        const bytes = await raw.arrayBuffer();
+        resolve({ status: raw.status, statusText: raw.statusText, headers: raw.headers, body: bytes, summary: summaryOf });
+      })().catch(reject);
     });
     return { answer };
   } catch (error) {

@@ -1,4 +1,5 @@
-import { AbortError, TimeoutError } from "@intake/client";
+import { AbortError, ConnectionError, TimeoutError, type FetchFn } from "@intake/client";
+import { getEventListeners } from "node:events";
 import { delay } from "msw";
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -67,6 +68,37 @@ describe("per-request timeout", () => {
     expect(error).toBeInstanceOf(AbortError);
     expect((error as AbortError).cause).toBe("left");
     expect(given.map((signal) => signal.aborted)).toEqual([true, true]);
+  });
+
+  it("takes a fetch double that returns a Response, or a body, as a plain value rather than a promise", async () => {
+    const bytes = new TextEncoder().encode(JSON.stringify({ contact })).buffer;
+    // Typed as returning promises; doubles written in JavaScript, or loosely typed mocks, may not.
+    const plainResponse = (() => Response.json({ contact })) as unknown as FetchFn;
+    const plainBody = (() => Promise.resolve({ status: 200, statusText: "OK", headers: new Headers(), arrayBuffer: () => bytes })) as unknown as FetchFn;
+    await expect(client("query", { fetch: plainResponse }).contacts.find({ email: "a@example.com" })).resolves.toEqual(contact);
+    await expect(client("query", { fetch: plainBody }).contacts.find({ email: "a@example.com" })).resolves.toEqual(contact);
+  });
+
+  it("a fetch that throws at once is a ConnectionError; a late rejection after the timeout is not left unhandled; the caller's signal keeps no listener", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const signal = new AbortController().signal;
+      const throwing: FetchFn = () => {
+        throw new TypeError("no network here");
+      };
+      const late: FetchFn = () => new Promise((_, reject) => setTimeout(() => reject(new TypeError("too late")), 30));
+      const failure = await client("query", { fetch: throwing, maxRetries: 0 }).contacts.find({ email: "a@example.com" }, { signal }).catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(ConnectionError);
+      expect((failure as ConnectionError).message).toContain("no network here");
+      await expect(client("query", { fetch: late, timeoutMs: 10, maxRetries: 0 }).contacts.find({ email: "a@example.com" }, { signal })).rejects.toBeInstanceOf(TimeoutError);
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      expect(unhandled).toEqual([]);
+      expect(getEventListeners(signal, "abort")).toHaveLength(0);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
   });
 });
 
@@ -219,6 +251,14 @@ describe("the caller's AbortSignal", () => {
   it("an already-aborted signal sends nothing", async () => {
     const seen = record(() => json(contact, 201));
     await expect(client("query").contacts.create({ phone: "+14155550123" }, { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(AbortError);
+    expect(seen).toHaveLength(0);
+  });
+
+  it("a signal aborted just before an attempt (by the logger, here) sends nothing either", async () => {
+    const seen = record(() => json(contact, 201));
+    const controller = new AbortController();
+    const intake = client("query", { logger: (entry) => entry.event === "request" && controller.abort("stop") });
+    await expect(intake.contacts.create({ phone: "+14155550123" }, { signal: controller.signal })).rejects.toBeInstanceOf(AbortError);
     expect(seen).toHaveLength(0);
   });
 
