@@ -547,10 +547,9 @@ describe("the node adapter", () => {
     }
     // Bytes arriving while the refusal waits make node report the error again: still one refusal.
     const journalBefore = ((await harness.admin("GET", "/journal")).body as unknown[]).length;
-    const { port, certificate } = harness.server;
     const again = await new Promise<string>((resolve) => {
       let text = "";
-      const socket = tlsConnect({ port, host: "127.0.0.1", ca: certificate, servername: "localhost" }, () => {
+      const socket = tlsTo(harness!)(() => {
         socket.write(lookup + NOT_HTTP);
         setTimeout(() => socket.writable && socket.write("MORE BYTES\r\n\r\n"), 30);
       });
