@@ -108,11 +108,20 @@ export function fastE164(trimmed: string): string | undefined {
 
 /** "+" and the digits of a number written with ASCII digits and spaces, dots, dashes or brackets; else undefined. */
 function plainDigits(text: string): string | undefined {
-  let out = "+";
-  for (let i = 1; i < text.length; i++) {
+  // Most numbers come as "+" and digits already: those are returned as they are, since building a
+  // copy a character at a time allocates a string per digit on every lookup and create.
+  let i = 1;
+  while (i < text.length && isDigit(text.charCodeAt(i))) i++;
+  if (i === text.length && text.startsWith("+")) return text;
+  let out = `+${text.slice(1, i)}`;
+  for (; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c >= 48 && c <= 57) out += text[i];
+    if (isDigit(c)) out += text[i];
     else if (c !== 32 && c !== 40 && c !== 41 && c !== 45 && c !== 46) return undefined; // space ( ) - .
   }
   return out;
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
 }
