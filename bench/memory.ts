@@ -1,19 +1,21 @@
 /**
- * Heap per stored contact and per stored message at 1,000,000 of each: one server in this
- * process, the heap measured after full collections before and after each step.
+ * Heap per stored contact and per stored message at 1,000,000 of each: one server at a time in
+ * this process, the heap measured after full collections before and after each step.
  *
  * - Contacts: 1,000,000 seeded (the store's own create, as the API's), each with a phone, an
  *   email, a sender id and two names.
  * - Messages: 1,000,000 received through the API in-process (`intake.handle`, the whole
  *   pipeline), 100 each from the first 10,000 contacts, with the server's defaults (the journal
  *   of the last 1,000 requests is outside the heap, so not counted).
+ * - Then contacts again: 1,000,000 created through the API in-process into an empty store (no
+ *   starting seed kept beside them), each with a phone, an email and two names.
  *
  * Target: under 1 KiB per contact. Run: npm run bench:memory (writes bench/results/memory.{md,json})
  */
 import { createIntake, type ApiRequest, type Intake } from "@intake/server";
 import { fmt, verdict } from "./support/figures.js";
 import { heapAfterGc, runLine, writeReport } from "./support/report.js";
-import { BENCH_KEY, benchSeed, benchSender } from "./support/seed.js";
+import { BENCH_KEY, benchEmail, benchPhone, benchSeed, benchSender } from "./support/seed.js";
 
 const CONTACTS = Number(process.env.CONTACTS ?? 1_000_000);
 const MESSAGES = Number(process.env.MESSAGES ?? 1_000_000);
@@ -21,60 +23,92 @@ const SENDERS = Math.min(10_000, CONTACTS);
 const LIMIT = 1024;
 
 const encoder = new TextEncoder();
-const receive = (intake: Intake, n: number) => {
-  const body = encoder.encode(`{"customData":{"messageSid":"SM${n}","fromId":"${benchSender(n % SENDERS)}","toId":"acme","body":"Hello, I would like to know more"}}`);
+/** A JSON POST through the whole pipeline in-process, keyed in the query. */
+const post = (intake: Intake, path: string, json: string) => {
+  const body = encoder.encode(json);
   const request: ApiRequest = {
     method: "POST",
-    url: new URL(`https://bench.local/v1/incoming_custom_channel_message?apiKey=${BENCH_KEY}`),
+    url: new URL(`https://bench.local/v1${path}?apiKey=${BENCH_KEY}`),
     headers: { get: (name) => (name === "content-type" ? "application/json" : null) },
     bytes: () => Promise.resolve(body),
   };
   return intake.handle(request);
 };
+const receive = (intake: Intake, n: number) =>
+  post(intake, "/incoming_custom_channel_message", `{"customData":{"messageSid":"SM${n}","fromId":"${benchSender(n % SENDERS)}","toId":"acme","body":"Hello, I would like to know more"}}`);
+const create = (intake: Intake, n: number) =>
+  post(intake, "/contacts", `{"phone":"${benchPhone(n)}","email":"${benchEmail(n)}","firstName":"Lead","lastName":"Number ${n}"}`);
 
 const start = heapAfterGc();
 const probe = createIntake({ rateLimit: 0 });
 const empty = heapAfterGc() - start;
 await probe.close();
 
-let started = performance.now();
-// Built inline and dropped, so nothing but the server holds the contacts afterwards.
-const intake = createIntake({ rateLimit: 0, seed: benchSeed(CONTACTS, 1, { senders: true }) });
-const seedSeconds = (performance.now() - started) / 1000;
-const withContacts = heapAfterGc();
-const perContact = (withContacts - start - empty) / CONTACTS;
-console.log(`${fmt(CONTACTS)} contacts: ${Math.round(perContact)} bytes each (seeded in ${seedSeconds.toFixed(1)} s)`);
+/** Seeded contacts, then messages received from them: the server is dropped after, so the next step starts clean. */
+async function seededThenReceived() {
+  let started = performance.now();
+  // Built inline and dropped, so nothing but the server holds the contacts afterwards.
+  const intake = createIntake({ rateLimit: 0, seed: benchSeed(CONTACTS, 1, { senders: true }) });
+  const seedSeconds = (performance.now() - started) / 1000;
+  const withContacts = heapAfterGc();
+  const perContact = (withContacts - start - empty) / CONTACTS;
+  console.log(`${fmt(CONTACTS)} contacts: ${Math.round(perContact)} bytes each (seeded in ${seedSeconds.toFixed(1)} s)`);
 
-started = performance.now();
-for (let n = 0; n < MESSAGES; n++) {
-  const response = await receive(intake, n);
-  if (response.status !== 200) throw new Error(`receive answered ${response.status}: ${response.body}`);
+  started = performance.now();
+  for (let n = 0; n < MESSAGES; n++) {
+    const response = await receive(intake, n);
+    if (response.status !== 200) throw new Error(`receive answered ${response.status}: ${response.body}`);
+  }
+  const receiveSeconds = (performance.now() - started) / 1000;
+  const perMessage = (heapAfterGc() - withContacts) / MESSAGES;
+  console.log(`${fmt(MESSAGES)} messages: ${Math.round(perMessage)} bytes each (received in ${receiveSeconds.toFixed(1)} s)`);
+  await intake.close();
+  return { perContact, perMessage, seedSeconds, receiveSeconds };
 }
-const receiveSeconds = (performance.now() - started) / 1000;
-const perMessage = (heapAfterGc() - withContacts) / MESSAGES;
-console.log(`${fmt(MESSAGES)} messages: ${Math.round(perMessage)} bytes each (received in ${receiveSeconds.toFixed(1)} s)`);
-await intake.close();
+
+/** Contacts created through the API into an empty store: no starting seed kept beside them. */
+async function createdThroughApi() {
+  const before = heapAfterGc();
+  const intake = createIntake({ rateLimit: 0, seed: benchSeed(0, 0) });
+  const started = performance.now();
+  for (let n = 0; n < CONTACTS; n++) {
+    const response = await create(intake, n);
+    if (response.status !== 201) throw new Error(`create answered ${response.status}: ${response.body}`);
+  }
+  const createSeconds = (performance.now() - started) / 1000;
+  const perCreated = (heapAfterGc() - before - empty) / CONTACTS;
+  console.log(`${fmt(CONTACTS)} contacts created: ${Math.round(perCreated)} bytes each (created in ${createSeconds.toFixed(1)} s)`);
+  await intake.close();
+  return { perCreated, createSeconds };
+}
+
+const { perContact, perMessage, seedSeconds, receiveSeconds } = await seededThenReceived();
+const { perCreated, createSeconds } = await createdThroughApi();
 
 const checks = [{ what: "heap per stored contact at 1M", value: `${Math.round(perContact)} B`, target: "< 1,024 B", met: perContact < LIMIT }];
 const markdown = `# Memory: heap per stored contact and per stored message
 
-${runLine()}. One server in the benchmark's process; the heap is measured with \`process.memoryUsage().heapUsed\`
+${runLine()}. One server at a time in the benchmark's process; the heap is measured with \`process.memoryUsage().heapUsed\`
 after two full collections (\`--expose-gc\`) before and after each step.
 
 | Stored | Count | Heap each | Target | |
 |---|---:|---:|---:|---|
-| Contact (phone, email, sender id, two names) | ${fmt(CONTACTS)} | ${fmt(perContact)} B | < 1,024 B | ${verdict(perContact < LIMIT)} |
+| Contact, seeded (phone, email, sender id, two names) | ${fmt(CONTACTS)} | ${fmt(perContact)} B | < 1,024 B | ${verdict(perContact < LIMIT)} |
+| Contact, created through the API (phone, email, two names) | ${fmt(CONTACTS)} | ${fmt(perCreated)} B | | |
 | Received message (100 per sender, 10,000 senders) | ${fmt(MESSAGES)} | ${fmt(perMessage)} B | | |
 
-- A server with nothing stored takes ${fmt(empty / 1024 / 1024, 1)} MiB of heap; the per-contact figure excludes it.
+- A server with nothing stored takes ${fmt(empty / 1024 / 1024, 1)} MiB of heap; the per-contact figures exclude it.
 - A contact's figure covers its @mswjs/data record, the strings it holds, and its entries in the
   indexes beside @mswjs/data (by phone, email and sender id, and the account's contact list); @mswjs/data's
-  own map of the model's records is the index by id.
+  own map of the model's records is the index by id. A seeded contact's figure also holds the
+  seed's own object for it: the server keeps its starting seed, to load again on a reset without
+  one. A contact created through the API has no sender id and no seed beside it.
 - A message's figure covers its record (19 fields), its entry in @mswjs/data's map, and its
   entries in the indexes (by message sid, the contact's conversation); the journal of the last 1,000 requests is kept as bytes outside
   the heap and is not in it.
 - Seeding ${fmt(CONTACTS)} contacts took ${seedSeconds.toFixed(1)} s; receiving ${fmt(MESSAGES)} messages through the whole
-  pipeline in-process took ${receiveSeconds.toFixed(1)} s (${fmt((receiveSeconds * 1e6) / MESSAGES, 1)} µs each).
+  pipeline in-process took ${receiveSeconds.toFixed(1)} s (${fmt((receiveSeconds * 1e6) / MESSAGES, 1)} µs each); creating
+  ${fmt(CONTACTS)} contacts the same way took ${createSeconds.toFixed(1)} s (${fmt((createSeconds * 1e6) / CONTACTS, 1)} µs each).
 
 Why a record is this small: @mswjs/data's own \`create\` builds a record field by field and leaves
 a message as a V8 dictionary of about 1.1 KB; the store builds records in the model's exact shape
@@ -89,7 +123,9 @@ await writeReport("memory", markdown, {
   emptyServerBytes: empty,
   bytesPerContact: perContact,
   bytesPerMessage: perMessage,
+  bytesPerCreatedContact: perCreated,
   seedSeconds,
   receiveSeconds,
+  createSeconds,
   checks,
 });
