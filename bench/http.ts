@@ -7,7 +7,7 @@
  * Run: npm run bench:http   (writes bench/results/http.{md,json}; ROUNDS, SECONDS to change;
  * ONLY=<part of a route's name> to measure some routes while profiling)
  */
-import { alternate, CONNECTIONS, median, type Sample } from "./support/load.js";
+import { alternate, CONNECTIONS, medianOf, type Sample } from "./support/load.js";
 import { routes as allRoutes, STORED } from "./support/routes.js";
 import { figure, fmt, verdict } from "./support/figures.js";
 import { runLine, writeReport } from "./support/report.js";
@@ -36,16 +36,21 @@ try {
 }
 
 async function report(samples: Record<string, Record<string, Sample[]>>) {
-  const med = (route: string, target: string, key: keyof Sample) => median(samples[route]![target]!.map((s) => s[key]));
+  const med = (route: string, target: string, key: keyof Sample) => medianOf(samples[route]![target]!, key);
+  // "n/a" where /proc cannot tell (not Linux), rather than NaN.
+  const cpu = (route: string, target: string) => {
+    const micros = med(route, target, "serverCpuMicros");
+    return Number.isFinite(micros) ? fmt(micros, 1) : "n/a";
+  };
   const rps = (route: string, target: string) => med(route, target, "requestsPerSecond");
   const lines: string[] = [];
   const checks: Array<{ what: string; value: string; target: string; met: boolean; ratio: number }> = [];
   for (const { name: route } of routes) {
-    lines.push(`### ${route}`, "", "| Server | req/s (median) | p50 ms | p99 ms | non-2xx | errors |", "|---|---:|---:|---:|---:|---:|");
+    lines.push(`### ${route}`, "", "| Server | req/s (median) | p50 ms | p99 ms | server CPU µs a request | non-2xx | errors |", "|---|---:|---:|---:|---:|---:|---:|");
     for (const target of targets) {
       const all = samples[route]![target.name]!;
       const sum = (key: "non2xx" | "errors") => all.reduce((total, s) => total + s[key], 0);
-      lines.push(`| ${target.name} | ${fmt(rps(route, target.name))} | ${med(route, target.name, "p50")} | ${med(route, target.name, "p99")} | ${sum("non2xx")} | ${sum("errors")} |`);
+      lines.push(`| ${target.name} | ${fmt(rps(route, target.name))} | ${med(route, target.name, "p50")} | ${med(route, target.name, "p99")} | ${cpu(route, target.name)} | ${sum("non2xx")} | ${sum("errors")} |`);
     }
     lines.push("");
     const core = rps(route, "Intake core on node:http");
@@ -69,7 +74,8 @@ ${runLine()}. autocannon, ${CONNECTIONS} connections, from the benchmark's proce
 (so the load and the server each have a core). ${ROUNDS} rounds of ${SECONDS} s per server and route, the servers
 taking turns within a round, after a 1 s warm-up each; the tables give medians. Throughput is the figure that
 counts; the machine is shared, so compare ratios within this run. Latency is autocannon's, in whole
-milliseconds.
+milliseconds. A server's CPU is its process's user and system time (from /proc, Linux) over a round, per
+request answered: what it spent, whichever side set the pace.
 
 - **bare node:http / node:https**: answer a fixed JSON the size of a lookup's answer, after reading the
   request: the ceiling of node on this machine with this load generator.

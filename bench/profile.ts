@@ -11,6 +11,7 @@
  */
 import { mkdir, readdir, readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
+import { processCpu } from "./support/cpu.js";
 import { load } from "./support/load.js";
 import { routes } from "./support/routes.js";
 import { startTarget, type Kind } from "./support/targets.js";
@@ -31,9 +32,9 @@ const target = await startTarget(kind, {
 });
 /** User and system CPU milliseconds of the server's process so far. */
 async function cpu(): Promise<{ user: number; system: number }> {
-  const fields = (await readFile(`/proc/${target.pid}/stat`, "utf8")).split(") ")[1]!.split(" ");
-  const tick = 10; // ms per clock tick (USER_HZ 100)
-  return { user: Number(fields[11]) * tick, system: Number(fields[12]) * tick };
+  const used = await processCpu(target.pid!);
+  if (!used) throw new Error("The server's CPU time cannot be read from /proc (Linux only).");
+  return used;
 }
 /**
  * The load generator's (this process's) CPU milliseconds, and how often its main thread, where

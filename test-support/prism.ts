@@ -13,6 +13,8 @@ export interface Prism {
   /** `http://127.0.0.1:<port>`: prism serves the paths at its root, without /v1. */
   url: string;
   output(): string;
+  /** Prism's own process: it serves in it (without --multiprocess, prism's default). */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -58,6 +60,7 @@ export async function startPrism(args: string[], env: Record<string, string> = {
   return {
     url: `http://127.0.0.1:${port}`,
     output: () => output,
+    pid: child.pid,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -4,6 +4,7 @@
  * the report takes medians and ratios of medians.
  */
 import autocannon from "autocannon";
+import { processCpu } from "./cpu.js";
 import type { Target } from "./targets.js";
 
 export interface Call {
@@ -26,6 +27,8 @@ export interface Sample {
   p99: number;
   non2xx: number;
   errors: number;
+  /** The server process's CPU (user and system) per request answered, in µs, where it has its own process on Linux. */
+  serverCpuMicros?: number;
 }
 
 export const CONNECTIONS = 10;
@@ -36,6 +39,7 @@ const made = new Map<string, number>();
 export async function load(target: Target, route: Route, seconds: number): Promise<Sample> {
   const prefix = new URL(target.base).pathname.replace(/\/$/, "");
   const counter = `${route.name}\n${target.name}`;
+  const cpuBefore = target.pid === undefined ? undefined : await processCpu(target.pid);
   const result = await autocannon({
     url: target.base,
     connections: CONNECTIONS,
@@ -57,13 +61,23 @@ export async function load(target: Target, route: Route, seconds: number): Promi
       },
     ],
   });
+  const cpuAfter = target.pid === undefined ? undefined : await processCpu(target.pid);
+  const answered = result.requests.total;
+  const serverCpuMicros =
+    cpuBefore && cpuAfter && answered > 0 ? ((cpuAfter.user + cpuAfter.system - cpuBefore.user - cpuBefore.system) * 1000) / answered : undefined;
   return {
+    ...(serverCpuMicros === undefined ? {} : { serverCpuMicros }),
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
   };
+}
+
+/** One figure's median over a target's samples; NaN where the samples lack it (a server's CPU off Linux). */
+export function medianOf(samples: Sample[], key: keyof Sample): number {
+  return median(samples.map((sample) => sample[key] ?? NaN));
 }
 
 export function median(values: number[]): number {
@@ -94,7 +108,7 @@ export async function alternate(
       for (const target of rotated(targets, round)) {
         const sample = await load(target, route, options.seconds);
         samples[route.name]![target.name]!.push(sample);
-        options.log?.(`${route.name} | ${target.name} | round ${round + 1}: ${Math.round(sample.requestsPerSecond)} req/s, p50 ${sample.p50} ms, p99 ${sample.p99} ms${sample.non2xx || sample.errors ? `, ${sample.non2xx} non-2xx, ${sample.errors} errors` : ""}`);
+        options.log?.(`${route.name} | ${target.name} | round ${round + 1}: ${Math.round(sample.requestsPerSecond)} req/s, p50 ${sample.p50} ms, p99 ${sample.p99} ms${sample.serverCpuMicros === undefined ? "" : `, server CPU ${sample.serverCpuMicros.toFixed(1)} µs a request`}${sample.non2xx || sample.errors ? `, ${sample.non2xx} non-2xx, ${sample.errors} errors` : ""}`);
       }
     }
   }

@@ -58,5 +58,5 @@ export async function startTarget(
 /** `prism mock openapi.yaml`, with its default logging or with `-v silent`. */
 export async function startPrismTarget(silent: boolean): Promise<Target> {
   const prism = await startPrism(["mock", SPEC, ...(silent ? ["-v", "silent"] : [])]);
-  return { name: silent ? "prism mock -v silent" : "prism mock", base: prism.url, stop: () => prism.stop() };
+  return { name: silent ? "prism mock -v silent" : "prism mock", base: prism.url, pid: prism.pid, stop: () => prism.stop() };
 }
