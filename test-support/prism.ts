@@ -13,7 +13,7 @@ export interface Prism {
   /** `http://127.0.0.1:<port>`: prism serves the paths at its root, without /v1. */
   url: string;
   output(): string;
-  /** Prism's own process: it serves in it (without --multiprocess, prism's default). */
+  /** Prism's process: the one serving unless prism forks its server (--multiprocess, on by default where NODE_ENV is production). */
   pid: number | undefined;
   stop(): Promise<void>;
 }

@@ -75,9 +75,10 @@ export async function load(target: Target, route: Route, seconds: number): Promi
   };
 }
 
-/** One figure's median over a target's samples; NaN where the samples lack it (a server's CPU off Linux). */
+/** One figure's median over a target's samples; NaN where any sample lacks it (a server's CPU off Linux). */
 export function medianOf(samples: Sample[], key: keyof Sample): number {
-  return median(samples.map((sample) => sample[key] ?? NaN));
+  const values = samples.map((sample) => sample[key]);
+  return values.every((value) => value !== undefined) ? median(values) : NaN;
 }
 
 export function median(values: number[]): number {

@@ -57,6 +57,8 @@ export async function startTarget(
 
 /** `prism mock openapi.yaml`, with its default logging or with `-v silent`. */
 export async function startPrismTarget(silent: boolean): Promise<Target> {
-  const prism = await startPrism(["mock", SPEC, ...(silent ? ["-v", "silent"] : [])]);
+  // One process, as `prism mock` runs on a developer's machine: prism forks its server into a child
+  // where NODE_ENV is production, and the pid measured would then be the parent's, which only logs.
+  const prism = await startPrism(["mock", SPEC, "--multiprocess=false", ...(silent ? ["-v", "silent"] : [])]);
   return { name: silent ? "prism mock -v silent" : "prism mock", base: prism.url, pid: prism.pid, stop: () => prism.stop() };
 }
