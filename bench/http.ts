@@ -9,7 +9,7 @@
  */
 import { alternate, CONNECTIONS, medianOf, type Sample } from "./support/load.js";
 import { routes as allRoutes, STORED } from "./support/routes.js";
-import { figure, fmt, verdict } from "./support/figures.js";
+import { figure, fmt, fmtOrNa, verdict } from "./support/figures.js";
 import { runLine, writeReport } from "./support/report.js";
 import { startPrismTarget, startTarget, type Target } from "./support/targets.js";
 
@@ -37,11 +37,7 @@ try {
 
 async function report(samples: Record<string, Record<string, Sample[]>>) {
   const med = (route: string, target: string, key: keyof Sample) => medianOf(samples[route]![target]!, key);
-  // "n/a" where /proc cannot tell (not Linux), rather than NaN.
-  const cpu = (route: string, target: string) => {
-    const micros = med(route, target, "serverCpuMicros");
-    return Number.isFinite(micros) ? fmt(micros, 1) : "n/a";
-  };
+  const cpu = (route: string, target: string) => fmtOrNa(med(route, target, "serverCpuMicros"), 1);
   const rps = (route: string, target: string) => med(route, target, "requestsPerSecond");
   const lines: string[] = [];
   const checks: Array<{ what: string; value: string; target: string; met: boolean; ratio: number }> = [];

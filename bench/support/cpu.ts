@@ -1,4 +1,4 @@
-/** A process's CPU time from /proc (Linux): what a server spent, whatever else the machine ran. */
+/** A process's CPU time from /proc (Linux): the time it ran on a core, its helper threads included. */
 import { readFile } from "node:fs/promises";
 
 /** Milliseconds a clock tick is worth in /proc/<pid>/stat (USER_HZ, 100 on Linux). */

@@ -2,6 +2,9 @@
 
 export const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
+/** A figure some platforms cannot give (a server's CPU off Linux): "n/a" rather than NaN. */
+export const fmtOrNa = (n: number, digits = 0) => (Number.isFinite(n) ? fmt(n, digits) : "n/a");
+
 export const verdict = (ok: boolean) => (ok ? "met" : "**missed**");
 
 /**
