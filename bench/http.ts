@@ -7,7 +7,7 @@
  * Run: npm run bench:http   (writes bench/results/http.{md,json}; ROUNDS, SECONDS to change;
  * ONLY=<part of a route's name> to measure some routes while profiling)
  */
-import { alternate, CONNECTIONS, medianOf, type Sample } from "./support/load.js";
+import { alternate, CONNECTIONS, medianOf, serverCpuMicros, type Sample } from "./support/load.js";
 import { routes as allRoutes, STORED } from "./support/routes.js";
 import { figure, fmt, fmtOrNa, verdict } from "./support/figures.js";
 import { runLine, writeReport } from "./support/report.js";
@@ -36,9 +36,9 @@ try {
 }
 
 async function report(samples: Record<string, Record<string, Sample[]>>) {
-  const med = (route: string, target: string, key: keyof Sample) => medianOf(samples[route]![target]!, key);
-  const cpu = (route: string, target: string) => fmtOrNa(med(route, target, "serverCpuMicros"), 1);
-  const rps = (route: string, target: string) => med(route, target, "requestsPerSecond");
+  const med = (route: string, target: string, figure: (sample: Sample) => number | undefined) => medianOf(samples[route]![target]!, figure);
+  const cpu = (route: string, target: string) => fmtOrNa(med(route, target, serverCpuMicros), 1);
+  const rps = (route: string, target: string) => med(route, target, (s) => s.requestsPerSecond);
   const lines: string[] = [];
   const checks: Array<{ what: string; value: string; target: string; met: boolean; ratio: number }> = [];
   for (const { name: route } of routes) {
@@ -46,7 +46,7 @@ async function report(samples: Record<string, Record<string, Sample[]>>) {
     for (const target of targets) {
       const all = samples[route]![target.name]!;
       const sum = (key: "non2xx" | "errors") => all.reduce((total, s) => total + s[key], 0);
-      lines.push(`| ${target.name} | ${fmt(rps(route, target.name))} | ${med(route, target.name, "p50")} | ${med(route, target.name, "p99")} | ${cpu(route, target.name)} | ${sum("non2xx")} | ${sum("errors")} |`);
+      lines.push(`| ${target.name} | ${fmt(rps(route, target.name))} | ${med(route, target.name, (s) => s.p50)} | ${med(route, target.name, (s) => s.p99)} | ${cpu(route, target.name)} | ${sum("non2xx")} | ${sum("errors")} |`);
     }
     lines.push("");
     const core = rps(route, "Intake core on node:http");

@@ -8,7 +8,7 @@
  * Run: npm run bench:lookups   (writes bench/results/lookups.{md,json}; ROUNDS, SECONDS to change)
  */
 import { BENCH_KEY, benchPhone, benchEmail } from "./support/seed.js";
-import { alternate, CONNECTIONS, medianOf, type Route, type Sample } from "./support/load.js";
+import { alternate, CONNECTIONS, medianOf, serverCpuMicros, type Route, type Sample } from "./support/load.js";
 import { figure, fmt, fmtOrNa, verdict } from "./support/figures.js";
 import { runLine, writeReport } from "./support/report.js";
 import { startTarget, type Target } from "./support/targets.js";
@@ -48,17 +48,17 @@ try {
 
 async function report(samples: Record<string, Record<string, Sample[]>>) {
   const [small, large] = SIZES.map(label) as [string, string];
-  const med = (route: string, target: string, key: keyof Sample) => medianOf(samples[route]![target]!, key);
-  const cpu = (route: string, target: string) => med(route, target, "serverCpuMicros");
+  const med = (route: string, target: string, figure: (sample: Sample) => number | undefined) => medianOf(samples[route]![target]!, figure);
+  const cpu = (route: string, target: string) => med(route, target, serverCpuMicros);
   const rows = routes.map(({ name }) => {
-    const ratio = med(name, large, "requestsPerSecond") / med(name, small, "requestsPerSecond");
+    const ratio = med(name, large, (s) => s.requestsPerSecond) / med(name, small, (s) => s.requestsPerSecond);
     return { what: `lookup ${name}: req/s at 1M / at 1k`, value: figure(ratio, meets), target: "≥ 0.90", met: meets(ratio), route: name, ratio };
   });
   const figures = routes.flatMap(({ name }) =>
     [small, large].map((target) => {
       const all = samples[name]![target]!;
       const errors = all.reduce((total, s) => total + s.non2xx + s.errors, 0);
-      return `| ${name} | ${target} | ${fmt(med(name, target, "requestsPerSecond"))} | ${med(name, target, "p50")} | ${med(name, target, "p99")} | ${fmtOrNa(cpu(name, target), 1)} | ${errors} |`;
+      return `| ${name} | ${target} | ${fmt(med(name, target, (s) => s.requestsPerSecond))} | ${med(name, target, (s) => s.p50)} | ${med(name, target, (s) => s.p99)} | ${fmtOrNa(cpu(name, target), 1)} | ${errors} |`;
     }),
   );
   const markdown = `# Lookups with 1,000 and with 1,000,000 contacts stored

@@ -11,7 +11,6 @@
  */
 import { mkdir, readdir, readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { processCpu } from "./support/cpu.js";
 import { load } from "./support/load.js";
 import { routes } from "./support/routes.js";
 import { startTarget, type Kind } from "./support/targets.js";
@@ -30,12 +29,6 @@ const target = await startTarget(kind, {
   lists: 1000,
   nodeArgs: profile ? ["--cpu-prof", `--cpu-prof-dir=${profiles}`] : [],
 });
-/** User and system CPU milliseconds of the server's process so far. */
-async function cpu(): Promise<{ user: number; system: number }> {
-  const used = await processCpu(target.pid!);
-  if (!used) throw new Error("The server's CPU time cannot be read from /proc (Linux only).");
-  return used;
-}
 /**
  * The load generator's (this process's) CPU milliseconds, and how often its main thread, where
  * autocannon runs, has slept waiting (voluntary context switches; the process's count would add
@@ -51,17 +44,16 @@ let used;
 let loader;
 try {
   await load(target, route, 2);
-  const start = await cpu();
   const loaderStart = await loaderUsage();
   sample = await load(target, route, SECONDS);
   const loaderEnd = await loaderUsage();
-  const end = await cpu();
-  used = { user: end.user - start.user, system: end.system - start.system };
+  used = sample.serverCpuMs;
+  if (!used) throw new Error("The server's CPU time cannot be read from /proc (Linux only).");
   loader = { cpu: loaderEnd.cpu - loaderStart.cpu, sleeps: loaderEnd.sleeps - loaderStart.sleeps };
 } finally {
   await target.stop();
 }
-const requests = sample.requestsPerSecond * SECONDS;
+const { requests } = sample;
 const per = (ms: number) => ((ms * 1000) / requests).toFixed(1);
 console.log(`${kind}, ${route.name}: ${Math.round(sample.requestsPerSecond)} req/s; server CPU ${per(used.user + used.system)} µs per request (user ${per(used.user)}, system ${per(used.system)}), ${Math.round(((used.user + used.system) / (SECONDS * 1000)) * 100)}% of a core`);
 // The load generator sleeps when no answer is waiting, and the write of the next answer wakes it:

@@ -27,9 +27,14 @@ export interface Sample {
   p99: number;
   non2xx: number;
   errors: number;
-  /** The server process's CPU (user and system) per request answered, in µs, where it has its own process on Linux. */
-  serverCpuMicros?: number;
+  /** Requests answered in the run. */
+  requests: number;
+  /** The server process's CPU milliseconds over the run (user, system), where it has its own process on Linux. */
+  serverCpuMs?: { user: number; system: number };
 }
+
+/** The server's CPU per request answered, in µs; undefined where it was not read. */
+export const serverCpuMicros = ({ serverCpuMs: cpu, requests }: Sample) => (cpu && requests > 0 ? ((cpu.user + cpu.system) * 1000) / requests : undefined);
 
 export const CONNECTIONS = 10;
 
@@ -62,11 +67,9 @@ export async function load(target: Target, route: Route, seconds: number): Promi
     ],
   });
   const cpuAfter = target.pid === undefined ? undefined : await processCpu(target.pid);
-  const answered = result.requests.total;
-  const serverCpuMicros =
-    cpuBefore && cpuAfter && answered > 0 ? ((cpuAfter.user + cpuAfter.system - cpuBefore.user - cpuBefore.system) * 1000) / answered : undefined;
   return {
-    ...(serverCpuMicros === undefined ? {} : { serverCpuMicros }),
+    ...(cpuBefore && cpuAfter ? { serverCpuMs: { user: cpuAfter.user - cpuBefore.user, system: cpuAfter.system - cpuBefore.system } } : {}),
+    requests: result.requests.total,
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -76,8 +79,8 @@ export async function load(target: Target, route: Route, seconds: number): Promi
 }
 
 /** One figure's median over a target's samples; NaN where any sample lacks it (a server's CPU off Linux). */
-export function medianOf(samples: Sample[], key: keyof Sample): number {
-  const values = samples.map((sample) => sample[key]);
+export function medianOf(samples: Sample[], figure: (sample: Sample) => number | undefined): number {
+  const values = samples.map(figure);
   return values.every((value) => value !== undefined) ? median(values) : NaN;
 }
 
@@ -109,7 +112,7 @@ export async function alternate(
       for (const target of rotated(targets, round)) {
         const sample = await load(target, route, options.seconds);
         samples[route.name]![target.name]!.push(sample);
-        options.log?.(`${route.name} | ${target.name} | round ${round + 1}: ${Math.round(sample.requestsPerSecond)} req/s, p50 ${sample.p50} ms, p99 ${sample.p99} ms${sample.serverCpuMicros === undefined ? "" : `, server CPU ${sample.serverCpuMicros.toFixed(1)} µs a request`}${sample.non2xx || sample.errors ? `, ${sample.non2xx} non-2xx, ${sample.errors} errors` : ""}`);
+        options.log?.(`${route.name} | ${target.name} | round ${round + 1}: ${Math.round(sample.requestsPerSecond)} req/s, p50 ${sample.p50} ms, p99 ${sample.p99} ms${sample.serverCpuMs ? `, server CPU ${serverCpuMicros(sample)!.toFixed(1)} µs a request` : ""}${sample.non2xx || sample.errors ? `, ${sample.non2xx} non-2xx, ${sample.errors} errors` : ""}`);
       }
     }
   }
