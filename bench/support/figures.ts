@@ -8,10 +8,13 @@ export const fmtOrNa = (n: number, digits = 0) => (Number.isFinite(n) ? fmt(n, d
 export const verdict = (ok: boolean) => (ok ? "met" : "**missed**");
 
 /**
- * A figure to `digits` decimals, or one more when rounding would put it on the other side of its
- * target (0.8955 shown as 0.90 next to "≥ 0.90" and "missed").
+ * A figure to `digits` decimals, or as many more as it takes for the rounding to stay on the side
+ * of its target the figure is on (0.8951 shown as 0.895, not 0.90, next to "≥ 0.90" and "missed").
  */
 export function figure(value: number, meets: (value: number) => boolean, digits = 2): string {
-  const rounded = value.toFixed(digits);
-  return meets(Number(rounded)) === meets(value) ? rounded : value.toFixed(digits + 1);
+  for (let shown = digits; shown <= digits + 6; shown++) {
+    const rounded = value.toFixed(shown);
+    if (meets(Number(rounded)) === meets(value)) return rounded;
+  }
+  return String(value);
 }
