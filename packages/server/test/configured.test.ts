@@ -526,8 +526,8 @@ describe("the node adapter", () => {
     expect([0, 2, 4].map((i) => (answers[i]!.body as { contact: { phone: string } }).contact.phone)).toEqual(phones);
     expect(answers[1]!.body).toEqual({ success: true, messageId: expect.stringMatching(/^msg_/) });
     expect((answers[3]!.body as { error: { code: string } }).error.code).toBe("CONTACT_NOT_FOUND");
-    // Ten connections opened first, then a request written on each in one go, so that the server
-    // reads them in one turn and answers them together.
+    // Ten connections opened first, then a request written on each in one go: each gets its own
+    // answer (that a turn's answers leave together is the next test's).
     const sockets = await Promise.all(Array.from({ length: 10 }, () => new Promise<Socket>((resolve) => { const socket: Socket = tlsTo(harness!)(() => resolve(socket)); })));
     const together = sockets.map((socket) => new Promise<string>((resolve, reject) => {
       let text = "";
@@ -535,6 +535,63 @@ describe("the node adapter", () => {
     }));
     sockets.forEach((socket, i) => socket.write(byPhone(i % 3, true)));
     expect((await Promise.all(together)).map((text) => (answersIn(text)[0]!.body as { contact: { phone: string } }).contact.phone)).toEqual(sockets.map((_, i) => phones[i % 3]));
+  });
+
+  it("writes the answers to the requests of one turn of the event loop together, at its end, and each at once when asked to", async () => {
+    const intake = createIntake({ seed: SEED });
+    // Turns of the event loop, counted at each one's end (the phase setImmediate callbacks run in).
+    let turn = 0;
+    let counting = true;
+    const count = () => {
+      turn++;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
+    const lookup = `GET /v1/contacts?apiKey=${KEYS.acme}&email=nobody%40example.com HTTP/1.1\r\nhost: localhost\r\n\r\n`;
+    try {
+      for (const answersPerTurn of [true, false]) {
+        const events: string[] = [];
+        const listener = requestListener(intake, () => origin, { answersPerTurn });
+        const server = createServer((req, res) => {
+          events.push(`request in turn ${turn}`);
+          res.on("finish", () => events.push(`answer in turn ${turn}`));
+          listener(req, res);
+        });
+        await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+        // The address the core is told the request came to: HTTPS, as behind a TLS-terminating proxy.
+        const origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        try {
+          // Node accepts one connection a turn: all ten are taken before any request is written.
+          let accepted = 0;
+          const allAccepted = new Promise((resolve) => server.on("connection", () => ++accepted === 10 && resolve(undefined)));
+          const sockets = Array.from({ length: 10 }, () => connect((server.address() as AddressInfo).port, "127.0.0.1"));
+          await allAccepted;
+          const answered = sockets.map((socket) => new Promise<string>((resolve) => {
+            let text = "";
+            socket.on("data", (chunk) => {
+              text += chunk;
+              if (text.includes("CONTACT_NOT_FOUND")) resolve(text);
+            });
+          }));
+          // Written in one go, so the server reads all ten in one turn.
+          for (const socket of sockets) socket.write(lookup);
+          expect((await Promise.all(answered)).every((text) => text.startsWith("HTTP/1.1 404 "))).toBe(true);
+          sockets.forEach((socket) => socket.destroy());
+          const first = Number(events[0]!.split(" ").at(-1));
+          expect(events).toEqual(
+            answersPerTurn
+              ? [...Array(10).fill(`request in turn ${first}`), ...Array(10).fill(`answer in turn ${first + 1}`)]
+              : Array.from({ length: 20 }, (_, i) => (i % 2 ? `answer in turn ${first}` : `request in turn ${first}`)),
+          );
+        } finally {
+          server.closeAllConnections();
+          await new Promise((resolve) => server.close(resolve));
+        }
+      }
+    } finally {
+      counting = false;
+      await intake.close();
+    }
   });
 
   it("on one connection, a request that is not HTTP, or one a fault rule drops, comes after the answers to the requests before it", async () => {
