@@ -133,16 +133,18 @@ const size = JSON.parse((await run(process.execPath, ["packages/client/scripts/s
 const bundleMet = size.gzipBytes < size.budgetBytes;
 const budget = `${size.budgetBytes / 1000} kB`;
 
+/** The target, on the overhead in percent as the report shows it. */
+const underTarget = (percent: number) => percent < 10;
 const rows = Object.entries(samples).flatMap(([transport, calls]) =>
   Object.entries(calls).map(([name, got]) => {
     const [client, raw, rawTimeout] = [median(got.client), median(got.raw), median(got.rawTimeout)];
     const overhead = client / raw - 1;
-    return { transport, what: name, clientMicroseconds: client, rawMicroseconds: raw, rawTimeoutMicroseconds: rawTimeout, overhead, overheadOverTimeout: client / rawTimeout - 1, met: overhead < 0.1 };
+    return { transport, what: name, clientMicroseconds: client, rawMicroseconds: raw, rawTimeoutMicroseconds: rawTimeout, overhead, overheadOverTimeout: client / rawTimeout - 1, met: underTarget(overhead * 100) };
   }),
 );
 const importMs = Object.fromEntries(Object.entries(imports).map(([k, v]) => [k, median(v)]));
 const checks = [
-  ...rows.map((r) => ({ what: `client, ${r.what} (${r.transport}): overhead over raw fetch`, value: `${figure(r.overhead * 100, (p) => p < 10, 1)}%`, target: "< 10%", met: r.met })),
+  ...rows.map((r) => ({ what: `client, ${r.what} (${r.transport}): overhead over raw fetch`, value: `${figure(r.overhead * 100, underTarget, 1)}%`, target: "< 10%", met: r.met })),
   { what: "client bundle, min+gzip with openapi-fetch", value: `${fmt(size.gzipBytes)} B`, target: `< ${fmt(size.budgetBytes)} B`, met: bundleMet },
 ];
 const markdown = `# The client: per-call overhead, bundle size, import time
@@ -162,7 +164,7 @@ the median of the rounds' means per side.
 
 | Transport | Call | Client, µs | Raw fetch, µs | Overhead | Raw fetch with a timeout, µs | Target | |
 |---|---|---:|---:|---:|---:|---:|---|
-${rows.map((r) => `| ${r.transport} | ${r.what} | ${fmt(r.clientMicroseconds, 1)} | ${fmt(r.rawMicroseconds, 1)} | ${figure(r.overhead * 100, (p) => p < 10, 1)}% | ${fmt(r.rawTimeoutMicroseconds, 1)} | < 10% | ${verdict(r.met)} |`).join("\n")}
+${rows.map((r) => `| ${r.transport} | ${r.what} | ${fmt(r.clientMicroseconds, 1)} | ${fmt(r.rawMicroseconds, 1)} | ${figure(r.overhead * 100, underTarget, 1)}% | ${fmt(r.rawTimeoutMicroseconds, 1)} | < 10% | ${verdict(r.met)} |`).join("\n")}
 
 What the client adds per call: building the URL and headers, placing the key, one AbortController
 and timer per attempt for the timeout, reading the body whole within it, parsing JSON. Without

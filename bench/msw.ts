@@ -64,12 +64,14 @@ try {
   await intake.intake.close();
 }
 
+/** The target, on the ratio as the report shows it. */
+const withinTarget = (ratio: number) => ratio <= 2;
 const rows = Object.entries(samples).map(([name, bySide]) => {
   const ours = median(bySide["Intake handlers"]);
   const fixed = median(bySide["fixed-JSON handler"]);
-  return { what: name, intakeMicroseconds: ours, fixedMicroseconds: fixed, ratio: ours / fixed, met: ours / fixed <= 2 };
+  return { what: name, intakeMicroseconds: ours, fixedMicroseconds: fixed, ratio: ours / fixed, met: withinTarget(ours / fixed) };
 });
-const checks = rows.map((r) => ({ what: `msw mode, ${r.what}: Intake / fixed-JSON handler`, value: figure(r.ratio, (ratio) => ratio <= 2), target: "≤ 2", met: r.met }));
+const checks = rows.map((r) => ({ what: `msw mode, ${r.what}: Intake / fixed-JSON handler`, value: figure(r.ratio, withinTarget), target: "≤ 2", met: r.met }));
 const markdown = `# msw mode: Intake's handlers against a fixed-JSON msw handler
 
 ${runLine()}; msw ${(await import("msw/package.json", { with: { type: "json" } })).default.version}. One \`setupServer\` holding Intake's handlers (\`createIntakeHandlers\`, ${fmt(STORED)}
@@ -79,7 +81,7 @@ per side, the sides taking turns; medians of the per-call time. Creates use a ne
 
 | Call | Intake handlers, µs per call | Fixed-JSON handler, µs per call | Ratio | Target | |
 |---|---:|---:|---:|---:|---|
-${rows.map((r) => `| ${r.what} | ${fmt(r.intakeMicroseconds, 1)} | ${fmt(r.fixedMicroseconds, 1)} | ${figure(r.ratio, (ratio) => ratio <= 2)} | ≤ 2 | ${verdict(r.met)} |`).join("\n")}
+${rows.map((r) => `| ${r.what} | ${fmt(r.intakeMicroseconds, 1)} | ${fmt(r.fixedMicroseconds, 1)} | ${figure(r.ratio, withinTarget)} | ≤ 2 | ${verdict(r.met)} |`).join("\n")}
 
 Both sides pay for the client, msw's interception and matching, and a Request and a Response; the
 difference is the service itself (routing, auth, validation, the operation, storage, journal) and

@@ -10,7 +10,7 @@ import { summaryPage, type ReportFigures } from "./support/summary-page.js";
 
 const results = fileURLToPath(new URL("results/", import.meta.url));
 const reports: ReportFigures[] = [];
-for (const file of (await readdir(results)).filter((f) => f.endsWith(".json"))) {
+for (const file of (await readdir(results)).filter((f) => f.endsWith(".json")).sort()) {
   const report = JSON.parse(await readFile(`${results}${file}`, "utf8")) as Omit<ReportFigures, "name">;
   reports.push({ ...report, name: file.replace(/\.json$/, "") });
 }

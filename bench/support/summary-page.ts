@@ -15,12 +15,13 @@ export interface ReportFigures {
   run?: { build: string; startedAt: string };
 }
 
+/** The page for `reports`, in the order given (the summary gives them in the order of their file names). */
 export function summaryPage(reports: ReportFigures[]): string {
   const rows: string[] = [];
   // Which build and machine each report measured, so reports of different builds are not read as one run.
   const measuredOn = new Map<string, { names: string[]; started: string[] }>();
   let missed = 0;
-  for (const { name, checks, run } of [...reports].sort((a, b) => (a.name < b.name ? -1 : 1))) {
+  for (const { name, checks, run } of reports) {
     const build = run?.build ?? "build not recorded";
     const on = measuredOn.get(build) ?? { names: [], started: [] };
     measuredOn.set(build, on);

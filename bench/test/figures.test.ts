@@ -19,6 +19,10 @@ describe("a report's figures", () => {
     expect(figure(0.49999991, atLeast(0.5))).toBe("0.4999999");
     const under = (target: number) => (value: number) => value < target;
     expect(figure(9.9996, under(10), 1)).toBe("9.9996");
+    expect(figure(-1.04, under(10), 1)).toBe("-1.0");
+    const atMost = (target: number) => (value: number) => value <= target;
+    expect(figure(2.004, atMost(2))).toBe("2.004");
+    expect(figure(1.996, atMost(2))).toBe("2.00");
   });
 
   it("writes thousands with commas, and n/a for a figure the platform could not give", () => {
@@ -40,13 +44,13 @@ describe("the results page", () => {
 
   it("lists every check with a link to its report and counts the misses", () => {
     const page = summaryPage([
-      { name: "lookups", checks: [check("by phone", false), check("by email", true)], run: { build: "Node v20; commit abc", startedAt: "2026-11-21 14:57 UTC" } },
       { name: "client", checks: [check("lookup overhead", false)], run: { build: "Node v20; commit abc", startedAt: "2026-11-21 15:08 UTC" } },
+      { name: "lookups", checks: [check("by phone", false), check("by email", true)], run: { build: "Node v20; commit abc", startedAt: "2026-11-21 14:57 UTC" } },
     ]);
     expect(page).toContain("| [lookups](lookups.md) | by phone | 0.80 | ≥ 0.90 | **missed** |");
     expect(page).toContain("| [lookups](lookups.md) | by email | 1.00 | ≥ 0.90 | met |");
     expect(page).toContain("2 of 3 checks missed.");
-    // Reports in name order, grouped by the build they measured, with the span of their start times.
+    // Reports in the order given, grouped by the build they measured, with the span of their start times.
     expect(page.indexOf("[client]")).toBeLessThan(page.indexOf("[lookups]"));
     expect(page).toContain("- Node v20; commit abc: client, lookups (started 2026-11-21 14:57 UTC to 15:08 UTC)");
   });

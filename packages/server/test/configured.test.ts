@@ -564,11 +564,11 @@ describe("the node adapter", () => {
         await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
         // The address the core is told the request came to: HTTPS, as behind a TLS-terminating proxy.
         const origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        // Node accepts one connection a turn: all ten are taken before any request is written.
+        let accepted = 0;
+        const allAccepted = new Promise((resolve) => server.on("connection", () => ++accepted === 10 && resolve(undefined)));
+        const sockets = Array.from({ length: 10 }, () => connect((server.address() as AddressInfo).port, "127.0.0.1").on("error", () => {}));
         try {
-          // Node accepts one connection a turn: all ten are taken before any request is written.
-          let accepted = 0;
-          const allAccepted = new Promise((resolve) => server.on("connection", () => ++accepted === 10 && resolve(undefined)));
-          const sockets = Array.from({ length: 10 }, () => connect((server.address() as AddressInfo).port, "127.0.0.1"));
           await allAccepted;
           const answered = sockets.map((socket) => new Promise<string>((resolve) => {
             let text = "";
@@ -580,7 +580,6 @@ describe("the node adapter", () => {
           // Written in one go, so the server reads all ten in one turn.
           for (const socket of sockets) socket.write(lookup);
           expect((await Promise.all(answered)).every((text) => text.startsWith("HTTP/1.1 404 "))).toBe(true);
-          sockets.forEach((socket) => socket.destroy());
           const first = Number(events[0]!.split(" ").at(-1));
           expect(events).toEqual(
             answersPerTurn
@@ -588,6 +587,7 @@ describe("the node adapter", () => {
               : Array.from({ length: 20 }, (_, i) => (i % 2 ? `answer in turn ${first}` : `request in turn ${first}`)),
           );
         } finally {
+          sockets.forEach((socket) => socket.destroy());
           server.closeAllConnections();
           await new Promise((resolve) => server.close(resolve));
         }
