@@ -2,7 +2,8 @@
 // `require` from its dist (not the TypeScript sources), exposes the same names both ways, and
 // works both ways (a build can load and still fail on its first call, as a CommonJS build once did).
 import { execFileSync } from "node:child_process";
-import { createRequire } from "node:module";
+import { readdirSync, readFileSync } from "node:fs";
+import { builtinModules, createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
 const packages = ["@intake/spec", "@intake/client", "@intake/server"];
@@ -65,6 +66,29 @@ for (const name of packages) {
   }
   if (working) console.log(`${name}: publint ok; ${esm.length} exports via import and require, a first call works both ways`);
   else failed = true;
+}
+// Every package a build imports is one it declares: in the workspace, an undeclared one still
+// resolves (hoisted beside another's), and only an integrator's fresh install would fail.
+const builtins = new Set(builtinModules);
+for (const name of packages) {
+  const dir = `packages/${name.split("/")[1]}`;
+  const manifest = JSON.parse(readFileSync(`${dir}/package.json`, "utf8"));
+  const declared = new Set([name, ...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
+  const undeclared = new Set();
+  for (const file of readdirSync(`${dir}/dist`, { recursive: true }).filter((f) => /\.(c|m)?js$/.test(f))) {
+    const code = readFileSync(`${dir}/dist/${file}`, "utf8");
+    for (const [, specifier] of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)["']([^"'./][^"']*)["']/g)) {
+      const bare = specifier.replace(/^node:/, "");
+      const pkg = bare.startsWith("@") ? bare.split("/").slice(0, 2).join("/") : bare.split("/")[0];
+      if (!builtins.has(bare) && !builtins.has(pkg) && !declared.has(pkg)) undeclared.add(`${pkg} (${file})`);
+    }
+  }
+  if (undeclared.size) {
+    failed = true;
+    console.error(`${name}: its build imports packages it does not declare in dependencies or peerDependencies: ${[...undeclared].join(", ")}`);
+  } else {
+    console.log(`${name}: every package its build imports is declared`);
+  }
 }
 // Subpath entries load from dist too, each with what it is for.
 const subpaths = {
