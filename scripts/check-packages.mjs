@@ -83,6 +83,17 @@ for (const name of packages) {
       if (!builtins.has(bare) && !builtins.has(pkg) && !declared.has(pkg)) undeclared.add(`${pkg} (${file})`);
     }
   }
+  // npm packs a package's own LICENSE whatever `files` says; the MIT terms need the text shipped.
+  let license = "";
+  try {
+    license = readFileSync(`${dir}/LICENSE`, "utf8");
+  } catch {
+    // reported below
+  }
+  if (license !== readFileSync("LICENSE", "utf8")) {
+    failed = true;
+    console.error(`${name}: ${dir}/LICENSE is missing or differs from the repository's LICENSE: copy it there.`);
+  }
   if (undeclared.size) {
     failed = true;
     console.error(`${name}: its build imports packages it does not declare in dependencies or peerDependencies: ${[...undeclared].join(", ")}`);
