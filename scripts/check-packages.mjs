@@ -67,6 +67,25 @@ for (const name of packages) {
   if (working) console.log(`${name}: publint ok; ${esm.length} exports via import and require, a first call works both ways`);
   else failed = true;
 }
+// The types each entry point resolves to, for every way TypeScript resolves modules (node10,
+// node16 from CommonJS and from ES modules, bundler), packed as npm would publish it. The YAML
+// documents are data, not modules. The server is ES modules only: Node 20.19+ (its engines) and
+// TypeScript's node20/nodenext modes load it with require, which the tool still flags.
+const typesCheck = {
+  "@intake/spec": ["--exclude-entrypoints", "./openapi.yaml"],
+  "@intake/client": [],
+  "@intake/server": ["--exclude-entrypoints", "./admin-openapi.yaml", "--ignore-rules", "cjs-resolves-to-esm"],
+};
+for (const [name, options] of Object.entries(typesCheck)) {
+  const dir = `packages/${name.split("/")[1]}`;
+  try {
+    execFileSync(process.execPath, ["node_modules/@arethetypeswrong/cli/dist/index.js", "--pack", dir, "--format", "table-flipped", "--no-emoji", "--no-color", ...options], { stdio: "pipe" });
+    console.log(`${name}: types resolve for every entry point in node10, node16 (CJS and ESM) and bundler resolution`);
+  } catch (error) {
+    failed = true;
+    console.error(`${name}: arethetypeswrong found problems\n${error.stdout}${error.stderr}`);
+  }
+}
 // Every package a build imports is one it declares: in the workspace, an undeclared one still
 // resolves (hoisted beside another's), and only an integrator's fresh install would fail.
 const builtins = new Set(builtinModules);
