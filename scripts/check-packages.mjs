@@ -69,8 +69,9 @@ for (const name of packages) {
 }
 // The types each entry point resolves to, for every way TypeScript resolves modules (node10,
 // node16 from CommonJS and from ES modules, bundler), packed as npm would publish it. The YAML
-// documents are data, not modules. The server is ES modules only: Node 20.19+ (its engines) and
-// TypeScript's node20/nodenext modes load it with require, which the tool still flags.
+// documents are data, not modules. The server is ES modules only: Node 20.19+ (its engines)
+// requires it, and so does TypeScript in its nodenext (5.8+) and node20 (5.9+) modes; CommonJS code
+// checked with module node16 or node18 must import() it (the server README says so).
 const typesCheck = {
   "@intake/spec": ["--exclude-entrypoints", "./openapi.yaml"],
   "@intake/client": [],
@@ -80,7 +81,7 @@ for (const [name, options] of Object.entries(typesCheck)) {
   const dir = `packages/${name.split("/")[1]}`;
   try {
     execFileSync(process.execPath, ["node_modules/@arethetypeswrong/cli/dist/index.js", "--pack", dir, "--format", "table-flipped", "--no-emoji", "--no-color", ...options], { stdio: "pipe" });
-    console.log(`${name}: types resolve for every entry point in node10, node16 (CJS and ESM) and bundler resolution`);
+    console.log(`${name}: types resolve for its entry points in node10, node16 (CJS and ESM) and bundler resolution${options.length ? ` (${options.join(" ")})` : ""}`);
   } catch (error) {
     failed = true;
     console.error(`${name}: arethetypeswrong found problems\n${error.stdout}${error.stderr}`);
@@ -96,10 +97,11 @@ for (const name of packages) {
   const undeclared = new Set();
   for (const file of readdirSync(`${dir}/dist`, { recursive: true }).filter((f) => /\.(c|m)?js$/.test(f))) {
     const code = readFileSync(`${dir}/dist/${file}`, "utf8");
-    for (const [, specifier] of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)["']([^"'./][^"']*)["']/g)) {
-      const bare = specifier.replace(/^node:/, "");
-      const pkg = bare.startsWith("@") ? bare.split("/").slice(0, 2).join("/") : bare.split("/")[0];
-      if (!builtins.has(bare) && !builtins.has(pkg) && !declared.has(pkg)) undeclared.add(`${pkg} (${file})`);
+    // from "x", import "x", import("x"), require("x") and esbuild's __require("x"), where x is a
+    // package name (relative paths, #imports and node: or data: URLs are not).
+    for (const [, specifier] of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*|(?:\b|__)require\s*\(\s*)["']([\w@~][\w@~./-]*)["']/g)) {
+      const pkg = specifier.startsWith("@") ? specifier.split("/").slice(0, 2).join("/") : specifier.split("/")[0];
+      if (!builtins.has(specifier) && !builtins.has(pkg) && !declared.has(pkg)) undeclared.add(`${pkg} (${file})`);
     }
   }
   // npm packs a package's own LICENSE whatever `files` says; the MIT terms need the text shipped.

@@ -6,5 +6,8 @@ export default defineConfig({
   dts: { entry: ["src/index.ts", "src/node.ts", "src/msw.ts", "src/testing.ts", "src/connect.ts"] },
   external: ["msw"],
   clean: true,
+  // Every package imported stays an import, so check:packages sees one left out of dependencies
+  // (tsup would otherwise bundle it quietly).
+  skipNodeModulesBundle: true,
   target: "node20",
 });
