@@ -7,6 +7,7 @@ import { builtinModules, createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
 const packages = ["@intake/spec", "@intake/client", "@intake/server"];
+const dirOf = (name) => `packages/${name.split("/")[1]}`;
 let failed = false;
 
 /** A first call through each package's main entry; throws when the package does not work. */
@@ -39,7 +40,7 @@ const works = {
 };
 
 for (const name of packages) {
-  const dir = `packages/${name.split("/")[1]}`;
+  const dir = dirOf(name);
   try {
     execFileSync(process.execPath, ["node_modules/publint/src/cli.js", dir, "--strict"], { stdio: "pipe" });
   } catch (error) {
@@ -72,13 +73,14 @@ for (const name of packages) {
 // documents are data, not modules. The server is ES modules only: Node 20.19+ (its engines)
 // requires it, and so does TypeScript in its nodenext (5.8+) and node20 (5.9+) modes; CommonJS code
 // checked with module node16 or node18 must import() it (the server README says so).
-const typesCheck = {
+const typesOptions = {
   "@intake/spec": ["--exclude-entrypoints", "./openapi.yaml"],
   "@intake/client": [],
   "@intake/server": ["--exclude-entrypoints", "./admin-openapi.yaml", "--ignore-rules", "cjs-resolves-to-esm"],
 };
-for (const [name, options] of Object.entries(typesCheck)) {
-  const dir = `packages/${name.split("/")[1]}`;
+for (const name of packages) {
+  const dir = dirOf(name);
+  const options = typesOptions[name];
   try {
     execFileSync(process.execPath, ["node_modules/@arethetypeswrong/cli/dist/index.js", "--pack", dir, "--format", "table-flipped", "--no-emoji", "--no-color", ...options], { stdio: "pipe" });
     console.log(`${name}: types resolve for its entry points in node10, node16 (CJS and ESM) and bundler resolution${options.length ? ` (${options.join(" ")})` : ""}`);
@@ -87,11 +89,13 @@ for (const [name, options] of Object.entries(typesCheck)) {
     console.error(`${name}: arethetypeswrong found problems\n${error.stdout}${error.stderr}`);
   }
 }
-// Every package a build imports is one it declares: in the workspace, an undeclared one still
-// resolves (hoisted beside another's), and only an integrator's fresh install would fail.
+// Every package a build imports is one it declares (in the workspace, an undeclared one still
+// resolves, hoisted beside another's, and only an integrator's fresh install would fail), and each
+// package ships the license text.
 const builtins = new Set(builtinModules);
+const license = readFileSync("LICENSE", "utf8");
 for (const name of packages) {
-  const dir = `packages/${name.split("/")[1]}`;
+  const dir = dirOf(name);
   const manifest = JSON.parse(readFileSync(`${dir}/package.json`, "utf8"));
   const declared = new Set([name, ...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
   const undeclared = new Set();
@@ -105,13 +109,13 @@ for (const name of packages) {
     }
   }
   // npm packs a package's own LICENSE whatever `files` says; the MIT terms need the text shipped.
-  let license = "";
+  let copy = "";
   try {
-    license = readFileSync(`${dir}/LICENSE`, "utf8");
+    copy = readFileSync(`${dir}/LICENSE`, "utf8");
   } catch {
     // reported below
   }
-  if (license !== readFileSync("LICENSE", "utf8")) {
+  if (copy !== license) {
     failed = true;
     console.error(`${name}: ${dir}/LICENSE is missing or differs from the repository's LICENSE: copy it there.`);
   }
