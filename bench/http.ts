@@ -7,7 +7,7 @@
  * Run: npm run bench:http   (writes bench/results/http.{md,json}; ROUNDS, SECONDS to change;
  * ONLY=<part of a route's name> to measure some routes while profiling)
  */
-import { alternate, CONNECTIONS, medianOf, serverCpuMicros, type Sample } from "./support/load.js";
+import { alternate, CONNECTIONS, mediansOf, serverCpuMicros, type Samples } from "./support/load.js";
 import { routes as allRoutes, STORED } from "./support/routes.js";
 import { figure, fmt, fmtOrNa, verdict } from "./support/figures.js";
 import { runLine, writeReport } from "./support/report.js";
@@ -35,8 +35,8 @@ try {
   await Promise.all(targets.map((t) => t.stop()));
 }
 
-async function report(samples: Record<string, Record<string, Sample[]>>) {
-  const med = (route: string, target: string, figure: (sample: Sample) => number | undefined) => medianOf(samples[route]![target]!, figure);
+async function report(samples: Samples) {
+  const med = mediansOf(samples);
   const cpu = (route: string, target: string) => fmtOrNa(med(route, target, serverCpuMicros), 1);
   const rps = (route: string, target: string) => med(route, target, (s) => s.requestsPerSecond);
   const lines: string[] = [];

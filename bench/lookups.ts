@@ -8,7 +8,7 @@
  * Run: npm run bench:lookups   (writes bench/results/lookups.{md,json}; ROUNDS, SECONDS to change)
  */
 import { BENCH_KEY, benchPhone, benchEmail } from "./support/seed.js";
-import { alternate, CONNECTIONS, medianOf, serverCpuMicros, type Route, type Sample } from "./support/load.js";
+import { alternate, CONNECTIONS, mediansOf, serverCpuMicros, type Route, type Samples } from "./support/load.js";
 import { figure, fmt, fmtOrNa, verdict } from "./support/figures.js";
 import { runLine, writeReport } from "./support/report.js";
 import { startTarget, type Target } from "./support/targets.js";
@@ -46,9 +46,9 @@ try {
   await Promise.all(targets.map((t) => t.stop()));
 }
 
-async function report(samples: Record<string, Record<string, Sample[]>>) {
+async function report(samples: Samples) {
   const [small, large] = SIZES.map(label) as [string, string];
-  const med = (route: string, target: string, figure: (sample: Sample) => number | undefined) => medianOf(samples[route]![target]!, figure);
+  const med = mediansOf(samples);
   const cpu = (route: string, target: string) => med(route, target, serverCpuMicros);
   const rows = routes.map(({ name }) => {
     const ratio = med(name, large, (s) => s.requestsPerSecond) / med(name, small, (s) => s.requestsPerSecond);

@@ -78,6 +78,12 @@ export async function load(target: Target, route: Route, seconds: number): Promi
   };
 }
 
+/** Samples of a comparison: samples[route][target], one per round. */
+export type Samples = Record<string, Record<string, Sample[]>>;
+
+/** A route and target's median of one figure, from a comparison's samples. */
+export const mediansOf = (samples: Samples) => (route: string, target: string, figure: (sample: Sample) => number | undefined) => medianOf(samples[route]![target]!, figure);
+
 /** One figure's median over a target's samples; NaN where any sample lacks it (a server's CPU off Linux). */
 export function medianOf(samples: Sample[], figure: (sample: Sample) => number | undefined): number {
   const values = samples.map(figure);
@@ -103,8 +109,8 @@ export async function alternate(
   targets: Target[],
   routes: Route[],
   options: { rounds: number; seconds: number; warmupSeconds: number; log?: (line: string) => void },
-): Promise<Record<string, Record<string, Sample[]>>> {
-  const samples: Record<string, Record<string, Sample[]>> = {};
+): Promise<Samples> {
+  const samples: Samples = {};
   for (const route of routes) {
     samples[route.name] = Object.fromEntries(targets.map((t) => [t.name, [] as Sample[]]));
     for (const target of targets) await load(target, route, options.warmupSeconds);

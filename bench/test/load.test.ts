@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { processCpu } from "../support/cpu.js";
-import { load, median, medianOf, rotated, serverCpuMicros, type Sample } from "../support/load.js";
+import { load, median, medianOf, mediansOf, rotated, serverCpuMicros, type Sample } from "../support/load.js";
 import type { Target } from "../support/targets.js";
 
 const sample = (fields: Partial<Sample>): Sample => ({ requestsPerSecond: 0, p50: 0, p99: 0, non2xx: 0, errors: 0, requests: 0, ...fields });
@@ -19,6 +19,12 @@ describe("the bookkeeping of a comparison", () => {
     const cpu = { user: 40, system: 10 };
     expect(medianOf([sample({ requests: 1000, serverCpuMs: cpu }), sample({ requests: 500, serverCpuMs: cpu })], serverCpuMicros)).toBe(75);
     expect(medianOf([sample({ requests: 1000, serverCpuMs: cpu }), sample({ requests: 1000 })], serverCpuMicros)).toBeNaN();
+  });
+
+  it("takes a route and target's median from a comparison's samples", () => {
+    const med = mediansOf({ lookup: { a: [sample({ p50: 1 }), sample({ p50: 3 })], b: [sample({ p50: 7 })] } });
+    expect(med("lookup", "a", (s) => s.p50)).toBe(2);
+    expect(med("lookup", "b", (s) => s.p50)).toBe(7);
   });
 
   it("reads a server's CPU per request in µs, and none where nothing was answered or read", () => {
