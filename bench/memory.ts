@@ -44,9 +44,19 @@ const probe = createIntake({ rateLimit: 0 });
 const empty = heapAfterGc() - start;
 await probe.close();
 
+/** Seconds `count` calls take one after another, each expected to answer `status`. */
+async function secondsFor(count: number, call: (n: number) => Promise<{ status: number; body: string | null }>, status: number, what: string) {
+  const started = performance.now();
+  for (let n = 0; n < count; n++) {
+    const response = await call(n);
+    if (response.status !== status) throw new Error(`${what} answered ${response.status}: ${response.body}`);
+  }
+  return (performance.now() - started) / 1000;
+}
+
 /** Seeded contacts, then messages received from them: the server is dropped after, so the next step starts clean. */
 async function seededThenReceived() {
-  let started = performance.now();
+  const started = performance.now();
   // Built inline and dropped, so nothing but the server holds the contacts afterwards.
   const intake = createIntake({ rateLimit: 0, seed: benchSeed(CONTACTS, 1, { senders: true }) });
   const seedSeconds = (performance.now() - started) / 1000;
@@ -54,12 +64,7 @@ async function seededThenReceived() {
   const perContact = (withContacts - start - empty) / CONTACTS;
   console.log(`${fmt(CONTACTS)} contacts: ${Math.round(perContact)} bytes each (seeded in ${seedSeconds.toFixed(1)} s)`);
 
-  started = performance.now();
-  for (let n = 0; n < MESSAGES; n++) {
-    const response = await receive(intake, n);
-    if (response.status !== 200) throw new Error(`receive answered ${response.status}: ${response.body}`);
-  }
-  const receiveSeconds = (performance.now() - started) / 1000;
+  const receiveSeconds = await secondsFor(MESSAGES, (n) => receive(intake, n), 200, "receive");
   const perMessage = (heapAfterGc() - withContacts) / MESSAGES;
   console.log(`${fmt(MESSAGES)} messages: ${Math.round(perMessage)} bytes each (received in ${receiveSeconds.toFixed(1)} s)`);
   await intake.close();
@@ -79,12 +84,7 @@ async function createdThroughApi() {
     before = heapAfterGc();
   }
   if (before - start > 2 * empty) throw new Error(`The seeded server is still in the heap (${fmt((before - start) / 2 ** 20, 1)} MiB): the figure would be wrong.`);
-  const started = performance.now();
-  for (let n = 0; n < CONTACTS; n++) {
-    const response = await create(intake, n);
-    if (response.status !== 201) throw new Error(`create answered ${response.status}: ${response.body}`);
-  }
-  const createSeconds = (performance.now() - started) / 1000;
+  const createSeconds = await secondsFor(CONTACTS, (n) => create(intake, n), 201, "create");
   const perCreated = (heapAfterGc() - before) / CONTACTS;
   console.log(`${fmt(CONTACTS)} contacts created: ${Math.round(perCreated)} bytes each (created in ${createSeconds.toFixed(1)} s)`);
   await intake.close();
