@@ -4,6 +4,7 @@
  * `{ "url": …, "certificate": … }` once listening, and serves until killed.
  *
  * Kinds: bare-http and bare-https answer a fixed JSON (the ceiling of node on this machine);
+ * map-http answers lookups from two Maps of the seeded contacts (the anchor of bench/lookups.ts);
  * core-http is the Intake core behind a plain node:http server (a bench-only harness, to compare
  * with other plain-HTTP servers); intake-https is the real server. Intake is loaded from its
  * build (dist), as users run it.
@@ -11,7 +12,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo, Server } from "node:net";
-import { createIntake } from "@intake/server";
+import { createIntake, type Seed } from "@intake/server";
 import { loadCertificate, requestListener, serve } from "@intake/server/node";
 import { FIXED_LOOKUP, benchSeed } from "./seed.js";
 
@@ -28,6 +29,36 @@ function fixed(req: IncomingMessage, res: ServerResponse) {
     res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(FIXED) });
     res.end(FIXED);
   });
+}
+
+/**
+ * The least a JavaScript server can do per lookup: the seed's contacts held as plain records in
+ * two Maps (by phone, by email), each GET /v1/contacts answered with one Map get and
+ * JSON.stringify, in Intake's answer shape. No key, validation or journal: what a store of this
+ * size costs any JS server on this machine, beside what it costs Intake.
+ */
+function mapLookups(seed: Seed): RequestListener {
+  const started = Date.now();
+  const noFields = {};
+  const records = (seed.accounts?.[0]?.contacts ?? []).map((c, i) => ({
+    id: c.id,
+    firstName: c.firstName,
+    lastName: c.lastName,
+    phone: c.phone,
+    email: c.email,
+    customFields: noFields,
+    createdAt: new Date(started + i).toISOString(),
+  }));
+  const byPhone = new Map(records.map((r) => [r.phone, r]));
+  const byEmail = new Map(records.map((r) => [r.email, r]));
+  return (req, res) => {
+    const { searchParams } = new URL(req.url ?? "/", "http://localhost");
+    const phone = searchParams.get("phoneNumber");
+    const record = phone === null ? byEmail.get(searchParams.get("email") ?? "") : byPhone.get(phone);
+    const body = record ? JSON.stringify({ success: true, contactId: record.id, contact: record }) : '{"error":{"code":"CONTACT_NOT_FOUND"}}';
+    res.writeHead(record ? 200 : 404, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+    res.end(body);
+  };
 }
 
 async function listen(server: Server, scheme: string) {
@@ -49,6 +80,11 @@ switch (kind) {
     certificate = tls.cert;
     break;
   }
+  case "map-http": {
+    const server = createHttpServer(mapLookups(benchSeed(contacts, lists)));
+    url = await listen(server, "http");
+    break;
+  }
   case "core-http": {
     const intake = createIntake(intakeOptions());
     let origin = "";
@@ -65,9 +101,11 @@ switch (kind) {
     break;
   }
   default:
-    console.error(`Unknown kind ${kind}: bare-http, bare-https, core-http or intake-https.`);
+    console.error(`Unknown kind ${kind}: bare-http, bare-https, map-http, core-http or intake-https.`);
     process.exit(2);
 }
 process.stdout.write(`${JSON.stringify({ url, certificate })}\n`);
 // A normal exit on a signal, so `--cpu-prof` writes its profile.
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => process.exit(0));
+// Gone with the benchmark that started it, however that ended (bench/support/targets.ts).
+process.stdin.on("end", () => process.exit(0)).resume();

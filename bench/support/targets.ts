@@ -18,7 +18,7 @@ export interface Target {
   stop(): Promise<void>;
 }
 
-export type Kind = "bare-http" | "bare-https" | "core-http" | "intake-https";
+export type Kind = "bare-http" | "bare-https" | "map-http" | "core-http" | "intake-https";
 
 export async function startTarget(
   kind: Kind,
@@ -29,7 +29,9 @@ export async function startTarget(
     ...(options.nodeArgs ?? []),
     ...["--import", "tsx", "bench/support/target.ts", kind, String(options.contacts ?? 1000), String(options.lists ?? 1)],
   ];
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+  // The server reads its stdin only to exit when it closes: a benchmark killed outright leaves no
+  // server (some a gigabyte large) behind.
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ["pipe", "pipe", "inherit"] });
   const line = await new Promise<string>((resolve, reject) => {
     let text = "";
     child.stdout.on("data", (chunk) => {
