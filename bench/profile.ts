@@ -6,7 +6,7 @@
  * one route in one sitting, the machine is noisy.
  *
  * Run: npm run bench:profile -- <kind> <route>   e.g. `-- core-http receive`, `-- bare-http receive`
- *      kinds: core-http, bare-http, intake-https, bare-https; route: part of a bench/http.ts route's name
+ *      kinds: core-http, bare-http, intake-https, bare-https, map-http (lookups only); route: part of a bench/http.ts route's name
  *      env: SECONDS (default 6), CONTACTS (stored, default 1000), PROFILE=1 (profile into bench/results/profiles/)
  */
 import { mkdir, readdir, readFile } from "node:fs/promises";

@@ -1,7 +1,8 @@
 /**
  * One server under load, in its own process, so it and the load generator each have a core.
  * `node --import tsx bench/support/target.ts <kind> [contacts] [lists]` prints one JSON line
- * `{ "url": …, "certificate": … }` once listening, and serves until killed.
+ * `{ "url": …, "certificate": … }` once listening, and serves until killed (or, started by
+ * startTarget, until the benchmark that started it goes).
  *
  * Kinds: bare-http and bare-https answer a fixed JSON (the ceiling of node on this machine);
  * map-http answers lookups from two Maps of the seeded contacts (the anchor of bench/lookups.ts);
@@ -32,31 +33,37 @@ function fixed(req: IncomingMessage, res: ServerResponse) {
 }
 
 /**
- * The least a JavaScript server can do per lookup: the seed's contacts held as plain records in
- * two Maps (by phone, by email), each GET /v1/contacts answered with one Map get and
- * JSON.stringify, in Intake's answer shape. No key, validation or journal: what a store of this
- * size costs any JS server on this machine, beside what it costs Intake.
+ * The anchor of bench/lookups.ts: the seed's contacts as plain records in two Maps (by phone, by
+ * email), stored as Intake stores them (names and email trimmed, one creation time a millisecond),
+ * and GET /v1/contacts answered with one Map get and JSON.stringify, with Intake's bytes: its
+ * answer, its not-found answer and its headers. No key, validation or journal.
  */
 function mapLookups(seed: Seed): RequestListener {
-  const started = Date.now();
   const noFields = {};
-  const records = (seed.accounts?.[0]?.contacts ?? []).map((c, i) => ({
-    id: c.id,
-    firstName: c.firstName,
-    lastName: c.lastName,
-    phone: c.phone,
-    email: c.email,
-    customFields: noFields,
-    createdAt: new Date(started + i).toISOString(),
-  }));
+  let stamp = { at: NaN, text: "" };
+  const records = (seed.accounts?.[0]?.contacts ?? []).map((c) => {
+    const now = Date.now();
+    if (now !== stamp.at) stamp = { at: now, text: new Date(now).toISOString() };
+    return { id: c.id, firstName: c.firstName?.trim(), lastName: c.lastName?.trim(), phone: c.phone, email: c.email?.trim(), customFields: noFields, createdAt: stamp.text };
+  });
   const byPhone = new Map(records.map((r) => [r.phone, r]));
   const byEmail = new Map(records.map((r) => [r.email, r]));
+  let requests = 0;
   return (req, res) => {
-    const { searchParams } = new URL(req.url ?? "/", "http://localhost");
+    const { pathname, searchParams } = new URL(req.url ?? "/", "http://localhost");
     const phone = searchParams.get("phoneNumber");
-    const record = phone === null ? byEmail.get(searchParams.get("email") ?? "") : byPhone.get(phone);
-    const body = record ? JSON.stringify({ success: true, contactId: record.id, contact: record }) : '{"error":{"code":"CONTACT_NOT_FOUND"}}';
-    res.writeHead(record ? 200 : 404, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+    const email = searchParams.get("email");
+    const record = pathname !== "/v1/contacts" ? undefined : phone === null ? byEmail.get(email ?? "") : byPhone.get(phone);
+    const body = record
+      ? JSON.stringify({ success: true, contactId: record.id, contact: record })
+      : JSON.stringify({ error: pathname !== "/v1/contacts" ? { code: "NOT_FOUND", message: `No operation at ${req.method} ${pathname}.` } : { code: "CONTACT_NOT_FOUND", message: phone === null ? `No contact with email ${email}.` : `No contact with phone number ${phone}.` } });
+    res.writeHead(record ? 200 : 404, {
+      "cache-control": "no-store",
+      "content-length": Buffer.byteLength(body),
+      "content-type": "application/json",
+      // As long as Intake's request ids.
+      "x-request-id": `req_anchor${String(++requests).padStart(6, "0")}`,
+    });
     res.end(body);
   };
 }
@@ -107,5 +114,6 @@ switch (kind) {
 process.stdout.write(`${JSON.stringify({ url, certificate })}\n`);
 // A normal exit on a signal, so `--cpu-prof` writes its profile.
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => process.exit(0));
-// Gone with the benchmark that started it, however that ended (bench/support/targets.ts).
-process.stdin.on("end", () => process.exit(0)).resume();
+// Gone with the benchmark that started it, however that ended: startTarget hands it a pipe for
+// stdin, which closes when the benchmark dies. Started any other way, it serves until killed.
+if (process.env.BENCH_EXIT_WITH_STDIN === "1") process.stdin.on("end", () => process.exit(0)).resume();

@@ -9,7 +9,7 @@ export interface Target {
   name: string;
   /** Where the API's paths start: `<origin>/v1` for Intake and the bare servers, the origin for prism. */
   base: string;
-  /** Contacts it was seeded with (Intake targets). */
+  /** Contacts it was seeded with (Intake and map-http targets). */
   contacts?: number;
   /** The PEM certificate an HTTPS target serves. */
   certificate?: string;
@@ -29,9 +29,9 @@ export async function startTarget(
     ...(options.nodeArgs ?? []),
     ...["--import", "tsx", "bench/support/target.ts", kind, String(options.contacts ?? 1000), String(options.lists ?? 1)],
   ];
-  // The server reads its stdin only to exit when it closes: a benchmark killed outright leaves no
-  // server (some a gigabyte large) behind.
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ["pipe", "pipe", "inherit"] });
+  // The server exits when its stdin closes: a benchmark killed outright leaves no server (some a
+  // gigabyte large) behind.
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ["pipe", "pipe", "inherit"], env: { ...process.env, BENCH_EXIT_WITH_STDIN: "1" } });
   const line = await new Promise<string>((resolve, reject) => {
     let text = "";
     child.stdout.on("data", (chunk) => {
