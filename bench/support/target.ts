@@ -56,13 +56,13 @@ function mapLookups(seed: Seed): RequestListener {
     const record = pathname !== "/v1/contacts" ? undefined : phone === null ? byEmail.get(email ?? "") : byPhone.get(phone);
     const body = record
       ? JSON.stringify({ success: true, contactId: record.id, contact: record })
-      : JSON.stringify({ error: pathname !== "/v1/contacts" ? { code: "NOT_FOUND", message: `No operation at ${req.method} ${pathname}.` } : { code: "CONTACT_NOT_FOUND", message: phone === null ? `No contact with email ${email}.` : `No contact with phone number ${phone}.` } });
+      : JSON.stringify({ error: pathname !== "/v1/contacts" ? { code: "NOT_FOUND", message: `No operation at ${req.method} ${pathname}. Paths start with /v1/, for example /v1/contacts.` } : { code: "CONTACT_NOT_FOUND", message: phone === null ? `No contact with email ${email}.` : `No contact with phone number ${phone}.` } });
     res.writeHead(record ? 200 : 404, {
       "cache-control": "no-store",
       "content-length": Buffer.byteLength(body),
       "content-type": "application/json",
-      // As long as Intake's request ids.
-      "x-request-id": `req_anchor${String(++requests).padStart(6, "0")}`,
+      // As long as Intake's request ids (a prefix and a base-36 count) for over two billion requests.
+      "x-request-id": `req_anchor${(requests++).toString(36).padStart(6, "0")}`,
     });
     res.end(body);
   };

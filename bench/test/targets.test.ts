@@ -12,11 +12,14 @@ describe("the minimal Map server, the anchor of the lookups benchmark", () => {
   let anchor: Target | undefined;
   let core: Target | undefined;
   beforeAll(async () => {
-    // Each kept as it starts, so one failing to start does not leave the other running.
-    await Promise.all([
-      startTarget("map-http", { contacts: 20, nodeArgs: SOURCES }).then((t) => (anchor = t)),
-      startTarget("core-http", { contacts: 20, nodeArgs: SOURCES }).then((t) => (core = t)),
+    // Both settled before failing, so one failing to start does not leave the other running.
+    const [mine, intake] = await Promise.allSettled([
+      startTarget("map-http", { contacts: 20, nodeArgs: SOURCES }),
+      startTarget("core-http", { contacts: 20, nodeArgs: SOURCES }),
     ]);
+    anchor = mine.status === "fulfilled" ? mine.value : undefined;
+    core = intake.status === "fulfilled" ? intake.value : undefined;
+    for (const started of [mine, intake]) if (started.status === "rejected") throw started.reason;
   }, 60_000);
   afterAll(() => Promise.all([anchor?.stop(), core?.stop()]));
 
@@ -36,7 +39,7 @@ describe("the minimal Map server, the anchor of the lookups benchmark", () => {
     ["a lookup by email", email(13), 200],
     ["a phone number no contact has", phone(20), 404],
     ["an email no contact has", email(20), 404],
-  ])("answers %s with Intake's bytes but for the times", async (_, query, status) => {
+  ])("answers %s as Intake does, with headers of the same names and lengths", async (_, query, status) => {
     const [mine, intake] = await Promise.all([get(anchor!, query), get(core!, query)]);
     expect(intake.status).toBe(status);
     expect(mine.status).toBe(status);
@@ -46,7 +49,41 @@ describe("the minimal Map server, the anchor of the lookups benchmark", () => {
   });
 });
 
+/** Whether a process runs: not gone, nor a zombie (exited, waiting for an init that may not reap orphans). */
+async function running(pid: number): Promise<boolean> {
+  let stat: string;
+  try {
+    stat = await readFile(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    if (process.platform === "linux") return false;
+    // No /proc: whether the pid answers a signal, zombies included.
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  return stat[stat.lastIndexOf(")") + 2] !== "Z";
+}
+
 describe("a benchmark's servers", () => {
+  it("serve on when started by hand with stdin closed", async () => {
+    const target = spawn(process.execPath, [...SOURCES, "--import", "tsx", fileURLToPath(new URL("../support/target.ts", import.meta.url)), "bare-http"], {
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, BENCH_EXIT_WITH_STDIN: undefined },
+    });
+    onTestFinished(() => void target.kill());
+    const { url } = JSON.parse(await new Promise<string>((resolve, reject) => {
+      target.stdout.once("data", (chunk: Buffer) => resolve(chunk.toString().split("\n")[0]!));
+      target.once("exit", (code) => reject(new Error(`the server exited with ${code} before it listened`)));
+    })) as { url: string };
+    // Long enough for a closed stdin to have been seen.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await fetch(`${url}/v1/anything`)).status).toBe(200);
+    expect(await running(target.pid!)).toBe(true);
+  }, 30_000);
+
   it("go when the benchmark that started them is killed outright", async () => {
     // A benchmark that starts a server, says its pid, and waits to be killed.
     const targets = fileURLToPath(new URL("../support/targets.ts", import.meta.url));
@@ -62,15 +99,7 @@ describe("a benchmark's servers", () => {
         bench.once("exit", (code) => reject(new Error(`the benchmark exited with ${code} before its server listened`)));
       }),
     );
-    // Gone, or a zombie: exited, waiting for an init that may not reap orphans.
-    const alive = async () => {
-      try {
-        const stat = await readFile(`/proc/${pid}/stat`, "utf8");
-        return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-      } catch {
-        return false;
-      }
-    };
+    const alive = () => running(pid);
     onTestFinished(async () => void ((await alive()) && process.kill(pid)));
     expect(await alive()).toBe(true);
     bench.kill("SIGKILL");
