@@ -53,10 +53,14 @@ function mapLookups(seed: Seed): RequestListener {
     const { pathname, searchParams } = new URL(req.url ?? "/", "http://localhost");
     const phone = searchParams.get("phoneNumber");
     const email = searchParams.get("email");
-    const record = pathname !== "/v1/contacts" ? undefined : phone === null ? byEmail.get(email ?? "") : byPhone.get(phone);
-    const body = record
-      ? JSON.stringify({ success: true, contactId: record.id, contact: record })
-      : JSON.stringify({ error: pathname !== "/v1/contacts" ? { code: "NOT_FOUND", message: `No operation at ${req.method} ${pathname}. Paths start with /v1/, for example /v1/contacts.` } : { code: "CONTACT_NOT_FOUND", message: phone === null ? `No contact with email ${email}.` : `No contact with phone number ${phone}.` } });
+    const lookup = pathname === "/v1/contacts";
+    const record = !lookup ? undefined : phone === null ? byEmail.get(email ?? "") : byPhone.get(phone);
+    // Built only when nothing is found, so a found lookup does no more than it must.
+    const missing = () =>
+      !lookup
+        ? { code: "NOT_FOUND", message: `No operation at ${req.method} ${pathname}. Paths start with /v1/, for example /v1/contacts.` }
+        : { code: "CONTACT_NOT_FOUND", message: phone === null ? `No contact with email ${email}.` : `No contact with phone number ${phone}.` };
+    const body = JSON.stringify(record ? { success: true, contactId: record.id, contact: record } : { error: missing() });
     res.writeHead(record ? 200 : 404, {
       "cache-control": "no-store",
       "content-length": Buffer.byteLength(body),
