@@ -6,20 +6,16 @@
  * number), so the large store is read all over, not from a warm corner.
  * Target: throughput at 1,000,000 within 10% of that at 1,000. The report says what the anchor is for.
  *
- * Run: npm run bench:lookups   (writes bench/results/lookups.{md,json}; ROUNDS, SECONDS, SETTLE to change)
+ * Run: npm run bench:lookups   (writes bench/results/lookups.{md,json}; ROUNDS, SECONDS to change)
  */
 import { BENCH_KEY, benchPhone, benchEmail } from "./support/seed.js";
-import { alternate, CONNECTIONS, load, mediansOf, serverCpuMicros, type Route, type Sample, type Samples } from "./support/load.js";
+import { alternate, CONNECTIONS, mediansOf, serverCpuMicros, type Route, type Samples } from "./support/load.js";
 import { figure, fmt, fmtOrNa, verdict } from "./support/figures.js";
 import { runLine, writeReport } from "./support/report.js";
 import { startTarget, type Target } from "./support/targets.js";
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const SECONDS = Number(process.env.SECONDS ?? 3);
-// Lookups right after seeding a million contacts cost Intake several µs more than later (the first
-// route measured paid it whichever it was; bench/README.md): each server is loaded this long first,
-// and what it cost is reported apart, so the rounds measure the store settled.
-const SETTLE = Number(process.env.SETTLE ?? 20);
 const SIZES = [1_000, 1_000_000];
 const meets = (ratio: number) => ratio >= 0.9;
 
@@ -48,18 +44,13 @@ try {
       console.log(`${name(contacts)}: seeded and listening after ${((performance.now() - started) / 1000).toFixed(1)} s`);
     }
   }
-  const settling: Record<string, Sample> = {};
-  for (const target of targets) {
-    settling[target.name] = await load(target, routes[0]!, SETTLE);
-    console.log(`${target.name}: first ${SETTLE} s of lookups after seeding, ${fmtOrNa(serverCpuMicros(settling[target.name]!) ?? NaN, 1)} µs of CPU a lookup`);
-  }
   const samples = await alternate(targets, routes, { rounds: ROUNDS, seconds: SECONDS, warmupSeconds: 2, log: console.log });
-  await report(samples, settling);
+  await report(samples);
 } finally {
   await Promise.all(targets.map((t) => t.stop()));
 }
 
-async function report(samples: Samples, settling: Record<string, Sample>) {
+async function report(samples: Samples) {
   const [small, large] = SIZES.map(label) as [string, string];
   const [anchorSmall, anchorLarge] = SIZES.map(anchorLabel) as [string, string];
   const med = mediansOf(samples);
@@ -85,8 +76,8 @@ async function report(samples: Samples, settling: Record<string, Sample>) {
 
 ${runLine()}. Four servers, each in its own process: the Intake core behind node:http (the harness
 of http.md) and a minimal Map server (below), each seeded once with ${fmt(SIZES[0]!)} contacts and once with ${fmt(SIZES[1]!)}.
-autocannon, ${CONNECTIONS} connections; after ${SETTLE} s of lookups per server (Settling, below), ${ROUNDS} rounds of ${SECONDS} s
-per server and lookup, the four servers taking turns, after a 2 s warm-up; medians. Every request asks
+autocannon, ${CONNECTIONS} connections; ${ROUNDS} rounds of ${SECONDS} s per server and lookup, the four servers taking turns,
+after a 2 s warm-up; medians. Every request asks
 for a different contact, spread over the whole store, so the large one is read all over.
 
 ## Target: 1,000,000 within 10% of 1,000
@@ -111,16 +102,6 @@ figure to compare; a ratio then also moves with how cheap a server is at both si
 |---|---|---:|---:|---:|---:|
 ${comparison.flatMap((c) => [`| ${c.route} | Intake | ${fmt(c.intake.ratio, 2)} | ${cpuCells(c.intake)} |`, `| ${c.route} | minimal Map server | ${fmt(c.minimalMap.ratio, 2)} | ${cpuCells(c.minimalMap)} |`]).join("\n")}
 
-## Settling
-
-Before the rounds, each server answered ${SETTLE} s of lookups by phone right after it was seeded: lookups
-then cost Intake's 1M server several µs more than later (bench/README.md), so the rounds start after
-it and that first stretch is given here apart.
-
-| Server | first ${SETTLE} s: req/s | CPU µs a lookup | rounds by phone: CPU µs a lookup (median) |
-|---|---:|---:|---:|
-${targets.map((t) => `| ${t.name} | ${fmt(settling[t.name]!.requestsPerSecond)} | ${fmtOrNa(serverCpuMicros(settling[t.name]!) ?? NaN, 1)} | ${fmtOrNa(cpu(routes[0]!.name, t.name), 1)} |`).join("\n")}
-
 ## Figures
 
 | Lookup | Store | req/s (median) | p50 ms | p99 ms | server CPU µs a lookup (median) | non-2xx + errors |
@@ -141,6 +122,6 @@ contact takes is in memory.md.
 
 Reproduce: \`npm run bench:lookups\` (raw figures in lookups.json).
 `;
-  await writeReport("lookups", markdown, { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, sizes: SIZES, checks: rows, comparison, settleSeconds: SETTLE, settling, samples });
+  await writeReport("lookups", markdown, { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, sizes: SIZES, checks: rows, comparison, samples });
   console.log(rows.map((r, i) => `${r.route}: ${r.value} ${verdict(r.met)} (minimal Map server ${fmt(comparison[i]!.minimalMap.ratio, 2)})`).join("\n"));
 }
