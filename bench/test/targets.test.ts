@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
-import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { statFields } from "../support/cpu.js";
 import { BENCH_KEY, benchEmail, benchPhone } from "../support/seed.js";
 import { startTarget, type Target } from "../support/targets.js";
 
@@ -51,20 +51,16 @@ describe("the minimal Map server, the anchor of the lookups benchmark", () => {
 
 /** Whether a process runs: not gone, nor a zombie (exited, waiting for an init that may not reap orphans). */
 async function running(pid: number): Promise<boolean> {
-  let stat: string;
+  const fields = await statFields(pid);
+  if (fields) return fields[0] !== "Z";
+  if (process.platform === "linux") return false;
+  // No /proc: whether the pid answers a signal, zombies included.
   try {
-    stat = await readFile(`/proc/${pid}/stat`, "utf8");
+    process.kill(pid, 0);
+    return true;
   } catch {
-    if (process.platform === "linux") return false;
-    // No /proc: whether the pid answers a signal, zombies included.
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
+    return false;
   }
-  return stat[stat.lastIndexOf(")") + 2] !== "Z";
 }
 
 describe("a benchmark's servers", () => {
