@@ -1,5 +1,5 @@
 /** Starts the servers the benchmarks compare, each in its own process, and stops them. */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { SPEC, startPrism } from "../../test-support/prism.js";
 
@@ -32,16 +32,7 @@ export async function startTarget(
   // The server exits when its stdin closes: a benchmark killed outright leaves no server (some a
   // gigabyte large) behind.
   const child = spawn(process.execPath, args, { cwd: root, stdio: ["pipe", "pipe", "inherit"], env: { ...process.env, BENCH_EXIT_WITH_STDIN: "1" } });
-  const line = await new Promise<string>((resolve, reject) => {
-    let text = "";
-    child.stdout.on("data", (chunk) => {
-      text += chunk;
-      if (text.includes("\n")) resolve(text.split("\n")[0]!);
-    });
-    child.once("exit", (code) => reject(new Error(`${kind} exited with ${code} before listening`)));
-  });
-  child.removeAllListeners("exit");
-  const { url, certificate } = JSON.parse(line) as { url: string; certificate?: string };
+  const { url, certificate } = JSON.parse(await firstLine(child, kind)) as { url: string; certificate?: string };
   return {
     name: options.name ?? kind,
     base: `${url}/v1`,
@@ -55,6 +46,21 @@ export async function startTarget(
         child.kill("SIGTERM");
       }),
   };
+}
+
+/** The first line a child process writes; rejected, naming it `what`, if it exits before. */
+export function firstLine(child: ChildProcess, what: string): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let text = "";
+    const exited = (code: number | null) => reject(new Error(`${what} exited with ${code} before it wrote a line`));
+    child.once("exit", exited);
+    child.stdout!.on("data", (chunk) => {
+      text += chunk;
+      if (!text.includes("\n")) return;
+      child.off("exit", exited);
+      resolve(text.split("\n")[0]!);
+    });
+  });
 }
 
 /** `prism mock openapi.yaml`, with its default logging or with `-v silent`. */

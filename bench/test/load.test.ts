@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { processCpu } from "../support/cpu.js";
 import { load, median, medianOf, mediansOf, rotated, serverCpuMicros, type Sample } from "../support/load.js";
-import type { Target } from "../support/targets.js";
+import { firstLine, type Target } from "../support/targets.js";
 
 const sample = (fields: Partial<Sample>): Sample => ({ requestsPerSecond: 0, p50: 0, p99: 0, non2xx: 0, errors: 0, requests: 0, ...fields });
 
@@ -50,13 +50,10 @@ const spin = (ms: number) => `{ const start = process.cpuUsage(); for (let used 
  */
 function child(script: string, title: string): { process: ChildProcess; firstLine: Promise<string> } {
   const spawned = spawn(process.execPath, ["-e", `process.title = ${JSON.stringify(title)};\nprocess.stdin.on("end", () => process.exit()).resume();\n${script}`], { stdio: ["pipe", "pipe", "inherit"] });
-  const firstLine = new Promise<string>((resolve, reject) => {
-    spawned.stdout!.once("data", (chunk: Buffer) => resolve(chunk.toString().split("\n")[0]!));
-    spawned.once("exit", (code) => reject(new Error(`${title} exited with ${code} before it wrote a line`)));
-  });
+  const line = firstLine(spawned, title);
   // Rejects for whoever awaits it; a test that waits for the exit instead does not.
-  firstLine.catch(() => {});
-  return { process: spawned, firstLine };
+  line.catch(() => {});
+  return { process: spawned, firstLine: line };
 }
 
 describe("a server's CPU from /proc", { skip: process.platform !== "linux" }, () => {

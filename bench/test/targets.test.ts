@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { statFields } from "../support/cpu.js";
 import { BENCH_KEY, benchEmail, benchPhone } from "../support/seed.js";
-import { startTarget, type Target } from "../support/targets.js";
+import { firstLine, startTarget, type Target } from "../support/targets.js";
 
 // The servers run Intake from its sources, so the tests need no build.
 const SOURCES = ["--conditions=@intake/source"];
@@ -63,6 +63,18 @@ async function running(pid: number): Promise<boolean> {
   }
 }
 
+describe("a child's first line", () => {
+  it("is what it writes first, however its output is split", async () => {
+    const child = spawn(process.execPath, ["-e", `process.stdout.write("hel"); setTimeout(() => process.stdout.write("lo\\nworld\\n"), 50);`], { stdio: ["ignore", "pipe", "inherit"] });
+    expect(await firstLine(child, "the writer")).toBe("hello");
+  });
+
+  it("is refused, naming the child, when it exits first", async () => {
+    const child = spawn(process.execPath, ["-e", "process.exit(3)"], { stdio: ["ignore", "pipe", "inherit"] });
+    await expect(firstLine(child, "the quitter")).rejects.toThrow("the quitter exited with 3 before it wrote a line");
+  });
+});
+
 describe("a benchmark's servers", () => {
   it("serve on when started by hand with stdin closed", async () => {
     const target = spawn(process.execPath, [...SOURCES, "--import", "tsx", fileURLToPath(new URL("../support/target.ts", import.meta.url)), "bare-http"], {
@@ -70,10 +82,7 @@ describe("a benchmark's servers", () => {
       env: { ...process.env, BENCH_EXIT_WITH_STDIN: undefined },
     });
     onTestFinished(() => void target.kill());
-    const { url } = JSON.parse(await new Promise<string>((resolve, reject) => {
-      target.stdout.once("data", (chunk: Buffer) => resolve(chunk.toString().split("\n")[0]!));
-      target.once("exit", (code) => reject(new Error(`the server exited with ${code} before it listened`)));
-    })) as { url: string };
+    const { url } = JSON.parse(await firstLine(target, "the server")) as { url: string };
     // Long enough for a closed stdin to have been seen.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect((await fetch(`${url}/v1/anything`)).status).toBe(200);
@@ -89,12 +98,7 @@ describe("a benchmark's servers", () => {
       setInterval(() => {}, 1000);`;
     const bench = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
     onTestFinished(() => void bench.kill("SIGKILL"));
-    const pid = Number(
-      await new Promise<string>((resolve, reject) => {
-        bench.stdout.once("data", (chunk: Buffer) => resolve(chunk.toString()));
-        bench.once("exit", (code) => reject(new Error(`the benchmark exited with ${code} before its server listened`)));
-      }),
-    );
+    const pid = Number(await firstLine(bench, "the benchmark"));
     const alive = () => running(pid);
     onTestFinished(async () => void ((await alive()) && process.kill(pid)));
     expect(await alive()).toBe(true);
