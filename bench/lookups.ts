@@ -10,7 +10,7 @@
  */
 import { BENCH_KEY, benchPhone, benchEmail } from "./support/seed.js";
 import { alternate, CONNECTIONS, mediansOf, serverCpuMicros, type Route, type Samples } from "./support/load.js";
-import { figure, fmt, fmtOrNa, verdict } from "./support/figures.js";
+import { figure, fmt, fmtOrNa, roundRatios, roundsAbout, verdict } from "./support/figures.js";
 import { runLine, writeReport } from "./support/report.js";
 import { startTarget, type Target } from "./support/targets.js";
 
@@ -57,16 +57,23 @@ async function report(samples: Samples) {
   const cpu = (route: string, target: string) => med(route, target, serverCpuMicros);
   const ratioOf = (route: string, big: string, little: string) => med(route, big, (s) => s.requestsPerSecond) / med(route, little, (s) => s.requestsPerSecond);
   const comparison = routes.map(({ name }) => {
-    const figures = (big: string, little: string) => ({ ratio: ratioOf(name, big, little), cpuAt1k: cpu(name, little), cpuAt1M: cpu(name, big) });
+    const rps = (target: string) => samples[name]![target]!.map((s) => s.requestsPerSecond);
+    const figures = (big: string, little: string) => ({
+      ratio: ratioOf(name, big, little),
+      rounds: roundRatios(rps(big), rps(little)),
+      cpuAt1k: cpu(name, little),
+      cpuAt1M: cpu(name, big),
+    });
     return { route: name, intake: figures(large, small), minimalMap: figures(anchorLarge, anchorSmall) };
   });
-  const rows = comparison.map(({ route, intake: { ratio } }) => ({
+  const rows = comparison.map(({ route, intake: { ratio, rounds } }) => ({
     what: `lookup ${route}: req/s at 1M / at 1k`,
     value: figure(ratio, meets),
     target: "≥ 0.90",
     met: meets(ratio),
     route,
     ratio,
+    rounds: roundsAbout(rounds, meets, (value) => figure(value, meets)),
   }));
   const cpuCells = (f: { cpuAt1k: number; cpuAt1M: number }) => `${fmtOrNa(f.cpuAt1k, 1)} | ${fmtOrNa(f.cpuAt1M, 1)} | ${fmtOrNa(f.cpuAt1M - f.cpuAt1k, 1)}`;
   const figures = routes.flatMap(({ name }) =>
@@ -86,9 +93,13 @@ for a different contact, spread over the whole store, so the large one is read a
 
 ## Target: 1,000,000 within 10% of 1,000
 
-| Lookup | req/s at 1M / req/s at 1k | Target | |
-|---|---:|---:|---|
-${rows.map((r) => `| ${r.route} | ${r.value} | ≥ 0.90 | ${verdict(r.met)} |`).join("\n")}
+| Lookup | req/s at 1M / req/s at 1k | Each round | Target | |
+|---|---:|---|---:|---|
+${rows.map((r) => `| ${r.route} | ${r.value} | ${r.rounds} | ≥ 0.90 | ${verdict(r.met)} |`).join("\n")}
+
+A round loads each of the four servers once, in turn; a round's own ratio (1M over 1k in that round)
+shows how far the noise on this shared machine carries the figure: one met or missed in every
+round is not round-to-round noise.
 
 ## Anchor: a minimal Map server
 
