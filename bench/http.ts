@@ -7,9 +7,9 @@
  * Run: npm run bench:http   (writes bench/results/http.{md,json}; ROUNDS, SECONDS to change;
  * ONLY=<part of a route's name> to measure some routes while profiling)
  */
-import { alternate, CONNECTIONS, mediansOf, serverCpuMicros, type Samples } from "./support/load.js";
+import { alternate, CONNECTIONS, mediansOf, rateRatio, serverCpuMicros, type Samples } from "./support/load.js";
 import { routes as allRoutes, STORED } from "./support/routes.js";
-import { figure, fmt, fmtOrNa, roundRatios, roundsAbout, verdict } from "./support/figures.js";
+import { figure, fmt, fmtOrNa, roundsAbout, verdict } from "./support/figures.js";
 import { runLine, writeReport } from "./support/report.js";
 import { startPrismTarget, startTarget, type Target } from "./support/targets.js";
 
@@ -41,7 +41,6 @@ async function report(samples: Samples) {
   const rps = (route: string, target: string) => med(route, target, (s) => s.requestsPerSecond);
   const lines: string[] = [];
   const checks: Array<{ what: string; value: string; target: string; met: boolean; ratio: number; rounds: string }> = [];
-  const perRound = (route: string, target: string) => samples[route]![target]!.map((s) => s.requestsPerSecond);
   for (const { name: route } of routes) {
     lines.push(`### ${route}`, "", "| Server | req/s (median) | p50 ms | p99 ms | server CPU µs a request | non-2xx | errors |", "|---|---:|---:|---:|---:|---:|---:|");
     for (const target of targets) {
@@ -55,10 +54,9 @@ async function report(samples: Samples) {
       ["Intake core / bare node:http", "Intake core on node:http", "bare node:http", 0.5],
       ["Intake server / bare node:https", "Intake server (HTTPS)", "bare node:https", 0.5],
     ] as const) {
-      const ratio = rps(route, intake) / rps(route, other);
+      const { ratio, rounds } = rateRatio(samples, route, intake, other);
       const meets = (value: number) => value >= target;
-      const rounds = roundsAbout(roundRatios(perRound(route, intake), perRound(route, other)), meets, (value) => figure(value, meets));
-      checks.push({ what: `${route}: ${check}`, value: figure(ratio, meets), target: `≥ ${target}`, met: meets(ratio), ratio, rounds });
+      checks.push({ what: `${route}: ${check}`, value: figure(ratio, meets), target: `≥ ${target}`, met: meets(ratio), ratio, rounds: roundsAbout(rounds, meets, (value) => figure(value, meets)) });
     }
   }
   const summary = [

@@ -9,8 +9,8 @@
  * Run: npm run bench:lookups   (writes bench/results/lookups.{md,json}; ROUNDS, SECONDS to change)
  */
 import { BENCH_KEY, benchPhone, benchEmail } from "./support/seed.js";
-import { alternate, CONNECTIONS, mediansOf, serverCpuMicros, type Route, type Samples } from "./support/load.js";
-import { figure, fmt, fmtOrNa, roundRatios, roundsAbout, verdict } from "./support/figures.js";
+import { alternate, CONNECTIONS, mediansOf, rateRatio, serverCpuMicros, type Route, type Samples } from "./support/load.js";
+import { figure, fmt, fmtOrNa, roundsAbout, verdict } from "./support/figures.js";
 import { runLine, writeReport } from "./support/report.js";
 import { startTarget, type Target } from "./support/targets.js";
 
@@ -55,15 +55,8 @@ async function report(samples: Samples) {
   const [anchorSmall, anchorLarge] = SIZES.map(anchorLabel) as [string, string];
   const med = mediansOf(samples);
   const cpu = (route: string, target: string) => med(route, target, serverCpuMicros);
-  const ratioOf = (route: string, big: string, little: string) => med(route, big, (s) => s.requestsPerSecond) / med(route, little, (s) => s.requestsPerSecond);
   const comparison = routes.map(({ name }) => {
-    const rps = (target: string) => samples[name]![target]!.map((s) => s.requestsPerSecond);
-    const figures = (big: string, little: string) => ({
-      ratio: ratioOf(name, big, little),
-      rounds: roundRatios(rps(big), rps(little)),
-      cpuAt1k: cpu(name, little),
-      cpuAt1M: cpu(name, big),
-    });
+    const figures = (big: string, little: string) => ({ ...rateRatio(samples, name, big, little), cpuAt1k: cpu(name, little), cpuAt1M: cpu(name, big) });
     return { route: name, intake: figures(large, small), minimalMap: figures(anchorLarge, anchorSmall) };
   });
   const rows = comparison.map(({ route, intake: { ratio, rounds } }) => ({

@@ -19,12 +19,6 @@ export function figure(value: number, meets: (value: number) => boolean, digits 
   return String(value);
 }
 
-/** Each round's a / b, rounds paired by index: the two sides of a ratio, measured in the same round. */
-export function roundRatios(a: number[], b: number[]): number[] {
-  if (a.length !== b.length) throw new Error(`Cannot pair rounds: ${a.length} against ${b.length}.`);
-  return a.map((value, i) => value / b[i]!);
-}
-
 /**
  * How a figure's rounds fell about its target, so a reader can tell a miss from noise: the
  * lowest and highest round and how many met ("0.71 to 0.93; 2 of 5 rounds met").

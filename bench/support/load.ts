@@ -84,6 +84,22 @@ export type Samples = Record<string, Record<string, Sample[]>>;
 /** A route and target's median of one figure, from a comparison's samples. */
 export const mediansOf = (samples: Samples) => (route: string, target: string, figure: (sample: Sample) => number | undefined) => medianOf(samples[route]![target]!, figure);
 
+/**
+ * Two targets' request rates on a route, compared: the ratio of their medians, and each round's
+ * own ratio (the two measured in the same round), to show how far the noise carries the first.
+ */
+export function rateRatio(samples: Samples, route: string, numerator: string, denominator: string): { ratio: number; rounds: number[] } {
+  const rates = (target: string) => samples[route]![target]!.map((s) => s.requestsPerSecond);
+  const [top, bottom] = [rates(numerator), rates(denominator)];
+  return { ratio: median(top) / median(bottom), rounds: roundRatios(top, bottom) };
+}
+
+/** Each round's a / b, rounds paired by index: the two sides of a ratio, measured in the same round. */
+export function roundRatios(a: number[], b: number[]): number[] {
+  if (a.length !== b.length) throw new Error(`Cannot pair rounds: ${a.length} against ${b.length}.`);
+  return a.map((value, i) => value / b[i]!);
+}
+
 /** One figure's median over a target's samples; NaN where any sample lacks it (a server's CPU off Linux). */
 export function medianOf(samples: Sample[], figure: (sample: Sample) => number | undefined): number {
   const values = samples.map(figure);

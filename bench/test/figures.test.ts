@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { figure, fmt, fmtOrNa, roundRatios, roundsAbout, verdict } from "../support/figures.js";
+import { figure, fmt, fmtOrNa, roundsAbout, verdict } from "../support/figures.js";
 import { summaryPage } from "../support/summary-page.js";
 
 describe("a report's figures", () => {
@@ -31,11 +31,6 @@ describe("a report's figures", () => {
     expect(fmtOrNa(NaN, 1)).toBe("n/a");
     expect(fmtOrNa(Infinity)).toBe("n/a");
     expect(fmtOrNa(42.04, 1)).toBe("42.0");
-  });
-
-  it("pairs rounds by index for a ratio measured round by round, and refuses rounds that do not pair", () => {
-    expect(roundRatios([30, 45, 20], [40, 50, 40])).toEqual([0.75, 0.9, 0.5]);
-    expect(() => roundRatios([1, 2], [1])).toThrow("Cannot pair rounds: 2 against 1.");
   });
 
   it("says where a figure's rounds fell about its target: lowest, highest, how many met", () => {

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { processCpu } from "../support/cpu.js";
-import { load, median, medianOf, mediansOf, rotated, serverCpuMicros, type Sample } from "../support/load.js";
+import { load, median, medianOf, mediansOf, rateRatio, rotated, roundRatios, serverCpuMicros, type Sample } from "../support/load.js";
 import { firstLine, type Target } from "../support/targets.js";
 
 const sample = (fields: Partial<Sample>): Sample => ({ requestsPerSecond: 0, p50: 0, p99: 0, non2xx: 0, errors: 0, requests: 0, ...fields });
@@ -25,6 +25,19 @@ describe("the bookkeeping of a comparison", () => {
     const med = mediansOf({ lookup: { a: [sample({ p50: 1 }), sample({ p50: 3 })], b: [sample({ p50: 7 })] } });
     expect(med("lookup", "a", (s) => s.p50)).toBe(2);
     expect(med("lookup", "b", (s) => s.p50)).toBe(7);
+  });
+
+  it("pairs rounds by index for a ratio measured round by round, and refuses rounds that do not pair", () => {
+    expect(roundRatios([30, 45, 20], [40, 50, 40])).toEqual([0.75, 0.9, 0.5]);
+    expect(() => roundRatios([1, 2], [1])).toThrow("Cannot pair rounds: 2 against 1.");
+  });
+
+  it("compares two targets' rates: the ratio of their medians, and each round's own", () => {
+    const rates = (...values: number[]) => values.map((requestsPerSecond) => sample({ requestsPerSecond }));
+    // The medians (30 and 40) come from different rounds than either side's best or worst.
+    const compared = rateRatio({ lookup: { big: rates(30, 45, 20), small: rates(40, 50, 30) } }, "lookup", "big", "small");
+    expect(compared.ratio).toBe(0.75);
+    expect(compared.rounds).toEqual([0.75, 0.9, 20 / 30]);
   });
 
   it("reads a server's CPU per request in µs, and none where nothing was answered or read", () => {
