@@ -337,6 +337,29 @@ describe("the bot", () => {
     expect((await get(`/messages/${broken.messageId}`)).botOutcome).toBe("bot_error");
   });
 
+  it("a bot that answers after its campaign left Live, or its bot was turned off, sends nothing", async () => {
+    const hooks = await receiver();
+    const asked: Array<() => void> = [];
+    const { query } = await start(seed(hooks.url), {
+      bot: ({ message }) => new Promise((resolve) => asked.push(() => resolve({ reply: `late answer to ${message.body}` }))),
+    });
+    const answered = async (body: string, change: Record<string, unknown>) => {
+      await harness!.admin("PATCH", "/campaigns/cmp_spring", { state: "Live", botActive: true });
+      const sent = await query.messages.receive({ customData: { messageSid: `SM-${body}`, fromId: `u-${body}`, toId: "t", body } });
+      await expect.poll(() => asked.length).toBe(1);
+      await harness!.admin("PATCH", "/campaigns/cmp_spring", change);
+      asked.pop()!();
+      await settle();
+      return (await get(`/messages/${sent.messageId}`)).botOutcome;
+    };
+    expect(await answered("paused", { state: "Paused" })).toBe("campaign_not_live");
+    expect(await answered("off", { botActive: false })).toBe("bot_inactive");
+    expect(await answered("on", {})).toBe("replied");
+    expect(hooks.received.map((r) => r.json.body)).toEqual(["late answer to on"]);
+    const balance = (await get("/accounts/acc_gym/credits")).balance;
+    expect(balance).toBe(98);
+  });
+
   it("stops when the account has no credits, and says why", async () => {
     const hooks = await receiver();
     const { query } = await start(seed(hooks.url, {}, 1));
@@ -445,6 +468,25 @@ describe("opening messages", () => {
     await settle();
     expect(await conversation(contact.id)).toEqual([]);
     expect(await conversation(second.id)).toEqual([]);
+  });
+
+  it("queued openings are not sent, with the reason, once the campaign turns Incoming or its trigger off", async () => {
+    const { h } = await start(seed(null), { funnel: { queueIntervalMs: 10 * SECOND } });
+    const contacts = Array.from({ length: 8 }, (_, i) => ({ phone: `+1415555${String(400 + i).padStart(4, "0")}` }));
+    await h.admin("POST", "/lists/lst_leads/contacts", { contacts });
+    await settle();
+    expect((await jobsOf("opening")).length).toBe(7);
+    await h.admin("PATCH", "/campaigns/cmp_spring", { triggerOnNewListContacts: false });
+    await advance(25 * SECOND);
+    await h.admin("PATCH", "/campaigns/cmp_spring", { triggerOnNewListContacts: true, type: "Incoming" });
+    await advance(60 * SECOND);
+    const openings = (await get("/messages?accountId=acc_gym")).filter((m: { source: string }) => m.source === "opening");
+    expect(openings.map((m: { status: string; error: string | null }) => [m.status, m.error])).toEqual([
+      ["sent", null],
+      ...Array(2).fill(["not_sent", "The campaign's Trigger on New Contacts Added to List is off."]),
+      ...Array(5).fill(["not_sent", "The campaign is Incoming; it sends no opening messages."]),
+    ]);
+    expect((await get("/accounts/acc_gym/credits")).balance).toBe(99);
   });
 
   it("fires for manual adds as for API adds, and a contact gets a campaign's opening message once", async () => {

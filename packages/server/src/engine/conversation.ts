@@ -134,8 +134,11 @@ export function createConversations(deps: ConversationDeps) {
       return outcome("bot_error");
     }
     if (!result) return outcome("no_answer");
-    // The bot may have taken a while: the state it was asked about may have changed since.
+    // The bot may have taken a while: the state it was asked about may have changed since (a
+    // reset; the campaign left Live, its bot turned off, the contact paused).
     if (store.messageById(message.id) !== message) return;
+    const still = campaignFor(message, contact, account);
+    if ("outcome" in still) return outcome(still.outcome);
     if ("handOff" in result) {
       store.createAlert({
         id: store.ids.id("alr_"),
@@ -150,7 +153,6 @@ export function createConversations(deps: ConversationDeps) {
       if (result.handOff.reply) reply(account, contact, result.handOff.reply, "bot", message.channel, campaign.id);
       return outcome("handed_off");
     }
-    if (contact.botPaused) return outcome("contact_paused");
     const sent = reply(account, contact, result.reply, "bot", message.channel, campaign.id);
     return outcome(sent.status === "not_sent" ? "no_credits" : "replied");
   }

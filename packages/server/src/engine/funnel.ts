@@ -105,6 +105,9 @@ export function createFunnel({ store, clock, scheduler, events, credits, options
   function whyNot(campaign: CampaignRecord, contact: ContactRecord): string | undefined {
     const settings = settingsOf(campaign);
     if (settings.state !== "Live") return `The campaign is ${settings.state}; only a Live campaign sends.`;
+    // The trigger's other conditions may have changed while the opening waited in the queue.
+    if (settings.type === "Incoming") return "The campaign is Incoming; it sends no opening messages.";
+    if (!settings.triggerOnNewListContacts) return "The campaign's Trigger on New Contacts Added to List is off.";
     const template = settings.openingTemplate;
     if (!template) return "The campaign has no opening template.";
     if (template.approval !== "approved") {
