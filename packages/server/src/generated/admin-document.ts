@@ -109,7 +109,7 @@ export const adminDocument: OpenApiDocument = {
           "State"
         ],
         "summary": "Restore a snapshot",
-        "description": "Replaces the whole state with a snapshot taken earlier by `GET /snapshot`.",
+        "description": "Replaces the whole state with a snapshot taken earlier by `GET /snapshot`, or refuses it (400, the state kept) if a record belongs to an account the snapshot does not have. Work in flight is stopped first; a `/v1` request whose body is still arriving is applied to the restored state when its key is there, and refused 401 when it is not.",
         "requestBody": {
           "required": true,
           "content": {
@@ -147,7 +147,7 @@ export const adminDocument: OpenApiDocument = {
           "State"
         ],
         "summary": "Reset the state",
-        "description": "Removes every account and everything they own, empties the journal and rate-limit windows, then loads the given seed. Without a body, the seed the server started with is loaded again. The clock and the id sequence carry on.",
+        "description": "Removes every account and everything they own, empties the journal and rate-limit windows, then loads the given seed. Without a body, the seed the server started with is loaded again. The clock and the id sequence carry on. Work in flight is stopped first; a `/v1` request whose body is still arriving is applied to the new state when its key is there, and refused 401 when it is not.",
         "requestBody": {
           "required": false,
           "content": {

@@ -31,7 +31,7 @@ export interface paths {
         get: operations["getSnapshot"];
         /**
          * Restore a snapshot
-         * @description Replaces the whole state with a snapshot taken earlier by `GET /snapshot`.
+         * @description Replaces the whole state with a snapshot taken earlier by `GET /snapshot`, or refuses it (400, the state kept) if a record belongs to an account the snapshot does not have. Work in flight is stopped first; a `/v1` request whose body is still arriving is applied to the restored state when its key is there, and refused 401 when it is not.
          */
         put: operations["restoreSnapshot"];
         post?: never;
@@ -52,7 +52,7 @@ export interface paths {
         put?: never;
         /**
          * Reset the state
-         * @description Removes every account and everything they own, empties the journal and rate-limit windows, then loads the given seed. Without a body, the seed the server started with is loaded again. The clock and the id sequence carry on.
+         * @description Removes every account and everything they own, empties the journal and rate-limit windows, then loads the given seed. Without a body, the seed the server started with is loaded again. The clock and the id sequence carry on. Work in flight is stopped first; a `/v1` request whose body is still arriving is applied to the new state when its key is there, and refused 401 when it is not.
          */
         post: operations["resetState"];
         delete?: never;

@@ -7,7 +7,7 @@ import { document } from "@intake/spec";
 import type { JournalRecord } from "../journal.js";
 import { handlers } from "../operations/index.js";
 import type { OperationId, Services } from "../operations/types.js";
-import { authenticate } from "./auth.js";
+import { accountNow, authenticate } from "./auth.js";
 import { readJson } from "./body.js";
 import { HttpError, badRequest, errorBody, internalError, type ErrorShape } from "./errors.js";
 import { httpDate, jsonResponse, type ApiRequest, type ApiResponse } from "./exchange.js";
@@ -116,9 +116,11 @@ export function createApi(options: ApiOptions): (request: ApiRequest) => Promise
       const input = read?.value;
       entry.requestText = read?.text ?? null;
       validator.body(input);
+      const account = read ? accountNow(auth, services.store) : auth.account;
+      entry.accountId = account.id;
       const handler = handlers[route.operationId] as (i: object, s: Services) => ReturnType<(typeof handlers)[typeof route.operationId]>;
       const result = await handler(
-        { account: auth.account, form: auth.form, body: input, query, params, headers: request.headers },
+        { account, form: auth.form, body: input, query, params, headers: request.headers },
         services,
       );
       if (result.headers) Object.assign(headers, result.headers);

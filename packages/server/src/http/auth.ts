@@ -63,12 +63,23 @@ export function authenticate(request: ApiRequest, url: URL, route: Route, store:
   }
   const { form, key } = presented[0]!;
   const account = key ? store.accountByApiKey(key) : undefined;
-  if (!account) {
-    throw new HttpError(
-      401,
-      "INVALID_API_KEY",
-      "Invalid API key. It may have been replaced by a newer one: generate a key in Settings > Account > API Key.",
-    );
-  }
+  if (!account) throw invalidKey();
   return { form, key, account };
+}
+
+/**
+ * The request's account in the state as it is now. A request that waited for its body may have
+ * outlived its key (replaced) or the state it was checked against (a reset, a snapshot restored):
+ * it is applied whole to the state it finds, or refused as a request sent with that key now is.
+ */
+export function accountNow(auth: Authenticated, store: Store): AccountRecord {
+  return store.accountByApiKey(auth.key) ?? invalidKey();
+}
+
+function invalidKey(): never {
+  throw new HttpError(
+    401,
+    "INVALID_API_KEY",
+    "Invalid API key. It may have been replaced by a newer one: generate a key in Settings > Account > API Key.",
+  );
 }

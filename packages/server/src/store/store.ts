@@ -442,7 +442,14 @@ export class Store {
   private fill(records: Partial<Records>) {
     this.clear();
     for (const name of MODEL_NAMES) {
-      for (const fields of records[name] ?? []) this.create(name, fields as never);
+      for (const fields of records[name] ?? []) {
+        // Accounts come first: a record of an account not among them would be reachable by no key.
+        const { id, accountId } = fields as { id?: unknown; accountId?: unknown };
+        if (name !== "account" && typeof accountId === "string" && !this.table.get("account", accountId)) {
+          throw new Error(`${name} ${String(id)} belongs to account ${accountId}, which these records do not have`);
+        }
+        this.create(name, fields as never);
+      }
     }
     for (const job of records.job ?? []) this.jobTable.set(job.id, { ...job });
   }
