@@ -10,6 +10,9 @@ export default {
   },
   // Sources import "./x.js" (TypeScript's ESM style); the file on disk is x.ts.
   moduleNameMapper: { "^(\\.{1,2}/.*)\\.js$": "$1" },
+  // Every test file shares the one server and resets it: one file at a time keeps them from
+  // resetting each other's state (jest would otherwise run files in parallel workers).
+  maxWorkers: 1,
   globalSetup: "<rootDir>/jest/global-setup.ts",
   globalTeardown: "<rootDir>/jest/global-teardown.ts",
 };

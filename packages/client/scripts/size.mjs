@@ -1,5 +1,6 @@
 // Bundle size of @intake/client as an app would ship it: dist/index.js bundled with openapi-fetch,
-// minified and gzipped. Fails above the budget. `--write` records the figures in the README;
+// minified and gzipped. Fails above the budget. `--write` records the figures in the README, `--check`
+// fails when the README's are not the ones measured;
 // `--json` prints them as JSON (and leaves the verdict to the caller: the benchmark reports it).
 import { build } from "esbuild";
 import { readFile, writeFile } from "node:fs/promises";
@@ -32,12 +33,16 @@ if (process.argv.includes("--json")) {
 }
 console.log(`@intake/client: ${line}; budget ${(BUDGET / 1000).toFixed(1)} kB`);
 
-if (process.argv.includes("--write")) {
-  const readme = new URL("README.md", root);
-  const text = await readFile(readme, "utf8");
-  const marked = /<!-- size -->[\s\S]*?<!-- \/size -->/;
-  if (!marked.test(text)) throw new Error("README.md has no <!-- size --> ... <!-- /size --> section");
-  await writeFile(readme, text.replace(marked, `<!-- size -->${line}, measured by \`npm run size\`.<!-- /size -->`));
+// The README states the figures: `--write` records them, `--check` fails when they are not the ones measured.
+const readme = new URL("README.md", root);
+const text = await readFile(readme, "utf8");
+const marked = /<!-- size -->[\s\S]*?<!-- \/size -->/;
+if (!marked.test(text)) throw new Error("README.md has no <!-- size --> ... <!-- /size --> section");
+const recorded = text.replace(marked, `<!-- size -->${line}, measured by \`npm run size\`.<!-- /size -->`);
+if (process.argv.includes("--write")) await writeFile(readme, recorded);
+else if (process.argv.includes("--check") && recorded !== text) {
+  console.error("The size in README.md is not the one measured: run `npm run size -- --write` and commit README.md.");
+  process.exit(1);
 }
 if (total.gzip > BUDGET) {
   console.error(`Over budget by ${total.gzip - BUDGET} bytes.`);

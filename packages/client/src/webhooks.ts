@@ -39,7 +39,15 @@ export function verifyWebhook(secret: string, rawBody: string | Uint8Array, head
   try {
     payload = new Webhook(secret).verify(body, flat);
   } catch (error) {
-    throw new WebhookVerificationError(`The webhook's signature does not verify: ${(error as Error).message}. Check the secret (Settings > Custom Channel Webhook) and pass the raw body.`, {
+    const message = (error as Error).message;
+    // A timestamp out of range says nothing of the secret: point at the clock, not the secret.
+    if (/timestamp too (old|new)/i.test(message)) {
+      throw new WebhookVerificationError(
+        `The webhook's timestamp (webhook-timestamp ${flat["webhook-timestamp"]}, ${Math.round(Date.now() / 1000)} here) is more than 5 minutes from this machine's clock: a webhook replayed late, or a clock out of step. Check this machine's clock (NTP); the secret is not the cause.`,
+        { cause: error },
+      );
+    }
+    throw new WebhookVerificationError(`The webhook's signature does not verify: ${message}. Check the secret (Settings > Custom Channel Webhook) and pass the raw body.`, {
       cause: error,
     });
   }

@@ -41,6 +41,14 @@ export type TrustingFetch = ((input: Request | string | URL, init?: RequestInit)
 
 /** Reaches a server started elsewhere (a global set-up) from its connection. */
 export function connectIntake(connection: IntakeConnection): ConnectedIntake {
+  // The connection usually travels from a global set-up (vitest's provide/inject, jest's
+  // process.env): when it did not arrive, say where it should have come from.
+  if (!connection || typeof connection !== "object" || typeof connection.certificate !== "string" || typeof connection.adminUrl !== "string") {
+    throw new TypeError(
+      `connectIntake needs the connection startIntakeServer() returned as \`connection\` (got ${connection === undefined ? "undefined" : JSON.stringify(connection)?.slice(0, 80)}). ` +
+        "Pass it from a global set-up: vitest `project.provide(\"intake\", server.connection)` then `inject(\"intake\")`; jest `process.env.INTAKE_CONNECTION = JSON.stringify(server.connection)` then `JSON.parse(process.env.INTAKE_CONNECTION!)`. Check that the set-up file is configured (globalSetup) and ran.",
+    );
+  }
   const fetch = trustingFetch(connection.certificate);
   return { ...connection, fetch, admin: createAdminClient({ adminUrl: connection.adminUrl, token: connection.adminToken, fetch }) };
 }

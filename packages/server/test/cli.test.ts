@@ -118,7 +118,7 @@ describe("intake-server", () => {
     const port = new URL(first.info.url).port;
     const second = await runCli(["--port", port]);
     expect(second.code).toBe(2);
-    expect(second.stderr).toContain(`Port ${port} on 127.0.0.1 is in use: stop what holds it, or pass --port 0 for any free port.`);
+    expect(second.stderr).toContain(`Port ${port} on 127.0.0.1 is in use: stop what holds it, or use port 0 (--port 0, or port: 0 in code) for any free port.`);
     expect((await first.fetch(`${first.info.baseUrl}/contacts?apiKey=${KEY}&email=a%40b.co`)).status).toBe(401);
   });
 

@@ -4,7 +4,8 @@ import { createIntakeClient, RateLimitError } from "@intake/client";
 import { createIntake, type Intake, type IntakeOptions } from "@intake/server";
 import { persist, readDataFile, requestListener, serve } from "@intake/server/node";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { createServer } from "node:http";
 import { Agent, request } from "node:https";
 import { connect, type AddressInfo, type Socket } from "node:net";
@@ -429,6 +430,24 @@ describe("a listener on the domain events that fails", () => {
     const acme = client(httpsTarget(harness), "query", KEYS.acme);
     await expect(acme.messages.receive({ customData: { messageSid: "S1", fromId: "u", toId: "t", body: "x" } })).resolves.toMatchObject({ success: true });
     expect(errors).toEqual([expect.objectContaining({ message: "listener broke" })]);
+  });
+});
+
+describe("the node adapter's generated certificate", () => {
+  it("is written in a folder of this user's own, and removed when the server stops or cannot listen", async () => {
+    const first = await serve(createIntake({ seed: SEED }), { port: 0 });
+    const folder = dirname(first.certificatePath);
+    const mine = () => readdirSync(folder).filter((name) => name.startsWith(`cert-${process.pid}-`));
+    try {
+      expect(folder).toBe(join(tmpdir(), `intake-server-${process.getuid!()}`));
+      expect(statSync(folder).mode & 0o777).toBe(0o700);
+      const before = mine();
+      await expect(serve(createIntake({ seed: SEED }), { port: first.port, host: "127.0.0.1" })).rejects.toThrow(`Port ${first.port} on 127.0.0.1 is in use`);
+      expect(mine()).toEqual(before);
+    } finally {
+      await first.close();
+    }
+    expect(existsSync(first.certificatePath)).toBe(false);
   });
 });
 

@@ -82,6 +82,12 @@ describe("startIntakeServer and connectIntake", () => {
 });
 
 describe("@intake/server/connect", () => {
+  it("connectIntake without a connection (a global set-up that did not run) says where the connection comes from", () => {
+    for (const missing of [undefined, {}, { baseUrl: "https://127.0.0.1:1/v1" }]) {
+      expect(() => connectIntake(missing as never)).toThrow(/connectIntake needs the connection startIntakeServer\(\) returned[^]*globalSetup/);
+    }
+  });
+
   it("is what a test worker needs (connectIntake, trustingFetch, the admin client) and loads none of the server", async () => {
     expect(connectEntry.connectIntake).toBe(connectIntake);
     expect(connectEntry.trustingFetch).toBe(trustingFetch);

@@ -79,16 +79,21 @@ export async function serve(intake: Intake, options: ServeOptions = {}): Promise
     socket.on("error", () => socket.destroy());
   });
 
-  await new Promise<void>((resolve, reject) => {
-    listener.once("error", (error: NodeJS.ErrnoException) => {
-      reject(
-        error.code === "EADDRINUSE"
-          ? new Error(`Port ${options.port} on ${host} is in use: stop what holds it, or pass --port 0 for any free port.`)
-          : error,
-      );
+  try {
+    await new Promise<void>((resolve, reject) => {
+      listener.once("error", (error: NodeJS.ErrnoException) => {
+        reject(
+          error.code === "EADDRINUSE"
+            ? new Error(`Port ${options.port} on ${host} is in use: stop what holds it, or use port 0 (--port 0, or port: 0 in code) for any free port.`)
+            : error,
+        );
+      });
+      listener.listen(options.port ?? 0, host, () => resolve());
     });
-    listener.listen(options.port ?? 0, host, () => resolve());
-  });
+  } catch (error) {
+    if (tls.temporary) await rm(tls.certPath, { force: true });
+    throw error;
+  }
   // Node checks the header and request timeouts from its 'listening' event, which servers handed
   // their connections one by one never see.
   for (const server of [https, http]) server.emit("listening");

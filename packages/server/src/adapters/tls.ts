@@ -52,8 +52,9 @@ export async function loadCertificate(options: CertificateOptions): Promise<Cert
     return { ...pair, certPath, temporary: false, ...(renewed ? { renewed } : {}) };
   }
   const pair = await generate(options.hosts ?? []);
-  const dir = join(tmpdir(), "intake-server");
-  await mkdir(dir, { recursive: true });
+  // One folder per user: a folder shared by every user of the machine belongs to whoever made it first.
+  const dir = join(tmpdir(), typeof process.getuid === "function" ? `intake-server-${process.getuid()}` : "intake-server");
+  await mkdir(dir, { recursive: true, mode: 0o700 });
   const certPath = join(dir, `cert-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}.pem`);
   await writeFile(certPath, pair.cert);
   return { ...pair, certPath, temporary: true };
