@@ -1,6 +1,6 @@
 /** POST /send_custom_channel_message and POST /incoming_custom_channel_message. */
 import { recordOutbound } from "../engine/outbound.js";
-import { notFound } from "../http/errors.js";
+import { badRequest, notFound } from "../http/errors.js";
 import type { AccountRecord, ContactRecord } from "../store/models.js";
 import type { Store } from "../store/store.js";
 import { checkMedia } from "./media.js";
@@ -90,6 +90,10 @@ export const sendCustomChannelMessage: Handler<"sendCustomChannelMessage"> = ({ 
 
 export const receiveCustomChannelMessage: Handler<"receiveCustomChannelMessage"> = async ({ account, body }, { store, events, limits }) => {
   const data = body.customData;
+  // Two names for one id: two different values would leave one of them unchecked for duplicates.
+  if (data.messageSid !== undefined && data.id !== undefined && data.messageSid !== data.id) {
+    throw badRequest("VALIDATION_ERROR", "customData.messageSid and customData.id are two names for the message's id: send one of them, or the same value in both.");
+  }
   const sid = (data.messageSid ?? data.id)!;
   const duplicate = () => {
     const first = store.inboundBySid(account.id, sid);

@@ -57,6 +57,7 @@ export const admin: Register = (target, options) => {
       const created = await call("POST", "/campaigns", { accountId: "acc_acme", name: "Autumn", openingTemplate: { body: "Hi {{firstName}}", approval: "submitted" } });
       expect(created.status).toBe(201);
       expect(created.body).toMatchObject({
+        id: expect.stringMatching(/^cmp_/),
         type: "Combined",
         state: "Draft",
         language: "en",
@@ -67,7 +68,7 @@ export const admin: Register = (target, options) => {
       const live = await call("PATCH", `/campaigns/${created.body.id}`, { state: "Live", triggerOnNewListContacts: true, followUps: { enabled: true }, openingTemplate: { body: "Hi {{firstName}}", approval: "approved" } });
       expect(live.body).toMatchObject({ state: "Live", triggerOnNewListContacts: true, followUps: { enabled: true, cycles: 3 }, openingTemplate: { approval: "approved" } });
       const list = await call("POST", "/lists", { accountId: "acc_acme", name: "Autumn leads", campaignId: created.body.id });
-      expect(list.body).toMatchObject({ campaignId: created.body.id, memberCount: 0 });
+      expect(list.body).toMatchObject({ id: expect.stringMatching(/^lst_/), campaignId: created.body.id, memberCount: 0 });
       expect((await call("POST", "/lists", { accountId: "acc_acme", name: "x", campaignId: "cmp_globex" })).status).toBe(404);
     });
 
@@ -91,7 +92,7 @@ export const admin: Register = (target, options) => {
       const inbound = await call("GET", `/messages?contactId=${sent.contactId}&direction=inbound`);
       expect(inbound.body).toHaveLength(1);
       const credits = await call("GET", "/accounts/acc_acme/credits");
-      expect(credits.body).toMatchObject({ accountId: "acc_acme", balance: 100, transactions: [{ amount: 100, description: "Opening balance", source: "seed" }] });
+      expect(credits.body).toMatchObject({ accountId: "acc_acme", balance: 100, transactions: [{ id: expect.stringMatching(/^txn_/), amount: 100, description: "Opening balance", source: "seed" }] });
       const adjusted = await call("POST", "/accounts/acc_acme/credits", { amount: -30, description: "Correction" });
       expect(adjusted.body.balance).toBe(70);
       expect((await call("POST", "/accounts/acc_acme/credits", { amount: -1000 })).status).toBe(409);

@@ -148,6 +148,27 @@ export const contacts: Register = (target, options) => {
       });
     });
 
+    it("names are stored trimmed", async () => {
+      const contact = await acmeBearer().contacts.create({ phone_number: "+14155550125", first_name: "  Bo  ", last_name: "\tLi " });
+      expect(contact).toMatchObject({ firstName: "Bo", lastName: "Li" });
+    });
+
+    direct("custom fields: at most 50 keys, spelt custom_fields in the Bearer form", async () => {
+      const fields = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]));
+      expect((await acme().contacts.create({ phone: "+14155550126", customFields: fields(50) })).customFields).toEqual(fields(50));
+      await expect(acme().contacts.create({ phone: "+14155550127", customFields: fields(51) })).rejects.toMatchObject({
+        status: 400,
+        code: "VALIDATION_ERROR",
+        message: "customFields may have at most 50 entries.",
+      });
+      expect((await acmeBearer().contacts.create({ phone_number: "+14155550128", custom_fields: { plan: "pro" } })).customFields).toEqual({ plan: "pro" });
+      await expect(acmeBearer().contacts.create({ phone_number: "+14155550129", customFields: { plan: "pro" } } as never)).rejects.toMatchObject({
+        status: 400,
+        code: "WRONG_FIELD_SPELLING",
+      });
+      expect(await contactCount()).toBe(2);
+    });
+
     direct("custom fields must be flat", async () => {
       await expect(acme().contacts.create({ phone: "+14155550123", customFields: { nested: { a: 1 } } } as never)).rejects.toMatchObject({
         code: "VALIDATION_ERROR",

@@ -28,6 +28,16 @@ export const messages: Register = (target, options) => {
       expect(contact.contact).toMatchObject({ fromId: "user-1", customChannel: "acme-chat", firstName: "Ada", lastName: "Lovelace", email: "ada@example.com" });
     });
 
+    it("sends no reply webhook and charges no credits: the customer's system sent the message itself", async () => {
+      // A webhook URL on loopback's discard port: were anything delivered, it would show as an attempt.
+      await target().harness.admin("PATCH", "/accounts/acc_acme", { webhookUrl: "http://127.0.0.1:9/hooks" });
+      const before = (await admin("/accounts/acc_acme/credits")).balance;
+      await acme().messages.send({ customData: { fromId: "user-1", customChannel: "acme-chat", body: "Your demo is booked." } });
+      await target().harness.admin("POST", "/settle");
+      expect(await admin("/deliveries")).toEqual([]);
+      expect((await admin("/accounts/acc_acme/credits")).balance).toBe(before);
+    });
+
     it("the same fromId is the same contact; names are used only when it is created", async () => {
       const first = await acme().messages.send({ customData: { fromId: "user-1", customChannel: "acme-chat", body: "One", firstName: "Ada" } });
       const second = await acme().messages.send({ customData: { fromId: "user-1", customChannel: "acme-chat", body: "Two", firstName: "Changed", email: "x@example.com" } });
@@ -111,6 +121,15 @@ export const messages: Register = (target, options) => {
       expect((await admin(`/messages/${result.messageId}`)).status).toBe("delivered");
     });
 
+    direct("a status is at most 32 characters: 33 is 400, and nothing is stored", async () => {
+      expect((await admin(`/messages/${(await inbound({ status: "s".repeat(32) })).messageId}`)).status).toBe("s".repeat(32));
+      expect(await post({ customData: { messageSid: "SM-33", fromId: "u", toId: "t", body: "Hi", status: "s".repeat(33) } })).toMatchObject({
+        status: 400,
+        body: { error: "customData.status must be at most 32 characters." },
+      });
+      expect(await admin("/messages?accountId=acc_acme")).toHaveLength(1);
+    });
+
     it("a messageSid already processed answers the first messageId with duplicate: true, and nothing is stored twice", async () => {
       const first = await inbound({});
       const again = await inbound({ body: "Hello (resent)" });
@@ -167,6 +186,16 @@ export const messages: Register = (target, options) => {
       [{ messageSid: "SM-1", fromId: "u", toId: "t" }, "customData.body is required."],
     ])("%o is 400: %s", async (customData, message) => {
       expect((await post({ customData })).body).toEqual({ error: message });
+    });
+
+    direct("messageSid and id with different values are 400, and nothing is stored; the same value in both is one id", async () => {
+      expect(await post({ customData: { messageSid: "SM-1", id: "SM-2", fromId: "u", toId: "t", body: "Hi" } })).toMatchObject({
+        status: 400,
+        body: { error: "customData.messageSid and customData.id are two names for the message's id: send one of them, or the same value in both." },
+      });
+      expect(await admin("/messages?accountId=acc_acme")).toHaveLength(0);
+      const both = await acme().messages.receive({ customData: { messageSid: "SM-3", id: "SM-3", fromId: "u", toId: "t", body: "Hi" } });
+      expect(await acme().messages.receive({ customData: { id: "SM-3", fromId: "u", toId: "t", body: "Hi" } })).toMatchObject({ messageId: both.messageId, duplicate: true });
     });
 
     direct("ids of only whitespace are 400 in the string shape, and nothing is stored", async () => {

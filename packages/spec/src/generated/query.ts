@@ -132,6 +132,7 @@ export interface paths {
          *     **Reference behaviour:**
          *     - A `messageSid` (or `id`) already processed answers 200 with the first message's
          *       `messageId` and `duplicate: true`; nothing is stored, replied to or delivered twice.
+         *       `messageSid` and `id` are two names for one id: both sent with different values is 400.
          *     - A reaction is `messageType: "reaction"` with the emoji in `customData.body` and the
          *       reacted-to message's sid in `customData.reactionTo`; the bot does not answer reactions.
          *     - `customData.status` is any label up to 32 characters, `received` when omitted.
