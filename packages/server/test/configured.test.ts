@@ -4,7 +4,7 @@ import { createIntakeClient, RateLimitError } from "@intake/client";
 import { createIntake, type Intake, type IntakeOptions } from "@intake/server";
 import { persist, readDataFile, requestListener, serve } from "@intake/server/node";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { createServer } from "node:http";
 import { Agent, request } from "node:https";
@@ -851,6 +851,32 @@ function rethrowingIntake(options: IntakeOptions = {}) {
 }
 
 describe("the data file", () => {
+  it("is kept by one server at a time: a second is refused naming the first; a lock whose process is gone is taken over", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "intake-lock-"));
+    const path = join(directory, "state.json");
+    const intake = createIntake({ seed: SEED });
+    try {
+      const first = persist(intake, path);
+      expect(readFileSync(`${path}.lock`, "utf8")).toBe(`${process.pid}\n`);
+      expect(() => persist(intake, path)).toThrow(`${path} is already kept by this process: stop its other persist() first.`);
+      await first.stop();
+      expect(existsSync(`${path}.lock`)).toBe(false);
+      // Another process holding it: this one's parent stands in for a second server.
+      writeFileSync(`${path}.lock`, `${process.ppid}\n`);
+      expect(() => persist(intake, path)).toThrow(`${path} is in use by another server (process ${process.ppid}; ${path}.lock): stop it, or give this one another --data-file.`);
+      // A server killed without a stop leaves its lock; its process is gone, so the next one takes over.
+      const gone = spawnSync(process.execPath, ["-e", ""]).pid!;
+      writeFileSync(`${path}.lock`, `${gone}\n`);
+      const next = persist(intake, path);
+      expect(readFileSync(`${path}.lock`, "utf8")).toBe(`${process.pid}\n`);
+      await next.stop();
+      expect(existsSync(`${path}.lock`)).toBe(false);
+    } finally {
+      await intake.close();
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+
   it("a save that fails is reported to onError (even one that throws), and made again at the next change", async () => {
     const { intake, errors, console_ } = rethrowingIntake();
     const directory = mkdtempSync(join(tmpdir(), "intake-save-"));

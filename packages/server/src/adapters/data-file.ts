@@ -2,10 +2,11 @@
  * --data-file: the state survives a restart. Saves are atomic (a temporary file, flushed to disk,
  * then renamed over the old one), so a crash leaves either the old or the new state, never a
  * torn file. Changes are saved shortly after they happen (debounced), and at once on flush().
+ * One server keeps a data file at a time (`<file>.lock`).
  */
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { mkdir, open, rename, rm } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import type { Intake } from "../app.js";
 import type { Snapshot } from "../admin/service.js";
 
@@ -59,6 +60,54 @@ function removeStaleTemporaries(path: string) {
   }
 }
 
+/** The data files this process saves to (a second persist() of one would overwrite the first's saves). */
+const held = new Set<string>();
+
+/**
+ * Claims the data file with `<file>.lock`, holding the claiming process's pid: a second server
+ * saving to the same file would overwrite the first one's saves and sweep its temporary file. A
+ * lock whose process is gone (a crash, kill -9) is taken over. Returns the release.
+ */
+function claim(path: string): () => void {
+  const lock = `${path}.lock`;
+  const key = resolve(path);
+  if (held.has(key)) throw new Error(`${path} is already kept by this process: stop its other persist() first.`);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      writeFileSync(lock, `${process.pid}\n`, { flag: "wx", mode: 0o600 });
+      held.add(key);
+      return () => {
+        held.delete(key);
+        rmSync(lock, { force: true });
+      };
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT") {
+        mkdirSync(dirname(path), { recursive: true });
+        continue;
+      }
+      // A folder that cannot be written: every save will fail too, and say so through onError.
+      if (code !== "EEXIST") return () => {};
+      const holder = Number.parseInt(readFileSync(lock, "utf8"), 10);
+      if (holder > 0 && holder !== process.pid && isRunning(holder)) {
+        throw new Error(`${path} is in use by another server (process ${holder}; ${lock}): stop it, or give this one another --data-file.`);
+      }
+      rmSync(lock, { force: true });
+    }
+  }
+  throw new Error(`Could not claim ${path}: ${lock} keeps coming back.`);
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 export interface Persistence {
   /** Saves now if anything changed since the last save (or, forced, in any case). */
   flush(force?: boolean): Promise<void>;
@@ -66,6 +115,7 @@ export interface Persistence {
 }
 
 export function persist(intake: Intake, path: string, options: { delayMs?: number; maxDelayMs?: number } = {}): Persistence {
+  const release = claim(path);
   removeStaleTemporaries(path);
   const delayMs = options.delayMs ?? 100;
   const maxDelayMs = options.maxDelayMs ?? 1000;
@@ -105,6 +155,7 @@ export function persist(intake: Intake, path: string, options: { delayMs?: numbe
       if (timer) clearTimeout(timer);
       await save();
       await rm(join(dirname(path), `.${basename(path)}.${process.pid}.tmp`), { force: true });
+      release();
       if (dirty) throw new Error(`The last changes could not be saved to ${path}.`);
     },
   };
