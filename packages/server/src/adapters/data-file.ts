@@ -90,7 +90,7 @@ function claim(path: string): () => void {
       if (code !== "EEXIST") return () => {};
       const holder = Number.parseInt(readFileSync(lock, "utf8"), 10);
       if (holder > 0 && holder !== process.pid && isRunning(holder)) {
-        throw new Error(`${path} is in use by another server (process ${holder}; ${lock}): stop it, or give this one another --data-file.`);
+        throw new Error(`${path} is in use by another server (process ${holder}; ${lock}): stop it, or give this one another --data-file.`, { cause: error });
       }
       rmSync(lock, { force: true });
     }
