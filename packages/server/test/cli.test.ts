@@ -184,7 +184,7 @@ describe("intake-server", () => {
     expect(result.stderr).toContain("Seed: accounts.0.kind must be one of: standard, agency.");
   });
 
-  it("--data-file keeps the state and the certificate across a graceful restart", async () => {
+  it("--data-file keeps the state and the certificate across a graceful restart", { timeout: 60_000 }, async () => {
     const dataFile = join(dir(), "state.json");
     const seedFile = join(dir(), "seed.json");
     writeFileSync(seedFile, JSON.stringify({ accounts: [{ name: "Persisted", apiKey: KEY }] }));
