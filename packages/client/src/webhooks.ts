@@ -40,10 +40,11 @@ export function verifyWebhook(secret: string, rawBody: string | Uint8Array, head
     payload = new Webhook(secret).verify(body, flat);
   } catch (error) {
     const message = (error as Error).message;
-    // A timestamp out of range says nothing of the secret: point at the clock, not the secret.
-    if (/timestamp too (old|new)/i.test(message)) {
+    // The library checks the timestamp before the signature: for a timestamp out of range, the
+    // signature is checked here, so the message points at the clock only when the secret is right.
+    if (/timestamp too (old|new)/i.test(message) && signatureMatches(secret, body, flat)) {
       throw new WebhookVerificationError(
-        `The webhook's timestamp (webhook-timestamp ${flat["webhook-timestamp"]}, ${Math.round(Date.now() / 1000)} here) is more than 5 minutes from this machine's clock: a webhook replayed late, or a clock out of step. Check this machine's clock (NTP); the secret is not the cause.`,
+        `The webhook's timestamp (webhook-timestamp ${flat["webhook-timestamp"]}, ${Math.round(Date.now() / 1000)} here) is more than 5 minutes from this machine's clock, though its signature is right: a webhook replayed late, or a clock out of step. Check this machine's clock (NTP).`,
         { cause: error },
       );
     }
@@ -56,6 +57,29 @@ export function verifyWebhook(secret: string, rawBody: string | Uint8Array, head
     return { type: "auto_recharge", id, payload: payload as AutoRechargeWebhookPayload };
   }
   return { type: "reply", id, payload: payload as ReplyWebhookPayload };
+}
+
+/** Whether one of the v1 signatures is this secret's over the body at the header's own timestamp. */
+function signatureMatches(secret: string, body: string, flat: Record<string, string>): boolean {
+  const seconds = Number(flat["webhook-timestamp"]);
+  if (!Number.isFinite(seconds)) return false;
+  let expected: string;
+  try {
+    expected = new Webhook(secret).sign(flat["webhook-id"]!, new Date(seconds * 1000), body).split(",")[1]!;
+  } catch {
+    return false;
+  }
+  return flat["webhook-signature"]!.split(" ").some((entry) => {
+    const [version, signature = ""] = entry.split(",");
+    return version === "v1" && sameText(signature, expected);
+  });
+}
+
+/** Equal texts, in a time that does not depend on where they differ. */
+function sameText(a: string, b: string): boolean {
+  let difference = a.length ^ b.length;
+  for (let i = 0; i < Math.max(a.length, b.length); i++) difference |= (a.charCodeAt(i) | 0) ^ (b.charCodeAt(i) | 0);
+  return difference === 0;
 }
 
 function flatten(headers: HeaderBag): Record<string, string> {

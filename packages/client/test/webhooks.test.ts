@@ -26,7 +26,13 @@ describe("verifyWebhook", () => {
   it.each([
     ["a wrong secret", (s: ReturnType<typeof signed>) => ({ ...s, secret: "whsec_d3Jvbmctc2VjcmV0LXdyb25nLTEyMw==" }), /signature does not verify/],
     ["a changed body", (s: ReturnType<typeof signed>) => ({ ...s, body: s.body.replace("Hi!", "Bye") }), /signature does not verify/],
-    ["a stale timestamp", () => ({ ...signed(reply, "msg_1", new Date(Date.now() - 10 * 60 * 1000)) }), /^The webhook's timestamp \(webhook-timestamp \d+, \d+ here\) is more than 5 minutes from this machine's clock[^]*the secret is not the cause\.$/],
+    ["a stale timestamp", () => ({ ...signed(reply, "msg_1", new Date(Date.now() - 10 * 60 * 1000)) }), /^The webhook's timestamp \(webhook-timestamp \d+, \d+ here\) is more than 5 minutes from this machine's clock, though its signature is right[^]*Check this machine's clock \(NTP\)\.$/],
+    [
+      "a stale timestamp with a wrong secret",
+      () => ({ ...signed(reply, "msg_1", new Date(Date.now() - 10 * 60 * 1000)), secret: "whsec_d3Jvbmctc2VjcmV0LXdyb25nLTEyMw==" }),
+      /^The webhook's signature does not verify: Message timestamp too old\. Check the secret/,
+    ],
+    ["a stale timestamp with a forged signature", (s: ReturnType<typeof signed>) => ({ ...s, headers: { ...s.headers, "webhook-timestamp": String(Math.floor(Date.now() / 1000) - 600), "webhook-signature": "v1,AAAA" } }), /^The webhook's signature does not verify/],
     ["a timestamp from the future", () => ({ ...signed(reply, "msg_1", new Date(Date.now() + 10 * 60 * 1000)) }), /more than 5 minutes from this machine's clock/],
     ["a missing header", (s: ReturnType<typeof signed>) => ({ ...s, headers: { "webhook-id": "msg_1" } as Record<string, string> }), /webhook-timestamp header is missing/],
   ])("refuses %s", (_, alter, message) => {
