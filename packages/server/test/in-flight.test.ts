@@ -1,6 +1,6 @@
 // A /v1 request is authenticated before its body is read, and its body may take a while: the key
-// or the whole state may change meanwhile. Each test changes them at the moment the server starts
-// reading the body (the body stream's first pull), so nothing here depends on timing.
+// or the whole state may change meanwhile. Each test changes them when the server first reads the
+// body (the stream asks for nothing before a read: highWaterMark 0), so nothing depends on timing.
 import { createIntake, type Intake } from "@intake/server";
 import { describe, expect, it } from "vitest";
 import { KEYS, SEED } from "./support/seed.js";
@@ -27,20 +27,25 @@ async function admin(intake: Intake, method: string, path: string, body?: unknow
 /** A POST whose body the server gets only after `meanwhile` has run. */
 async function postWhile(intake: Intake, path: string, body: unknown, meanwhile: () => Promise<unknown>) {
   let ran = false;
-  const stream = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      ran = true;
-      await meanwhile();
-      controller.enqueue(new TextEncoder().encode(JSON.stringify(body)));
-      controller.close();
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        ran = true;
+        await meanwhile();
+        controller.enqueue(new TextEncoder().encode(JSON.stringify(body)));
+        controller.close();
+      },
     },
-  });
+    { highWaterMark: 0 },
+  );
   const response = await intake.fetch(
     new Request(`${ORIGIN}/v1${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: stream, duplex: "half" } as RequestInit),
   );
   expect(ran).toBe(true);
-  return { status: response.status, body: await response.json() };
+  return { status: response.status, headers: response.headers, body: await response.json() };
 }
+
+const journalOf = async (intake: Intake) => (await admin(intake, "GET", "/journal")).body as Array<{ operationId: string; status: number; accountId: string | null }>;
 
 const contactsOf = async (intake: Intake) => ((await admin(intake, "GET", "/contacts")).body as Array<{ accountId: string; phone: string }>).map((c) => [c.accountId, c.phone]);
 
@@ -51,23 +56,28 @@ describe("a request whose body arrives after its key or the state changed", () =
       admin(intake, "POST", "/accounts/acc_acme/api-key", { apiKey: "ik_test_acme_replaced_00001" }),
     );
     expect(answer).toMatchObject({ status: 401, body: { error: { code: "INVALID_API_KEY" } } });
+    // As a request sent with that key now: no rate-limit headers, no account in the journal.
+    expect([...answer.headers.keys()].filter((name) => name.startsWith("ratelimit"))).toEqual([]);
+    expect((await journalOf(intake)).find((e) => e.operationId === "createContact")).toMatchObject({ status: 401, accountId: null });
     expect(await contactsOf(intake)).toEqual([]);
   });
 
   it("lands whole in the state a reset left, under that state's account, when its key is still there", async () => {
     const intake = start();
+    // The same key, now another account's: the message must be that account's, not the old one's.
+    const seed = { accounts: [{ id: "acc_new", name: "New", apiKey: KEYS.acme }] };
     const answer = await postWhile(
       intake,
       `/incoming_custom_channel_message?apiKey=${KEYS.acme}`,
       { customData: { messageSid: "SM-late", fromId: "late-user", toId: "biz", body: "hello" } },
-      () => admin(intake, "POST", "/reset"),
+      () => admin(intake, "POST", "/reset", seed),
     );
     expect(answer.status).toBe(200);
     const messages = (await admin(intake, "GET", "/messages")).body as Array<{ id: string; accountId: string; contactId: string }>;
-    expect(messages).toEqual([expect.objectContaining({ id: answer.body.messageId, accountId: "acc_acme" })]);
-    const accounts = ((await admin(intake, "GET", "/accounts")).body as Array<{ id: string }>).map((a) => a.id);
-    expect(accounts).toContain("acc_acme");
-    expect(await contactsOf(intake)).toEqual([["acc_acme", null]]);
+    expect(messages).toEqual([expect.objectContaining({ id: answer.body.messageId, accountId: "acc_new" })]);
+    expect(await contactsOf(intake)).toEqual([["acc_new", null]]);
+    // The state is whole: what it saves, it restores.
+    expect((await admin(intake, "PUT", "/snapshot", (await admin(intake, "GET", "/snapshot")).body)).status).toBe(200);
   });
 
   it("is refused (401) when a reset left a state without its key, and leaves nothing of the old account", async () => {

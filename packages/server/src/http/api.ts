@@ -107,7 +107,8 @@ export function createApi(options: ApiOptions): (request: ApiRequest) => Promise
       const auth = authenticate(request, url, route, services.store);
       entry.authForm = auth.form;
       entry.accountId = auth.account.id;
-      Object.assign(headers, options.rateLimiter.take(auth.key));
+      const limits = options.rateLimiter.take(auth.key);
+      Object.assign(headers, limits);
       const validator = validatorFor(route.operationId, auth.form);
       const query = validator.query(url) as Record<string, string>;
       const params = validator.path(match.params);
@@ -116,7 +117,17 @@ export function createApi(options: ApiOptions): (request: ApiRequest) => Promise
       const input = read?.value;
       entry.requestText = read?.text ?? null;
       validator.body(input);
-      const account = read ? accountNow(auth, services.store) : auth.account;
+      let account = auth.account;
+      if (read) {
+        try {
+          account = accountNow(auth, services.store);
+        } catch (refused) {
+          // Refused as a request sent with that key now is: no account, no rate-limit headers.
+          for (const name of Object.keys(limits)) delete headers[name];
+          entry.accountId = null;
+          throw refused;
+        }
+      }
       entry.accountId = account.id;
       const handler = handlers[route.operationId] as (i: object, s: Services) => ReturnType<(typeof handlers)[typeof route.operationId]>;
       const result = await handler(
