@@ -13,7 +13,7 @@ import type { Seed } from "./admin/service.js";
 import { createIntake } from "./app.js";
 import type { Bot } from "./engine/bot.js";
 import type { FaultRuleInput } from "./http/faults.js";
-import { persist, readDataFile } from "./adapters/data-file.js";
+import { claimDataFile, persist, readDataFile } from "./adapters/data-file.js";
 import { serve } from "./adapters/node.js";
 import { DEMO_KEYS, DEMO_SEED, DEMO_WEBHOOK_SECRETS } from "./demo-seed.js";
 
@@ -153,9 +153,12 @@ async function main() {
   if (args.seed && args.demo) fail("--seed and --demo both give a starting state: choose one.");
   const seed = args.demo ? DEMO_SEED : args.seed ? readSeed(args.seed) : undefined;
   const dataFile = args["data-file"];
+  // Claimed before it is read: a second server must not even start the first one's pending work.
+  const claim = dataFile ? claimDataFile(dataFile) : undefined;
+  process.once("exit", () => claim?.release());
   const snapshot = dataFile ? readDataFile(dataFile) : undefined;
 
-  const intake = createIntake({
+  const intake = await loadState(dataFile, async () => createIntake({
     seed,
     snapshot,
     adminToken: args["admin-token"],
@@ -173,8 +176,8 @@ async function main() {
     funnel: args["funnel-rate"] ? { queueIntervalMs: 60_000 / positive("funnel-rate", args["funnel-rate"]) } : {},
     duplicateRechargeWebhooks: args["duplicate-recharge-webhooks"],
     faults: (args.fault ?? []).map(parseFault),
-  });
-  const persistence = dataFile ? persist(intake, dataFile) : undefined;
+  }));
+  const persistence = dataFile ? persist(intake, dataFile, { claim }) : undefined;
   // A new data file holds the starting state at once, so a crash before any change loses nothing.
   if (dataFile && !snapshot) await persistence!.flush(true);
   const server = await serve(intake, {
@@ -224,6 +227,16 @@ async function main() {
       ...(args.demo ? { demoKeys: DEMO_KEYS, demoWebhookSecrets: DEMO_WEBHOOK_SECRETS } : {}),
     })}\n`,
   );
+}
+
+/** Creates the server; a data file whose records cannot be loaded is named, with what to do. */
+async function loadState<T>(dataFile: string | undefined, create: () => Promise<T>): Promise<T> {
+  try {
+    return await create();
+  } catch (error) {
+    if (!dataFile || !/^The records could not be loaded/.test((error as Error).message)) throw error;
+    throw new Error(`${dataFile} holds a state this server cannot load (${(error as Error).message.replace(/\. Nothing was changed\.$/, "")}). Move it away to start empty, or fix the record it names.`, { cause: error });
+  }
 }
 
 function printDemo(baseUrl: string, certificate: string) {

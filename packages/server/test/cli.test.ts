@@ -1,7 +1,7 @@
 // The intake-server command: its start line, --demo, usage errors, --data-file across restarts
 // and a kill -9 in the middle of writes.
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, statSync, watch, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, watch, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -21,6 +21,11 @@ async function start(args: string[]) {
 }
 const dir = () => mkdtempSync(join(tmpdir(), "intake-cli-"));
 const KEY = "ik_cli_test_key_00000000001";
+const writeSeed = (seed: unknown) => {
+  const file = join(dir(), "seed.json");
+  writeFileSync(file, JSON.stringify(seed));
+  return file;
+};
 
 function createContact(run: CliRun, phone: string) {
   return run.fetch(`${run.info.baseUrl}/contacts?apiKey=${KEY}`, {
@@ -190,15 +195,37 @@ describe("intake-server", () => {
     writeFileSync(seedFile, JSON.stringify({ accounts: [{ name: "Persisted", apiKey: KEY }] }));
     const first = await start(["--port", "0", "--seed", seedFile, "--data-file", dataFile]);
     for (const phone of ["+14155550101", "+14155550102", "+14155550103"]) expect((await createContact(first, phone)).status).toBe(201);
+    // One server keeps a data file at a time: a second stops at start, naming the first.
+    const holder = readFileSync(`${dataFile}.lock`, "utf8").split(" ")[0];
+    const refused = await runCli(["--port", "0", "--data-file", dataFile]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`intake-server: ${dataFile} is in use by another server (process ${holder}; ${dataFile}.lock): stop it, or give this one another --data-file.`);
     expect(await first.stop("SIGTERM")).toBe(0);
     running.pop();
     expect(JSON.parse(readFileSync(dataFile, "utf8")).format).toBe("intake-snapshot/1");
+    expect(existsSync(`${dataFile}.lock`)).toBe(false);
 
     const second = await start(["--port", "0", "--data-file", dataFile]);
     expect(readFileSync(second.info.certificate, "utf8")).toBe(readFileSync(`${dataFile}.cert.pem`, "utf8"));
     const found = await second.fetch(`${second.info.baseUrl}/contacts?apiKey=${KEY}&phoneNumber=%2B14155550102`);
     expect(found.status).toBe(200);
     expect((await createContact(second, "+14155550101")).status).toBe(200);
+  });
+
+  it("a data file with a record of an account it does not have stops the start, naming the file and what to do", async () => {
+    const dataFile = join(dir(), "state.json");
+    const first = await start(["--port", "0", "--data-file", dataFile, "--seed", writeSeed({ accounts: [{ id: "acc_kept", name: "Kept", apiKey: KEY }] })]);
+    expect(await first.stop("SIGTERM")).toBe(0);
+    running.pop();
+    const state = JSON.parse(readFileSync(dataFile, "utf8"));
+    state.records.list = [{ id: "lst_orphan", accountId: "acc_gone", name: "Orphan", campaignId: null, createdAt: "2026-01-01T00:00:00.000Z" }];
+    writeFileSync(dataFile, JSON.stringify(state));
+    const refused = await runCli(["--port", "0", "--data-file", dataFile]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      `intake-server: ${dataFile} holds a state this server cannot load (The records could not be loaded: list lst_orphan belongs to account acc_gone, which these records do not have). Move it away to start empty, or fix the record it names.`,
+    );
+    expect(existsSync(`${dataFile}.lock`)).toBe(false);
   });
 
   it("a kept certificate that does not name a new --host is replaced, and stderr says clients must trust it again", async () => {

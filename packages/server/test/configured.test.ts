@@ -9,7 +9,7 @@ import { dirname } from "node:path";
 import { createServer } from "node:http";
 import { Agent, request } from "node:https";
 import { connect, type AddressInfo, type Socket } from "node:net";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect as tlsConnect } from "node:tls";
 import { fileURLToPath } from "node:url";
@@ -854,23 +854,38 @@ describe("the data file", () => {
   it("is kept by one server at a time: a second is refused naming the first; a lock whose process is gone is taken over", async () => {
     const directory = mkdtempSync(join(tmpdir(), "intake-lock-"));
     const path = join(directory, "state.json");
+    const lock = `${path}.lock`;
+    const mine = `${process.pid} ${hostname()}\n`;
     const intake = createIntake({ seed: SEED });
     try {
       const first = persist(intake, path);
-      expect(readFileSync(`${path}.lock`, "utf8")).toBe(`${process.pid}\n`);
+      expect(readFileSync(lock, "utf8")).toBe(mine);
       expect(() => persist(intake, path)).toThrow(`${path} is already kept by this process: stop its other persist() first.`);
       await first.stop();
-      expect(existsSync(`${path}.lock`)).toBe(false);
+      expect(existsSync(lock)).toBe(false);
       // Another process holding it: this one's parent stands in for a second server.
-      writeFileSync(`${path}.lock`, `${process.ppid}\n`);
-      expect(() => persist(intake, path)).toThrow(`${path} is in use by another server (process ${process.ppid}; ${path}.lock): stop it, or give this one another --data-file.`);
-      // A server killed without a stop leaves its lock; its process is gone, so the next one takes over.
-      const gone = spawnSync(process.execPath, ["-e", ""]).pid!;
-      writeFileSync(`${path}.lock`, `${gone}\n`);
-      const next = persist(intake, path);
-      expect(readFileSync(`${path}.lock`, "utf8")).toBe(`${process.pid}\n`);
-      await next.stop();
-      expect(existsSync(`${path}.lock`)).toBe(false);
+      writeFileSync(lock, `${process.ppid} ${hostname()}\n`);
+      expect(() => persist(intake, path)).toThrow(
+        `${path} is in use by another server (process ${process.ppid}; ${lock}): stop it, or give this one another --data-file. If no intake-server runs as that process (one killed, its process id since reused), delete ${lock}.`,
+      );
+      // Another host's server (a shared volume) cannot be looked at: it is taken to run.
+      writeFileSync(lock, "1 another-host\n");
+      expect(() => persist(intake, path)).toThrow(`${path} is in use by another server (process 1 on another-host; ${lock})`);
+      // A server killed without a stop leaves its lock; its process is gone, so the next one takes over,
+      // as it does a lock with nothing readable in it.
+      for (const stale of [`${spawnSync(process.execPath, ["-e", ""]).pid} ${hostname()}\n`, ""]) {
+        writeFileSync(lock, stale);
+        const next = persist(intake, path);
+        expect(readFileSync(lock, "utf8")).toBe(mine);
+        await next.stop();
+      }
+      // A stop made twice gives up only its own lock, never the next holder's.
+      const again = persist(intake, path);
+      await again.stop();
+      writeFileSync(lock, `${process.ppid} ${hostname()}\n`);
+      await again.stop();
+      expect(readFileSync(lock, "utf8")).toBe(`${process.ppid} ${hostname()}\n`);
+      expect(readdirSync(directory).filter((name) => name.startsWith("state.json.lock."))).toEqual([]);
     } finally {
       await intake.close();
       rmSync(directory, { recursive: true, force: true });

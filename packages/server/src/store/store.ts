@@ -431,7 +431,7 @@ export class Store {
     try {
       this.fill(records);
     } catch (error) {
-      this.fill(before);
+      this.fill(before, false);
       throw new Error(`The records could not be loaded: ${(error as Error).message}`, { cause: error });
     } finally {
       this.loading = false;
@@ -439,13 +439,13 @@ export class Store {
     this.changed();
   }
 
-  private fill(records: Partial<Records>) {
+  private fill(records: Partial<Records>, checked = true) {
     this.clear();
     for (const name of MODEL_NAMES) {
       for (const fields of records[name] ?? []) {
         // Accounts come first: a record of an account not among them would be reachable by no key.
         const { id, accountId } = fields as { id?: unknown; accountId?: unknown };
-        if (name !== "account" && typeof accountId === "string" && !this.table.get("account", accountId)) {
+        if (checked && name !== "account" && typeof accountId === "string" && !this.table.get("account", accountId)) {
           throw new Error(`${name} ${String(id)} belongs to account ${accountId}, which these records do not have`);
         }
         this.create(name, fields as never);
