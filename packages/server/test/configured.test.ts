@@ -4,7 +4,7 @@ import { createIntakeClient, RateLimitError } from "@intake/client";
 import { createIntake, type Intake, type IntakeOptions } from "@intake/server";
 import { persist, readDataFile, requestListener, serve } from "@intake/server/node";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { createServer } from "node:http";
 import { Agent, request } from "node:https";
@@ -434,7 +434,8 @@ describe("a listener on the domain events that fails", () => {
 });
 
 describe("the node adapter's generated certificate", () => {
-  it("is written in a folder of this user's own, and removed when the server stops or cannot listen", async () => {
+  // Per-user folders are named by uid, which Windows has none of.
+  it.runIf(typeof process.getuid === "function")("is written in a folder of this user's own, and removed when the server stops or cannot listen", async () => {
     const first = await serve(createIntake({ seed: SEED }), { port: 0 });
     const folder = dirname(first.certificatePath);
     const mine = () => readdirSync(folder).filter((name) => name.startsWith(`cert-${process.pid}-`));
@@ -448,6 +449,34 @@ describe("the node adapter's generated certificate", () => {
       await first.close();
     }
     expect(existsSync(first.certificatePath)).toBe(false);
+  });
+});
+
+describe("the node adapter's certificate folder", () => {
+  // Per-user folders are named by uid, which Windows has none of.
+  it.runIf(typeof process.getuid === "function")("is passed over for one of the run's own when it is not this user's alone (open to others, a link)", async () => {
+    const temporary = mkdtempSync(join(tmpdir(), "intake-tmpdir-"));
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = temporary;
+    try {
+      const shared = join(temporary, `intake-server-${process.getuid!()}`);
+      for (const unsafe of [() => mkdirSync(shared, { mode: 0o777 }), () => symlinkSync(mkdtempSync(join(temporary, "elsewhere-")), shared)]) {
+        unsafe();
+        chmodSync(shared, 0o777);
+        const server = await serve(createIntake({ seed: SEED }), { port: 0 });
+        const folder = dirname(server.certificatePath);
+        expect(folder).not.toBe(shared);
+        expect(folder.startsWith(join(temporary, "intake-server-"))).toBe(true);
+        expect(statSync(folder).mode & 0o777).toBe(0o700);
+        await server.close();
+        expect(existsSync(folder)).toBe(false);
+        rmSync(shared, { recursive: true, force: true });
+      }
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+      rmSync(temporary, { recursive: true, force: true });
+    }
   });
 });
 

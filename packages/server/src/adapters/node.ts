@@ -9,7 +9,7 @@ import { createServer as createNetServer, type Socket } from "node:net";
 import { rm } from "node:fs/promises";
 import { setImmediate } from "node:timers";
 import type { Intake } from "../app.js";
-import { loadCertificate, type CertificateOptions } from "./tls.js";
+import { loadCertificate, type Certificate, type CertificateOptions } from "./tls.js";
 
 export interface ServeOptions extends CertificateOptions {
   /** Default 127.0.0.1. */
@@ -91,7 +91,7 @@ export async function serve(intake: Intake, options: ServeOptions = {}): Promise
       listener.listen(options.port ?? 0, host, () => resolve());
     });
   } catch (error) {
-    if (tls.temporary) await rm(tls.certPath, { force: true });
+    await removeTemporary(tls);
     throw error;
   }
   // Node checks the header and request timeouts from its 'listening' event, which servers handed
@@ -122,9 +122,15 @@ export async function serve(intake: Intake, options: ServeOptions = {}): Promise
         http.closeAllConnections();
         for (const socket of sockets) socket.destroy();
       });
-      if (tls.temporary) await rm(tls.certPath, { force: true });
+      await removeTemporary(tls);
     },
   };
+}
+
+/** A certificate generated for this run, and its folder if the run made one of its own. */
+async function removeTemporary(tls: Certificate) {
+  if (tls.temporary) await rm(tls.certPath, { force: true });
+  if (tls.temporaryFolder) await rm(tls.temporaryFolder, { recursive: true, force: true });
 }
 
 /**

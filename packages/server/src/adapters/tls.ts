@@ -5,7 +5,7 @@
  */
 import { X509Certificate, createPrivateKey } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { lstat, mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { isIP } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -18,6 +18,8 @@ export interface Certificate {
   certPath: string;
   /** Written by this run (and removed when it closes). */
   temporary: boolean;
+  /** A folder made for this run alone, removed with the certificate. */
+  temporaryFolder?: string;
   /** Why a certificate kept from an earlier run was replaced by a new one, when it was. */
   renewed?: string;
 }
@@ -52,12 +54,25 @@ export async function loadCertificate(options: CertificateOptions): Promise<Cert
     return { ...pair, certPath, temporary: false, ...(renewed ? { renewed } : {}) };
   }
   const pair = await generate(options.hosts ?? []);
-  // One folder per user: a folder shared by every user of the machine belongs to whoever made it first.
-  const dir = join(tmpdir(), typeof process.getuid === "function" ? `intake-server-${process.getuid()}` : "intake-server");
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const { dir, own } = await certificateFolder();
   const certPath = join(dir, `cert-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}.pem`);
   await writeFile(certPath, pair.cert);
-  return { ...pair, certPath, temporary: true };
+  return { ...pair, certPath, temporary: true, ...(own ? { temporaryFolder: dir } : {}) };
+}
+
+/**
+ * Where generated certificates go: one folder per user, kept between runs. Clients trust the file
+ * written there, so the folder must be this user's alone; one that is not (made first by someone
+ * else, a link, open to others) is passed over for a new folder of this run's own.
+ */
+async function certificateFolder(): Promise<{ dir: string; own: boolean }> {
+  if (typeof process.getuid === "function") {
+    const dir = join(tmpdir(), `intake-server-${process.getuid()}`);
+    await mkdir(dir, { recursive: true, mode: 0o700 }).catch(() => {});
+    const found = await lstat(dir).catch(() => undefined);
+    if (found?.isDirectory() && found.uid === process.getuid() && (found.mode & 0o077) === 0) return { dir, own: false };
+  }
+  return { dir: await mkdtemp(join(tmpdir(), "intake-server-")), own: true };
 }
 
 /** The names and addresses a generated certificate is for: the loopback ones and the hosts served on. */
