@@ -540,18 +540,21 @@ describe("follow-ups", () => {
     expect(await followUps()).toHaveLength(4);
   });
 
-  it("one that falls due while the campaign is not Live is dropped with the rest: none is sent then, nor after it is Live again", async () => {
+  it.each([
+    ["is not Live", { state: "Paused" }, { state: "Live" }],
+    ["has become Incoming", { type: "Incoming" }, { type: "Combined" }],
+  ])("one that falls due while the campaign %s is dropped with the rest: none is sent then, nor after it sends again", async (_, stop, resume) => {
     const { bearer } = await start(seed(null, { followUps: { enabled: true, cycles: 1, messagesPerCycle: 3, delaysHours: [1, 2, 3] } }));
     const lead = await bearer.contacts.create({ phone_number: "+14155550123" });
     await bearer.lists.addContact("lst_leads", { contact_id: lead.id });
     await settle();
     const followUps = async () => (await conversation(lead.id)).filter((m) => m.source === "follow_up");
     expect(await jobsOf("follow_up")).toHaveLength(1);
-    await harness!.admin("PATCH", "/campaigns/cmp_spring", { state: "Paused" });
+    await harness!.admin("PATCH", "/campaigns/cmp_spring", stop);
     await advance(1 * HOUR);
     expect(await followUps()).toEqual([]);
     expect(await jobsOf("follow_up")).toEqual([]);
-    await harness!.admin("PATCH", "/campaigns/cmp_spring", { state: "Live" });
+    await harness!.admin("PATCH", "/campaigns/cmp_spring", resume);
     await advance(30 * 24 * HOUR);
     expect(await followUps()).toEqual([]);
   });

@@ -152,7 +152,8 @@ export function createFunnel({ store, clock, scheduler, events, credits, options
     const contact = campaign && store.contact(campaign.accountId, String(payload.contactId));
     if (!campaign || !contact) return;
     const settings = settingsOf(campaign);
-    if (settings.state !== "Live" || !settings.followUps.enabled || hasWritten(contact)) return;
+    // An Incoming campaign sends nothing first: one that became Incoming stops its follow-ups too.
+    if (settings.state !== "Live" || settings.type === "Incoming" || !settings.followUps.enabled || hasWritten(contact)) return;
     const step = Number(payload.step);
     const texts = settings.followUps.messages;
     const text = render(texts.length ? texts[step % texts.length]! : DEFAULT_FOLLOW_UP, contact);
