@@ -13,7 +13,8 @@ import type { Seed } from "./admin/service.js";
 import { createIntake } from "./app.js";
 import type { Bot } from "./engine/bot.js";
 import type { FaultRuleInput } from "./http/faults.js";
-import { claimDataFile, persist, readDataFile } from "./adapters/data-file.js";
+import { claimDataFile } from "./adapters/data-file-lock.js";
+import { persist, readDataFile } from "./adapters/data-file.js";
 import { serve } from "./adapters/node.js";
 import { DEMO_KEYS, DEMO_SEED, DEMO_WEBHOOK_SECRETS } from "./demo-seed.js";
 

@@ -1,5 +1,6 @@
 /** Node-only parts: the HTTPS adapter, certificates and the data file. */
 export { requestListener, serve, type RunningServer, type ServeOptions } from "./adapters/node.js";
 export { loadCertificate, type Certificate, type CertificateOptions } from "./adapters/tls.js";
-export { claimDataFile, persist, readDataFile, writeDataFile, type DataFileClaim, type Persistence } from "./adapters/data-file.js";
+export { persist, readDataFile, writeDataFile, type Persistence } from "./adapters/data-file.js";
+export { claimDataFile, type DataFileClaim } from "./adapters/data-file-lock.js";
 export { DEMO_KEYS, DEMO_SEED, DEMO_WEBHOOK_SECRETS } from "./demo-seed.js";
