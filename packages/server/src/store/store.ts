@@ -426,12 +426,14 @@ export class Store {
    * record of the wrong shape), leaves the state as it was and throws.
    */
   load(records: Partial<Records>): void {
+    const orphan = orphanIn(records);
+    if (orphan) throw new Error(`The records could not be loaded: ${orphan}`);
     const before = this.records();
     this.loading = true;
     try {
       this.fill(records);
     } catch (error) {
-      this.fill(before, false);
+      this.fill(before);
       throw new Error(`The records could not be loaded: ${(error as Error).message}`, { cause: error });
     } finally {
       this.loading = false;
@@ -439,17 +441,10 @@ export class Store {
     this.changed();
   }
 
-  private fill(records: Partial<Records>, checked = true) {
+  private fill(records: Partial<Records>) {
     this.clear();
     for (const name of MODEL_NAMES) {
-      for (const fields of records[name] ?? []) {
-        // Accounts come first: a record of an account not among them would be reachable by no key.
-        const { id, accountId } = fields as { id?: unknown; accountId?: unknown };
-        if (checked && name !== "account" && typeof accountId === "string" && !this.table.get("account", accountId)) {
-          throw new Error(`${name} ${String(id)} belongs to account ${accountId}, which these records do not have`);
-        }
-        this.create(name, fields as never);
-      }
+      for (const fields of records[name] ?? []) this.create(name, fields as never);
     }
     for (const job of records.job ?? []) this.jobTable.set(job.id, { ...job });
   }
@@ -569,4 +564,17 @@ function push<T>(map: Map<string, T[]>, key: string, value: T) {
 /** Credits are kept to 6 decimals, so 0.1 + 0.2 gives 0.3. */
 export function roundCredits(value: number): number {
   return Math.round(value * 1e6) / 1e6;
+}
+
+/** A record of an account the records do not have (reachable by no key), described; else undefined. */
+function orphanIn(records: Partial<Records>): string | undefined {
+  const accounts = new Set((records.account ?? []).map((account) => account.id));
+  for (const name of MODEL_NAMES) {
+    if (name === "account") continue;
+    for (const fields of records[name] ?? []) {
+      const { id, accountId } = fields as { id?: unknown; accountId?: unknown };
+      if (typeof accountId === "string" && !accounts.has(accountId)) return `${name} ${String(id)} belongs to account ${accountId}, which these records do not have`;
+    }
+  }
+  return undefined;
 }
