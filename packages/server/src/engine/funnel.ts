@@ -45,6 +45,14 @@ export interface FunnelDeps {
   options: FunnelOptions;
 }
 
+/** Why the trigger does not fire for this campaign, or undefined when it does: only a Live campaign that sends, with the toggle on. */
+function triggerOff(settings: CampaignSettings): string | undefined {
+  if (settings.state !== "Live") return `The campaign is ${settings.state}; only a Live campaign sends.`;
+  if (settings.type === "Incoming") return "The campaign is Incoming; it sends no opening messages.";
+  if (!settings.triggerOnNewListContacts) return "The campaign's Trigger on New Contacts Added to List is off.";
+  return undefined;
+}
+
 export function createFunnel({ store, clock, scheduler, events, credits, options }: FunnelDeps) {
   const bursts = new Map<string, { start: number; count: number }>();
   const lastSlot = new Map<string, number>();
@@ -53,9 +61,7 @@ export function createFunnel({ store, clock, scheduler, events, credits, options
   events.on("contactAddedToList", ({ list, contact, source, batchSize }) => {
     const campaign = list.campaignId ? store.campaign(list.accountId, list.campaignId) : undefined;
     if (!campaign) return;
-    const settings = settingsOf(campaign);
-    // The trigger fires only for a Live campaign that sends, with the toggle on.
-    if (settings.state !== "Live" || !settings.triggerOnNewListContacts || settings.type === "Incoming") return;
+    if (triggerOff(settingsOf(campaign))) return;
     const payload = { campaignId: campaign.id, contactId: contact.id };
     // A queued opening is a job (GET /__admin/jobs) until it is sent: recorded only then, it takes
     // its place in the conversation in the order things happened.
@@ -101,13 +107,14 @@ export function createFunnel({ store, clock, scheduler, events, credits, options
     });
   }
 
-  /** Why the opening message cannot go, or undefined when it can. */
+  /**
+   * Why the opening message cannot go, or undefined when it can: the trigger's conditions again
+   * (they may have changed while it waited in the queue), then the message's own.
+   */
   function whyNot(campaign: CampaignRecord, contact: ContactRecord): string | undefined {
     const settings = settingsOf(campaign);
-    if (settings.state !== "Live") return `The campaign is ${settings.state}; only a Live campaign sends.`;
-    // The trigger's other conditions may have changed while the opening waited in the queue.
-    if (settings.type === "Incoming") return "The campaign is Incoming; it sends no opening messages.";
-    if (!settings.triggerOnNewListContacts) return "The campaign's Trigger on New Contacts Added to List is off.";
+    const off = triggerOff(settings);
+    if (off) return off;
     const template = settings.openingTemplate;
     if (!template) return "The campaign has no opening template.";
     if (template.approval !== "approved") {
