@@ -6,12 +6,15 @@ const manifest = JSON.parse(readFileSync("package.json", "utf8"));
 // Plain paths in `files` (patterns are npm's to match), and every file the manifest points at.
 const listed = (manifest.files ?? []).filter((path) => !/[*?[!]/.test(path));
 const targets = [manifest.main, manifest.types, ...Object.values(typeof manifest.bin === "string" ? { bin: manifest.bin } : (manifest.bin ?? {})), ...leaves(manifest.exports)];
+const built = targets
+  .filter((path) => typeof path === "string")
+  .map((path) => path.replace(/^\.\//, ""))
+  .filter((path) => path.startsWith("dist/"));
 const missing = [
-  ...listed.filter((path) => !existsSync(path) || (statSync(path).isDirectory() && readdirSync(path).length === 0)),
-  ...targets
-    .filter((path) => typeof path === "string")
-    .map((path) => path.replace(/^\.\//, ""))
-    .filter((path) => path.startsWith("dist/") && !existsSync(path)),
+  ...new Set([
+    ...listed.filter((path) => !existsSync(path) || (statSync(path).isDirectory() && readdirSync(path).length === 0)),
+    ...built.filter((path) => !existsSync(path)),
+  ]),
 ];
 if (missing.length) {
   console.error(
