@@ -3,7 +3,7 @@
 import { createIntakeClient, RateLimitError } from "@intake/client";
 import { createIntake, type Intake, type IntakeOptions } from "@intake/server";
 import { persist, readDataFile, requestListener, serve } from "@intake/server/node";
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { createServer } from "node:http";
@@ -702,8 +702,10 @@ describe("the node adapter", () => {
       await intake.close();
     }
     // Timers faked before the server loads (a test runner's global set-up), with a setImmediate that never runs.
+    // Like real fakes (@sinonjs/fake-timers), it returns a timer that can be unref'd: tsx calls
+    // setImmediate(...).unref() when it first writes its cache, which a fresh machine's cold cache does.
     const script = `
-      const never = () => {};
+      const never = () => ({ ref() { return this; }, unref() { return this; }, hasRef: () => false });
       globalThis.setImmediate = never;
       (await import("node:module")).createRequire(import.meta.url)("node:timers").setImmediate = never;
       const { startIntakeServer } = await import("@intake/server/testing");
@@ -715,10 +717,16 @@ describe("the node adapter", () => {
       }).end();
       setTimeout(() => process.exit(3), 5000);
     `;
-    // Against the sources, as the rest of the suite (not a build that may be stale).
-    const child = spawnSync(process.execPath, ["--conditions=@intake/source", "--import", "tsx", "--input-type=module", "-e", script], { cwd: fileURLToPath(new URL(".", import.meta.url)), encoding: "utf8", timeout: 20_000 });
-    expect({ status: child.status, out: child.stdout.trim() }, child.stderr).toEqual({ status: 0, out: "401" });
-  });
+    // Against the sources, as the rest of the suite (not a build that may be stale). Compiling them with a
+    // cold tsx cache takes 6-12 s here: the child is given a minute, and the worker is not blocked meanwhile.
+    const child = await new Promise<{ status: unknown; out: string; err: string }>((resolve) => {
+      const args = ["--conditions=@intake/source", "--import", "tsx", "--input-type=module", "-e", script];
+      execFile(process.execPath, args, { cwd: fileURLToPath(new URL(".", import.meta.url)), timeout: 60_000 }, (error, out, err) =>
+        resolve({ status: error ? (error.killed ? "killed at the time limit" : error.code) : 0, out, err }),
+      );
+    });
+    expect({ status: child.status, out: child.out.trim() }, quoted(child.err)).toEqual({ status: 0, out: "401" });
+  }, 90_000);
 
   it("closes a connection it refused both ways, even when the client keeps its own side open", async () => {
     harness = await startHarness();
@@ -834,6 +842,13 @@ describe("the node adapter, when the core fails on a request node could not pars
 });
 
 const NOT_HTTP = "HELLO THERE\r\n\r\n";
+
+/**
+ * A child's output for an assertion's message, each line marked: vitest reads lines shaped like stack
+ * frames in a message as the error's own, opens their files for source maps, and fails on tsx's
+ * (its code holds a sourceMappingURL comment that is not one), hiding the failure it was reporting.
+ */
+const quoted = (output: string) => output.replace(/^/gm, "child | ");
 
 /** Sends raw bytes on a connection `open` makes (plain or TLS) and reads the answer until the server closes it. */
 function exchange(open: (onConnect: () => void) => Socket, request: string): Promise<string> {
