@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { connect as tlsConnect } from "node:tls";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
+import { quoted } from "./support/child-output.js";
 import { client, httpsTarget, json, raw, startHarness, type HttpsHarness } from "./support/harness.js";
 import { KEYS, SEED } from "./support/seed.js";
 
@@ -842,13 +843,6 @@ describe("the node adapter, when the core fails on a request node could not pars
 });
 
 const NOT_HTTP = "HELLO THERE\r\n\r\n";
-
-/**
- * A child's output for an assertion's message, each line marked: vitest reads lines shaped like stack
- * frames in a message as the error's own, opens their files for source maps, and fails on tsx's
- * (its code holds a sourceMappingURL comment that is not one), hiding the failure it was reporting.
- */
-const quoted = (output: string) => output.replace(/^/gm, "child | ");
 
 /** Sends raw bytes on a connection `open` makes (plain or TLS) and reads the answer until the server closes it. */
 function exchange(open: (onConnect: () => void) => Socket, request: string): Promise<string> {

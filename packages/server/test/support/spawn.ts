@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Agent } from "undici";
+import { quoted } from "./child-output.js";
 
 const root = fileURLToPath(new URL("../../../../", import.meta.url));
 const cli = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
@@ -53,7 +54,7 @@ export async function startCli(args: string[]): Promise<CliRun> {
   child.stderr!.on("data", (c) => (stderr += c));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const info = await new Promise<Started>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`intake-server did not start in 30 s:\n${stderr}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`intake-server did not start in 30 s:\n${quoted(stderr)}`)), 30_000);
     child.stdout!.on("data", (chunk) => {
       stdout += chunk;
       const line = stdout.split("\n")[0];
@@ -68,7 +69,7 @@ export async function startCli(args: string[]): Promise<CliRun> {
     });
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`intake-server exited with ${code}:\n${stderr}`));
+      reject(new Error(`intake-server exited with ${code}:\n${quoted(stderr)}`));
     });
   });
   const { readFileSync } = await import("node:fs");
