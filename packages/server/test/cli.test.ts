@@ -35,7 +35,9 @@ function createContact(run: CliRun, phone: string) {
   });
 }
 
-describe("intake-server", () => {
+// Each test starts the CLI from source (through tsx) one to three times: on a fresh machine, whose tsx
+// cache is cold, with the suite's other files running, a start took up to ~12 s.
+describe("intake-server", { timeout: 90_000 }, () => {
   it("prints one JSON line with the base URL, admin URL and token, and the certificate file; serves a seed file", async () => {
     const seedFile = join(dir(), "seed.yaml");
     writeFileSync(seedFile, `accounts:\n  - name: CLI test\n    apiKey: ${KEY}\n`);
@@ -189,7 +191,7 @@ describe("intake-server", () => {
     expect(result.stderr).toContain("Seed: accounts.0.kind must be one of: standard, agency.");
   });
 
-  it("--data-file keeps the state and the certificate across a graceful restart", { timeout: 60_000 }, async () => {
+  it("--data-file keeps the state and the certificate across a graceful restart", { timeout: 120_000 }, async () => {
     const dataFile = join(dir(), "state.json");
     const seedFile = join(dir(), "seed.json");
     writeFileSync(seedFile, JSON.stringify({ accounts: [{ name: "Persisted", apiKey: KEY }] }));
@@ -258,7 +260,7 @@ describe("intake-server", () => {
     expect((await clock.json()).now).toBe("2026-01-02T00:00:00.000Z");
   });
 
-  it("pending webhook deliveries and queued opening messages resume after a graceful restart", { timeout: 60_000 }, async () => {
+  it("pending webhook deliveries and queued opening messages resume after a graceful restart", { timeout: 120_000 }, async () => {
     const hooks = await startReceiver();
     try {
       hooks.answer(() => ({ status: 503 }));
