@@ -10,12 +10,11 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { parse as parseYaml } from "yaml";
 import type { Seed } from "./admin/service.js";
-import { createIntake } from "./app.js";
+import type { IntakeOptions } from "./app.js";
 import type { Bot } from "./engine/bot.js";
 import type { FaultRuleInput } from "./http/faults.js";
 import { claimDataFile } from "./adapters/data-file-lock.js";
 import { persist, readDataFile } from "./adapters/data-file.js";
-import { serve } from "./adapters/node.js";
 import { DEMO_KEYS, DEMO_SEED, DEMO_WEBHOOK_SECRETS } from "./demo-seed.js";
 
 const USAGE = `Usage: intake-server [options]
@@ -152,16 +151,9 @@ async function main() {
   }
   if (args.clock !== "real" && args.clock !== "virtual") fail(`--clock is real or virtual (got ${args.clock}).`);
   if (args.seed && args.demo) fail("--seed and --demo both give a starting state: choose one.");
-  const seed = args.demo ? DEMO_SEED : args.seed ? readSeed(args.seed) : undefined;
-  const dataFile = args["data-file"];
-  // Claimed before it is read: a second server must not even start the first one's pending work.
-  const claim = dataFile ? claimDataFile(dataFile) : undefined;
-  process.once("exit", () => claim?.release());
-  const snapshot = dataFile ? readDataFile(dataFile) : undefined;
-
-  const intake = await loadState(dataFile, async () => createIntake({
-    seed,
-    snapshot,
+  const port = integer("port", args.port);
+  const options: IntakeOptions = {
+    seed: args.demo ? DEMO_SEED : args.seed ? readSeed(args.seed) : undefined,
     adminToken: args["admin-token"],
     clock: args.clock as "real" | "virtual",
     clockStart: args["clock-start"],
@@ -177,13 +169,22 @@ async function main() {
     funnel: args["funnel-rate"] ? { queueIntervalMs: 60_000 / positive("funnel-rate", args["funnel-rate"]) } : {},
     duplicateRechargeWebhooks: args["duplicate-recharge-webhooks"],
     faults: (args.fault ?? []).map(parseFault),
-  }));
+  };
+  // The server's modules load only once the arguments are right: --help and usage errors answer at once.
+  const [{ createIntake }, { serve }] = await Promise.all([import("./app.js"), import("./adapters/node.js")]);
+  const dataFile = args["data-file"];
+  // Claimed before it is read: a second server must not even start the first one's pending work.
+  const claim = dataFile ? claimDataFile(dataFile) : undefined;
+  process.once("exit", () => claim?.release());
+  const snapshot = dataFile ? readDataFile(dataFile) : undefined;
+
+  const intake = await loadState(dataFile, async () => createIntake({ ...options, snapshot }));
   const persistence = dataFile ? persist(intake, dataFile, { claim }) : undefined;
   // A new data file holds the starting state at once, so a crash before any change loses nothing.
   if (dataFile && !snapshot) await persistence!.flush(true);
   const server = await serve(intake, {
     host: args.host,
-    port: integer("port", args.port),
+    port,
     certFile: args["tls-cert"],
     keyFile: args["tls-key"],
     dataFile,

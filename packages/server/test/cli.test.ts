@@ -4,6 +4,7 @@ import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, watch, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import selfsigned from "selfsigned";
 import { afterEach, describe, expect, it } from "vitest";
@@ -14,12 +15,25 @@ const running: CliRun[] = [];
 afterEach(async () => {
   while (running.length) await running.pop()!.stop("SIGKILL");
 });
-async function start(args: string[]) {
-  const run = await startCli(args);
+async function start(args: string[], nodeArgs?: string[]) {
+  const run = await startCli(args, nodeArgs);
   running.push(run);
   return run;
 }
 const dir = () => mkdtempSync(join(tmpdir(), "intake-cli-"));
+/** A new folder holding cert.pem and key.pem: a certificate of the test's own for 127.0.0.1. */
+async function ownCertificate() {
+  const folder = dir();
+  const pems = await selfsigned.generate([{ name: "commonName", value: "Own certificate" }], {
+    keyType: "ec",
+    curve: "P-256",
+    algorithm: "sha256",
+    extensions: [{ name: "subjectAltName", altNames: [{ type: 7, ip: "127.0.0.1" }] }],
+  });
+  writeFileSync(join(folder, "cert.pem"), pems.cert);
+  writeFileSync(join(folder, "key.pem"), pems.private);
+  return folder;
+}
 const KEY = "ik_cli_test_key_00000000001";
 const writeSeed = (seed: unknown) => {
   const file = join(dir(), "seed.json");
@@ -130,15 +144,7 @@ describe("intake-server", { timeout: 90_000 }, () => {
   });
 
   it("--tls-cert/--tls-key, --clock virtual, --clock-start and --rate-limit reach the server", async () => {
-    const folder = dir();
-    const pems = await selfsigned.generate([{ name: "commonName", value: "Own certificate" }], {
-      keyType: "ec",
-      curve: "P-256",
-      algorithm: "sha256",
-      extensions: [{ name: "subjectAltName", altNames: [{ type: 7, ip: "127.0.0.1" }] }],
-    });
-    writeFileSync(join(folder, "cert.pem"), pems.cert);
-    writeFileSync(join(folder, "key.pem"), pems.private);
+    const folder = await ownCertificate();
     const seedFile = join(folder, "seed.json");
     writeFileSync(seedFile, JSON.stringify({ accounts: [{ name: "Flags", apiKey: KEY }] }));
     const run = await start([
@@ -181,6 +187,22 @@ describe("intake-server", { timeout: 90_000 }, () => {
     const result = await runCli(["--help"]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("--data-file FILE");
+  });
+
+  it("answers --help and usage errors before loading the server, and loads no certificate generator for a certificate it is given", async () => {
+    const probe = ["--import", fileURLToPath(new URL("./support/loaded-packages.mjs", import.meta.url))];
+    const loaded = (stderr: string) => JSON.parse(/^loaded packages: (.*)$/m.exec(stderr)![1]!) as string[];
+    for (const args of [["--help"], ["--rate-limit", "lots"], ["--fault", "createContact:explode=1"]]) {
+      const result = await runCli(args, probe);
+      expect(result.code, args[0]).toBe(args[0] === "--help" ? 0 : 2);
+      expect(loaded(result.stderr), args[0]).not.toContain("@mswjs/data");
+    }
+    const folder = await ownCertificate();
+    const run = await start(["--port", "0", "--tls-cert", join(folder, "cert.pem"), "--tls-key", join(folder, "key.pem")], probe);
+    expect(await run.stop("SIGTERM")).toBe(0);
+    // The probe sees the server's storage load, and no selfsigned: the certificate given is used as it is.
+    expect(loaded(run.stderr())).toContain("@mswjs/data");
+    expect(loaded(run.stderr())).not.toContain("selfsigned");
   });
 
   it("a bad seed file is refused with the field that is wrong", async () => {

@@ -29,9 +29,10 @@ export interface CliRun {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Runs the CLI to its end; `nodeArgs` go to node before the CLI (a preload, say). */
+export function runCli(args: string[], nodeArgs: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawnCli(args);
+    const child = spawnCli(args, nodeArgs);
     let stdout = "";
     let stderr = "";
     child.stdout!.on("data", (c) => (stdout += c));
@@ -40,15 +41,15 @@ export function runCli(args: string[]): Promise<{ code: number | null; stdout: s
   });
 }
 
-function spawnCli(args: string[]) {
-  return spawn(process.execPath, ["--import", "tsx", "--conditions=@intake/source", cli, ...args], {
+function spawnCli(args: string[], nodeArgs: string[]) {
+  return spawn(process.execPath, ["--import", "tsx", "--conditions=@intake/source", ...nodeArgs, cli, ...args], {
     cwd: root,
     stdio: ["ignore", "pipe", "pipe"],
   });
 }
 
-export async function startCli(args: string[]): Promise<CliRun> {
-  const child = spawnCli(args);
+export async function startCli(args: string[], nodeArgs: string[] = []): Promise<CliRun> {
+  const child = spawnCli(args, nodeArgs);
   let stdout = "";
   let stderr = "";
   child.stderr!.on("data", (c) => (stderr += c));
@@ -74,6 +75,7 @@ export async function startCli(args: string[]): Promise<CliRun> {
   });
   const { readFileSync } = await import("node:fs");
   const dispatcher = new Agent({ connect: { ca: readFileSync(info.certificate, "utf8") } });
+  let closing: Promise<void> | undefined;
   return {
     child,
     info,
@@ -82,7 +84,8 @@ export async function startCli(args: string[]): Promise<CliRun> {
     async stop(signal = "SIGTERM") {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       const code = await exited;
-      await dispatcher.close();
+      // A test may stop a run itself before the suite's clean-up stops it again.
+      await (closing ??= dispatcher.close());
       return code;
     },
   };
