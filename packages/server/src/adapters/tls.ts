@@ -102,7 +102,7 @@ function unfit(pair: { cert: string; key: string }, names: string[], now = Date.
 async function generate(hosts: string[]): Promise<{ cert: string; key: string }> {
   const altNames = certificateNames(hosts).map((name) => (isIP(name) ? { type: 7 as const, ip: name } : { type: 2 as const, value: name }));
   const notBeforeDate = new Date(Date.now() - 60_000);
-  // Loaded only to make one (about a fifth of a start): a kept certificate, or one given, needs none of it.
+  // Loaded only to make one (a seventh of a start here): a kept certificate, or one given, needs none of it.
   const { default: selfsigned } = await import("selfsigned");
   const pems = await selfsigned.generate([{ name: "commonName", value: "Intake reference server" }], {
     keyType: "ec",
