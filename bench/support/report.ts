@@ -3,6 +3,7 @@ import { execFileSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
+import { cpuTimes, DISTURBED, stolenShare } from "./machine.js";
 
 const bench = fileURLToPath(new URL("..", import.meta.url));
 const results = `${bench}results/`;
@@ -10,14 +11,24 @@ const results = `${bench}results/`;
 export async function writeReport(name: string, markdown: string, raw: unknown): Promise<void> {
   await mkdir(results, { recursive: true });
   await writeFile(`${results}${name}.md`, `${markdown.trim()}\n`);
-  await writeFile(`${results}${name}.json`, `${JSON.stringify({ run, ...(raw as object) }, null, 2)}\n`);
+  await writeFile(`${results}${name}.json`, `${JSON.stringify({ run: run(), ...(raw as object) }, null, 2)}\n`);
 }
 
-/** The line a report opens with: the build measured, on what, and when the run started. */
-export const runLine = () => `${run.build}, ${run.startedAt}`;
+/**
+ * The line a report opens with: the build measured, on what, when the run started, and the share of the
+ * machine's time the host took meanwhile (marked when it is enough to make the figures unlike a calm run's).
+ */
+export const runLine = () => describeRun(run());
 
-/** When this benchmark started, to the minute. */
+export function describeRun({ build, startedAt, stolen }: { build: string; startedAt: string; stolen: number | null }): string {
+  if (stolen === null) return `${build}, ${startedAt}`;
+  const share = `the host took ${(stolen * 100).toFixed(1)}% of the machine's time during the run (steal)`;
+  return `${build}, ${startedAt}; ${share}${stolen >= DISTURBED ? ": **a disturbed run**, its figures say as much about the machine as about Intake" : ""}`;
+}
+
+/** When this benchmark started, to the minute, and the machine's CPU times then. */
 const startedAt = `${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`;
+const timesAtStart = cpuTimes();
 
 /**
  * Which build was measured, taken when the benchmark starts: a report is only comparable with
@@ -35,8 +46,11 @@ const commit = (() => {
   }
 })();
 
-/** What every report's JSON records about its run: the build measured on what, and when it started. */
-const run = { build: `Node ${process.version}, ${availableParallelism()} cores; ${commit}`, startedAt };
+/**
+ * What every report's JSON records about its run: the build measured on what, when it started, and the
+ * share of the machine's time the host took from then to now (null where /proc/stat cannot tell).
+ */
+const run = () => ({ build: `Node ${process.version}, ${availableParallelism()} cores; ${commit}`, startedAt, stolen: stolenShare(timesAtStart, cpuTimes()) ?? null });
 
 /** Heap in use after two full collections; needs node --expose-gc (the bench scripts pass it). */
 export function heapAfterGc(): number {

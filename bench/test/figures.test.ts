@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { figure, fmt, fmtOrNa, roundsAbout, verdict } from "../support/figures.js";
+import { cpuTimes, parseProcStat, stolenShare } from "../support/machine.js";
+import { describeRun } from "../support/report.js";
 import { summaryPage } from "../support/summary-page.js";
 
 describe("a report's figures", () => {
@@ -81,5 +83,45 @@ describe("the results page", () => {
       { name: "lookups", run: run("2026-11-22 00:10 UTC") },
     ]);
     expect(page).toContain("(started 2026-11-21 23:59 UTC to 2026-11-22 00:10 UTC)");
+  });
+});
+
+describe("the machine's state during a run", () => {
+  it("reads the time stolen and the whole from /proc/stat's cpu line, guest time not counted twice", () => {
+    const stat = "cpu  1022860 756 93488 849975 3129 0 10082 337429 500 7\ncpu0 511430 378 46744 424987 1564 0 5041 168714 0 0\nintr 1 2 3\n";
+    expect(parseProcStat(stat)).toEqual({ steal: 337429, total: 1022860 + 756 + 93488 + 849975 + 3129 + 0 + 10082 + 337429 });
+    expect(parseProcStat("intr 1 2 3\n")).toBeUndefined();
+    expect(parseProcStat("cpu  a b c d\n")).toBeUndefined();
+  });
+
+  it("gives the share the host took between two readings, and nothing it cannot tell", () => {
+    expect(stolenShare({ steal: 100, total: 1000 }, { steal: 420, total: 2000 })).toBeCloseTo(0.32);
+    expect(stolenShare(undefined, { steal: 1, total: 2 })).toBeUndefined();
+    expect(stolenShare({ steal: 1, total: 2 }, { steal: 1, total: 2 })).toBeUndefined();
+    // On Linux this machine's own reading parses; elsewhere there is none.
+    if (process.platform === "linux") expect(cpuTimes()).toMatchObject({ steal: expect.any(Number), total: expect.any(Number) });
+  });
+
+  it("opens a report with it, and marks a run the host took a tenth or more of", () => {
+    const run = { build: "Node v20.20.2, 2 cores; commit abc", startedAt: "2026-11-22 10:10 UTC" };
+    expect(describeRun({ ...run, stolen: 0.03 })).toBe("Node v20.20.2, 2 cores; commit abc, 2026-11-22 10:10 UTC; the host took 3.0% of the machine's time during the run (steal)");
+    expect(describeRun({ ...run, stolen: 0.319 })).toMatch(/took 31\.9% of the machine's time during the run \(steal\): \*\*a disturbed run\*\*/);
+    expect(describeRun({ ...run, stolen: null })).toBe("Node v20.20.2, 2 cores; commit abc, 2026-11-22 10:10 UTC");
+  });
+
+  it("is on the results page: disturbed reports named above the table, each build's range below it", () => {
+    const check = { what: "by phone", value: "0.52", target: "≥ 0.90", met: false };
+    const page = summaryPage([
+      { name: "http", checks: [check], run: { build: "commit a", startedAt: "2026-11-22 10:10 UTC", stolen: 0.03 } },
+      { name: "lookups", checks: [check], run: { build: "commit a", startedAt: "2026-11-22 10:20 UTC", stolen: 0.32 } },
+      { name: "old", checks: [], run: { build: "commit b", startedAt: "2026-11-21 10:00 UTC" } },
+    ]);
+    expect(page).toContain("**Disturbed runs**: the host took 10.0% or more of the machine's time (steal) while lookups (32.0%) ran.");
+    expect(page.indexOf("**Disturbed runs**")).toBeLessThan(page.indexOf("| Report |"));
+    expect(page).toContain("- commit a: http, lookups (started 2026-11-22 10:10 UTC to 10:20 UTC); the host took 3.0% to 32.0% of the machine's time\n");
+    expect(page).toContain("- commit b: old (started 2026-11-21 10:00 UTC)\n");
+    const calm = summaryPage([{ name: "http", checks: [check], run: { build: "commit a", startedAt: "2026-11-22 10:10 UTC", stolen: 0.03 } }]);
+    expect(calm).not.toContain("Disturbed");
+    expect(calm).toContain("; the host took 3.0% of the machine's time\n");
   });
 });
