@@ -10,7 +10,7 @@
  */
 import { BENCH_KEY, benchPhone, benchEmail } from "./support/seed.js";
 import { alternate, CONNECTIONS, mediansOf, rateRatio, serverCpuMicros, type Route, type Samples } from "./support/load.js";
-import { figure, fmt, fmtOrNa, roundsAbout, verdict } from "./support/figures.js";
+import { figure, fmt, fmtOrNa, roundsAbout, roundsWithShares, verdict } from "./support/figures.js";
 import { runLine, writeReport } from "./support/report.js";
 import { startTarget, type Target } from "./support/targets.js";
 
@@ -59,7 +59,7 @@ async function report(samples: Samples) {
     const figures = (big: string, little: string) => ({ ...rateRatio(samples, name, big, little), cpuAt1k: cpu(name, little), cpuAt1M: cpu(name, big) });
     return { route: name, intake: figures(large, small), minimalMap: figures(anchorLarge, anchorSmall) };
   });
-  const rows = comparison.map(({ route, intake: { ratio, rounds } }) => ({
+  const rows = comparison.map(({ route, intake: { ratio, rounds, stolen } }) => ({
     what: `lookup ${route}: req/s at 1M / at 1k`,
     value: figure(ratio, meets),
     target: "≥ 0.90",
@@ -67,6 +67,7 @@ async function report(samples: Samples) {
     route,
     ratio,
     rounds: roundsAbout(rounds, meets, (value) => figure(value, meets)),
+    eachRound: roundsWithShares(rounds, stolen, (value) => fmt(value, 2)),
   }));
   const cpuCells = (f: { cpuAt1k: number; cpuAt1M: number }) => `${fmtOrNa(f.cpuAt1k, 1)} | ${fmtOrNa(f.cpuAt1M, 1)} | ${fmtOrNa(f.cpuAt1M - f.cpuAt1k, 1)}`;
   const figures = routes.flatMap(({ name }) =>
@@ -92,7 +93,10 @@ ${rows.map((r) => `| ${r.route} | ${r.value} | ${r.rounds} | ≥ 0.90 | ${verdic
 
 A round loads each of the four servers once, in turn; a round's own ratio (1M over 1k in that round)
 shows how far the noise on this shared machine carries the figure: one met or missed in every
-round is not round-to-round noise.
+round is not round-to-round noise. Each round's ratio, in order, with the larger share of the
+machine's time the host took (steal) while its two servers were loaded:
+
+${rows.map((r) => `- ${r.route}: ${r.eachRound}`).join("\n")}
 
 ## Anchor: a minimal Map server
 

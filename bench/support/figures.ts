@@ -27,3 +27,11 @@ export function roundsAbout(values: number[], meets: (value: number) => boolean,
   const sorted = [...values].sort((x, y) => x - y);
   return `${show(sorted[0]!)} to ${show(sorted[sorted.length - 1]!)}; ${values.filter(meets).length} of ${values.length} rounds met`;
 }
+
+/**
+ * Each round's figure in order, with the share of the machine's time the host took in it where known
+ * ("0.82 (1%), 0.34 (35%)"), so a round far from the others can be matched to a disturbed machine.
+ */
+export function roundsWithShares(values: number[], shares: Array<number | undefined>, show: (value: number) => string): string {
+  return values.map((value, i) => (shares[i] === undefined ? show(value) : `${show(value)} (${Math.round(shares[i]! * 100)}%)`)).join(", ");
+}

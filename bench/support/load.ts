@@ -5,6 +5,7 @@
  */
 import autocannon from "autocannon";
 import { processCpu } from "./cpu.js";
+import { cpuTimes, stolenShare } from "./machine.js";
 import type { Target } from "./targets.js";
 
 export interface Call {
@@ -31,6 +32,8 @@ export interface Sample {
   requests: number;
   /** The server process's CPU milliseconds over the run (user, system), where it has its own process on Linux. */
   serverCpuMs?: { user: number; system: number };
+  /** The share of the machine's time the host took during the run (steal, Linux). */
+  stolen?: number;
 }
 
 /** The server's CPU per request answered, in µs; undefined where it was not read. */
@@ -45,6 +48,7 @@ export async function load(target: Target, route: Route, seconds: number): Promi
   const prefix = new URL(target.base).pathname.replace(/\/$/, "");
   const counter = `${route.name}\n${target.name}`;
   const cpuBefore = target.pid === undefined ? undefined : await processCpu(target.pid);
+  const machineBefore = cpuTimes();
   const result = await autocannon({
     url: target.base,
     connections: CONNECTIONS,
@@ -66,9 +70,11 @@ export async function load(target: Target, route: Route, seconds: number): Promi
       },
     ],
   });
+  const stolen = stolenShare(machineBefore, cpuTimes());
   const cpuAfter = target.pid === undefined ? undefined : await processCpu(target.pid);
   return {
     ...(cpuBefore && cpuAfter ? { serverCpuMs: { user: cpuAfter.user - cpuBefore.user, system: cpuAfter.system - cpuBefore.system } } : {}),
+    ...(stolen === undefined ? {} : { stolen }),
     requests: result.requests.total,
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
@@ -88,10 +94,18 @@ export const mediansOf = (samples: Samples) => (route: string, target: string, f
  * Two targets' request rates on a route, compared: the ratio of their medians, and each round's
  * own ratio (the two measured in the same round), to show how far the noise carries the first.
  */
-export function rateRatio(samples: Samples, route: string, numerator: string, denominator: string): { ratio: number; rounds: number[] } {
+export function rateRatio(samples: Samples, route: string, numerator: string, denominator: string): { ratio: number; rounds: number[]; stolen: Array<number | undefined> } {
   const rates = (target: string) => samples[route]![target]!.map((s) => s.requestsPerSecond);
   const [top, bottom] = [rates(numerator), rates(denominator)];
-  return { ratio: median(top) / median(bottom), rounds: roundRatios(top, bottom) };
+  return { ratio: median(top) / median(bottom), rounds: roundRatios(top, bottom), stolen: roundsStolen(samples[route]![numerator]!, samples[route]![denominator]!) };
+}
+
+/** Each round's larger share of the machine's time taken by the host, over the two samples of a ratio. */
+export function roundsStolen(a: Sample[], b: Sample[]): Array<number | undefined> {
+  return a.map((sample, i) => {
+    const shares = [sample.stolen, b[i]?.stolen];
+    return shares.every((share) => share !== undefined) ? Math.max(...(shares as number[])) : undefined;
+  });
 }
 
 /** Each round's a / b, rounds paired by index: the two sides of a ratio, measured in the same round. */
@@ -134,7 +148,7 @@ export async function alternate(
       for (const target of rotated(targets, round)) {
         const sample = await load(target, route, options.seconds);
         samples[route.name]![target.name]!.push(sample);
-        options.log?.(`${route.name} | ${target.name} | round ${round + 1}: ${Math.round(sample.requestsPerSecond)} req/s, p50 ${sample.p50} ms, p99 ${sample.p99} ms${sample.serverCpuMs ? `, server CPU ${serverCpuMicros(sample)!.toFixed(1)} µs a request` : ""}${sample.non2xx || sample.errors ? `, ${sample.non2xx} non-2xx, ${sample.errors} errors` : ""}`);
+        options.log?.(`${route.name} | ${target.name} | round ${round + 1}: ${Math.round(sample.requestsPerSecond)} req/s, p50 ${sample.p50} ms, p99 ${sample.p99} ms${sample.serverCpuMs ? `, server CPU ${serverCpuMicros(sample)!.toFixed(1)} µs a request` : ""}${sample.stolen === undefined ? "" : `, host took ${(sample.stolen * 100).toFixed(1)}%`}${sample.non2xx || sample.errors ? `, ${sample.non2xx} non-2xx, ${sample.errors} errors` : ""}`);
       }
     }
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { figure, fmt, fmtOrNa, roundsAbout, verdict } from "../support/figures.js";
+import { figure, fmt, fmtOrNa, roundsAbout, roundsWithShares, verdict } from "../support/figures.js";
 import { cpuTimes, parseProcStat, stolenShare } from "../support/machine.js";
 import { describeRun } from "../support/report.js";
 import { summaryPage } from "../support/summary-page.js";
@@ -40,6 +40,11 @@ describe("a report's figures", () => {
     expect(roundsAbout([0.93, 0.71, 0.88, 0.9, 0.8], atLeast(0.9), show)).toBe("0.71 to 0.93; 2 of 5 rounds met");
     const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
     expect(roundsAbout([0.031, -0.021, 0.14], (value) => value * 100 < 10, percent)).toBe("-2.1% to 14.0%; 2 of 3 rounds met");
+  });
+
+  it("lists each round's figure in order with the host's share of the machine in it, where known", () => {
+    const show = (value: number) => value.toFixed(2);
+    expect(roundsWithShares([0.82, 0.34, 0.9], [0.012, 0.35, undefined], show)).toBe("0.82 (1%), 0.34 (35%), 0.90");
   });
 
   it("marks a missed target so it stands out", () => {

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { processCpu } from "../support/cpu.js";
-import { load, median, medianOf, mediansOf, rateRatio, rotated, roundRatios, serverCpuMicros, type Sample } from "../support/load.js";
+import { load, median, medianOf, mediansOf, rateRatio, rotated, roundRatios, roundsStolen, serverCpuMicros, type Sample } from "../support/load.js";
 import { firstLine, type Target } from "../support/targets.js";
 
 const sample = (fields: Partial<Sample>): Sample => ({ requestsPerSecond: 0, p50: 0, p99: 0, non2xx: 0, errors: 0, requests: 0, ...fields });
@@ -38,6 +38,13 @@ describe("the bookkeeping of a comparison", () => {
     const compared = rateRatio({ lookup: { big: rates(30, 45, 20), small: rates(40, 50, 30) } }, "lookup", "big", "small");
     expect(compared.ratio).toBe(0.75);
     expect(compared.rounds).toEqual([0.75, 0.9, 20 / 30]);
+  });
+
+  it("gives each round of a ratio the larger share the host took of its two samples, and none where one lacks it", () => {
+    const shares = (...stolen: Array<number | undefined>) => stolen.map((share) => sample(share === undefined ? {} : { stolen: share }));
+    expect(roundsStolen(shares(0.01, 0.3, undefined), shares(0.2, 0.02, 0.05))).toEqual([0.2, 0.3, undefined]);
+    const compared = rateRatio({ lookup: { big: shares(0.01, 0.3), small: shares(0.02, 0.04) } }, "lookup", "big", "small");
+    expect(compared.stolen).toEqual([0.02, 0.3]);
   });
 
   it("reads a server's CPU per request in µs, and none where nothing was answered or read", () => {
@@ -122,6 +129,9 @@ describe("a round of load", { skip: process.platform !== "linux" }, () => {
     expect(micros).toBeGreaterThanOrEqual(1000 - ticks);
     // Milliseconds read as ticks, or µs as ms, would be 10 or 1,000 times off.
     expect(micros).toBeLessThan(5000 + ticks);
+    // The host's share of the machine's time over the run, where /proc/stat tells it.
+    if (process.platform === "linux") expect(result.stolen).toBeGreaterThanOrEqual(0);
+    if (process.platform === "linux") expect(result.stolen).toBeLessThanOrEqual(1);
   });
 
   it("goes on with the route's sequence on the next round, so writes never repeat on a target", async () => {
