@@ -48,9 +48,12 @@ const commit = (() => {
 
 /**
  * What every report's JSON records about its run: the build measured on what, when it started, and the
- * share of the machine's time the host took from then to now (null where /proc/stat cannot tell).
+ * share of the machine's time the host took from then until the report was written (null where
+ * /proc/stat cannot tell).
  */
-const run = () => ({ build: `Node ${process.version}, ${availableParallelism()} cores; ${commit}`, startedAt, stolen: stolenShare(timesAtStart, cpuTimes()) ?? null });
+const run = () => (ended ??= { build: `Node ${process.version}, ${availableParallelism()} cores; ${commit}`, startedAt, stolen: stolenShare(timesAtStart, cpuTimes()) ?? null });
+/** Read once, when the report is first described, so its markdown and JSON give the same share. */
+let ended: { build: string; startedAt: string; stolen: number | null } | undefined;
 
 /** Heap in use after two full collections; needs node --expose-gc (the bench scripts pass it). */
 export function heapAfterGc(): number {

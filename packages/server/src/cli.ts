@@ -151,6 +151,7 @@ async function main() {
   }
   if (args.clock !== "real" && args.clock !== "virtual") fail(`--clock is real or virtual (got ${args.clock}).`);
   if (args.seed && args.demo) fail("--seed and --demo both give a starting state: choose one.");
+  if (!args["tls-cert"] !== !args["tls-key"]) fail("--tls-cert and --tls-key go together: give both files.");
   const port = integer("port", args.port);
   const options: IntakeOptions = {
     seed: args.demo ? DEMO_SEED : args.seed ? readSeed(args.seed) : undefined,

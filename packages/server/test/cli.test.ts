@@ -127,11 +127,15 @@ describe("intake-server", { timeout: 90_000 }, () => {
     expect(notAFolder.stdout).not.toContain('"listening"');
   });
 
-  it("--tls-cert without --tls-key exits saying both are needed, and starts nothing", async () => {
-    const result = await runCli(["--port", "0", "--tls-cert", join(dir(), "cert.pem")]);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain("--tls-cert and --tls-key go together: give both files.");
-    expect(result.stdout).not.toContain('"listening"');
+  it("--tls-cert without --tls-key exits saying both are needed, and starts nothing, not even a data file", async () => {
+    const dataFile = join(dir(), "state.json");
+    for (const half of [["--tls-cert", join(dir(), "cert.pem")], ["--tls-key", join(dir(), "key.pem")]]) {
+      const result = await runCli(["--port", "0", "--data-file", dataFile, ...half]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain("--tls-cert and --tls-key go together: give both files.");
+      expect(result.stdout).not.toContain('"listening"');
+      expect(existsSync(dataFile)).toBe(false);
+    }
   });
 
   it("a port in use exits saying so and what to do", async () => {
@@ -198,11 +202,15 @@ describe("intake-server", { timeout: 90_000 }, () => {
       expect(loaded(result.stderr), args[0]).not.toContain("@mswjs/data");
     }
     const folder = await ownCertificate();
-    const run = await start(["--port", "0", "--tls-cert", join(folder, "cert.pem"), "--tls-key", join(folder, "key.pem")], probe);
-    expect(await run.stop("SIGTERM")).toBe(0);
+    const given = await start(["--port", "0", "--tls-cert", join(folder, "cert.pem"), "--tls-key", join(folder, "key.pem")], probe);
+    expect(await given.stop("SIGTERM")).toBe(0);
     // The probe sees the server's storage load, and no selfsigned: the certificate given is used as it is.
-    expect(loaded(run.stderr())).toContain("@mswjs/data");
-    expect(loaded(run.stderr())).not.toContain("selfsigned");
+    expect(loaded(given.stderr())).toContain("@mswjs/data");
+    expect(loaded(given.stderr())).not.toContain("selfsigned");
+    // Without one, a certificate is made, and the probe sees what makes it.
+    const made = await start(["--port", "0"], probe);
+    expect(await made.stop("SIGTERM")).toBe(0);
+    expect(loaded(made.stderr())).toContain("selfsigned");
   });
 
   it("a bad seed file is refused with the field that is wrong", async () => {
