@@ -15,6 +15,8 @@ import type { Bot } from "./engine/bot.js";
 import type { FaultRuleInput } from "./http/faults.js";
 import { claimDataFile } from "./adapters/data-file-lock.js";
 import { persist, readDataFile } from "./adapters/data-file.js";
+// Its check only: the module loads none of what makes a certificate until one is made.
+import { halfPair } from "./adapters/tls.js";
 import { DEMO_KEYS, DEMO_SEED, DEMO_WEBHOOK_SECRETS } from "./demo-seed.js";
 
 const USAGE = `Usage: intake-server [options]
@@ -151,7 +153,8 @@ async function main() {
   }
   if (args.clock !== "real" && args.clock !== "virtual") fail(`--clock is real or virtual (got ${args.clock}).`);
   if (args.seed && args.demo) fail("--seed and --demo both give a starting state: choose one.");
-  if (!args["tls-cert"] !== !args["tls-key"]) fail("--tls-cert and --tls-key go together: give both files.");
+  const half = halfPair(args["tls-cert"], args["tls-key"]);
+  if (half) fail(half);
   const port = integer("port", args.port);
   const options: IntakeOptions = {
     seed: args.demo ? DEMO_SEED : args.seed ? readSeed(args.seed) : undefined,

@@ -676,6 +676,17 @@ describe("the node adapter", () => {
     expect((await harness.admin("GET", "/contacts")).body).toHaveLength(0);
   });
 
+  it("refuses a certificate given without its key, or a key without its certificate, and listens on nothing", async () => {
+    const intake = createIntake({ seed: SEED });
+    try {
+      for (const half of [{ certFile: "cert.pem" }, { keyFile: "key.pem" }]) {
+        await expect(serve(intake, { port: 0, ...half })).rejects.toThrow("--tls-cert and --tls-key go together: give both files.");
+      }
+    } finally {
+      await intake.close();
+    }
+  });
+
   it("close() writes the answers made in the turn it is called in before it cuts the connections", async () => {
     const intake = createIntake({ seed: SEED });
     let closed: Promise<void> | undefined;

@@ -32,9 +32,15 @@ export interface CertificateOptions {
   hosts?: string[];
 }
 
+/** What is wrong with a certificate pair given in part (one file without the other); undefined when it is not. */
+export function halfPair(certFile: string | undefined, keyFile: string | undefined): string | undefined {
+  return !certFile !== !keyFile ? "--tls-cert and --tls-key go together: give both files." : undefined;
+}
+
 export async function loadCertificate(options: CertificateOptions): Promise<Certificate> {
-  if (options.certFile || options.keyFile) {
-    if (!options.certFile || !options.keyFile) throw new Error("--tls-cert and --tls-key go together: give both files.");
+  const half = halfPair(options.certFile, options.keyFile);
+  if (half) throw new Error(half);
+  if (options.certFile && options.keyFile) {
     return { cert: await readFile(options.certFile, "utf8"), key: await readFile(options.keyFile, "utf8"), certPath: options.certFile, temporary: false };
   }
   if (options.dataFile) {
