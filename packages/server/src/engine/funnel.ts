@@ -45,12 +45,16 @@ export interface FunnelDeps {
   options: FunnelOptions;
 }
 
-/** Why the trigger does not fire for this campaign, or undefined when it does: only a Live campaign that sends, with the toggle on. */
-function triggerOff(settings: CampaignSettings): string | undefined {
+/** Why this campaign sends nothing first (no opening, no follow-up), or undefined when it does: only a Live one that is not Incoming. */
+function sendsNothingFirst(settings: CampaignSettings): string | undefined {
   if (settings.state !== "Live") return `The campaign is ${settings.state}; only a Live campaign sends.`;
   if (settings.type === "Incoming") return "The campaign is Incoming; it sends no opening messages.";
-  if (!settings.triggerOnNewListContacts) return "The campaign's Trigger on New Contacts Added to List is off.";
   return undefined;
+}
+
+/** Why the trigger does not fire for this campaign, or undefined when it does: one that sends first, with the toggle on. */
+function triggerOff(settings: CampaignSettings): string | undefined {
+  return sendsNothingFirst(settings) ?? (settings.triggerOnNewListContacts ? undefined : "The campaign's Trigger on New Contacts Added to List is off.");
 }
 
 export function createFunnel({ store, clock, scheduler, events, credits, options }: FunnelDeps) {
@@ -159,8 +163,8 @@ export function createFunnel({ store, clock, scheduler, events, credits, options
     const contact = campaign && store.contact(campaign.accountId, String(payload.contactId));
     if (!campaign || !contact) return;
     const settings = settingsOf(campaign);
-    // An Incoming campaign sends nothing first: one that became Incoming stops its follow-ups too.
-    if (settings.state !== "Live" || settings.type === "Incoming" || !settings.followUps.enabled || hasWritten(contact)) return;
+    // One that stopped sending first (not Live, or become Incoming) stops its follow-ups too.
+    if (sendsNothingFirst(settings) || !settings.followUps.enabled || hasWritten(contact)) return;
     const step = Number(payload.step);
     const texts = settings.followUps.messages;
     const text = render(texts.length ? texts[step % texts.length]! : DEFAULT_FOLLOW_UP, contact);
