@@ -33,5 +33,8 @@ export function roundsAbout(values: number[], meets: (value: number) => boolean,
  * ("0.82 (1%), 0.34 (35%)"), so a round far from the others can be matched to a disturbed machine.
  */
 export function roundsWithShares(values: number[], shares: Array<number | undefined>, show: (value: number) => string): string {
-  return values.map((value, i) => (shares[i] === undefined ? show(value) : `${show(value)} (${Math.round(shares[i]! * 100)}%)`)).join(", ");
+  return values.map((value, i) => (shares[i] === undefined ? show(value) : `${show(value)} (${percent(shares[i]!, 0)})`)).join(", ");
 }
+
+/** A share (0.319) as a percentage ("31.9%"). */
+export const percent = (share: number, digits = 1) => `${(share * 100).toFixed(digits)}%`;

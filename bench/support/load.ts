@@ -5,6 +5,7 @@
  */
 import autocannon from "autocannon";
 import { processCpu } from "./cpu.js";
+import { percent } from "./figures.js";
 import { cpuTimes, stolenShare } from "./machine.js";
 import type { Target } from "./targets.js";
 
@@ -148,7 +149,7 @@ export async function alternate(
       for (const target of rotated(targets, round)) {
         const sample = await load(target, route, options.seconds);
         samples[route.name]![target.name]!.push(sample);
-        options.log?.(`${route.name} | ${target.name} | round ${round + 1}: ${Math.round(sample.requestsPerSecond)} req/s, p50 ${sample.p50} ms, p99 ${sample.p99} ms${sample.serverCpuMs ? `, server CPU ${serverCpuMicros(sample)!.toFixed(1)} µs a request` : ""}${sample.stolen === undefined ? "" : `, host took ${(sample.stolen * 100).toFixed(1)}%`}${sample.non2xx || sample.errors ? `, ${sample.non2xx} non-2xx, ${sample.errors} errors` : ""}`);
+        options.log?.(`${route.name} | ${target.name} | round ${round + 1}: ${Math.round(sample.requestsPerSecond)} req/s, p50 ${sample.p50} ms, p99 ${sample.p99} ms${sample.serverCpuMs ? `, server CPU ${serverCpuMicros(sample)!.toFixed(1)} µs a request` : ""}${sample.stolen === undefined ? "" : `, host took ${percent(sample.stolen)}`}${sample.non2xx || sample.errors ? `, ${sample.non2xx} non-2xx, ${sample.errors} errors` : ""}`);
       }
     }
   }

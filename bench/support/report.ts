@@ -3,6 +3,7 @@ import { execFileSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
+import { percent } from "./figures.js";
 import { cpuTimes, DISTURBED, stolenShare } from "./machine.js";
 
 const bench = fileURLToPath(new URL("..", import.meta.url));
@@ -22,7 +23,7 @@ export const runLine = () => describeRun(run());
 
 export function describeRun({ build, startedAt, stolen }: { build: string; startedAt: string; stolen: number | null }): string {
   if (stolen === null) return `${build}, ${startedAt}`;
-  const share = `the host took ${(stolen * 100).toFixed(1)}% of the machine's time during the run (steal)`;
+  const share = `the host took ${percent(stolen)} of the machine's time during the run (steal)`;
   return `${build}, ${startedAt}; ${share}${stolen >= DISTURBED ? ": **a disturbed run**, its figures say as much about the machine as about Intake" : ""}`;
 }
 
@@ -51,9 +52,9 @@ const commit = (() => {
  * share of the machine's time the host took from then until the report was written (null where
  * /proc/stat cannot tell).
  */
-const run = () => (ended ??= { build: `Node ${process.version}, ${availableParallelism()} cores; ${commit}`, startedAt, stolen: stolenShare(timesAtStart, cpuTimes()) ?? null });
 /** Read once, when the report is first described, so its markdown and JSON give the same share. */
 let ended: { build: string; startedAt: string; stolen: number | null } | undefined;
+const run = () => (ended ??= { build: `Node ${process.version}, ${availableParallelism()} cores; ${commit}`, startedAt, stolen: stolenShare(timesAtStart, cpuTimes()) ?? null });
 
 /** Heap in use after two full collections; needs node --expose-gc (the bench scripts pass it). */
 export function heapAfterGc(): number {

@@ -1,5 +1,5 @@
 /** The page of bench/results/README.md: every report's checks in one table, and which build each report measured. */
-import { verdict } from "./figures.js";
+import { percent, verdict } from "./figures.js";
 import { DISTURBED } from "./machine.js";
 
 export interface Check {
@@ -56,8 +56,6 @@ Measured on:
 ${[...measuredOn].map(([build, { names, started, stolen }]) => `- ${build}: ${names.join(", ")}${started.length ? ` (started ${span(started)})` : ""}${stolen.length ? `; the host took ${range(stolen)} of the machine's time` : ""}`).join("\n")}
 `;
 }
-
-const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 
 /** "3.0% to 31.9%", or one figure when they are all the same. */
 function range(shares: number[]): string {
