@@ -3,7 +3,8 @@
  * behind node:http (as in bench/http.ts) and a minimal Map server (the anchor, map-http in
  * bench/support/target.ts), each seeded with either count, loaded in turn within each round. Each
  * request asks for a contact spread over the whole store (a multiplicative hash of the request's
- * number), so the large store is read all over, not from a warm corner.
+ * number), so the large store is read all over, not from a warm corner. The two lookups take turns
+ * within each round (bench/support/load.ts `schedule`): when all of one ran first, the first paid more.
  * Target: throughput at 1,000,000 within 10% of that at 1,000. The report says what the anchor is for.
  *
  * Run: npm run bench:lookups   (writes bench/results/lookups.{md,json}; ROUNDS, SECONDS to change)
@@ -44,7 +45,7 @@ try {
       console.log(`${name(contacts)}: seeded and listening after ${((performance.now() - started) / 1000).toFixed(1)} s`);
     }
   }
-  const samples = await alternate(targets, routes, { rounds: ROUNDS, seconds: SECONDS, warmupSeconds: 2, log: console.log });
+  const samples = await alternate(targets, routes, { rounds: ROUNDS, seconds: SECONDS, warmupSeconds: 2, routesTakeTurns: true, log: console.log });
   await report(samples);
 } finally {
   await Promise.all(targets.map((t) => t.stop()));
@@ -81,8 +82,9 @@ async function report(samples: Samples) {
 
 ${runLine()}. Four servers, each in its own process: the Intake core behind node:http (the harness
 of http.md) and a minimal Map server (below), each seeded once with ${fmt(SIZES[0]!)} contacts and once with ${fmt(SIZES[1]!)}.
-autocannon, ${CONNECTIONS} connections; ${ROUNDS} rounds of ${SECONDS} s per server and lookup, the four servers taking turns,
-after a 2 s warm-up; medians. Every request asks
+autocannon, ${CONNECTIONS} connections; ${ROUNDS} rounds of ${SECONDS} s per server and lookup after a 2 s warm-up of each;
+in every round each lookup loads the four servers in turn, the lookups and the servers each
+going first in turn (whichever lookup came first after seeding used to pay more); medians. Every request asks
 for a different contact, spread over the whole store, so the large one is read all over.
 
 ## Target: 1,000,000 within 10% of 1,000

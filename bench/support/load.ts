@@ -132,26 +132,54 @@ export function rotated<T>(list: readonly T[], round: number): T[] {
   return list.map((_, i) => list[(i + round) % list.length]!);
 }
 
+/** One load of a comparison: which route, which target, in which round. */
+export interface Turn<R, T> {
+  route: R;
+  target: T;
+  round: number;
+}
+
 /**
- * Every target on every route, `rounds` times, the order of the targets rotating each round.
- * Returns samples[route][target] (one per round), after a warm-up run of each pair.
+ * The order of a comparison's loads. Every target on every route, `rounds` times, the order of the
+ * targets rotating each round. By default a route's rounds all run before the next route's; with
+ * `routesTakeTurns`, each round loads every route, the first route rotating too, so no route always
+ * comes first after the servers start (in bench:lookups the first route after seeding a million
+ * contacts paid more than the second, whichever it was: bench/README.md).
+ */
+export function schedule<R, T>(routes: readonly R[], targets: readonly T[], rounds: number, routesTakeTurns = false): Turn<R, T>[] {
+  const turns: Turn<R, T>[] = [];
+  const roundOf = (route: R, round: number) => rotated(targets, round).forEach((target) => turns.push({ route, target, round }));
+  if (routesTakeTurns) {
+    for (let round = 0; round < rounds; round++) for (const route of rotated(routes, round)) roundOf(route, round);
+  } else {
+    for (const route of routes) for (let round = 0; round < rounds; round++) roundOf(route, round);
+  }
+  return turns;
+}
+
+/**
+ * Every target on every route, `rounds` times, in the order `schedule` gives. Returns
+ * samples[route][target] (one per round), after a warm-up run of each pair: all of them first when
+ * the routes take turns, else each route's just before its rounds.
  */
 export async function alternate(
   targets: Target[],
   routes: Route[],
-  options: { rounds: number; seconds: number; warmupSeconds: number; log?: (line: string) => void },
+  options: { rounds: number; seconds: number; warmupSeconds: number; routesTakeTurns?: boolean; log?: (line: string) => void },
 ): Promise<Samples> {
-  const samples: Samples = {};
-  for (const route of routes) {
-    samples[route.name] = Object.fromEntries(targets.map((t) => [t.name, [] as Sample[]]));
+  const samples: Samples = Object.fromEntries(routes.map((route) => [route.name, Object.fromEntries(targets.map((t) => [t.name, [] as Sample[]]))]));
+  const warmedUp = new Set<Route>();
+  const warmUp = async (route: Route) => {
+    if (warmedUp.has(route)) return;
+    warmedUp.add(route);
     for (const target of targets) await load(target, route, options.warmupSeconds);
-    for (let round = 0; round < options.rounds; round++) {
-      for (const target of rotated(targets, round)) {
-        const sample = await load(target, route, options.seconds);
-        samples[route.name]![target.name]!.push(sample);
-        options.log?.(`${route.name} | ${target.name} | round ${round + 1}: ${Math.round(sample.requestsPerSecond)} req/s, p50 ${sample.p50} ms, p99 ${sample.p99} ms${sample.serverCpuMs ? `, server CPU ${serverCpuMicros(sample)!.toFixed(1)} µs a request` : ""}${sample.stolen === undefined ? "" : `, host took ${percent(sample.stolen)}`}${sample.non2xx || sample.errors ? `, ${sample.non2xx} non-2xx, ${sample.errors} errors` : ""}`);
-      }
-    }
+  };
+  if (options.routesTakeTurns) for (const route of routes) await warmUp(route);
+  for (const { route, target, round } of schedule(routes, targets, options.rounds, options.routesTakeTurns)) {
+    await warmUp(route);
+    const sample = await load(target, route, options.seconds);
+    samples[route.name]![target.name]!.push(sample);
+    options.log?.(`${route.name} | ${target.name} | round ${round + 1}: ${Math.round(sample.requestsPerSecond)} req/s, p50 ${sample.p50} ms, p99 ${sample.p99} ms${sample.serverCpuMs ? `, server CPU ${serverCpuMicros(sample)!.toFixed(1)} µs a request` : ""}${sample.stolen === undefined ? "" : `, host took ${percent(sample.stolen)}`}${sample.non2xx || sample.errors ? `, ${sample.non2xx} non-2xx, ${sample.errors} errors` : ""}`);
   }
   return samples;
 }
