@@ -82,7 +82,8 @@ async function report(samples: Samples) {
 
 ${runLine()}. Four servers, each in its own process: the Intake core behind node:http (the harness
 of http.md) and a minimal Map server (below), each seeded once with ${fmt(SIZES[0]!)} contacts and once with ${fmt(SIZES[1]!)}.
-autocannon, ${CONNECTIONS} connections; ${ROUNDS} rounds of ${SECONDS} s per server and lookup after a 2 s warm-up of each;
+autocannon, ${CONNECTIONS} connections; ${ROUNDS} rounds of ${SECONDS} s per server and lookup, each lookup
+warmed up for 2 s on every server before its first round;
 in every round each lookup loads the four servers in turn, the lookups and the servers each
 going first in turn (whichever lookup came first after seeding used to pay more); medians. Every request asks
 for a different contact, spread over the whole store, so the large one is read all over.

@@ -159,8 +159,8 @@ export function schedule<R, T>(routes: readonly R[], targets: readonly T[], roun
 
 /**
  * Every target on every route, `rounds` times, in the order `schedule` gives. Returns
- * samples[route][target] (one per round), after a warm-up run of each pair: all of them first when
- * the routes take turns, else each route's just before its rounds.
+ * samples[route][target] (one per round); before a route's first round, a warm-up run of it on
+ * every target.
  */
 export async function alternate(
   targets: Target[],
@@ -174,7 +174,6 @@ export async function alternate(
     warmedUp.add(route);
     for (const target of targets) await load(target, route, options.warmupSeconds);
   };
-  if (options.routesTakeTurns) for (const route of routes) await warmUp(route);
   for (const { route, target, round } of schedule(routes, targets, options.rounds, options.routesTakeTurns)) {
     await warmUp(route);
     const sample = await load(target, route, options.seconds);
