@@ -4,7 +4,8 @@
  * bench/support/target.ts), each seeded with either count, loaded in turn within each round. Each
  * request asks for a contact spread over the whole store (a multiplicative hash of the request's
  * number), so the large store is read all over, not from a warm corner. The two lookups take turns
- * within each round (bench/support/load.ts `schedule`): when all of one ran first, the first paid more.
+ * within each round (bench/support/load.ts `schedule`): when all rounds of one ran first, Intake paid
+ * more over the anchor on that one.
  * Target: throughput at 1,000,000 within 10% of that at 1,000. The report says what the anchor is for.
  *
  * Run: npm run bench:lookups   (writes bench/results/lookups.{md,json}; ROUNDS, SECONDS to change)
@@ -85,7 +86,8 @@ of http.md) and a minimal Map server (below), each seeded once with ${fmt(SIZES[
 autocannon, ${CONNECTIONS} connections; ${ROUNDS} rounds of ${SECONDS} s per server and lookup, each lookup
 warmed up for 2 s on every server before its first round;
 in every round each lookup loads the four servers in turn, the lookups and the servers each
-going first in turn (whichever lookup came first after seeding used to pay more); medians. Every request asks
+going first in turn (when every round of one lookup ran first, Intake paid more over the anchor on
+that one); medians. Every request asks
 for a different contact, spread over the whole store, so the large one is read all over.
 
 ## Target: 1,000,000 within 10% of 1,000
