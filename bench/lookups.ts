@@ -8,7 +8,8 @@
  * more over the anchor on that one.
  * Target: throughput at 1,000,000 within 10% of that at 1,000. The report says what the anchor is for.
  *
- * Run: npm run bench:lookups   (writes bench/results/lookups.{md,json}; ROUNDS, SECONDS to change)
+ * Run: npm run bench:lookups   (writes bench/results/lookups.{md,json}; ROUNDS, SECONDS to change;
+ * NODE_FLAGS to start the four servers with node flags, e.g. "--min-semi-space-size=16": bench/README.md)
  */
 import { BENCH_KEY, benchPhone, benchEmail } from "./support/seed.js";
 import { alternate, CONNECTIONS, mediansOf, rateRatio, serverCpuMicros, type Route, type Samples } from "./support/load.js";
@@ -19,6 +20,8 @@ import { startTarget, type Target } from "./support/targets.js";
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const SECONDS = Number(process.env.SECONDS ?? 3);
 const SIZES = [1_000, 1_000_000];
+/** Flags every server's node is started with, besides the heap limit: none unless asked for. */
+const NODE_FLAGS = (process.env.NODE_FLAGS ?? "").split(" ").filter(Boolean);
 const meets = (ratio: number) => ratio >= 0.9;
 
 /** The n-th request's contact: spread over all of them, the same sequence every run. */
@@ -42,7 +45,7 @@ try {
   for (const [kind, name] of [["core-http", label], ["map-http", anchorLabel]] as const) {
     for (const contacts of SIZES) {
       const started = performance.now();
-      targets.push(await startTarget(kind, { name: name(contacts), contacts, heapMb: 8192 }));
+      targets.push(await startTarget(kind, { name: name(contacts), contacts, heapMb: 8192, nodeArgs: NODE_FLAGS }));
       console.log(`${name(contacts)}: seeded and listening after ${((performance.now() - started) / 1000).toFixed(1)} s`);
     }
   }
@@ -87,7 +90,7 @@ autocannon, ${CONNECTIONS} connections; ${ROUNDS} rounds of ${SECONDS} s per ser
 warmed up for 2 s on every server before its first round;
 in every round each lookup loads the four servers in turn, the lookups and the servers each
 going first in turn (when every round of one lookup ran first, Intake paid more over the anchor on
-that one); medians. Every request asks
+that one); medians.${NODE_FLAGS.length ? ` **Every server ran with the node flags \`${NODE_FLAGS.join(" ")}\`.**` : ""} Every request asks
 for a different contact, spread over the whole store, so the large one is read all over.
 
 ## Target: 1,000,000 within 10% of 1,000
@@ -139,6 +142,6 @@ contact takes is in memory.md.
 
 Reproduce: \`npm run bench:lookups\` (raw figures in lookups.json).
 `;
-  await writeReport("lookups", markdown, { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, sizes: SIZES, checks: rows, comparison, samples });
+  await writeReport("lookups", markdown, { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, sizes: SIZES, nodeFlags: NODE_FLAGS, checks: rows, comparison, samples });
   console.log(rows.map((r, i) => `${r.route}: ${r.value} ${verdict(r.met)} (minimal Map server ${fmt(comparison[i]!.minimalMap.ratio, 2)})`).join("\n"));
 }
