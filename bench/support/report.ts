@@ -21,7 +21,7 @@ export async function writeReport(name: string, markdown: string, raw: unknown):
  */
 export const runLine = () => describeRun(run());
 
-export function describeRun({ build, startedAt, stolen }: { build: string; startedAt: string; stolen: number | null }): string {
+export function describeRun({ build, startedAt, stolen }: Run): string {
   if (stolen === null) return `${build}, ${startedAt}`;
   const share = `the host took ${percent(stolen)} of the machine's time during the run (steal)`;
   return `${build}, ${startedAt}; ${share}${stolen >= DISTURBED ? ": **a disturbed run**, its figures say as much about the machine as about Intake" : ""}`;
@@ -50,11 +50,16 @@ const commit = (() => {
 /**
  * What every report's JSON records about its run: the build measured on what, when it started, and the
  * share of the machine's time the host took from then until the report was written (null where
- * /proc/stat cannot tell).
+ * /proc/stat cannot tell). Read once, when the report is first described, so its markdown and JSON
+ * give the same share.
  */
-/** Read once, when the report is first described, so its markdown and JSON give the same share. */
-let ended: { build: string; startedAt: string; stolen: number | null } | undefined;
-const run = () => (ended ??= { build: `Node ${process.version}, ${availableParallelism()} cores; ${commit}`, startedAt, stolen: stolenShare(timesAtStart, cpuTimes()) ?? null });
+export interface Run {
+  build: string;
+  startedAt: string;
+  stolen: number | null;
+}
+let ended: Run | undefined;
+const run = (): Run => (ended ??= { build: `Node ${process.version}, ${availableParallelism()} cores; ${commit}`, startedAt, stolen: stolenShare(timesAtStart, cpuTimes()) ?? null });
 
 /** Heap in use after two full collections; needs node --expose-gc (the bench scripts pass it). */
 export function heapAfterGc(): number {
