@@ -9,19 +9,22 @@
  * Target: throughput at 1,000,000 within 10% of that at 1,000. The report says what the anchor is for.
  *
  * Run: npm run bench:lookups   (writes bench/results/lookups.{md,json}; ROUNDS, SECONDS to change;
- * NODE_FLAGS to start the four servers with node flags, e.g. "--min-semi-space-size=16": bench/README.md)
+ * NODE_FLAGS for the four servers' node flags, "" for node's own: bench/README.md)
  */
 import { BENCH_KEY, benchPhone, benchEmail } from "./support/seed.js";
 import { alternate, CONNECTIONS, mediansOf, rateRatio, serverCpuMicros, type Route, type Samples } from "./support/load.js";
 import { figure, fmt, fmtOrNa, roundsAbout, roundsWithShares, verdict } from "./support/figures.js";
 import { runLine, writeReport } from "./support/report.js";
-import { startTarget, type Target } from "./support/targets.js";
+import { defaultNodeFlags, startTarget, type Target } from "./support/targets.js";
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const SECONDS = Number(process.env.SECONDS ?? 3);
 const SIZES = [1_000, 1_000_000];
-/** Flags every server's node is started with, besides the heap limit: none unless asked for. */
-const NODE_FLAGS = (process.env.NODE_FLAGS ?? "").split(" ").filter(Boolean);
+/**
+ * Flags every server's node is started with, besides the heap limit: Intake's as its CLI starts it,
+ * the anchor's alike, so the two differ in how they store, not in the heap they run in.
+ */
+const NODE_FLAGS = process.env.NODE_FLAGS === undefined ? defaultNodeFlags("core-http") : process.env.NODE_FLAGS.split(" ").filter(Boolean);
 const meets = (ratio: number) => ratio >= 0.9;
 
 /** The n-th request's contact: spread over all of them, the same sequence every run. */
@@ -45,7 +48,7 @@ try {
   for (const [kind, name] of [["core-http", label], ["map-http", anchorLabel]] as const) {
     for (const contacts of SIZES) {
       const started = performance.now();
-      targets.push(await startTarget(kind, { name: name(contacts), contacts, heapMb: 8192, nodeArgs: NODE_FLAGS }));
+      targets.push(await startTarget(kind, { name: name(contacts), contacts, heapMb: 8192, nodeFlags: NODE_FLAGS }));
       console.log(`${name(contacts)}: seeded and listening after ${((performance.now() - started) / 1000).toFixed(1)} s`);
     }
   }
@@ -53,6 +56,14 @@ try {
   await report(samples);
 } finally {
   await Promise.all(targets.map((t) => t.stop()));
+}
+
+/** The node flags the servers ran with; in bold when NODE_FLAGS chose others than the CLI's. */
+function flagsLine() {
+  const flags = NODE_FLAGS.length ? `in a node started with \`${NODE_FLAGS.join(" ")}\`` : "with node's own flags";
+  return process.env.NODE_FLAGS === undefined
+    ? `Every server ran ${flags}, as the intake-server CLI starts the server.`
+    : `**Every server ran ${flags} (NODE_FLAGS).**`;
 }
 
 async function report(samples: Samples) {
@@ -90,7 +101,7 @@ autocannon, ${CONNECTIONS} connections; ${ROUNDS} rounds of ${SECONDS} s per ser
 warmed up for 2 s on every server before its first round;
 in every round each lookup loads the four servers in turn, the lookups and the servers each
 going first in turn (when every round of one lookup ran first, Intake paid more over the anchor on
-that one); medians.${NODE_FLAGS.length ? ` **Every server ran with the node flags \`${NODE_FLAGS.join(" ")}\`.**` : ""} Every request asks
+that one); medians. ${flagsLine()} Every request asks
 for a different contact, spread over the whole store, so the large one is read all over.
 
 ## Target: 1,000,000 within 10% of 1,000

@@ -8,16 +8,15 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { parse as parseYaml } from "yaml";
 import type { Seed } from "./admin/service.js";
 import type { IntakeOptions } from "./app.js";
 import type { Bot } from "./engine/bot.js";
 import type { FaultRuleInput } from "./http/faults.js";
-import { claimDataFile } from "./adapters/data-file-lock.js";
-import { persist, readDataFile } from "./adapters/data-file.js";
 // Its check only: the module loads none of what makes a certificate until one is made.
 import { halfPair } from "./adapters/tls.js";
-import { DEMO_KEYS, DEMO_SEED, DEMO_WEBHOOK_SECRETS } from "./demo-seed.js";
+import { SEMI_SPACE_MB, semiSpaceChosen } from "./adapters/node-flags.js";
+import { endWithParent, respawn } from "./adapters/respawn.js";
+import type * as Demo from "./demo-seed.js";
 
 const USAGE = `Usage: intake-server [options]
 
@@ -44,6 +43,11 @@ const USAGE = `Usage: intake-server [options]
   --fault SPEC           inject a fault (repeatable): [operationId|*:]key[=value],...
                          keys: latency=MS status=429|500|502|503|504 retryAfter=S drop rate=0..1 times=N
                          e.g. --fault createContact:status=503,rate=0.5  --fault '*:latency=200'
+  --min-semi-space-size MB
+                         the young generation V8 starts the server with and keeps at least (default
+                         ${SEMI_SPACE_MB}, the most V8 starts it at: a large store's lookups stay fast). The CLI
+                         runs the server in a second node started with it, unless node was started with
+                         its own or is being debugged; 0 keeps node's default, in one process
   --help
 `;
 
@@ -107,7 +111,8 @@ async function loadBot(path: string): Promise<Bot> {
   return bot as Bot;
 }
 
-function readSeed(path: string): Seed {
+async function readSeed(path: string): Promise<Seed> {
+  const { parse: parseYaml } = await import("yaml");
   try {
     return parseYaml(readFileSync(path, "utf8")) as Seed;
   } catch (error) {
@@ -140,6 +145,7 @@ async function main() {
         "funnel-rate": { type: "string" },
         "duplicate-recharge-webhooks": { type: "boolean", default: false },
         fault: { type: "string", multiple: true },
+        "min-semi-space-size": { type: "string" },
         help: { type: "boolean", default: false },
       },
       strict: true,
@@ -156,8 +162,8 @@ async function main() {
   const half = halfPair(args["tls-cert"], args["tls-key"]);
   if (half) fail(half);
   const port = integer("port", args.port);
-  const options: IntakeOptions = {
-    seed: args.demo ? DEMO_SEED : args.seed ? readSeed(args.seed) : undefined,
+  const semiSpace = integer("min-semi-space-size", args["min-semi-space-size"]) ?? SEMI_SPACE_MB;
+  const options = {
     adminToken: args["admin-token"],
     clock: args.clock as "real" | "virtual",
     clockStart: args["clock-start"],
@@ -165,7 +171,6 @@ async function main() {
     rateLimit: integer("rate-limit", args["rate-limit"]),
     journalSize: integer("journal-size", args["journal-size"]),
     trustForwardedProto: args["trust-proxy"],
-    bot: args.bot ? await loadBot(args.bot) : undefined,
     webhooks: {
       ...(args["webhook-attempts"] ? { maxAttempts: positive("webhook-attempts", args["webhook-attempts"]) } : {}),
       ...(args["webhook-timeout"] ? { timeoutMs: positive("webhook-timeout", args["webhook-timeout"]) } : {}),
@@ -173,16 +178,28 @@ async function main() {
     funnel: args["funnel-rate"] ? { queueIntervalMs: 60_000 / positive("funnel-rate", args["funnel-rate"]) } : {},
     duplicateRechargeWebhooks: args["duplicate-recharge-webhooks"],
     faults: (args.fault ?? []).map(parseFault),
-  };
-  // The server's modules load only once the arguments are right: --help and usage errors answer at once.
-  const [{ createIntake }, { serve }] = await Promise.all([import("./app.js"), import("./adapters/node.js")]);
+  } satisfies IntakeOptions;
+  // Every usage error is answered above, by this process; files and the bot load once, in the server's.
+  if (semiSpace > 0 && !semiSpaceChosen(process.execArgv) && !(await debugged())) await respawn([`--min-semi-space-size=${semiSpace}`]);
+  endWithParent();
+  // The rest loads only now: --help and usage errors answer at once, and a process that starts
+  // another node for the server holds no more than it needs.
+  const [{ createIntake }, { serve }, { claimDataFile }, { persist, readDataFile }, demo] = await Promise.all([
+    import("./app.js"),
+    import("./adapters/node.js"),
+    import("./adapters/data-file-lock.js"),
+    import("./adapters/data-file.js"),
+    import("./demo-seed.js"),
+  ]);
+  const seed = args.demo ? demo.DEMO_SEED : args.seed ? await readSeed(args.seed) : undefined;
+  const bot = args.bot ? await loadBot(args.bot) : undefined;
   const dataFile = args["data-file"];
   // Claimed before it is read: a second server must not even start the first one's pending work.
   const claim = dataFile ? claimDataFile(dataFile) : undefined;
   process.once("exit", () => claim?.release());
   const snapshot = dataFile ? readDataFile(dataFile) : undefined;
 
-  const intake = await loadState(dataFile, async () => createIntake({ ...options, snapshot }));
+  const intake = await loadState(dataFile, async () => createIntake({ ...options, seed, bot, snapshot }));
   const persistence = dataFile ? persist(intake, dataFile, { claim }) : undefined;
   // A new data file holds the starting state at once, so a crash before any change loses nothing.
   if (dataFile && !snapshot) await persistence!.flush(true);
@@ -219,10 +236,11 @@ async function main() {
     );
   }
   // People read the demo text; programs read the JSON line, which comes last so it marks "ready".
-  if (args.demo) printDemo(server.baseUrl, server.certificatePath);
+  if (args.demo) printDemo(demo, server.baseUrl, server.certificatePath);
   process.stdout.write(
     `${JSON.stringify({
       event: "listening",
+      pid: process.pid,
       url: server.origin,
       baseUrl: server.baseUrl,
       adminUrl: server.adminUrl,
@@ -230,8 +248,16 @@ async function main() {
       certificate: server.certificatePath,
       dataFile: dataFile ?? null,
       clock: intake.clock.mode,
-      ...(args.demo ? { demoKeys: DEMO_KEYS, demoWebhookSecrets: DEMO_WEBHOOK_SECRETS } : {}),
+      ...(args.demo ? { demoKeys: demo.DEMO_KEYS, demoWebhookSecrets: demo.DEMO_WEBHOOK_SECRETS } : {}),
     })}\n`,
+  );
+}
+
+/** Whether an inspector is open: a debugging session wants the server in the process it attached to. */
+async function debugged(): Promise<boolean> {
+  return import("node:inspector").then(
+    (inspector) => inspector.url() !== undefined,
+    () => false,
   );
 }
 
@@ -245,7 +271,7 @@ async function loadState<T>(dataFile: string | undefined, create: () => Promise<
   }
 }
 
-function printDemo(baseUrl: string, certificate: string) {
+function printDemo({ DEMO_KEYS, DEMO_WEBHOOK_SECRETS }: typeof Demo, baseUrl: string, certificate: string) {
   process.stderr.write(
     [
       "",

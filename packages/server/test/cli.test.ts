@@ -195,7 +195,8 @@ describe("intake-server", { timeout: 90_000 }, () => {
 
   it("answers --help and usage errors before loading the server, and loads no certificate generator for a certificate it is given", async () => {
     const probe = ["--import", fileURLToPath(new URL("./support/loaded-packages.mjs", import.meta.url))];
-    const loaded = (stderr: string) => JSON.parse(/^loaded packages: (.*)$/m.exec(stderr)![1]!) as string[];
+    // Every process the CLI ran says what it loaded (it runs the server in a second node).
+    const loaded = (stderr: string) => [...stderr.matchAll(/^loaded packages: (.*)$/gm)].flatMap((line) => JSON.parse(line[1]!) as string[]);
     for (const args of [["--help"], ["--rate-limit", "lots"], ["--fault", "createContact:explode=1"]]) {
       const result = await runCli(args, probe);
       expect(result.code, args[0]).toBe(args[0] === "--help" ? 0 : 2);
@@ -381,7 +382,7 @@ describe("intake-server", { timeout: 90_000 }, () => {
       const killed = new Promise<void>((resolve) => {
         const watcher = watch(folder, () => {
           watcher.close();
-          run.child.kill("SIGKILL");
+          process.kill(run.info.pid, "SIGKILL");
           resolve();
         });
       });
@@ -405,4 +406,78 @@ describe("intake-server", { timeout: 90_000 }, () => {
     const servedPhones = ((await served.json()).records.contact as Array<{ phone: string }>).map((c) => c.phone).sort();
     expect(servedPhones).toEqual(saved.map((c) => c.phone).sort());
 });
+});
+
+// A large store's lookups pay for every young-generation collection, and V8 reads that generation's
+// size only when node starts: the CLI runs the server in a second node started with it.
+describe("intake-server's young generation", { timeout: 90_000 }, () => {
+  const probe = ["--import", fileURLToPath(new URL("./support/young-generation.mjs", import.meta.url))];
+  /** The young generation each process that ran had when node started, in MB, by pid (said by the probe). */
+  const youngGeneration = (stderr: string) =>
+    new Map([...stderr.matchAll(/^young generation: (.*)$/gm)].map((line) => {
+      const { pid, mb } = JSON.parse(line[1]!) as { pid: number; mb: number };
+      return [pid, mb];
+    }));
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  async function gone(pid: number) {
+    for (let waited = 0; alive(pid) && waited < 10_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    return !alive(pid);
+  }
+
+  it("runs the server in a second node with a 16 MB young generation, which a stop passes to and which ends the CLI", async () => {
+    const run = await start(["--port", "0"], probe);
+    expect(run.info.pid).not.toBe(run.child.pid);
+    expect(alive(run.info.pid)).toBe(true);
+    expect((await createContact(run, "+14155550100")).status).toBe(401);
+    expect(await run.stop("SIGTERM")).toBe(0);
+    expect(run.stderr()).toContain("SIGTERM, shutting down");
+    expect(youngGeneration(run.stderr()).get(run.info.pid)).toBe(16);
+    expect(alive(run.info.pid)).toBe(false);
+  });
+
+  it("--min-semi-space-size sets it; 0, node's own flag, or an open inspector keep the server in the CLI's process", async () => {
+    const sized = await start(["--port", "0", "--min-semi-space-size", "8"], probe);
+    expect(sized.info.pid).not.toBe(sized.child.pid);
+    await sized.stop("SIGTERM");
+    expect(youngGeneration(sized.stderr()).get(sized.info.pid)).toBe(8);
+
+    const single = await start(["--port", "0", "--min-semi-space-size", "0"], probe);
+    expect(single.info.pid).toBe(single.child.pid);
+    await single.stop("SIGTERM");
+    expect([...youngGeneration(single.stderr()).keys()]).toEqual([single.child.pid]);
+    expect(youngGeneration(single.stderr()).get(single.child.pid!)).toBeLessThan(16);
+
+    const own = await start(["--port", "0"], ["--min-semi-space-size=8", ...probe]);
+    expect(own.info.pid).toBe(own.child.pid);
+    await own.stop("SIGTERM");
+    expect(youngGeneration(own.stderr()).get(own.child.pid!)).toBe(8);
+
+    const debugged = await start(["--port", "0"], ["--inspect=127.0.0.1:0"]);
+    expect(debugged.info.pid).toBe(debugged.child.pid);
+    await debugged.stop("SIGTERM");
+
+    const refused = await runCli(["--min-semi-space-size", "lots"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("--min-semi-space-size takes a whole number");
+  });
+
+  it("a kill -9 of the CLI ends the server too, leaving its data file to the next start; the server's end is the CLI's", async () => {
+    const dataFile = join(dir(), "state.json");
+    const first = await start(["--port", "0", "--data-file", dataFile]);
+    expect((await runCli(["--port", "0", "--data-file", dataFile])).code).toBe(2);
+    first.child.kill("SIGKILL");
+    expect(await gone(first.info.pid)).toBe(true);
+
+    const second = await start(["--port", "0", "--data-file", dataFile]);
+    const ended = new Promise<NodeJS.Signals | null>((resolve) => second.child.once("exit", (_code, signal) => resolve(signal)));
+    process.kill(second.info.pid, "SIGKILL");
+    expect(await ended).toBe("SIGKILL");
+  });
 });

@@ -9,6 +9,8 @@ const cli = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
 
 export interface Started {
   event: "listening";
+  /** The server's own process (the CLI may run it in a second node). */
+  pid: number;
   url: string;
   baseUrl: string;
   adminUrl: string;
