@@ -442,6 +442,18 @@ describe("intake-server's young generation", { timeout: 90_000 }, () => {
     expect(alive(run.info.pid)).toBe(false);
   });
 
+  it("SIGINT and SIGHUP sent to the CLI reach the server: a graceful stop, and the end a hang-up gives", async () => {
+    const interrupted = await start(["--port", "0"]);
+    expect(await interrupted.stop("SIGINT")).toBe(0);
+    expect(interrupted.stderr().match(/SIGINT, shutting down/g)).toHaveLength(1);
+    expect(await gone(interrupted.info.pid)).toBe(true);
+
+    const hungUp = await start(["--port", "0"]);
+    expect(await hungUp.stop("SIGHUP")).toBeNull();
+    expect(hungUp.child.signalCode).toBe("SIGHUP");
+    expect(await gone(hungUp.info.pid)).toBe(true);
+  });
+
   it("--min-semi-space-size sets it; 0, node's own flag, or an open inspector keep the server in the CLI's process", async () => {
     const sized = await start(["--port", "0", "--min-semi-space-size", "8"], probe);
     expect(sized.info.pid).not.toBe(sized.child.pid);
