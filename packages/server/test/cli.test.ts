@@ -9,7 +9,7 @@ import { promisify } from "node:util";
 import selfsigned from "selfsigned";
 import { afterEach, describe, expect, it } from "vitest";
 import { startReceiver } from "./support/receiver.js";
-import { runCli, startCli, type CliRun } from "./support/spawn.js";
+import { runCli, spawnCli, startCli, type CliRun } from "./support/spawn.js";
 
 const running: CliRun[] = [];
 afterEach(async () => {
@@ -440,6 +440,24 @@ describe("intake-server's young generation", { timeout: 90_000 }, () => {
     expect(run.stderr()).toContain("SIGTERM, shutting down");
     expect(youngGeneration(run.stderr()).get(run.info.pid)).toBe(16);
     expect(alive(run.info.pid)).toBe(false);
+  });
+
+  it("a kill -9 of the CLI while the server's node is still loading ends that node too", async () => {
+    const slow = ["--import", fileURLToPath(new URL("./support/slow-server-start.mjs", import.meta.url))];
+    const child = spawnCli(["--port", "0"], slow);
+    let stderr = "";
+    const loading = new Promise<number>((resolve) =>
+      child.stderr!.on("data", (chunk) => {
+        stderr += chunk;
+        const pid = /^server node loading: (\d+)$/m.exec(stderr)?.[1];
+        if (pid) resolve(Number(pid));
+      }),
+    );
+    const server = await loading;
+    child.kill("SIGKILL");
+    const ended = await gone(server);
+    if (!ended) process.kill(server, "SIGKILL");
+    expect(ended).toBe(true);
   });
 
   it("SIGINT and SIGHUP sent to the CLI reach the server: a graceful stop, and the end a hang-up gives", async () => {

@@ -47,7 +47,10 @@ export function respawn(flags: readonly string[]): Promise<never> {
 export function endWithParent(): void {
   if (process.env[PARENT] === undefined || !process.send) return;
   delete process.env[PARENT];
-  process.once("disconnect", () => process.kill(process.pid, "SIGKILL"));
+  const end = () => process.kill(process.pid, "SIGKILL");
+  // Gone already, while this node was loading: the channel closed before anyone listened.
+  if (!process.connected) end();
+  process.once("disconnect", end);
   // The channel is only a way to hear of the parent's end: it keeps nothing running.
   process.channel?.unref();
 }

@@ -43,7 +43,8 @@ export function runCli(args: string[], nodeArgs: string[] = []): Promise<{ code:
   });
 }
 
-function spawnCli(args: string[], nodeArgs: string[]) {
+/** Starts the CLI and leaves it to the caller. */
+export function spawnCli(args: string[], nodeArgs: string[] = []) {
   return spawn(process.execPath, ["--import", "tsx", "--conditions=@intake/source", ...nodeArgs, cli, ...args], {
     cwd: root,
     stdio: ["ignore", "pipe", "pipe"],
