@@ -179,11 +179,11 @@ async function main() {
     duplicateRechargeWebhooks: args["duplicate-recharge-webhooks"],
     faults: (args.fault ?? []).map(parseFault),
   } satisfies IntakeOptions;
-  // Every usage error is answered above, by this process; files and the bot load once, in the server's.
+  // Usage errors are answered above, by this process. The rest (the server's modules, the seed,
+  // the bot) loads only now: --help answers at once, and a process that starts another node for the
+  // server holds no more than it needs.
   if (semiSpace > 0 && !semiSpaceChosen(process.execArgv) && !(await debugged())) await respawn([`--min-semi-space-size=${semiSpace}`]);
   endWithParent();
-  // The rest loads only now: --help and usage errors answer at once, and a process that starts
-  // another node for the server holds no more than it needs.
   const [{ createIntake }, { serve }, { claimDataFile }, { persist, readDataFile }, demo] = await Promise.all([
     import("./app.js"),
     import("./adapters/node.js"),
