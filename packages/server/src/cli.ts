@@ -14,7 +14,7 @@ import type { Bot } from "./engine/bot.js";
 import type { FaultRuleInput } from "./http/faults.js";
 // Its check only: the module loads none of what makes a certificate until one is made.
 import { halfPair } from "./adapters/tls.js";
-import { SEMI_SPACE_MB, semiSpaceChosen } from "./adapters/node-flags.js";
+import { SEMI_SPACE_MB, semiSpaceChosen, semiSpaceFlag } from "./adapters/node-flags.js";
 import { endWithParent, respawn } from "./adapters/respawn.js";
 import type * as Demo from "./demo-seed.js";
 
@@ -182,7 +182,7 @@ async function main() {
   // Usage errors are answered above, by this process. The rest (the server's modules, the seed,
   // the bot) loads only now: --help answers at once, and a process that starts another node for the
   // server holds no more than it needs.
-  if (semiSpace > 0 && !semiSpaceChosen(process.execArgv) && !(await debugged())) await respawn([`--min-semi-space-size=${semiSpace}`]);
+  if (semiSpace > 0 && !semiSpaceChosen(process.execArgv) && !(await debugged())) await respawn([semiSpaceFlag(semiSpace)]);
   endWithParent();
   const [{ createIntake }, { serve }, { claimDataFile }, { persist, readDataFile }, demo] = await Promise.all([
     import("./app.js"),

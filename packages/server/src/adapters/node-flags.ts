@@ -8,8 +8,11 @@
  */
 export const SEMI_SPACE_MB = 16;
 
+/** The node flag that starts V8's young generation at `mb` MB and keeps it at least that. */
+export const semiSpaceFlag = (mb: number) => `--min-semi-space-size=${mb}`;
+
 /** The node flags the CLI runs the server with. */
-export const SERVER_NODE_FLAGS: readonly string[] = [`--min-semi-space-size=${SEMI_SPACE_MB}`];
+export const SERVER_NODE_FLAGS: readonly string[] = [semiSpaceFlag(SEMI_SPACE_MB)];
 
 /** Whether node was started with a young-generation size of its own (`--min-semi-space-size`). */
 export function semiSpaceChosen(execArgv: readonly string[]): boolean {
