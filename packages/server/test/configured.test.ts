@@ -3,7 +3,7 @@
 import { createIntakeClient, RateLimitError } from "@intake/client";
 import { createIntake, type Intake, type IntakeOptions } from "@intake/server";
 import { persist, readDataFile, requestListener, serve } from "@intake/server/node";
-import { execFile, spawnSync } from "node:child_process";
+import { execFile, spawn, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { createServer } from "node:http";
@@ -936,6 +936,31 @@ describe("the data file", () => {
       expect(readFileSync(lock, "utf8")).toBe(`${process.ppid} ${hostname()}\n`);
       expect(readdirSync(directory).filter((name) => name.startsWith("state.json.lock."))).toEqual([]);
     } finally {
+      await intake.close();
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+
+  // A server's process killed while its parent was killed too is left unreaped under a PID 1 that
+  // reaps no orphans (as here, and in many containers): it still answers kill(pid, 0).
+  it.runIf(process.platform === "linux")("a lock whose process has ended but was never reaped (a zombie) is taken over", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "intake-lock-"));
+    const path = join(directory, "state.json");
+    // The shell starts a child and becomes `sleep`, which never waits for it: the child, once ended, stays a zombie.
+    const parent = spawn("sh", ["-c", "true & echo $!; exec sleep 60"], { stdio: ["ignore", "pipe", "ignore"] });
+    const intake = createIntake({ seed: SEED });
+    try {
+      const zombie = Number(await new Promise<string>((resolve) => parent.stdout!.once("data", (chunk) => resolve(String(chunk)))));
+      const state = () => readFileSync(`/proc/${zombie}/stat`, "utf8").replace(/^.*\) /s, "")[0];
+      for (let waited = 0; state() !== "Z" && waited < 5_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+      expect(state()).toBe("Z");
+      expect(() => process.kill(zombie, 0)).not.toThrow();
+      writeFileSync(`${path}.lock`, `${zombie} ${hostname()}\n`);
+      const next = persist(intake, path);
+      expect(readFileSync(`${path}.lock`, "utf8")).toBe(`${process.pid} ${hostname()}\n`);
+      await next.stop();
+    } finally {
+      parent.kill("SIGKILL");
       await intake.close();
       rmSync(directory, { recursive: true, force: true });
     }

@@ -17,8 +17,9 @@ export interface DataFileClaim {
 /**
  * Claims a data file for this process with `<file>.lock` ("<pid> <host>"): a second server saving
  * to the same file would overwrite the first one's saves and sweep its temporary file. A lock whose
- * process no longer runs on this host (a crash, kill -9) is taken over. A folder that cannot be
- * written is not refused here: every save fails then, and says so through onError.
+ * process no longer runs on this host (a crash, kill -9; ended but not yet reaped, too) is taken
+ * over. A folder that cannot be written is not refused here: every save fails then, and says so
+ * through onError.
  */
 export function claimDataFile(path: string): DataFileClaim {
   const lock = `${path}.lock`;
@@ -115,9 +116,23 @@ function holderRunning(text: string): string | undefined {
 function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    // EPERM: it exists, as another user's.
+    if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
   }
+  return !ended(pid);
+}
+
+/**
+ * A process that has ended but was never reaped still answers kill(pid, 0): a server whose parent
+ * was killed first is left so under a PID 1 that reaps no orphans, as in many containers (and as
+ * the CLI's second node is when the CLI is killed outright). Linux says so in /proc/<pid>/stat;
+ * elsewhere, or when it cannot be read, the process is taken to run.
+ */
+function ended(pid: number): boolean {
+  const stat = readText(`/proc/${pid}/stat`);
+  if (stat === undefined) return false;
+  // "<pid> (<command, which may hold spaces and parentheses>) <state> ...": Z zombie, X dead.
+  const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+  return state === "Z" || state === "X";
 }
