@@ -11,20 +11,23 @@
  * Run: npm run bench:lookups   (writes bench/results/lookups.{md,json}; ROUNDS, SECONDS to change;
  * NODE_FLAGS for the four servers' node flags, "" for node's own: bench/README.md)
  */
+import { SERVER_NODE_FLAGS } from "@intake/server/node";
 import { BENCH_KEY, benchPhone, benchEmail } from "./support/seed.js";
 import { alternate, CONNECTIONS, mediansOf, rateRatio, serverCpuMicros, type Route, type Samples } from "./support/load.js";
 import { figure, fmt, fmtOrNa, roundsAbout, roundsWithShares, verdict } from "./support/figures.js";
 import { runLine, writeReport } from "./support/report.js";
-import { defaultNodeFlags, startTarget, type Target } from "./support/targets.js";
+import { startTarget, type Target } from "./support/targets.js";
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const SECONDS = Number(process.env.SECONDS ?? 3);
 const SIZES = [1_000, 1_000_000];
+/** Whether NODE_FLAGS chose the servers' node flags. */
+const FLAGS_CHOSEN = process.env.NODE_FLAGS !== undefined;
 /**
  * Flags every server's node is started with, besides the heap limit: Intake's as its CLI starts it,
  * the anchor's alike, so the two differ in how they store, not in the heap they run in.
  */
-const NODE_FLAGS = process.env.NODE_FLAGS === undefined ? defaultNodeFlags("core-http") : process.env.NODE_FLAGS.split(" ").filter(Boolean);
+const NODE_FLAGS = FLAGS_CHOSEN ? process.env.NODE_FLAGS!.split(" ").filter(Boolean) : SERVER_NODE_FLAGS;
 const meets = (ratio: number) => ratio >= 0.9;
 
 /** The n-th request's contact: spread over all of them, the same sequence every run. */
@@ -61,9 +64,7 @@ try {
 /** The node flags the servers ran with; in bold when NODE_FLAGS chose others than the CLI's. */
 function flagsLine() {
   const flags = NODE_FLAGS.length ? `in a node started with \`${NODE_FLAGS.join(" ")}\`` : "with node's own flags";
-  return process.env.NODE_FLAGS === undefined
-    ? `Every server ran ${flags}, as the intake-server CLI starts the server.`
-    : `**Every server ran ${flags} (NODE_FLAGS).**`;
+  return FLAGS_CHOSEN ? `**Every server ran ${flags} (NODE_FLAGS).**` : `Every server ran ${flags}, as the intake-server CLI starts the server.`;
 }
 
 async function report(samples: Samples) {
