@@ -19,7 +19,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { createIntakeClient } from "@intake/client";
 import { Agent, getGlobalDispatcher, setGlobalDispatcher } from "undici";
-import { median, rotated, roundRatios } from "./support/load.js";
+import { median, permuted, roundRatios } from "./support/load.js";
 import { figure, fmt, roundsAbout, verdict } from "./support/figures.js";
 import { runLine, writeReport } from "./support/report.js";
 import { STORED } from "./support/routes.js";
@@ -27,7 +27,8 @@ import { BENCH_KEY, benchNewPhone, benchPhone } from "./support/seed.js";
 import { startTarget, type Target } from "./support/targets.js";
 
 const run = promisify(execFile);
-const ROUNDS = Number(process.env.ROUNDS ?? 25);
+// A multiple of the sides' six orders, so each comes as often.
+const ROUNDS = Number(process.env.ROUNDS ?? 24);
 const BATCH = Number(process.env.BATCH ?? 500);
 const IMPORTS = Number(process.env.IMPORTS ?? 15);
 
@@ -71,12 +72,12 @@ function callsTo(target: Target): Record<string, Record<Side, Call>> {
 }
 
 /**
- * One round: BATCH calls of each side, the sides taking turns call by call (in an order that
- * rotates each round), so a burst of noise on the machine falls on all of them alike. The mean
- * µs per call of each side.
+ * One round: BATCH calls of each side, the sides taking turns call by call (in the round's order,
+ * going through every order of the sides), so a burst of noise on the machine falls on all of them
+ * alike, and so does what a call leaves for the next. The mean µs per call of each side.
  */
-async function round(sides: Record<Side, Call>, rotation: number): Promise<Record<Side, number>> {
-  const order = rotated(SIDES, rotation);
+async function round(sides: Record<Side, Call>, index: number): Promise<Record<Side, number>> {
+  const order = permuted(SIDES, index);
   const spent = bySide(() => 0);
   for (let i = 0; i < BATCH; i++) {
     for (const side of order) {
@@ -170,8 +171,9 @@ Each side makes the same request to the same server, ${fmt(STORED)} contacts sto
 per-call AbortController, as code that must not hang writes it. Plain HTTP goes to the Intake core
 behind node:http (the bench harness: the shortest round trip, where the client's share is
 largest); HTTPS to the Intake server as users run it. ${ROUNDS} rounds of ${fmt(BATCH)} calls per side, one after
-another, the sides taking turns call by call (so noise on the shared machine falls on all alike);
-the median of the rounds' means per side.
+another, the sides taking turns call by call in every order in turn (so noise on the shared machine
+falls on all alike, as does what one call leaves for the next: each side follows each other side
+as often); the median of the rounds' means per side.
 
 | Transport | Call | Client, µs | Raw fetch, µs | Overhead | Each round | Raw fetch with a timeout, µs | Target | |
 |---|---|---:|---:|---:|---|---:|---:|---|

@@ -132,6 +132,22 @@ export function rotated<T>(list: readonly T[], round: number): T[] {
   return list.map((_, i) => list[(i + round) % list.length]!);
 }
 
+/**
+ * The `round`-th of the list's orders, going through every one of them: where sides take turns
+ * call by call, a rotation keeps each side behind the same other side every round (whatever one
+ * leaves behind, a collection or a finaliser, always lands on the same next one); every order
+ * puts each behind each other alike.
+ */
+export function permuted<T>(list: readonly T[], round: number): T[] {
+  const orders = permutations(list);
+  return orders[round % orders.length]!;
+}
+
+function permutations<T>(list: readonly T[]): T[][] {
+  if (list.length <= 1) return [[...list]];
+  return list.flatMap((first, i) => permutations([...list.slice(0, i), ...list.slice(i + 1)]).map((rest) => [first, ...rest]));
+}
+
 /** One load of a comparison: which route, which target, in which round. */
 export interface Turn<R, T> {
   route: R;

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { processCpu } from "../support/cpu.js";
-import { load, median, medianOf, mediansOf, rateRatio, rotated, roundRatios, roundsStolen, schedule, serverCpuMicros, type Sample } from "../support/load.js";
+import { load, median, medianOf, mediansOf, permuted, rateRatio, rotated, roundRatios, roundsStolen, schedule, serverCpuMicros, type Sample } from "../support/load.js";
 import { DISTURBED } from "../support/machine.js";
 import { firstLine, type Target } from "../support/targets.js";
 
@@ -56,6 +56,16 @@ describe("the bookkeeping of a comparison", () => {
 
   it("lets every target go first in turn", () => {
     expect([0, 1, 2, 3].map((round) => rotated(["a", "b", "c"], round).join(""))).toEqual(["abc", "bca", "cab", "abc"]);
+  });
+
+  it("goes through every order of the sides, so that each follows each other alike when they take turns call by call", () => {
+    const orders = [0, 1, 2, 3, 4, 5, 6].map((round) => permuted(["a", "b", "c"], round).join(""));
+    expect(orders.slice(0, 6).sort()).toEqual(["abc", "acb", "bac", "bca", "cab", "cba"]);
+    expect(orders[6]).toBe(orders[0]);
+    // Calls repeat each round's order, so each side follows the one before it and the first follows the last.
+    const follows = new Map<string, number>();
+    for (const order of orders.slice(0, 6)) for (let i = 0; i < 3; i++) follows.set(`${order[(i + 2) % 3]}>${order[i]}`, (follows.get(`${order[(i + 2) % 3]}>${order[i]}`) ?? 0) + 1);
+    expect([...follows.values()]).toEqual([3, 3, 3, 3, 3, 3]);
   });
 
   it("runs a route's rounds before the next route's, each round's targets in turn", () => {
