@@ -21,13 +21,13 @@ import { startTarget, type Target } from "./support/targets.js";
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const SECONDS = Number(process.env.SECONDS ?? 3);
 const SIZES = [1_000, 1_000_000];
-/** Whether NODE_FLAGS chose the servers' node flags. */
-const FLAGS_CHOSEN = process.env.NODE_FLAGS !== undefined;
+/** The servers' node flags as NODE_FLAGS chose them, if it did. */
+const CHOSEN_FLAGS = process.env.NODE_FLAGS;
 /**
  * Flags every server's node is started with, besides the heap limit: Intake's as its CLI starts it,
  * the anchor's alike, so the two differ in how they store, not in the heap they run in.
  */
-const NODE_FLAGS = FLAGS_CHOSEN ? process.env.NODE_FLAGS!.split(" ").filter(Boolean) : SERVER_NODE_FLAGS;
+const NODE_FLAGS = CHOSEN_FLAGS === undefined ? SERVER_NODE_FLAGS : CHOSEN_FLAGS.split(" ").filter(Boolean);
 const meets = (ratio: number) => ratio >= 0.9;
 
 /** The n-th request's contact: spread over all of them, the same sequence every run. */
@@ -64,7 +64,7 @@ try {
 /** The node flags the servers ran with; in bold when NODE_FLAGS chose others than the CLI's. */
 function flagsLine() {
   const flags = NODE_FLAGS.length ? `in a node started with \`${NODE_FLAGS.join(" ")}\`` : "with node's own flags";
-  return FLAGS_CHOSEN ? `**Every server ran ${flags} (NODE_FLAGS).**` : `Every server ran ${flags}, as the intake-server CLI starts the server.`;
+  return CHOSEN_FLAGS !== undefined ? `**Every server ran ${flags} (NODE_FLAGS).**` : `Every server ran ${flags}, as the intake-server CLI starts the server.`;
 }
 
 async function report(samples: Samples) {

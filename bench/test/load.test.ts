@@ -64,7 +64,12 @@ describe("the bookkeeping of a comparison", () => {
     expect(orders[6]).toBe(orders[0]);
     // Calls repeat each round's order, so each side follows the one before it and the first follows the last.
     const follows = new Map<string, number>();
-    for (const order of orders.slice(0, 6)) for (let i = 0; i < 3; i++) follows.set(`${order[(i + 2) % 3]}>${order[i]}`, (follows.get(`${order[(i + 2) % 3]}>${order[i]}`) ?? 0) + 1);
+    for (const order of orders.slice(0, 6)) {
+      for (let i = 0; i < 3; i++) {
+        const pair = `${order[(i + 2) % 3]}>${order[i]}`;
+        follows.set(pair, (follows.get(pair) ?? 0) + 1);
+      }
+    }
     expect([...follows.values()]).toEqual([3, 3, 3, 3, 3, 3]);
   });
 

@@ -133,6 +133,6 @@ function ended(pid: number): boolean {
   const stat = readText(`/proc/${pid}/stat`);
   if (stat === undefined) return false;
   // "<pid> (<command, which may hold spaces and parentheses>) <state> ...": Z zombie, X dead.
-  const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+  const state = stat[stat.lastIndexOf(")") + 2];
   return state === "Z" || state === "X";
 }
