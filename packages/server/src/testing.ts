@@ -32,9 +32,7 @@ export async function startIntakeServer(options: IntakeOptions & { host?: string
   const { host, port, ...intakeOptions } = options;
   const adminToken = intakeOptions.adminToken ?? `adm_test_${crypto.randomUUID().replaceAll("-", "")}`;
   const intake = createIntake({ ...intakeOptions, adminToken });
-  // Each answer written at once: a test runner's fake timers, installed before this module loads,
-  // would otherwise hold every answer for the end of a turn that never comes.
-  const server = await serve(intake, { host, port: port ?? 0, answersPerTurn: false });
+  const server = await serve(intake, { host, port: port ?? 0 });
   const connection: IntakeConnection = {
     origin: server.origin,
     baseUrl: server.baseUrl,

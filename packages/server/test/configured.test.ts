@@ -13,7 +13,7 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect as tlsConnect } from "node:tls";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { quoted } from "./support/child-output.js";
 import { client, httpsTarget, json, raw, startHarness, type HttpsHarness } from "./support/harness.js";
 import { KEYS, SEED } from "./support/seed.js";
@@ -575,8 +575,7 @@ describe("the node adapter", () => {
     expect([0, 2, 4].map((i) => (answers[i]!.body as { contact: { phone: string } }).contact.phone)).toEqual(phones);
     expect(answers[1]!.body).toEqual({ success: true, messageId: expect.stringMatching(/^msg_/) });
     expect((answers[3]!.body as { error: { code: string } }).error.code).toBe("CONTACT_NOT_FOUND");
-    // Ten connections opened first, then a request written on each in one go: each gets its own
-    // answer (that a turn's answers leave together is the next test's).
+    // Ten connections opened first, then a request written on each in one go: each gets its own answer.
     const sockets = await Promise.all(Array.from({ length: 10 }, () => new Promise<Socket>((resolve) => { const socket: Socket = tlsTo(harness!)(() => resolve(socket)); })));
     const together = sockets.map((socket) => new Promise<string>((resolve, reject) => {
       let text = "";
@@ -586,68 +585,8 @@ describe("the node adapter", () => {
     expect((await Promise.all(together)).map((text) => (answersIn(text)[0]!.body as { contact: { phone: string } }).contact.phone)).toEqual(sockets.map((_, i) => phones[i % 3]));
   });
 
-  it("writes the answers to the requests of one turn of the event loop together, at its end, and each at once when asked to", async () => {
-    const intake = createIntake({ seed: SEED });
-    // Turns of the event loop, counted at each one's end (the phase setImmediate callbacks run in).
-    let turn = 0;
-    let counting = true;
-    const count = () => {
-      turn++;
-      if (counting) setImmediate(count);
-    };
-    setImmediate(count);
-    // Stopped however the test ends: a test that times out would otherwise leave its worker spinning.
-    onTestFinished(() => {
-      counting = false;
-    });
-    const lookup = `GET /v1/contacts?apiKey=${KEYS.acme}&email=nobody%40example.com HTTP/1.1\r\nhost: localhost\r\n\r\n`;
-    try {
-      for (const answersPerTurn of [true, false]) {
-        const events: string[] = [];
-        const listener = requestListener(intake, () => origin, { answersPerTurn });
-        const server = createServer((req, res) => {
-          events.push(`request in turn ${turn}`);
-          res.on("finish", () => events.push(`answer in turn ${turn}`));
-          listener(req, res);
-        });
-        await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-        // The address the core is told the request came to: HTTPS, as behind a TLS-terminating proxy.
-        const origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
-        // Node accepts one connection a turn: all ten are taken before any request is written.
-        let accepted = 0;
-        const allAccepted = new Promise((resolve) => server.on("connection", () => ++accepted === 10 && resolve(undefined)));
-        const sockets = Array.from({ length: 10 }, () => connect((server.address() as AddressInfo).port, "127.0.0.1").on("error", () => {}));
-        try {
-          await allAccepted;
-          const answered = sockets.map((socket) => new Promise<string>((resolve) => {
-            let text = "";
-            socket.on("data", (chunk) => {
-              text += chunk;
-              if (text.includes("CONTACT_NOT_FOUND")) resolve(text);
-            });
-          }));
-          // Written in one go, so the server reads all ten in one turn.
-          for (const socket of sockets) socket.write(lookup);
-          expect((await Promise.all(answered)).every((text) => text.startsWith("HTTP/1.1 404 "))).toBe(true);
-          const first = Number(events[0]!.split(" ").at(-1));
-          expect(events).toEqual(
-            answersPerTurn
-              ? [...Array(10).fill(`request in turn ${first}`), ...Array(10).fill(`answer in turn ${first + 1}`)]
-              : Array.from({ length: 20 }, (_, i) => (i % 2 ? `answer in turn ${first}` : `request in turn ${first}`)),
-          );
-        } finally {
-          sockets.forEach((socket) => socket.destroy());
-          server.closeAllConnections();
-          await new Promise((resolve) => server.close(resolve));
-        }
-      }
-    } finally {
-      await intake.close();
-    }
-  });
-
   it("on one connection, a request that is not HTTP, or one a fault rule drops, comes after the answers to the requests before it", async () => {
-    // The lookup takes longer than a turn of the event loop: what follows it must still wait for its answer.
+    // The lookup is slow: what follows it must still wait for its answer.
     harness = await startHarness({ faults: [{ operationId: "findContact", latencyMs: 300 }, { operationId: "createContact", drop: true }] });
     const lookup = find("email=nobody%40example.com");
     for (const refused of [NOT_HTTP, `GET /v1/contacts HTTP/1.1\r\nx-pad: ${"a".repeat(70_000)}\r\n\r\n`]) {
@@ -687,10 +626,10 @@ describe("the node adapter", () => {
     }
   });
 
-  it("close() writes the answers made in the turn it is called in before it cuts the connections", async () => {
+  it("close() writes the answers already made before it cuts the connections", async () => {
     const intake = createIntake({ seed: SEED });
     let closed: Promise<void> | undefined;
-    // Called as soon as the answer is made, in the same turn, as a SIGTERM handled then would.
+    // Called as soon as the answer is made, as a SIGTERM handled then would.
     const closing = { ...intake, handle: async (request: Parameters<Intake["handle"]>[0]) => { const answer = await intake.handle(request); process.nextTick(() => (closed = server.close())); return answer; } };
     const server = await serve(closing, { port: 0 });
     try {
@@ -702,7 +641,7 @@ describe("the node adapter", () => {
     }
   });
 
-  it("answers while a test's fake timers are installed: serve() took setImmediate when it loaded, and startIntakeServer does not wait for the turn's end", async () => {
+  it("answers while a test's fake timers are installed, whether installed before or after the server loads", async () => {
     const intake = createIntake({ seed: SEED });
     const server = await serve(intake, { port: 0 });
     vi.useFakeTimers();

@@ -6,8 +6,9 @@
 import { STATUS_CODES, createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { createServer as createNetServer, type Socket } from "node:net";
+import { once } from "node:events";
 import { rm } from "node:fs/promises";
-import { setImmediate } from "node:timers";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Intake } from "../app.js";
 import { loadCertificate, type Certificate, type CertificateOptions } from "./tls.js";
 
@@ -22,12 +23,6 @@ export interface ServeOptions extends CertificateOptions {
    * Default 60 000, node's own.
    */
   headersTimeoutMs?: number;
-  /**
-   * Write the answers to every request ready in one turn of the event loop together, at the end of
-   * that turn (default true): a client on another core is woken once for them all, not once an
-   * answer; a lone request waits a few microseconds longer. `startIntakeServer` turns it off.
-   */
-  answersPerTurn?: boolean;
 }
 
 export interface RunningServer {
@@ -49,7 +44,7 @@ export async function serve(intake: Intake, options: ServeOptions = {}): Promise
   const tls = await loadCertificate({ ...options, hosts: [host, ...(options.hosts ?? [])] });
   // Filled in once listening: requests are addressed to this server, whatever their Host header says.
   let origin = "";
-  const handler = (scheme: "https" | "http") => requestListener(intake, () => `${scheme}://${origin}`, options);
+  const handler = (scheme: "https" | "http") => requestListener(intake, () => `${scheme}://${origin}`);
   const headersTimeout = options.headersTimeoutMs ?? 60_000;
   const limits = {
     maxHeaderSize: NODE_HEAD_BYTES,
@@ -110,18 +105,18 @@ export async function serve(intake: Intake, options: ServeOptions = {}): Promise
     certificatePath: tls.certPath,
     ...(tls.renewed ? { certificateRenewed: tls.renewed } : {}),
     async close() {
-      // Answers made this turn, waiting for its end, go out before the connections are cut: the
-      // turn's callback was queued before this one.
-      if (answersPerTurn(options)) await new Promise((resolve) => atTurnEnd(resolve));
-      await new Promise<void>((resolve) => {
-        listener.close(() => resolve());
-        // Also stops their timeout checks.
-        https.close();
-        http.close();
-        https.closeAllConnections();
-        http.closeAllConnections();
-        for (const socket of sockets) socket.destroy();
-      });
+      const closed = new Promise((resolve) => listener.close(resolve));
+      // Also stops their timeout checks.
+      https.close();
+      http.close();
+      // Answers already made go out before their connections are cut; requests still being
+      // handled are cut.
+      await Promise.all([...sockets].map(async (socket) => {
+        // A client that reads nothing does not hold the stop: its answers get a moment.
+        await Promise.race([answersWritten(socket), sleep(CLOSE_GRACE_MS, undefined, { ref: false })]);
+        socket.destroy();
+      }));
+      await closed;
       await removeTemporary(tls);
     },
   };
@@ -138,12 +133,14 @@ async function removeTemporary(tls: Certificate) {
  * (whatever its Host header says). `serve` uses it for both schemes; the benchmarks put it behind
  * a plain node:http server to compare the core with other servers without TLS.
  */
-export function requestListener(intake: Intake, origin: () => string, options: Pick<ServeOptions, "answersPerTurn"> = {}) {
-  const perTurn = answersPerTurn(options);
-  return (req: IncomingMessage, res: ServerResponse) => void respond(intake, origin(), req, res, perTurn);
+export function requestListener(intake: Intake, origin: () => string) {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    track(req.socket, res);
+    void respond(intake, origin(), req, res);
+  };
 }
 
-async function respond(intake: Intake, origin: string, req: IncomingMessage, res: ServerResponse, perTurn: boolean) {
+async function respond(intake: Intake, origin: string, req: IncomingMessage, res: ServerResponse) {
   const target = req.url ?? "/";
   try {
     // Only a path is a target here ("*" and absolute forms are for proxies); prefixing it with
@@ -162,10 +159,9 @@ async function respond(intake: Intake, origin: string, req: IncomingMessage, res
       refusal,
     });
     const overflow = read !== undefined && (await read).overflow;
-    if (perTurn) await endOfTurn();
     if (response.drop) {
       // A fault rule that drops the connection, once the answers to the requests before this one on it are out.
-      await answersUnderWay(req.socket, res);
+      await answersBefore(req.socket, res);
       return void req.socket.destroy();
     }
     // An upload cut short at the limit is not read further, and a client that sent a proxy's target
@@ -185,42 +181,37 @@ async function respond(intake: Intake, origin: string, req: IncomingMessage, res
 
 const EMPTY = Buffer.alloc(0);
 
-const answersPerTurn = (options: Pick<ServeOptions, "answersPerTurn">) => options.answersPerTurn ?? true;
-
-let turn: Promise<void> | undefined;
-
-/**
- * Node's setImmediate as it was when this module loaded: fake timers a test installs later replace
- * the global and node:timers' own, and would hold every answer.
- */
-const atTurnEnd = setImmediate;
+/** How long a stop waits for answers already made to be written. */
+const CLOSE_GRACE_MS = 2000;
 
 /**
- * Resolves once this turn of the event loop has handled every request that was ready, so their
- * answers go out together: a client woken by the first finds the rest waiting, rather than being
- * woken for each (a wake-up across cores costs more than a request's own write on a VM).
+ * The responses each connection has open, in the order of their requests. Node writes a
+ * connection's answers in that order; a dropped or refused request must wait for those before it.
  */
-function endOfTurn(): Promise<void> {
-  return (turn ??= new Promise((resolve) =>
-    atTurnEnd(() => {
-      turn = undefined;
-      resolve();
-    }),
-  ));
+const responsesOf = new WeakMap<Socket, Set<ServerResponse>>();
+
+function track(socket: Socket, res: ServerResponse) {
+  let responses = responsesOf.get(socket);
+  if (!responses) responsesOf.set(socket, (responses = new Set()));
+  responses.add(res);
+  res.once("close", () => responses.delete(res));
 }
 
-/**
- * Until the answers to the requests before this point on the connection (before `own`, where
- * given) are written, however long they take: node queues them and hands the socket to each in
- * turn. Or until the connection is gone: node then leaves the last response on the socket, closed.
- */
-async function answersUnderWay(socket: Socket, own?: ServerResponse): Promise<void> {
-  for (let res = underWay(socket); res && res !== own && !res.writableFinished; res = underWay(socket)) {
-    if (res.destroyed || socket.destroyed) return;
-    await new Promise((resolve) => res!.once("finish", resolve).once("close", resolve));
+/** Until the answers to the requests before `own` on this connection (all of them, without it) are written, or the connection is gone. */
+async function answersBefore(socket: Socket, own?: ServerResponse): Promise<void> {
+  const responses = responsesOf.get(socket);
+  for (const res of [...(responses ?? [])]) {
+    if (res === own) return;
+    if (responses!.has(res)) await once(res, "close");
   }
 }
-const underWay = (socket: Socket) => (socket as { _httpMessage?: ServerResponse | null })._httpMessage;
+
+/** Until the answers already made on this connection are written: those still being handled are not waited for. */
+async function answersWritten(socket: Socket): Promise<void> {
+  for (const res of [...(responsesOf.get(socket) ?? [])]) {
+    if (res.writableEnded && !res.writableFinished) await once(res, "close");
+  }
+}
 
 /**
  * The API's limit on a request's URL and headers. Node parses up to four times as much, so that
@@ -287,7 +278,7 @@ async function refuseMalformed(intake: Intake, origin: string, error: NodeJS.Err
   if (!socket.writable) return socket.destroy();
   if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") {
     // Too slow to finish its request: nothing of it is known to journal. A response under way is cut.
-    if (underWay(socket)) return socket.destroy();
+    if (responsesOf.get(socket)?.size) return socket.destroy();
     return void socket.end("HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n", () => socket.destroy());
   }
   const refusal = error.code === "HPE_HEADER_OVERFLOW" ? HEAD_TOO_LARGE : ({ code: "VALIDATION_ERROR", message: "The request is not valid HTTP." } as const);
@@ -303,7 +294,7 @@ async function refuseMalformed(intake: Intake, origin: string, error: NodeJS.Err
   } catch (cause) {
     intake.reportError(new Error("The node adapter could not answer a request it could not parse.", { cause }));
   }
-  await answersUnderWay(socket);
+  await answersBefore(socket);
   if (!socket.writable) return socket.destroy();
   const head = Object.entries({ ...headers, "content-length": String(Buffer.byteLength(body)), connection: "close" })
     .map(([name, value]) => `${name}: ${value}\r\n`)

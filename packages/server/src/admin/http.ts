@@ -4,11 +4,12 @@
  */
 import { adminDocument } from "../generated/admin-document.js";
 import type { operations } from "../generated/admin.js";
-import { readJson } from "../http/body.js";
-import { HttpError, errorBody, internalError } from "../http/errors.js";
-import { httpDate, jsonResponse, type ApiRequest, type ApiResponse } from "../http/exchange.js";
-import { buildRoutes, matchRoute } from "../http/routes.js";
-import { requireHttps } from "../http/transport.js";
+import { HttpError } from "../http/errors.js";
+import type { ApiRequest, ApiResponse } from "../http/exchange.js";
+import { pipeline, respond, type Result, type Step } from "../http/pipeline.js";
+import { buildRoutes, requireRoute, route } from "../http/routes.js";
+import { httpsOnly } from "../http/transport.js";
+import { validate } from "../http/validate.js";
 import { oncePerDocument, operationCompiler, type OperationValidator } from "../http/validation.js";
 import { listOperations } from "@intake/spec";
 import type { AdminErrorCode, AdminService } from "./service.js";
@@ -23,7 +24,6 @@ interface Call<Id extends AdminOperationId> {
   query: Record<string, unknown>;
   params: Record<string, string>;
 }
-type Result = { status: number; body: unknown };
 type Handlers = { [Id in AdminOperationId]: (call: Call<Id>) => Result | Promise<Result> };
 
 const ok = (body: unknown): Result => ({ status: 200, body });
@@ -81,16 +81,12 @@ function handlersFor(admin: AdminService): Handlers {
   };
 }
 
-/** The admin contract's validators, and which operations require a body. */
+/** The admin contract's validators. */
 const compileAdmin = oncePerDocument((doc) => {
   const compile = operationCompiler(doc, "admin");
   const validators = new Map<string, OperationValidator>();
-  const required = new Map<string, boolean>();
-  for (const { operation, pathParameters } of listOperations(doc)) {
-    validators.set(operation.operationId!, compile(operation, pathParameters));
-    required.set(operation.operationId!, (operation.requestBody as { required?: boolean } | undefined)?.required === true);
-  }
-  return { validators, required };
+  for (const { operation, pathParameters } of listOperations(doc)) validators.set(operation.operationId!, compile(operation, pathParameters));
+  return validators;
 });
 const adminValidators = () => compileAdmin(adminDocument);
 
@@ -101,7 +97,7 @@ const adminValidators = () => compileAdmin(adminDocument);
 export function bodyChecker(operationId: AdminOperationId, label: string): (value: unknown) => void {
   return (value) => {
     try {
-      adminValidators().validators.get(operationId)!.body(value);
+      adminValidators().get(operationId)!.body(value);
     } catch (error) {
       if (error instanceof HttpError) throw new HttpError(400, error.code, `${label}: ${error.message}`);
       throw error;
@@ -118,56 +114,47 @@ export interface AdminApiOptions {
   onError: (error: unknown) => void;
 }
 
+/** /__admin: the pipeline's steps for the admin API — route, HTTPS, the admin token, validation, the call. */
 export function createAdminApi(options: AdminApiOptions): (request: ApiRequest) => Promise<ApiResponse> {
-  const routes = buildRoutes<AdminOperationId>(adminDocument);
-  const { validators, required } = adminValidators();
-  const handlers = handlersFor(options.admin);
+  const validators = adminValidators();
+  return pipeline(
+    [
+      respond(options.onError),
+      route(buildRoutes(adminDocument), ADMIN_BASE),
+      httpsOnly(options.trustForwardedProto),
+      requireRoute({
+        notFound: (method, pathname) => `No admin operation at ${method} ${pathname}. The admin API is described at ${ADMIN_BASE}/openapi.json.`,
+        path: (template) => `${ADMIN_BASE}${template}`,
+      }),
+      adminToken(options.token),
+      validate((context) => validators.get(context.route!.operationId)!, options.maxBodyBytes),
+      operate(handlersFor(options.admin)),
+    ],
+    options,
+  );
+}
 
-  return async function handle(request) {
-    const { url } = request;
-    const path = url.pathname.slice(ADMIN_BASE.length) || "/";
-    const headers: Record<string, string> = { date: httpDate(options.now()) };
-    try {
-      const match = matchRoute(routes, request.method, path);
-      requireHttps(request, url, options.trustForwardedProto);
-      if (match.kind === "not-found") {
-        throw new HttpError(404, "NOT_FOUND", `No admin operation at ${request.method} ${url.pathname}. The admin API is described at ${ADMIN_BASE}/openapi.json.`);
-      }
-      if (match.kind === "wrong-method") {
-        throw new HttpError(405, "METHOD_NOT_ALLOWED", `Method ${request.method} is not allowed on ${ADMIN_BASE}${match.template}; use ${match.allow.join(" or ")}.`, {
-          allow: match.allow.join(", "),
-        });
-      }
-      checkToken(request, options.token);
-      const { route } = match;
-      const validator = validators.get(route.operationId)!;
-      const query = validator.query(url);
-      const params = validator.path(match.params);
-      validator.header(request.headers);
-      // An optional body sent empty is no body, whichever adapter the request came through.
-      const sent = route.takesBody && (required.get(route.operationId) || (await request.bytes(options.maxBodyBytes)).byteLength > 0);
-      const body = sent ? (await readJson(request, options.maxBodyBytes)).value : undefined;
-      if (sent) validator.body(body);
-      const handler = handlers[route.operationId] as (call: Call<AdminOperationId>) => Result | Promise<Result>;
-      const result = await handler({ body: body as never, query, params });
-      return jsonResponse(result.status, result.body, headers);
-    } catch (caught) {
-      const error = caught instanceof HttpError ? caught : (options.onError(caught), internalError());
-      Object.assign(headers, error.headers);
-      return jsonResponse(error.status, errorBody("general", error), headers);
-    }
+/** Runs the admin call on the checked input. */
+function operate(handlers: Handlers): Step {
+  return async (context) => {
+    const handler = handlers[context.route!.operationId as AdminOperationId] as (call: Call<AdminOperationId>) => Result | Promise<Result>;
+    const { body, query, params } = context.input!;
+    context.result = await handler({ body: body as never, query, params });
   };
 }
 
-function checkToken(request: ApiRequest, token: string) {
-  const given = /^Bearer\s+(.+)$/i.exec(request.headers.get("authorization") ?? "")?.[1]?.trim() ?? "";
-  if (!equal(given, token)) {
-    throw new HttpError<AdminErrorCode>(
-      401,
-      "UNAUTHORIZED",
-      "Send the admin token as Authorization: Bearer <token>; the server printed it at start (or set it with --admin-token).",
-    );
-  }
+function adminToken(token: string): Step {
+  return (context, next) => {
+    const given = /^Bearer\s+(.+)$/i.exec(context.request.headers.get("authorization") ?? "")?.[1]?.trim() ?? "";
+    if (!equal(given, token)) {
+      throw new HttpError<AdminErrorCode>(
+        401,
+        "UNAUTHORIZED",
+        "Send the admin token as Authorization: Bearer <token>; the server printed it at start (or set it with --admin-token).",
+      );
+    }
+    return next();
+  };
 }
 
 /** Compares in time independent of where the strings differ. */

@@ -8,12 +8,43 @@ import type { AccountRecord } from "../store/models.js";
 import type { Store } from "../store/store.js";
 import { HttpError } from "./errors.js";
 import type { ApiRequest } from "./exchange.js";
+import type { Step } from "./pipeline.js";
 import type { Route } from "./routes.js";
 
 export interface Authenticated {
   form: AuthForm;
   key: string;
   account: AccountRecord;
+}
+
+/** The request's account, from its API key in a form the route accepts. */
+export function apiKey(store: Store): Step {
+  return (context, next) => {
+    const { form, key, account } = authenticate(context.request, context.url, context.route!, store);
+    context.auth = { form, key };
+    context.account = account;
+    return next();
+  };
+}
+
+/**
+ * The request's account in the state as it is now. A request that waited for its body may have
+ * outlived its key (replaced) or the state it was checked against (a reset, a snapshot restored):
+ * it is applied whole to the state it finds, or refused as a request sent with that key now is
+ * (no account, no rate-limit headers).
+ */
+export function currentAccount(store: Store): Step {
+  return (context, next) => {
+    if (context.bodyText === undefined) return next();
+    const account = store.accountByApiKey(context.auth!.key);
+    if (!account) {
+      for (const name of Object.keys(context.headers)) if (name.startsWith("ratelimit-")) delete context.headers[name];
+      context.account = undefined;
+      invalidKey();
+    }
+    context.account = account;
+    return next();
+  };
 }
 
 const DESCRIBE: Record<AuthForm, string> = {
@@ -65,15 +96,6 @@ export function authenticate(request: ApiRequest, url: URL, route: Route, store:
   const account = key ? store.accountByApiKey(key) : undefined;
   if (!account) throw invalidKey();
   return { form, key, account };
-}
-
-/**
- * The request's account in the state as it is now. A request that waited for its body may have
- * outlived its key (replaced) or the state it was checked against (a reset, a snapshot restored):
- * it is applied whole to the state it finds, or refused as a request sent with that key now is.
- */
-export function accountNow(auth: Authenticated, store: Store): AccountRecord {
-  return store.accountByApiKey(auth.key) ?? invalidKey();
 }
 
 function invalidKey(): never {

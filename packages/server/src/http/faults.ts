@@ -6,6 +6,7 @@
 import type { components } from "../generated/admin.js";
 import type { IdSource } from "../ids.js";
 import { HttpError } from "./errors.js";
+import type { Step } from "./pipeline.js";
 
 export type FaultRuleInput = components["schemas"]["FaultRuleInput"];
 export type FaultRule = components["schemas"]["FaultRule"];
@@ -90,4 +91,26 @@ export class Faults {
     }
     return hit;
   }
+}
+
+/** Applies the fault rules that hit the request's operation: their latency, then a drop or an error status. */
+export function injectFaults(faults: Faults): Step {
+  return async (context, next) => {
+    const fault = faults.pick(context.route!.operationId);
+    if (!fault) return next();
+    context.fault = fault.ruleId;
+    if (fault.latencyMs) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
+    if (fault.drop) {
+      context.drop = true;
+      return;
+    }
+    if (fault.status !== null) throw injected(fault.status, fault.retryAfter, fault.ruleId);
+    return next();
+  };
+}
+
+function injected(status: number, retryAfter: number, ruleId: string): HttpError {
+  const message = `Injected fault ${ruleId}: ${status}. See GET /__admin/faults.`;
+  const wait: Record<string, string> = status === 429 || status === 503 ? { "retry-after": String(retryAfter) } : {};
+  return new HttpError(status, status === 429 ? "RATE_LIMITED" : "INTERNAL_ERROR", message, wait);
 }

@@ -5,6 +5,7 @@
  */
 import type { Clock } from "../clock.js";
 import { HttpError } from "./errors.js";
+import type { Step } from "./pipeline.js";
 
 const WINDOW_MS = 60_000;
 
@@ -48,4 +49,12 @@ function headers(limit: number, remaining: number, reset: number): Record<string
 
 function prune(windows: Map<string, { start: number }>, now: number) {
   for (const [key, window] of windows) if (now - window.start >= WINDOW_MS) windows.delete(key);
+}
+
+/** Counts the request against its key's window; the RateLimit-* headers go on every answer after. */
+export function rateLimit(limiter: RateLimiter): Step {
+  return (context, next) => {
+    Object.assign(context.headers, limiter.take(context.auth!.key));
+    return next();
+  };
 }
