@@ -928,10 +928,11 @@ describe("the data file", () => {
     expect(readFileSync(lock, "utf8")).toBe(`${process.ppid} ${hostname()}\n`);
   });
 
-  it("held by a process that runs on this host, is refused naming that process and the lock", async () => {
+  it("held by a process that runs on this host is refused, naming that process and the lock", async () => {
     const { path, lock } = lockFolder();
     const holder = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
     onTestFinished(async () => {
+      if (holder.exitCode !== null || holder.signalCode !== null) return;
       const exited = new Promise((resolve) => holder.once("exit", resolve));
       holder.kill("SIGKILL");
       await exited;
@@ -943,7 +944,7 @@ describe("the data file", () => {
     expect(readFileSync(lock, "utf8")).toBe(`${holder.pid} ${hostname()}\n`);
   });
 
-  it("held on another host, is refused naming the process and the host: it cannot be looked at from here", async () => {
+  it("held on another host is refused, naming the process and the host (it cannot be looked at from here)", async () => {
     const { path, lock } = lockFolder();
     writeFileSync(lock, `${process.pid} another-host\n`);
     const intake = createIntake({ seed: SEED });
@@ -967,7 +968,7 @@ describe("the data file", () => {
     }
   });
 
-  it("whose lock names no process (empty, as one killed as it started leaves it), is refused: a person decides", async () => {
+  it("with a lock that names no process (empty, as a server killed as it started leaves it) is refused, saying what to do", async () => {
     const { path, lock } = lockFolder();
     const intake = createIntake({ seed: SEED });
     onTestFinished(() => intake.close());
