@@ -11,7 +11,7 @@ import { alternate, CONNECTIONS, mediansOf, rateRatio, serverCpuMicros, type Sam
 import { routes as allRoutes, STORED } from "./support/routes.js";
 import { figure, fmt, fmtOrNa, roundsAbout, verdict } from "./support/figures.js";
 import { runLine, writeReport } from "./support/report.js";
-import { defaultNodeFlags, startPrismTarget, startTarget, type Target } from "./support/targets.js";
+import { startPrismTarget, startTarget, type Target } from "./support/targets.js";
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const SECONDS = Number(process.env.SECONDS ?? 2);
@@ -79,8 +79,6 @@ request answered: what it spent, whichever side set the pace.
 - **Intake core on node:http**: the whole core (routing, auth, validation, operation, storage, journal) behind
   a plain node:http server, the bench-only harness that compares it with plain-HTTP servers. Rate limit off.
 - **Intake server (HTTPS)**: \`intake-server\` as users run it (\`serve\`, TLS, the build in dist). Rate limit off.
-- Both Intake servers run in a node started with \`${defaultNodeFlags("core-http").join(" ")}\`, as the intake-server CLI
-  starts the server; the bare servers with node's own flags.
 - **prism mock**: \`prism mock openapi.yaml\` (@stoplight/prism-cli 5.14), with its default logging and with
   \`-v silent\`.
 

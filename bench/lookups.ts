@@ -8,10 +8,8 @@
  * more over the anchor on that one.
  * Target: throughput at 1,000,000 within 10% of that at 1,000. The report says what the anchor is for.
  *
- * Run: npm run bench:lookups   (writes bench/results/lookups.{md,json}; ROUNDS, SECONDS to change;
- * NODE_FLAGS for the four servers' node flags, "" for node's own: bench/README.md)
+ * Run: npm run bench:lookups   (writes bench/results/lookups.{md,json}; ROUNDS, SECONDS to change)
  */
-import { SERVER_NODE_FLAGS } from "@intake/server/node";
 import { BENCH_KEY, benchPhone, benchEmail } from "./support/seed.js";
 import { alternate, CONNECTIONS, mediansOf, rateRatio, serverCpuMicros, type Route, type Samples } from "./support/load.js";
 import { figure, fmt, fmtOrNa, roundsAbout, roundsWithShares, verdict } from "./support/figures.js";
@@ -21,13 +19,6 @@ import { startTarget, type Target } from "./support/targets.js";
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const SECONDS = Number(process.env.SECONDS ?? 3);
 const SIZES = [1_000, 1_000_000];
-/** The servers' node flags as NODE_FLAGS chose them, if it did. */
-const CHOSEN_FLAGS = process.env.NODE_FLAGS;
-/**
- * Flags every server's node is started with, besides the heap limit: Intake's as its CLI starts it,
- * the anchor's alike, so the two differ in how they store, not in the heap they run in.
- */
-const NODE_FLAGS = CHOSEN_FLAGS === undefined ? SERVER_NODE_FLAGS : CHOSEN_FLAGS.split(" ").filter(Boolean);
 const meets = (ratio: number) => ratio >= 0.9;
 
 /** The n-th request's contact: spread over all of them, the same sequence every run. */
@@ -51,7 +42,7 @@ try {
   for (const [kind, name] of [["core-http", label], ["map-http", anchorLabel]] as const) {
     for (const contacts of SIZES) {
       const started = performance.now();
-      targets.push(await startTarget(kind, { name: name(contacts), contacts, heapMb: 8192, nodeFlags: NODE_FLAGS }));
+      targets.push(await startTarget(kind, { name: name(contacts), contacts, heapMb: 8192 }));
       console.log(`${name(contacts)}: seeded and listening after ${((performance.now() - started) / 1000).toFixed(1)} s`);
     }
   }
@@ -59,12 +50,6 @@ try {
   await report(samples);
 } finally {
   await Promise.all(targets.map((t) => t.stop()));
-}
-
-/** The node flags the servers ran with; in bold when NODE_FLAGS chose others than the CLI's. */
-function flagsLine() {
-  const flags = NODE_FLAGS.length ? `in a node started with \`${NODE_FLAGS.join(" ")}\`` : "with node's own flags";
-  return CHOSEN_FLAGS !== undefined ? `**Every server ran ${flags} (NODE_FLAGS).**` : `Every server ran ${flags}, as the intake-server CLI starts the server.`;
 }
 
 async function report(samples: Samples) {
@@ -102,7 +87,7 @@ autocannon, ${CONNECTIONS} connections; ${ROUNDS} rounds of ${SECONDS} s per ser
 warmed up for 2 s on every server before its first round;
 in every round each lookup loads the four servers in turn, the lookups and the servers each
 going first in turn (when every round of one lookup ran first, Intake paid more over the anchor on
-that one); medians. ${flagsLine()} Every request asks
+that one); medians. Every request asks
 for a different contact, spread over the whole store, so the large one is read all over.
 
 ## Target: 1,000,000 within 10% of 1,000
@@ -154,6 +139,6 @@ contact takes is in memory.md.
 
 Reproduce: \`npm run bench:lookups\` (raw figures in lookups.json).
 `;
-  await writeReport("lookups", markdown, { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, sizes: SIZES, nodeFlags: NODE_FLAGS, checks: rows, comparison, samples });
+  await writeReport("lookups", markdown, { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, sizes: SIZES, checks: rows, comparison, samples });
   console.log(rows.map((r, i) => `${r.route}: ${r.value} ${verdict(r.met)} (minimal Map server ${fmt(comparison[i]!.minimalMap.ratio, 2)})`).join("\n"));
 }

@@ -1,7 +1,6 @@
 /** Starts the servers the benchmarks compare, each in its own process, and stops them. */
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { SERVER_NODE_FLAGS } from "@intake/server/node";
 import { SPEC, startPrism } from "../../test-support/prism.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -21,16 +20,12 @@ export interface Target {
 
 export type Kind = "bare-http" | "bare-https" | "map-http" | "core-http" | "intake-https";
 
-/** The node flags a server runs with unless told: Intake's as its CLI starts it, node's own for the others. */
-export const defaultNodeFlags = (kind: Kind): readonly string[] => (kind === "core-http" || kind === "intake-https" ? SERVER_NODE_FLAGS : []);
-
 export async function startTarget(
   kind: Kind,
-  options: { name?: string; contacts?: number; lists?: number; heapMb?: number; nodeFlags?: readonly string[]; nodeArgs?: string[] } = {},
+  options: { name?: string; contacts?: number; lists?: number; heapMb?: number; nodeArgs?: string[] } = {},
 ): Promise<Target> {
   const args = [
     `--max-old-space-size=${options.heapMb ?? 4096}`,
-    ...(options.nodeFlags ?? defaultNodeFlags(kind)),
     ...(options.nodeArgs ?? []),
     ...["--import", "tsx", "bench/support/target.ts", kind, String(options.contacts ?? 1000), String(options.lists ?? 1)],
   ];

@@ -14,8 +14,6 @@ import type { Bot } from "./engine/bot.js";
 import type { FaultRuleInput } from "./http/faults.js";
 // Its check only: the module loads none of what makes a certificate until one is made.
 import { halfPair } from "./adapters/tls.js";
-import { SEMI_SPACE_MB, semiSpaceChosen, semiSpaceFlag } from "./adapters/node-flags.js";
-import { endWithParent, respawn } from "./adapters/respawn.js";
 import type * as Demo from "./demo-seed.js";
 
 const USAGE = `Usage: intake-server [options]
@@ -43,11 +41,6 @@ const USAGE = `Usage: intake-server [options]
   --fault SPEC           inject a fault (repeatable): [operationId|*:]key[=value],...
                          keys: latency=MS status=429|500|502|503|504 retryAfter=S drop rate=0..1 times=N
                          e.g. --fault createContact:status=503,rate=0.5  --fault '*:latency=200'
-  --min-semi-space-size MB
-                         the young generation V8 starts the server with and keeps at least (default
-                         ${SEMI_SPACE_MB}, the most V8 starts it at: a large store's lookups stay fast). The CLI
-                         runs the server in a second node started with it, unless node was started with
-                         its own or is being debugged; 0 keeps node's default, in one process
   --help
 `;
 
@@ -145,7 +138,6 @@ async function main() {
         "funnel-rate": { type: "string" },
         "duplicate-recharge-webhooks": { type: "boolean", default: false },
         fault: { type: "string", multiple: true },
-        "min-semi-space-size": { type: "string" },
         help: { type: "boolean", default: false },
       },
       strict: true,
@@ -162,7 +154,6 @@ async function main() {
   const half = halfPair(args["tls-cert"], args["tls-key"]);
   if (half) fail(half);
   const port = integer("port", args.port);
-  const semiSpace = integer("min-semi-space-size", args["min-semi-space-size"]) ?? SEMI_SPACE_MB;
   const options = {
     adminToken: args["admin-token"],
     clock: args.clock as "real" | "virtual",
@@ -179,11 +170,7 @@ async function main() {
     duplicateRechargeWebhooks: args["duplicate-recharge-webhooks"],
     faults: (args.fault ?? []).map(parseFault),
   } satisfies IntakeOptions;
-  // Usage errors are answered above, by this process. The rest (the server's modules, the seed,
-  // the bot) loads only now: --help answers at once, and a process that starts another node for the
-  // server holds no more than it needs.
-  if (semiSpace > 0 && !semiSpaceChosen(process.execArgv) && !(await debugged())) await respawn([semiSpaceFlag(semiSpace)]);
-  endWithParent();
+  // The server's modules, the seed and the bot load only now: --help and usage errors answer at once.
   const [{ createIntake }, { serve }, { claimDataFile }, { persist, readDataFile }, demo] = await Promise.all([
     import("./app.js"),
     import("./adapters/node.js"),
@@ -250,14 +237,6 @@ async function main() {
       clock: intake.clock.mode,
       ...(args.demo ? { demoKeys: demo.DEMO_KEYS, demoWebhookSecrets: demo.DEMO_WEBHOOK_SECRETS } : {}),
     })}\n`,
-  );
-}
-
-/** Whether an inspector is open: a debugging session wants the server in the process it attached to. */
-async function debugged(): Promise<boolean> {
-  return import("node:inspector").then(
-    (inspector) => inspector.url() !== undefined,
-    () => false,
   );
 }
 

@@ -4,4 +4,3 @@ export { loadCertificate, type Certificate, type CertificateOptions } from "./ad
 export { persist, readDataFile, writeDataFile, type Persistence } from "./adapters/data-file.js";
 export { claimDataFile, type DataFileClaim } from "./adapters/data-file-lock.js";
 export { DEMO_KEYS, DEMO_SEED, DEMO_WEBHOOK_SECRETS } from "./demo-seed.js";
-export { SERVER_NODE_FLAGS } from "./adapters/node-flags.js";

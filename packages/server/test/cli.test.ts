@@ -2,14 +2,14 @@
 // and a kill -9 in the middle of writes.
 import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, watch, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import selfsigned from "selfsigned";
 import { afterEach, describe, expect, it } from "vitest";
 import { startReceiver } from "./support/receiver.js";
-import { runCli, spawnCli, startCli, type CliRun } from "./support/spawn.js";
+import { runCli, startCli, type CliRun } from "./support/spawn.js";
 
 const running: CliRun[] = [];
 afterEach(async () => {
@@ -195,7 +195,6 @@ describe("intake-server", { timeout: 90_000 }, () => {
 
   it("answers --help and usage errors before loading the server, and loads no certificate generator for a certificate it is given", async () => {
     const probe = ["--import", fileURLToPath(new URL("./support/loaded-packages.mjs", import.meta.url))];
-    // Every process the CLI ran says what it loaded (it runs the server in a second node).
     const loaded = (stderr: string) => [...stderr.matchAll(/^loaded packages: (.*)$/gm)].flatMap((line) => JSON.parse(line[1]!) as string[]);
     for (const args of [["--help"], ["--rate-limit", "lots"], ["--fault", "createContact:explode=1"]]) {
       const result = await runCli(args, probe);
@@ -229,10 +228,9 @@ describe("intake-server", { timeout: 90_000 }, () => {
     const first = await start(["--port", "0", "--seed", seedFile, "--data-file", dataFile]);
     for (const phone of ["+14155550101", "+14155550102", "+14155550103"]) expect((await createContact(first, phone)).status).toBe(201);
     // One server keeps a data file at a time: a second stops at start, naming the first.
-    const holder = readFileSync(`${dataFile}.lock`, "utf8").split(" ")[0];
     const refused = await runCli(["--port", "0", "--data-file", dataFile]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain(`intake-server: ${dataFile} is in use by another server (process ${holder}; ${dataFile}.lock): stop it, or give this one another --data-file.`);
+    expect(refused.stderr).toContain(`intake-server: ${dataFile} is in use by another server (process ${first.info.pid}; ${dataFile}.lock): stop it, or give this one another --data-file.`);
     expect(await first.stop("SIGTERM")).toBe(0);
     running.pop();
     expect(JSON.parse(readFileSync(dataFile, "utf8")).format).toBe("intake-snapshot/1");
@@ -408,106 +406,33 @@ describe("intake-server", { timeout: 90_000 }, () => {
 });
 });
 
-// A large store's lookups pay for every young-generation collection, and V8 reads that generation's
-// size only when node starts: the CLI runs the server in a second node started with it.
-describe("intake-server's young generation", { timeout: 90_000 }, () => {
-  const probe = ["--import", fileURLToPath(new URL("./support/young-generation.mjs", import.meta.url))];
-  /** The young generation each process that ran had when node started, in MB, by pid (said by the probe). */
-  const youngGeneration = (stderr: string) =>
-    new Map([...stderr.matchAll(/^young generation: (.*)$/gm)].map((line) => {
-      const { pid, mb } = JSON.parse(line[1]!) as { pid: number; mb: number };
-      return [pid, mb];
-    }));
-  const alive = (pid: number) => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
+// The CLI serves in its own process: a signal sent to it, or a kill -9, reaches the server itself.
+describe("intake-server's process", { timeout: 90_000 }, () => {
+  it("is the one its start line names; SIGINT and SIGTERM stop it gracefully, SIGHUP ends it as a hang-up does", async () => {
+    for (const signal of ["SIGINT", "SIGTERM"] as const) {
+      const run = await start(["--port", "0"]);
+      expect(run.info.pid).toBe(run.child.pid);
+      expect(await run.stop(signal)).toBe(0);
+      expect(run.stderr().match(new RegExp(`${signal}, shutting down`, "g"))).toHaveLength(1);
     }
-  };
-  async function gone(pid: number) {
-    for (let waited = 0; alive(pid) && waited < 10_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
-    return !alive(pid);
-  }
-
-  it("runs the server in a second node with a 16 MB young generation, which a stop passes to and which ends the CLI", async () => {
-    const run = await start(["--port", "0"], probe);
-    expect(run.info.pid).not.toBe(run.child.pid);
-    expect(alive(run.info.pid)).toBe(true);
-    expect((await createContact(run, "+14155550100")).status).toBe(401);
-    expect(await run.stop("SIGTERM")).toBe(0);
-    expect(run.stderr()).toContain("SIGTERM, shutting down");
-    expect(youngGeneration(run.stderr()).get(run.info.pid)).toBe(16);
-    expect(alive(run.info.pid)).toBe(false);
-  });
-
-  it("a kill -9 of the CLI while the server's node is still loading ends that node too", async () => {
-    const slow = ["--import", fileURLToPath(new URL("./support/slow-server-start.mjs", import.meta.url))];
-    const child = spawnCli(["--port", "0"], slow);
-    let stderr = "";
-    const loading = new Promise<number>((resolve) =>
-      child.stderr!.on("data", (chunk) => {
-        stderr += chunk;
-        const pid = /^server node loading: (\d+)$/m.exec(stderr)?.[1];
-        if (pid) resolve(Number(pid));
-      }),
-    );
-    const server = await loading;
-    child.kill("SIGKILL");
-    const ended = await gone(server);
-    if (!ended) process.kill(server, "SIGKILL");
-    expect(ended).toBe(true);
-  });
-
-  it("SIGINT and SIGHUP sent to the CLI reach the server: a graceful stop, and the end a hang-up gives", async () => {
-    const interrupted = await start(["--port", "0"]);
-    expect(await interrupted.stop("SIGINT")).toBe(0);
-    expect(interrupted.stderr().match(/SIGINT, shutting down/g)).toHaveLength(1);
-    expect(await gone(interrupted.info.pid)).toBe(true);
-
     const hungUp = await start(["--port", "0"]);
     expect(await hungUp.stop("SIGHUP")).toBeNull();
     expect(hungUp.child.signalCode).toBe("SIGHUP");
-    expect(await gone(hungUp.info.pid)).toBe(true);
   });
 
-  it("--min-semi-space-size sets it; 0, node's own flag, or an open inspector keep the server in the CLI's process", async () => {
-    const sized = await start(["--port", "0", "--min-semi-space-size", "8"], probe);
-    expect(sized.info.pid).not.toBe(sized.child.pid);
-    await sized.stop("SIGTERM");
-    expect(youngGeneration(sized.stderr()).get(sized.info.pid)).toBe(8);
-
-    const single = await start(["--port", "0", "--min-semi-space-size", "0"], probe);
-    expect(single.info.pid).toBe(single.child.pid);
-    await single.stop("SIGTERM");
-    expect([...youngGeneration(single.stderr()).keys()]).toEqual([single.child.pid]);
-    expect(youngGeneration(single.stderr()).get(single.child.pid!)).toBeLessThan(16);
-
-    const own = await start(["--port", "0"], ["--min-semi-space-size=8", ...probe]);
-    expect(own.info.pid).toBe(own.child.pid);
-    await own.stop("SIGTERM");
-    expect(youngGeneration(own.stderr()).get(own.child.pid!)).toBe(8);
-
-    const debugged = await start(["--port", "0"], ["--inspect=127.0.0.1:0"]);
-    expect(debugged.info.pid).toBe(debugged.child.pid);
-    await debugged.stop("SIGTERM");
-
-    const refused = await runCli(["--min-semi-space-size", "lots"]);
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain("--min-semi-space-size takes a whole number");
-  });
-
-  it("a kill -9 of the CLI ends the server too, leaving its data file to the next start; the server's end is the CLI's", async () => {
+  it("keeps its data file from a second CLI, which exits 2 naming it; after a kill -9 the next start takes the file over", async () => {
     const dataFile = join(dir(), "state.json");
     const first = await start(["--port", "0", "--data-file", dataFile]);
-    expect((await runCli(["--port", "0", "--data-file", dataFile])).code).toBe(2);
-    first.child.kill("SIGKILL");
-    expect(await gone(first.info.pid)).toBe(true);
+    const refused = await runCli(["--port", "0", "--data-file", dataFile]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`intake-server: ${dataFile} is in use by another server (process ${first.info.pid}; ${dataFile}.lock)`);
+    // stop() resolves on the child's exit, once this process has reaped it: its pid runs no more.
+    expect(await first.stop("SIGKILL")).toBeNull();
+    expect(existsSync(`${dataFile}.lock`)).toBe(true);
 
     const second = await start(["--port", "0", "--data-file", dataFile]);
-    const ended = new Promise<NodeJS.Signals | null>((resolve) => second.child.once("exit", (_code, signal) => resolve(signal)));
-    process.kill(second.info.pid, "SIGKILL");
-    expect(await ended).toBe("SIGKILL");
+    expect(readFileSync(`${dataFile}.lock`, "utf8")).toBe(`${second.info.pid} ${hostname()}\n`);
+    expect(await second.stop("SIGTERM")).toBe(0);
+    expect(existsSync(`${dataFile}.lock`)).toBe(false);
   });
 });

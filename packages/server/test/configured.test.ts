@@ -3,7 +3,7 @@
 import { createIntakeClient, RateLimitError } from "@intake/client";
 import { createIntake, type Intake, type IntakeOptions } from "@intake/server";
 import { persist, readDataFile, requestListener, serve } from "@intake/server/node";
-import { execFile, spawn, spawnSync } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { createServer } from "node:http";
@@ -839,69 +839,84 @@ function rethrowingIntake(options: IntakeOptions = {}) {
 }
 
 describe("the data file", () => {
-  it("is kept by one server at a time: a second is refused naming the first; a lock whose process is gone is taken over", async () => {
+  /** A folder for one test's data file and its lock, removed after the test. */
+  function lockFolder() {
     const directory = mkdtempSync(join(tmpdir(), "intake-lock-"));
+    onTestFinished(() => rmSync(directory, { recursive: true, force: true }));
     const path = join(directory, "state.json");
-    const lock = `${path}.lock`;
-    const mine = `${process.pid} ${hostname()}\n`;
+    return { path, lock: `${path}.lock` };
+  }
+  const inUse = (path: string, holder: string) =>
+    `${path} is in use by another server (process ${holder}; ${path}.lock): stop it, or give this one another --data-file. If no intake-server runs as that process (one killed, its process id since reused), delete ${path}.lock.`;
+  const mine = `${process.pid} ${hostname()}\n`;
+
+  it("is kept by one server at a time: <file>.lock names its process and host, a second persist() is refused, a stop gives it up", async () => {
+    const { path, lock } = lockFolder();
     const intake = createIntake({ seed: SEED });
-    try {
-      const first = persist(intake, path);
+    onTestFinished(() => intake.close());
+    const first = persist(intake, path);
+    expect(readFileSync(lock, "utf8")).toBe(mine);
+    expect(() => persist(intake, path)).toThrow(`${path} is already kept by this process: stop its other persist() first.`);
+    await first.stop();
+    expect(existsSync(lock)).toBe(false);
+    // A stop made twice gives up only its own lock, never the next holder's.
+    const again = persist(intake, path);
+    await again.stop();
+    writeFileSync(lock, `${process.ppid} ${hostname()}\n`);
+    await again.stop();
+    expect(readFileSync(lock, "utf8")).toBe(`${process.ppid} ${hostname()}\n`);
+  });
+
+  it("held by a process that runs on this host is refused, naming that process and the lock", async () => {
+    const { path, lock } = lockFolder();
+    const holder = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+    onTestFinished(async () => {
+      if (holder.exitCode !== null || holder.signalCode !== null) return;
+      const exited = new Promise((resolve) => holder.once("exit", resolve));
+      holder.kill("SIGKILL");
+      await exited;
+    });
+    writeFileSync(lock, `${holder.pid} ${hostname()}\n`);
+    const intake = createIntake({ seed: SEED });
+    onTestFinished(() => intake.close());
+    expect(() => persist(intake, path)).toThrow(inUse(path, String(holder.pid)));
+    expect(readFileSync(lock, "utf8")).toBe(`${holder.pid} ${hostname()}\n`);
+  });
+
+  it("held on another host is refused, naming the process and the host (it cannot be looked at from here)", async () => {
+    const { path, lock } = lockFolder();
+    writeFileSync(lock, `${process.pid} another-host\n`);
+    const intake = createIntake({ seed: SEED });
+    onTestFinished(() => intake.close());
+    expect(() => persist(intake, path)).toThrow(inUse(path, `${process.pid} on another-host`));
+  });
+
+  it("held by a process that has ended, or by this process's pid with no claim of its own (a restarted container), is taken over", async () => {
+    const { path, lock } = lockFolder();
+    // A server killed without a stop leaves its lock behind: here a process that ran and was reaped.
+    const ended = spawn(process.execPath, ["-e", ""], { stdio: "ignore" });
+    await new Promise((resolve) => ended.once("exit", resolve));
+    const intake = createIntake({ seed: SEED });
+    onTestFinished(() => intake.close());
+    for (const stale of [`${ended.pid} ${hostname()}\n`, mine]) {
+      writeFileSync(lock, stale);
+      const next = persist(intake, path);
       expect(readFileSync(lock, "utf8")).toBe(mine);
-      expect(() => persist(intake, path)).toThrow(`${path} is already kept by this process: stop its other persist() first.`);
-      await first.stop();
+      await next.stop();
       expect(existsSync(lock)).toBe(false);
-      // Another process holding it: this one's parent stands in for a second server.
-      writeFileSync(lock, `${process.ppid} ${hostname()}\n`);
-      expect(() => persist(intake, path)).toThrow(
-        `${path} is in use by another server (process ${process.ppid}; ${lock}): stop it, or give this one another --data-file. If no intake-server runs as that process (one killed, its process id since reused), delete ${lock}.`,
-      );
-      // Another host's server (a shared volume) cannot be looked at: it is taken to run.
-      writeFileSync(lock, "1 another-host\n");
-      expect(() => persist(intake, path)).toThrow(`${path} is in use by another server (process 1 on another-host; ${lock})`);
-      // A server killed without a stop leaves its lock; its process is gone, so the next one takes over,
-      // as it does a lock with nothing readable in it.
-      for (const stale of [`${spawnSync(process.execPath, ["-e", ""]).pid} ${hostname()}\n`, ""]) {
-        writeFileSync(lock, stale);
-        const next = persist(intake, path);
-        expect(readFileSync(lock, "utf8")).toBe(mine);
-        await next.stop();
-      }
-      // A stop made twice gives up only its own lock, never the next holder's.
-      const again = persist(intake, path);
-      await again.stop();
-      writeFileSync(lock, `${process.ppid} ${hostname()}\n`);
-      await again.stop();
-      expect(readFileSync(lock, "utf8")).toBe(`${process.ppid} ${hostname()}\n`);
-      expect(readdirSync(directory).filter((name) => name.startsWith("state.json.lock."))).toEqual([]);
-    } finally {
-      await intake.close();
-      rmSync(directory, { recursive: true, force: true });
     }
   });
 
-  // A server's process killed while its parent was killed too is left unreaped under a PID 1 that
-  // reaps no orphans (as here, and in many containers): it still answers kill(pid, 0).
-  it.runIf(process.platform === "linux")("a lock whose process has ended but was never reaped (a zombie) is taken over", async () => {
-    const directory = mkdtempSync(join(tmpdir(), "intake-lock-"));
-    const path = join(directory, "state.json");
-    // The shell starts a child and becomes `sleep`, which never waits for it: the child, once ended, stays a zombie.
-    const parent = spawn("sh", ["-c", "true & echo $!; exec sleep 60"], { stdio: ["ignore", "pipe", "ignore"] });
+  it("with a lock that names no process (empty, as a server killed as it started leaves it) is refused, saying what to do", async () => {
+    const { path, lock } = lockFolder();
     const intake = createIntake({ seed: SEED });
-    try {
-      const zombie = Number(await new Promise<string>((resolve) => parent.stdout!.once("data", (chunk) => resolve(String(chunk)))));
-      const state = () => readFileSync(`/proc/${zombie}/stat`, "utf8").replace(/^.*\) /s, "")[0];
-      for (let waited = 0; state() !== "Z" && waited < 5_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
-      expect(state()).toBe("Z");
-      expect(() => process.kill(zombie, 0)).not.toThrow();
-      writeFileSync(`${path}.lock`, `${zombie} ${hostname()}\n`);
-      const next = persist(intake, path);
-      expect(readFileSync(`${path}.lock`, "utf8")).toBe(`${process.pid} ${hostname()}\n`);
-      await next.stop();
-    } finally {
-      parent.kill("SIGKILL");
-      await intake.close();
-      rmSync(directory, { recursive: true, force: true });
+    onTestFinished(() => intake.close());
+    for (const unreadable of ["", "not a lock\n"]) {
+      writeFileSync(lock, unreadable);
+      expect(() => persist(intake, path)).toThrow(
+        `${path} may be in use by another server: ${lock} does not name its process (one starting, or killed as it started). If no intake-server runs on this file, delete ${lock}.`,
+      );
+      expect(readFileSync(lock, "utf8")).toBe(unreadable);
     }
   });
 

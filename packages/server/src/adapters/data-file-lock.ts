@@ -2,7 +2,7 @@
  * `<file>.lock`: one server keeps a data file at a time. A second one saving to the same file
  * would overwrite the first one's saves and sweep its temporary file.
  */
-import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, resolve } from "node:path";
 
@@ -15,20 +15,22 @@ export interface DataFileClaim {
 }
 
 /**
- * Claims a data file for this process with `<file>.lock` ("<pid> <host>"): a second server saving
- * to the same file would overwrite the first one's saves and sweep its temporary file. A lock whose
- * process no longer runs on this host (a crash, kill -9; ended but not yet reaped, too) is taken
- * over. A folder that cannot be written is not refused here: every save fails then, and says so
- * through onError.
+ * Claims a data file for this process: `<file>.lock` is created only if there is none, and holds
+ * "<pid> <host>". A lock whose process no longer runs on this host (a crash, kill -9) is taken over;
+ * one whose process runs, or that another host holds, is refused, naming its holder. A folder that
+ * cannot be written is not refused here: every save fails then, and says so through onError.
  */
 export function claimDataFile(path: string): DataFileClaim {
   const lock = `${path}.lock`;
   const key = resolve(path);
   if (held.has(key)) throw new Error(`${path} is already kept by this process: stop its other persist() first.`);
   const mine = `${process.pid} ${hostname()}\n`;
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const made = create(lock, mine);
-    if (made === "created") {
+  // A stale lock removed, then ours created, and a turn to spare for one released meanwhile: more
+  // than that means another server is starting on this file at the same moment.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const created = create(lock, mine);
+    if (created === "unwritable") return { release: () => {} };
+    if (created === "created") {
       held.add(key);
       let released = false;
       return {
@@ -40,56 +42,57 @@ export function claimDataFile(path: string): DataFileClaim {
         },
       };
     }
-    if (made === "unwritable") return { release: () => {} };
     const holder = readText(lock);
     if (holder === undefined) continue; // released meanwhile
-    const busy = holderRunning(holder);
-    if (busy) {
+    const [pidText, host] = holder.trim().split(" ");
+    const pid = Number(pidText);
+    // Empty or garbled: a server is between creating the lock and writing its pid, or was killed
+    // in that instant. Taking it over would let two servers write the file in the first case;
+    // refusing only asks a person to delete it in the second.
+    if (!Number.isInteger(pid) || pid <= 0 || !host) {
       throw new Error(
-        `${path} is in use by another server (process ${busy}; ${lock}): stop it, or give this one another --data-file. ` +
-          `If no intake-server runs as that process (one killed, its process id since reused), delete ${lock}.`,
+        `${path} may be in use by another server: ${lock} does not name its process (one starting, or killed as it started). ` +
+          `If no intake-server runs on this file, delete ${lock}.`,
       );
     }
-    // Stale: moved aside rather than removed, so that a lock another server made meanwhile is not lost.
-    const aside = `${lock}.${process.pid}.${Math.random().toString(36).slice(2)}.stale`;
-    try {
-      renameSync(lock, aside);
-    } catch {
-      continue;
-    }
-    const moved = readText(aside);
-    rmSync(aside, { force: true });
-    if (moved !== holder && moved !== undefined) create(lock, moved);
+    // Another host's process cannot be looked at from here: taken to run.
+    if (host !== hostname()) throw inUse(path, lock, `${pid} on ${host}`);
+    // This pid with no claim of this process's is a restarted container given its old pid: stale.
+    if (pid !== process.pid && running(pid)) throw inUse(path, lock, String(pid));
+    rmSync(lock, { force: true });
   }
-  throw new Error(`Could not claim ${path}: ${lock} kept changing. Is another server starting on it?`);
+  throw new Error(`Could not claim ${path}: ${lock} kept coming back. Is another server starting on it?`);
 }
 
-/** Writes the lock whole or not at all: a reader never sees it empty. */
+function inUse(path: string, lock: string, holder: string): Error {
+  return new Error(
+    `${path} is in use by another server (process ${holder}; ${lock}): stop it, or give this one another --data-file. ` +
+      `If no intake-server runs as that process (one killed, its process id since reused), delete ${lock}.`,
+  );
+}
+
+/** Creates the lock only if there is none (the one step two servers cannot both win), and writes it. */
 function create(lock: string, text: string): "created" | "exists" | "unwritable" {
-  const temporary = `${lock}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  let fd: number;
   try {
     mkdirSync(dirname(lock), { recursive: true });
-    writeFileSync(temporary, text, { mode: 0o600 });
   } catch {
     return "unwritable";
   }
   try {
-    try {
-      linkSync(temporary, lock);
-    } catch (error) {
-      // A file system without hard links: created and written in two steps instead.
-      if (!["EPERM", "ENOTSUP", "ENOSYS", "EXDEV"].includes((error as NodeJS.ErrnoException).code ?? "")) throw error;
-      writeFileSync(lock, text, { flag: "wx", mode: 0o600 });
-    }
-    return "created";
+    fd = openSync(lock, "wx", 0o600);
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EEXIST" ? "exists" : "unwritable";
+  }
+  try {
+    writeSync(fd, text);
+    return "created";
+  } catch {
+    // A full disk, say: no lock left behind that names nobody.
+    rmSync(lock, { force: true });
+    return "unwritable";
   } finally {
-    try {
-      rmSync(temporary, { force: true });
-    } catch {
-      // Never written: its folder is not one.
-    }
+    closeSync(fd);
   }
 }
 
@@ -101,38 +104,12 @@ function readText(path: string): string | undefined {
   }
 }
 
-/** How to name the lock's holder when it still runs; undefined when the lock is stale. */
-function holderRunning(text: string): string | undefined {
-  const [pidText, host] = text.trim().split(" ");
-  const pid = Number(pidText);
-  if (!Number.isInteger(pid) || pid <= 0) return undefined;
-  // Another host's process cannot be looked at from here: taken to run.
-  if (host && host !== hostname()) return `${pid} on ${host}`;
-  // This process id and no claim of this process's: a restarted container reusing its pid.
-  if (pid === process.pid) return undefined;
-  return isRunning(pid) ? String(pid) : undefined;
-}
-
-function isRunning(pid: number): boolean {
+function running(pid: number): boolean {
   try {
     process.kill(pid, 0);
+    return true;
   } catch (error) {
-    // EPERM: it exists, as another user's.
-    if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
+    // EPERM: it runs, as another user's.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
-  return !ended(pid);
-}
-
-/**
- * A process that has ended but was never reaped still answers kill(pid, 0): a server whose parent
- * was killed first is left so under a PID 1 that reaps no orphans, as in many containers (and as
- * the CLI's second node is when the CLI is killed outright). Linux says so in /proc/<pid>/stat;
- * elsewhere, or when it cannot be read, the process is taken to run.
- */
-function ended(pid: number): boolean {
-  const stat = readText(`/proc/${pid}/stat`);
-  if (stat === undefined) return false;
-  // "<pid> (<command, which may hold spaces and parentheses>) <state> ...": Z zombie, X dead.
-  const state = stat[stat.lastIndexOf(")") + 2];
-  return state === "Z" || state === "X";
 }

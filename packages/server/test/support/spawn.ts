@@ -9,7 +9,7 @@ const cli = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
 
 export interface Started {
   event: "listening";
-  /** The server's own process (the CLI may run it in a second node). */
+  /** The CLI's own process, which serves. */
   pid: number;
   url: string;
   baseUrl: string;
@@ -44,7 +44,7 @@ export function runCli(args: string[], nodeArgs: string[] = []): Promise<{ code:
 }
 
 /** Starts the CLI and leaves it to the caller. */
-export function spawnCli(args: string[], nodeArgs: string[] = []) {
+function spawnCli(args: string[], nodeArgs: string[] = []) {
   return spawn(process.execPath, ["--import", "tsx", "--conditions=@intake/source", ...nodeArgs, cli, ...args], {
     cwd: root,
     stdio: ["ignore", "pipe", "pipe"],
