@@ -182,11 +182,11 @@ ${rows.map((r) => `| ${r.transport} | ${r.what} | ${fmt(r.clientMicroseconds, 1)
 "Each round" is the overhead of each round's means, the lowest and the highest, and how many rounds
 were under the target: how far the noise on this shared machine carries the figure.
 
-What the client adds per call: building the URL and headers, placing the key, one AbortController
-and timer per attempt for the timeout, reading the body whole within it, parsing JSON. Without
-middleware on \`raw\` it does not go through openapi-fetch's Request and Response. Much of what is
-left is the AbortSignal handed to fetch for the timeout, which the raw fetch with a timeout pays
-too. The profiles behind this, with their figures and dates, are in bench/README.md.
+What the client adds per call: openapi-fetch's Request (URL, headers, body) and the Response it
+parses, placing the key, one AbortController and timer per attempt for the timeout, reading the
+body whole within it. Part of that is the AbortSignal handed to fetch for the timeout, which the
+raw fetch with a timeout pays too. The profiles behind this, with their figures and dates, are in
+bench/README.md.
 
 ## Bundle
 

@@ -2,26 +2,26 @@
 import type { AuthForm } from "@intake/spec";
 
 /**
- * The URL to send, with the key in it for the query form; `headers` (lower-case names) gets it
- * for the other forms, replacing any header of the same name.
+ * The URL to send, with the key in it for the query form; `headers` gets it for the other forms,
+ * replacing any header of the same name.
  */
-export function placeKey(form: AuthForm, apiKey: string, url: string, headers: Record<string, string>): string {
+export function placeKey(form: AuthForm, apiKey: string, url: string, headers: Headers): string {
   switch (form) {
     case "query":
       return withQueryKey(url, apiKey);
     case "header":
-      headers["x-api-key"] = apiKey;
+      headers.set("x-api-key", apiKey);
       return url;
     case "bearer":
-      headers.authorization = `Bearer ${apiKey}`;
+      headers.set("authorization", `Bearer ${apiKey}`);
       return url;
   }
 }
 
 /**
  * `apiKey` set in the query, replacing one already there. Appended as text when no parameter is
- * named apiKey (the usual case, and cheaper than a URL object per call); else URLSearchParams
- * replaces it.
+ * named apiKey (the usual case), so the rest of the query goes as openapi-fetch or the caller wrote
+ * it; else URLSearchParams replaces it (and re-encodes the query).
  */
 function withQueryKey(url: string, apiKey: string): string {
   const query = url.indexOf("?");

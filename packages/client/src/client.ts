@@ -1,8 +1,8 @@
 import type { AuthForm } from "@intake/spec";
-import openapiFetch, { type Client, type Middleware } from "openapi-fetch";
+import openapiFetch, { type Client } from "openapi-fetch";
 import { resolveOptions, type IntakeClientOptions } from "./options.js";
 import { buildResources, type ResourcesByForm } from "./resources.js";
-import { createTransport, fetchFor } from "./transport.js";
+import { createTransport } from "./transport.js";
 import type { PathsByForm } from "./types.js";
 
 /**
@@ -39,34 +39,8 @@ type IntakeClientOf<F extends AuthForm> = {
 export function createIntakeClient<F extends AuthForm>(options: IntakeClientOptions<F>): IntakeClient<F> {
   const resolved = resolveOptions(options);
   const send = createTransport(resolved);
-  const { client: raw, middleware } = trackMiddleware(createClient<PathsByForm[F], "application/json">({ baseUrl: resolved.baseUrl, fetch: fetchFor(send) }));
-  const resources = buildResources(options.auth, { raw: raw as never, send, options: resolved, hasMiddleware: () => middleware.length > 0 });
+  const raw = createClient<PathsByForm[F], "application/json">({ baseUrl: resolved.baseUrl, headers: resolved.headers, fetch: (request) => send(request) });
+  const resources = buildResources(options.auth, raw as never, send, resolved);
   const client = { auth: options.auth, baseUrl: resolved.baseUrl, raw, ...resources };
   return Object.freeze(client) as unknown as IntakeClient<F>;
-}
-
-/**
- * The client with `use` and `eject` followed, so resource methods know whether any middleware
- * would see them (and skip openapi-fetch's Request and Response when none would).
- */
-function trackMiddleware<C extends Client<never, "application/json">>(client: C): { client: C; middleware: Middleware[] } {
-  const middleware: Middleware[] = [];
-  const tracked: C = {
-    ...client,
-    use(...added: Middleware[]) {
-      // One at a time, as openapi-fetch registers them: one it refuses leaves those before it in place.
-      for (const m of added) {
-        client.use(m);
-        if (m) middleware.push(m);
-      }
-    },
-    eject(...removed: Middleware[]) {
-      client.eject(...removed);
-      for (const m of removed) {
-        const at = middleware.indexOf(m);
-        if (at !== -1) middleware.splice(at, 1);
-      }
-    },
-  };
-  return { client: tracked, middleware };
 }

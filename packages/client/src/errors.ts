@@ -133,21 +133,18 @@ const classByStatus: Record<number, typeof IntakeApiError> = {
   429: RateLimitError,
 };
 
-/** What an error needs of a response: a Response, or the transport's answer. */
-export type Received = Pick<Response, "status" | "statusText" | "headers">;
-
 /**
  * The error for a non-2xx response whose body has been parsed (JSON when it was JSON). A body
  * that echoes the key (a proxy's error page, say) is redacted before it is kept.
  */
-export function errorFromResponse(response: Received, parsed: unknown, request: RequestSummary, apiKey: string): IntakeApiError {
+export function errorFromResponse(response: Response, parsed: unknown, request: RequestSummary, apiKey: string): IntakeApiError {
   const body = redactValue(parsed, apiKey);
   const { code, message } = describe(body, response);
   const Kind = classByStatus[response.status] ?? (response.status >= 500 ? ServerError : IntakeApiError);
   return new Kind({ status: response.status, code, message, headers: response.headers, body, request });
 }
 
-function describe(body: unknown, response: Received): { code: IntakeErrorCode | undefined; message: string } {
+function describe(body: unknown, response: Response): { code: IntakeErrorCode | undefined; message: string } {
   const error = isObject(body) ? body.error : undefined;
   if (isObject(error) && (typeof error.message === "string" || typeof error.code === "string")) {
     const code = typeof error.code === "string" ? error.code : undefined;

@@ -60,7 +60,7 @@ export interface ResolvedOptions {
   fetch: SendFn;
   timeoutMs: number;
   retry: Required<RetryOptions>;
-  /** Names in lower case, as the transport merges them. */
+  /** Sent with every request, beneath a call's own headers. */
   headers: Record<string, string>;
   logger: ((entry: LogEntry) => void) | undefined;
 }
@@ -154,9 +154,7 @@ function isLoopback(hostname: string): boolean {
 function checkKeyCanTravel(form: AuthForm, apiKey: string): void {
   try {
     // Placed as every call places it; the URL is only a stand-in.
-    const headers: Record<string, string> = {};
-    placeKey(form, apiKey, "https://intake.invalid/", headers);
-    new Headers(headers);
+    placeKey(form, apiKey, "https://intake.invalid/", new Headers());
   } catch {
     const where = form === "query" ? "in a URL (it holds a lone surrogate)" : "in an HTTP header (only visible ASCII and Latin-1 text, no line breaks)";
     throw new IntakeConfigError(`The API key cannot be sent ${where}: check that apiKey is the key as issued.`);

@@ -4,9 +4,9 @@
  */
 import type { AuthForm } from "@intake/spec";
 import type { Client } from "openapi-fetch";
-import { IntakeApiError, IntakeConfigError, NotFoundError, errorFromResponse, type Received, type RequestSummary } from "./errors.js";
+import { IntakeApiError, IntakeConfigError, NotFoundError, errorFromResponse, type RequestSummary } from "./errors.js";
 import { checkedHeaders, type ResolvedOptions } from "./options.js";
-import { NULL_BODY_STATUS, fetchFor, type Answer, type CallOverrides, type Outgoing, type Send } from "./transport.js";
+import { summarize, type CallOverrides, type Transport } from "./transport.js";
 import type { ExactlyOne, Forbid, FormsWith, JsonBody, JsonData, PathsByForm, QueryOf, WithMediaRule } from "./types.js";
 
 /** Options of a single call. */
@@ -91,129 +91,57 @@ interface CallInit {
 // The public interfaces above carry the types; inside, one untyped call path serves every form.
 type LooseClient = Client<Record<string, Record<string, unknown>>>;
 
-/** What a resource call needs from the client that owns it. */
-export interface ResourceContext {
-  raw: LooseClient;
-  send: Send;
-  options: ResolvedOptions;
-  /** Whether middleware is registered on `raw`: resource calls then go through it too. */
-  hasMiddleware: () => boolean;
-}
+/**
+ * JSON whatever Content-Type a call's headers give: the API takes nothing else, and openapi-fetch's
+ * default would write a form body for `application/x-www-form-urlencoded`.
+ */
+const asJson = (body: unknown) => JSON.stringify(body);
 
-function caller({ raw, send, options, hasMiddleware }: ResourceContext) {
-  const decoder = new TextDecoder();
+function caller(raw: LooseClient, send: Transport, options: ResolvedOptions) {
+  const rawRequest = raw.request as (method: string, path: string, init: object) => ReturnType<LooseClient["GET"]>;
 
-  return async function call<T>(method: "GET" | "POST", path: string, init: CallInit, callOptions: CallOptions = {}): Promise<T> {
+  return async function call<T>(method: "GET" | "POST", path: string, init: CallInit, { signal, timeoutMs, maxRetries, headers }: CallOptions = {}): Promise<T> {
     const pathParams = init.params?.path;
     for (const name in pathParams) {
       const value = pathParams[name];
       // A URL path cannot carry these: any URL parser folds them into the path ("/lists/../contacts" is "/contacts").
       if (value === "." || value === "..") throw new IntakeConfigError(`${name} cannot be "${value}": no record has that id, and a URL cannot carry it.`);
     }
-    const headers = {
-      ...(callOptions.headers && checkedHeaders("The headers call option", callOptions.headers)),
-      ...(init.params?.header && checkedHeaders("idempotencyKey", init.params.header)),
-    };
-    const plain = !hasMiddleware() && scalars(init.params?.query, false) && scalars(init.params?.path, true);
-    return plain ? direct<T>(method, path, init, headers, callOptions) : viaOpenapiFetch<T>(method, path, init, headers, callOptions);
-  };
-
-  /** Straight to the transport: the same request openapi-fetch would build, without its Request and Response. */
-  async function direct<T>(method: string, path: string, init: CallInit, headers: Record<string, string>, { signal, timeoutMs, maxRetries }: CallOptions): Promise<T> {
-    const body = init.body === undefined ? undefined : JSON.stringify(init.body);
-    const outgoing: Outgoing = {
-      method,
-      url: options.baseUrl + expandPath(path, init.params?.path) + queryString(init.params?.query),
-      headers: body === undefined ? headers : { ...JSON_CONTENT, ...headers },
-      body,
-      signal,
-    };
-    const answer = await send(outgoing, { timeoutMs, maxRetries });
-    const text = NULL_BODY_STATUS.has(answer.status) ? "" : decoder.decode(answer.body);
-    if (answer.status < 200 || answer.status > 299) {
-      // As openapi-fetch reads an error: no body when Content-Length says 0, else JSON when it parses.
-      const parsed = answer.headers.get("content-length") === "0" ? undefined : parseLoosely(text);
-      throw errorFromResponse(answer, parsed, answer.summary(), options.apiKey);
-    }
-    if (!text) throw unexpected(answer, answer.summary(), "an empty body");
-    try {
-      return JSON.parse(text) as T;
-    } catch {
-      throw unexpected(answer, answer.summary(), "a body that is not JSON");
-    }
-  }
-
-  /**
-   * Through openapi-fetch: so its middleware sees the call as it sees `raw` calls, and so its
-   * serializers decide what a value the types do not allow (an array, an object) becomes.
-   */
-  async function viaOpenapiFetch<T>(method: string, path: string, init: CallInit, headers: Record<string, string>, { signal, timeoutMs, maxRetries }: CallOptions): Promise<T> {
-    // The path alone until an answer comes (a middleware may answer without sending anything).
-    let answered: Answer | undefined;
-    const summary = (): RequestSummary => answered?.summary() ?? { method, url: path };
-    const request = raw.request as (m: string, p: string, i: object) => ReturnType<LooseClient["GET"]>;
+    // The Request openapi-fetch hands to fetch (after any middleware), and the transport's answer.
+    let sent: Request | undefined;
+    let answer: Response | undefined;
+    // Until something is sent, the path alone (a middleware may answer without sending anything).
+    const summary = (): RequestSummary => (sent ? summarize(sent, options) : { method, url: path });
     let result: Awaited<ReturnType<LooseClient["GET"]>>;
     try {
-      result = await request(method, path, {
+      result = await rawRequest(method, path, {
         body: init.body,
-        params: { query: init.params?.query, path: init.params?.path },
-        // JSON whatever the content type says, as the direct path sends it: the API takes nothing else.
+        params: { query: init.params?.query, path: pathParams },
+        headers: {
+          ...(headers && checkedHeaders("The headers call option", headers)),
+          ...(init.params?.header && checkedHeaders("idempotencyKey", init.params.header)),
+        },
         bodySerializer: asJson,
-        headers,
-        fetch: fetchFor(send, { timeoutMs, maxRetries }, signal, (answer) => (answered = answer)),
+        // The caller's signal goes to the transport, not into openapi-fetch's Request: a Request
+        // keeps a listener on it until garbage collection (thousands on one long-lived signal).
+        fetch: async (request: Request) => {
+          sent = request;
+          return (answer = await send(request, { signal, timeoutMs, maxRetries }));
+        },
       });
     } catch (error) {
       // openapi-fetch parses a 2xx body as JSON; anything else is not the API answering.
-      if (error instanceof SyntaxError && answered) throw unexpected(answered, summary(), "a body that is not JSON");
+      if (error instanceof SyntaxError && answer) throw unexpected(answer, summary(), "a body that is not JSON");
       throw error;
     }
     const { data, error, response } = result;
     if (!response.ok) throw errorFromResponse(response, error, summary(), options.apiKey);
     if (data === undefined) throw unexpected(response, summary(), "an empty body");
     return data as T;
-  }
+  };
 }
 
-const JSON_CONTENT = { "content-type": "application/json" };
-const asJson = (body: unknown) => JSON.stringify(body);
-
-/** Whether every value is a string, number or boolean (absent ones too, unless `required`): what `direct` writes. */
-function scalars(values: Record<string, unknown> | undefined, required: boolean): boolean {
-  for (const name in values) {
-    const value = values[name];
-    if (value === undefined || value === null) {
-      if (required) return false;
-    } else if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") return false;
-  }
-  return true;
-}
-
-/** Path parameters the way openapi-fetch's default serializer puts them: percent-encoded. */
-function expandPath(path: string, params: Record<string, unknown> | undefined): string {
-  return path.replace(/\{([^{}]+)\}/g, (_, name: string) => encodeURIComponent(String(params?.[name])));
-}
-
-/** Query parameters the way openapi-fetch's default serializer writes strings; absent ones left out. */
-function queryString(query: Record<string, unknown> | undefined): string {
-  let out = "";
-  for (const name in query) {
-    const value = query[name];
-    if (value === undefined || value === null) continue;
-    out += `${out ? "&" : "?"}${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`;
-  }
-  return out;
-}
-
-/** An error body as JSON when it is JSON, else as text (a proxy's page). */
-function parseLoosely(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-function unexpected(response: Received, summary: RequestSummary, what: string) {
+function unexpected(response: Response, summary: RequestSummary, what: string) {
   return new IntakeApiError({
     status: response.status,
     code: undefined,
@@ -224,8 +152,8 @@ function unexpected(response: Received, summary: RequestSummary, what: string) {
   });
 }
 
-export function buildResources<F extends AuthForm>(form: F, context: ResourceContext): ResourcesByForm[F] {
-  const call = caller(context);
+export function buildResources<F extends AuthForm>(form: F, raw: LooseClient, send: Transport, options: ResolvedOptions): ResourcesByForm[F] {
+  const call = caller(raw, send, options);
   const contacts = {
     create: (body: unknown, options?: CallOptions) => call("POST", "/contacts", { body }, options),
     find: async (by: Record<string, unknown>, options?: CallOptions) => {

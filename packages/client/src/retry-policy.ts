@@ -16,7 +16,7 @@ import { MAX_CAUSES } from "./redact.js";
 const CONTACTS = "/contacts" satisfies keyof paths;
 const RECEIVE = "/incoming_custom_channel_message" satisfies keyof paths;
 
-export function isSafeToRepeat(method: string, path: string, body: string | ArrayBuffer | undefined): boolean {
+export function isSafeToRepeat(method: string, path: string, body: ArrayBuffer | undefined): boolean {
   if (method === "GET" || method === "HEAD") return true;
   if (method !== "POST") return false;
   if (path === RECEIVE) return true;
@@ -24,10 +24,10 @@ export function isSafeToRepeat(method: string, path: string, body: string | Arra
   return false;
 }
 
-function carriesPhone(body: string | ArrayBuffer | undefined): boolean {
+function carriesPhone(body: ArrayBuffer | undefined): boolean {
   if (!body) return false;
   try {
-    const parsed: unknown = JSON.parse(typeof body === "string" ? body : new TextDecoder().decode(body));
+    const parsed: unknown = JSON.parse(new TextDecoder().decode(body));
     if (typeof parsed !== "object" || parsed === null) return false;
     const { phone, phone_number } = parsed as Record<string, unknown>;
     return typeof phone === "string" || typeof phone_number === "string";
