@@ -13,7 +13,7 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect as tlsConnect } from "node:tls";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { quoted } from "./support/child-output.js";
 import { client, httpsTarget, json, raw, startHarness, type HttpsHarness } from "./support/harness.js";
 import { KEYS, SEED } from "./support/seed.js";
