@@ -1,5 +1,6 @@
 /**
- * All state, in @mswjs/data, with the indexes the service's lookups need kept beside it.
+ * All state, in @mswjs/data, with the indexes the service's lookups need kept beside it; messages,
+ * jobs and idempotency records in plain tables beside it (models.ts says why).
  *
  * @mswjs/data's queries scan every record (its `findFirst` by primary key included), so reads
  * never go through them: each index, by id included, maps a key to the record object that
@@ -36,7 +37,7 @@ import {
 
 type Entity<M extends ModelName> = ReturnType<Database[M]["create"]>;
 
-export type Records = { [M in ModelName]: Array<Fields<M>> } & { idempotencyRecord: IdempotencyRecord[]; job: JobRecord[] };
+export type Records = { [M in ModelName]: Array<Fields<M>> } & { message: MessageRecord[]; idempotencyRecord: IdempotencyRecord[]; job: JobRecord[] };
 
 /** Index key of a value within an account. */
 const scoped = (accountId: string, value: string) => `${accountId}\n${value}`;
@@ -65,7 +66,7 @@ class ScopedIndex<T> {
 
 export class Store {
   private db: Database = createDatabase();
-  /** The records of the models looked up by id. */
+  /** The records of the models looked up by id; for messages, the table that holds them. */
   private readonly byId = {
     account: new Map<string, AccountRecord>(),
     campaign: new Map<string, CampaignRecord>(),
@@ -164,7 +165,7 @@ export class Store {
   }
 
   contact(accountId: string, id: string): ContactRecord | undefined {
-    return this.owned("contact", accountId, id);
+    return ownedBy(accountId, this.byId.contact.get(id));
   }
 
   /** Any account's contact: for the admin API only. */
@@ -209,7 +210,7 @@ export class Store {
   }
 
   campaign(accountId: string, id: string): CampaignRecord | undefined {
-    return this.owned("campaign", accountId, id);
+    return ownedBy(accountId, this.byId.campaign.get(id));
   }
 
   campaignById(id: string): CampaignRecord | undefined {
@@ -232,7 +233,7 @@ export class Store {
   }
 
   list(accountId: string, id: string): ListRecord | undefined {
-    return this.owned("list", accountId, id);
+    return ownedBy(accountId, this.byId.list.get(id));
   }
 
   listById(id: string): ListRecord | undefined {
@@ -275,12 +276,14 @@ export class Store {
 
   // Messages ---------------------------------------------------------------------------------
 
-  createMessage(fields: Fields<"message">): MessageRecord {
-    return this.create("message", fields);
+  createMessage(fields: MessageRecord): MessageRecord {
+    const message = this.insertMessage(fields);
+    this.changed();
+    return message;
   }
 
   message(accountId: string, id: string): MessageRecord | undefined {
-    return this.owned("message", accountId, id);
+    return ownedBy(accountId, this.byId.message.get(id));
   }
 
   messageById(id: string): MessageRecord | undefined {
@@ -296,7 +299,7 @@ export class Store {
   }
 
   messages(): MessageRecord[] {
-    return this.db.message.getAll();
+    return [...this.byId.message.values()];
   }
 
   updateMessage(message: MessageRecord, patch: Patch<MessageRecord, "accountId" | "contactId" | "messageSid" | "direction">): MessageRecord {
@@ -416,7 +419,7 @@ export class Store {
       contacts: this.db.contact.count(),
       lists: this.db.list.count(),
       campaigns: this.db.campaign.count(),
-      messages: this.db.message.count(),
+      messages: this.byId.message.size,
     };
   }
 
@@ -426,6 +429,7 @@ export class Store {
     for (const name of MODEL_NAMES) {
       (out as Record<string, unknown[]>)[name] = this.db[name].getAll().map((record) => ({ ...record }));
     }
+    out.message = this.messages().map((message) => ({ ...message }));
     out.idempotencyRecord = [...this.idempotency.values()].map((record) => ({ ...record }));
     out.job = this.jobs().map((job) => ({ ...job }));
     return out;
@@ -456,6 +460,7 @@ export class Store {
     for (const name of MODEL_NAMES) {
       for (const fields of records[name] ?? []) this.create(name, fields as never);
     }
+    for (const message of records.message ?? []) this.insertMessage(message);
     for (const record of records.idempotencyRecord ?? []) this.idempotency.set(record.id, { ...record });
     for (const job of records.job ?? []) this.jobTable.set(job.id, { ...job });
   }
@@ -505,13 +510,6 @@ export class Store {
         lists.add(member.listId);
         return;
       }
-      case "message": {
-        const message = record as unknown as MessageRecord;
-        this.byId.message.set(message.id, message);
-        if (message.messageSid && message.direction === "inbound") this.messageBySid.set(message.accountId, message.messageSid, message);
-        push(this.messagesOfContact, message.contactId, message);
-        return;
-      }
       case "creditTransaction":
         push(this.transactionsOf, record.accountId!, record as unknown as CreditTransactionRecord);
         return;
@@ -530,6 +528,15 @@ export class Store {
         push(this.alertsOfAccount, record.accountId!, record as unknown as AlertRecord);
         return;
     }
+  }
+
+  private insertMessage(fields: MessageRecord): MessageRecord {
+    if (this.byId.message.has(fields.id)) throw new Error(`There are two messages with the id ${fields.id}.`);
+    const message = { ...fields };
+    this.byId.message.set(message.id, message);
+    if (message.messageSid && message.direction === "inbound") this.messageBySid.set(message.accountId, message.messageSid, message);
+    push(this.messagesOfContact, message.contactId, message);
+    return message;
   }
 
   clear(): void {
@@ -557,11 +564,6 @@ export class Store {
     }
     if (!this.loading) this.changed();
   }
-
-  private owned<M extends "contact" | "campaign" | "list" | "message">(model: M, accountId: string, id: string): Entity<M> | undefined {
-    const record = this.byId[model].get(id) as Entity<M> | undefined;
-    return record?.accountId === accountId ? record : undefined;
-  }
 }
 
 /**
@@ -570,6 +572,11 @@ export class Store {
  * variable of a wider type that carries one does not pass either.
  */
 type Patch<R, Indexed extends keyof R> = Partial<Omit<R, "id" | Indexed | symbol>> & { [K in "id" | Indexed]?: never };
+
+/** The record if it belongs to the account, else undefined. */
+function ownedBy<R extends { accountId: string }>(accountId: string, record: R | undefined): R | undefined {
+  return record?.accountId === accountId ? record : undefined;
+}
 
 function push<T>(map: Map<string, T[]>, key: string, value: T) {
   const list = map.get(key);
@@ -585,7 +592,7 @@ export function roundCredits(value: number): number {
 /** A record of an account the records do not have (reachable by no key), described; else undefined. */
 function orphanIn(records: Partial<Records>): string | undefined {
   const accounts = new Set((records.account ?? []).map((account) => account.id));
-  for (const name of [...MODEL_NAMES, "idempotencyRecord"] as const) {
+  for (const name of [...MODEL_NAMES, "message", "idempotencyRecord"] as const) {
     if (name === "account") continue;
     for (const fields of records[name] ?? []) {
       const { id, accountId } = fields as { id?: unknown; accountId?: unknown };
