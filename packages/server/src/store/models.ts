@@ -125,8 +125,8 @@ export type AlertRecord = Entity<"alert">;
 /**
  * A message received or sent. Kept as a plain object in a table beside @mswjs/data rather than in
  * it: messages are what the service writes most, and @mswjs/data's create builds a record this
- * wide property by property, into an object V8 keeps as a dictionary, which made storing a message
- * cost more than all the rest of receiving it, and the record several times its size.
+ * wide property by property into an object V8 keeps as a dictionary. Stored that way, a message
+ * cost more than all the rest of receiving it, and took several times the memory.
  */
 export interface MessageRecord {
   id: string;
