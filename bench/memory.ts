@@ -6,7 +6,7 @@
  *   email, a sender id and two names.
  * - Messages: 1,000,000 received through the API in-process (`intake.handle`, the whole
  *   pipeline), 100 each from the first 10,000 contacts, with the server's defaults (the journal
- *   of the last 1,000 requests is outside the heap, so not counted).
+ *   keeps the last 1,000 requests).
  * - Then contacts again: 1,000,000 created through the API in-process into an empty store (no
  *   starting seed kept beside them), each with a phone, an email and two names.
  *
@@ -110,21 +110,15 @@ after two full collections (\`--expose-gc\`) before and after each step.
   (code, compiled validators) and kept for any server after it. Neither contact figure counts it: the
   seeded one subtracts it, the created one counts from the empty server it creates into.
 - A contact's figure covers its @mswjs/data record, the strings it holds, and its entries in the
-  indexes beside @mswjs/data (by phone, email and sender id, and the account's contact list); @mswjs/data's
-  own map of the model's records is the index by id. A seeded contact's figure also holds the
-  seed's own object for it: the server keeps its starting seed, to load again on a reset without
-  one. A contact created through the API has no sender id and no seed beside it.
-- A message's figure covers its record (19 fields), its entry in @mswjs/data's map, and its
-  entries in the indexes (by message sid, the contact's conversation); the journal of the last 1,000 requests is kept as bytes outside
-  the heap and is not in it.
+  indexes beside @mswjs/data (by id, phone, email and sender id, and the account's contact list).
+  A seeded contact's figure also holds the seed's own object for it: the server keeps its starting
+  seed, to load again on a reset without one. A contact created through the API has no sender id and
+  no seed beside it.
+- A message's figure covers its record (19 fields, a plain object in the store's table of messages
+  beside @mswjs/data) and its entries in the indexes (by message sid, the contact's conversation).
 - Seeding ${fmt(CONTACTS)} contacts took ${seedSeconds.toFixed(1)} s; receiving ${fmt(MESSAGES)} messages through the whole
   pipeline in-process took ${receiveSeconds.toFixed(1)} s (${fmt((receiveSeconds * 1e6) / MESSAGES, 1)} µs each); creating
   ${fmt(CONTACTS)} contacts the same way took ${createSeconds.toFixed(1)} s (${fmt((createSeconds * 1e6) / CONTACTS, 1)} µs each).
-
-Why a record is this small: @mswjs/data's own \`create\` builds a record field by field and leaves
-a message as a V8 dictionary of about 1.1 KB; the store builds records in the model's exact shape
-with every field in place from the start, so V8 keeps them as compact objects (a test holds them
-identical to the model's own; see packages/server/src/store/models.ts).
 
 Reproduce: \`npm run bench:memory\` (raw figures in memory.json; CONTACTS, MESSAGES to change the counts).
 `;

@@ -119,6 +119,23 @@ describe("Idempotency-Key memory", () => {
     await grant("rch_2");
     expect(await balance()).toBe(35);
   });
+
+  it("is kept in a snapshot: a server started from it answers a retried grant as the first time, granting nothing", async () => {
+    const grant = (target: HttpsHarness) =>
+      client(httpsTarget(target), "header", KEYS.agency).raw.POST("/subaccounts/credits", {
+        params: { header: { "Idempotency-Key": "rch_1" } },
+        body: { email: "one@northwind.example", amount: 10 },
+      });
+    const first = await startHarness();
+    const sent = await grant(first);
+    const saved = JSON.parse(JSON.stringify(first.intake.admin.snapshot()));
+    await first.close();
+    harness = await startHarness({ snapshot: saved });
+    const again = await grant(harness);
+    expect(again.response.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.data).toEqual(sent.data);
+    expect((await harness.admin("GET", "/accounts/sub_one/credits")).body.balance).toBe(15);
+  });
 });
 
 describe("fault rules given at start", () => {
@@ -279,7 +296,7 @@ describe("the journal's storage", () => {
     await off.close();
   });
 
-  it("keeps more entries than it first makes room for, and starts afresh when cleared", async () => {
+  it("keeps thousands of entries in order, and starts afresh when cleared", async () => {
     const intake = createIntake({ seed: SEED, rateLimit: 0, journalSize: 3000 });
     for (let i = 0; i < 2500; i++) await post(intake, JSON.stringify({ phone: `+1415556${String(i).padStart(4, "0")}` }));
     const journal = intake.admin.journal();

@@ -1,5 +1,5 @@
 /** A message the service sends (or the customer's system sent through it), recorded in the contact's conversation. */
-import type { ContactRecord, Fields, MessageRecord } from "../store/models.js";
+import type { ContactRecord, MessageRecord } from "../store/models.js";
 import type { Store } from "../store/store.js";
 
 export interface Outbound {
@@ -15,7 +15,7 @@ export interface Outbound {
 }
 
 export function recordOutbound(store: Store, message: Outbound): MessageRecord {
-  const fields: Fields<"message"> = {
+  const fields: MessageRecord = {
     id: store.ids.id("msg_"),
     accountId: message.contact.accountId,
     contactId: message.contact.id,

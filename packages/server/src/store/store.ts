@@ -1,11 +1,16 @@
 /**
- * All state, in @mswjs/data, with the indexes the service's lookups need kept beside it.
+ * All state, in @mswjs/data, with the indexes the service's lookups need kept beside it; messages,
+ * jobs and idempotency records in plain tables beside it (models.ts says why).
  *
  * @mswjs/data's queries scan every record (its `findFirst` by primary key included), so reads
- * never go through them: each index maps a key to the record object that @mswjs/data holds, and
- * writes keep records and indexes in step. Records are changed in place, which keeps both views
- * pointing at the same object. Every lookup is scoped to an account, so no account reaches
- * another's data.
+ * never go through them: each index, by id included, maps a key to the record object that
+ * @mswjs/data's `create` returned and holds. Every lookup is scoped to an account, so no account
+ * reaches another's data.
+ *
+ * Records are changed in place on that object rather than through @mswjs/data's `update`, because
+ * its `update` and `delete` find their record by scanning the whole model: every write would cost
+ * as much as the store is large. The object is the one `getAll` returns, so both views agree;
+ * `Patch` keeps the indexed fields out of such changes.
  */
 import { drop } from "@mswjs/data";
 import type { Clock } from "../clock.js";
@@ -13,7 +18,6 @@ import type { IdSource } from "../ids.js";
 import {
   MODEL_NAMES,
   createDatabase,
-  recordTable,
   type AccountRecord,
   type AlertRecord,
   type CampaignRecord,
@@ -33,7 +37,7 @@ import {
 
 type Entity<M extends ModelName> = ReturnType<Database[M]["create"]>;
 
-export type Records = { [M in ModelName]: Array<Fields<M>> } & { job: JobRecord[] };
+export type Records = { [M in ModelName]: Array<Fields<M>> } & { message: MessageRecord[]; idempotencyRecord: IdempotencyRecord[]; job: JobRecord[] };
 
 /** Index key of a value within an account. */
 const scoped = (accountId: string, value: string) => `${accountId}\n${value}`;
@@ -62,7 +66,15 @@ class ScopedIndex<T> {
 
 export class Store {
   private db: Database = createDatabase();
-  private readonly table = recordTable(this.db);
+  /** The records of the models looked up by id; for messages, the table that holds them. */
+  private readonly byId = {
+    account: new Map<string, AccountRecord>(),
+    campaign: new Map<string, CampaignRecord>(),
+    list: new Map<string, ListRecord>(),
+    contact: new Map<string, ContactRecord>(),
+    message: new Map<string, MessageRecord>(),
+    delivery: new Map<string, DeliveryRecord>(),
+  };
   private readonly accountByKey = new Map<string, AccountRecord>();
   private readonly subaccountByEmail = new ScopedIndex<AccountRecord>();
   private readonly contactByPhone = new ScopedIndex<ContactRecord>();
@@ -113,7 +125,7 @@ export class Store {
   }
 
   account(id: string): AccountRecord | undefined {
-    return this.table.get("account", id);
+    return this.byId.account.get(id);
   }
 
   accountByApiKey(key: string): AccountRecord | undefined {
@@ -153,12 +165,12 @@ export class Store {
   }
 
   contact(accountId: string, id: string): ContactRecord | undefined {
-    return this.owned("contact", accountId, id);
+    return ownedBy(accountId, this.byId.contact.get(id));
   }
 
   /** Any account's contact: for the admin API only. */
   contactById(id: string): ContactRecord | undefined {
-    return this.table.get("contact", id);
+    return this.byId.contact.get(id);
   }
 
   contactByPhoneNumber(accountId: string, e164: string): ContactRecord | undefined {
@@ -198,11 +210,11 @@ export class Store {
   }
 
   campaign(accountId: string, id: string): CampaignRecord | undefined {
-    return this.owned("campaign", accountId, id);
+    return ownedBy(accountId, this.byId.campaign.get(id));
   }
 
   campaignById(id: string): CampaignRecord | undefined {
-    return this.table.get("campaign", id);
+    return this.byId.campaign.get(id);
   }
 
   campaigns(accountId?: string): CampaignRecord[] {
@@ -221,11 +233,11 @@ export class Store {
   }
 
   list(accountId: string, id: string): ListRecord | undefined {
-    return this.owned("list", accountId, id);
+    return ownedBy(accountId, this.byId.list.get(id));
   }
 
   listById(id: string): ListRecord | undefined {
-    return this.table.get("list", id);
+    return this.byId.list.get(id);
   }
 
   lists(accountId?: string): ListRecord[] {
@@ -264,16 +276,18 @@ export class Store {
 
   // Messages ---------------------------------------------------------------------------------
 
-  createMessage(fields: Fields<"message">): MessageRecord {
-    return this.create("message", fields);
+  createMessage(fields: MessageRecord): MessageRecord {
+    const message = this.insertMessage(fields);
+    this.changed();
+    return message;
   }
 
   message(accountId: string, id: string): MessageRecord | undefined {
-    return this.owned("message", accountId, id);
+    return ownedBy(accountId, this.byId.message.get(id));
   }
 
   messageById(id: string): MessageRecord | undefined {
-    return this.table.get("message", id);
+    return this.byId.message.get(id);
   }
 
   inboundBySid(accountId: string, sid: string): MessageRecord | undefined {
@@ -285,7 +299,7 @@ export class Store {
   }
 
   messages(): MessageRecord[] {
-    return this.db.message.getAll();
+    return [...this.byId.message.values()];
   }
 
   updateMessage(message: MessageRecord, patch: Patch<MessageRecord, "accountId" | "contactId" | "messageSid" | "direction">): MessageRecord {
@@ -301,7 +315,7 @@ export class Store {
   }
 
   delivery(id: string): DeliveryRecord | undefined {
-    return this.table.get("delivery", id);
+    return this.byId.delivery.get(id);
   }
 
   deliveriesOf(messageId: string): DeliveryRecord[] {
@@ -379,24 +393,22 @@ export class Store {
   }
 
   remember(fields: { accountId: string; key: string; fingerprint: string; status: number; body: string }): IdempotencyRecord {
-    const id = scoped(fields.accountId, fields.key);
-    this.forget(id);
-    return this.create("idempotencyRecord", { ...fields, id, createdAt: this.timestamp() });
+    const record = { ...fields, id: scoped(fields.accountId, fields.key), createdAt: this.timestamp() };
+    // Deleted first, so that the map stays in the order records were made (expireIdempotency relies on it).
+    this.idempotency.delete(record.id);
+    this.idempotency.set(record.id, record);
+    this.changed();
+    return record;
   }
 
   /** Drops idempotency records older than `maxAgeMs`. */
   expireIdempotency(maxAgeMs: number): void {
     const cutoff = this.clock.now() - maxAgeMs;
-    // Oldest first (remember re-inserts a key it replaces), so the scan stops at the first kept.
+    // Oldest first, so the scan stops at the first kept.
     for (const [id, record] of this.idempotency) {
       if (Date.parse(record.createdAt) >= cutoff) break;
-      this.forget(id);
+      this.idempotency.delete(id);
     }
-  }
-
-  private forget(id: string) {
-    if (!this.idempotency.delete(id)) return;
-    this.db.idempotencyRecord.delete({ where: { id: { equals: id } } });
   }
 
   // Whole state ------------------------------------------------------------------------------
@@ -407,7 +419,7 @@ export class Store {
       contacts: this.db.contact.count(),
       lists: this.db.list.count(),
       campaigns: this.db.campaign.count(),
-      messages: this.db.message.count(),
+      messages: this.byId.message.size,
     };
   }
 
@@ -417,6 +429,8 @@ export class Store {
     for (const name of MODEL_NAMES) {
       (out as Record<string, unknown[]>)[name] = this.db[name].getAll().map((record) => ({ ...record }));
     }
+    out.message = this.messages().map((message) => ({ ...message }));
+    out.idempotencyRecord = [...this.idempotency.values()].map((record) => ({ ...record }));
     out.job = this.jobs().map((job) => ({ ...job }));
     return out;
   }
@@ -446,12 +460,14 @@ export class Store {
     for (const name of MODEL_NAMES) {
       for (const fields of records[name] ?? []) this.create(name, fields as never);
     }
+    for (const message of records.message ?? []) this.insertMessage(message);
+    for (const record of records.idempotencyRecord ?? []) this.idempotency.set(record.id, { ...record });
     for (const job of records.job ?? []) this.jobTable.set(job.id, { ...job });
   }
 
   /** Creates a record in @mswjs/data and enters it in the indexes. */
   private create<M extends ModelName>(name: M, fields: Fields<M>): Entity<M> {
-    const record = this.table.create(name, fields);
+    const record = (this.db[name].create as (values: Fields<M>) => Entity<M>)(fields);
     this.index(name, record as never);
     if (!this.loading) this.changed();
     return record;
@@ -461,12 +477,14 @@ export class Store {
     switch (name) {
       case "account": {
         const account = record as unknown as AccountRecord;
+        this.byId.account.set(account.id, account);
         this.accountByKey.set(account.apiKey, account);
         if (account.agencyId && account.email) this.subaccountByEmail.set(account.agencyId, account.email.toLowerCase(), account);
         return;
       }
       case "contact": {
         const contact = record as unknown as ContactRecord;
+        this.byId.contact.set(contact.id, contact);
         if (contact.phone) this.contactByPhone.set(contact.accountId, contact.phone, contact);
         // The first contact with an email keeps it in the index: lookups by email find the oldest.
         const email = contact.email?.toLowerCase();
@@ -475,7 +493,11 @@ export class Store {
         push(this.contactsOfAccount, contact.accountId, contact);
         return;
       }
+      case "campaign":
+        this.byId.campaign.set(record.id, record as unknown as CampaignRecord);
+        return;
       case "list":
+        this.byId.list.set(record.id, record as unknown as ListRecord);
         if (!this.membersOf.has(record.id)) this.membersOf.set(record.id, new Map());
         return;
       case "listMember": {
@@ -488,20 +510,12 @@ export class Store {
         lists.add(member.listId);
         return;
       }
-      case "message": {
-        const message = record as unknown as MessageRecord;
-        if (message.messageSid && message.direction === "inbound") this.messageBySid.set(message.accountId, message.messageSid, message);
-        push(this.messagesOfContact, message.contactId, message);
-        return;
-      }
       case "creditTransaction":
         push(this.transactionsOf, record.accountId!, record as unknown as CreditTransactionRecord);
         return;
-      case "idempotencyRecord":
-        this.idempotency.set(record.id, record as unknown as IdempotencyRecord);
-        return;
       case "delivery": {
         const delivery = record as unknown as DeliveryRecord;
+        this.byId.delivery.set(delivery.id, delivery);
         if (delivery.messageId) push(this.deliveriesOfMessage, delivery.messageId, delivery);
         return;
       }
@@ -516,10 +530,19 @@ export class Store {
     }
   }
 
+  private insertMessage(fields: MessageRecord): MessageRecord {
+    if (this.byId.message.has(fields.id)) throw new Error(`There are two messages with the id ${fields.id}.`);
+    const message = { ...fields };
+    this.byId.message.set(message.id, message);
+    if (message.messageSid && message.direction === "inbound") this.messageBySid.set(message.accountId, message.messageSid, message);
+    push(this.messagesOfContact, message.contactId, message);
+    return message;
+  }
+
   clear(): void {
     drop(this.db);
-    this.table.clear();
     for (const index of [
+      ...Object.values(this.byId),
       this.accountByKey,
       this.subaccountByEmail,
       this.contactByPhone,
@@ -541,11 +564,6 @@ export class Store {
     }
     if (!this.loading) this.changed();
   }
-
-  private owned<M extends "contact" | "campaign" | "list" | "message">(model: M, accountId: string, id: string): Entity<M> | undefined {
-    const record = this.table.get(model, id);
-    return record?.accountId === accountId ? record : undefined;
-  }
 }
 
 /**
@@ -554,6 +572,11 @@ export class Store {
  * variable of a wider type that carries one does not pass either.
  */
 type Patch<R, Indexed extends keyof R> = Partial<Omit<R, "id" | Indexed | symbol>> & { [K in "id" | Indexed]?: never };
+
+/** The record if it belongs to the account, else undefined. */
+function ownedBy<R extends { accountId: string }>(accountId: string, record: R | undefined): R | undefined {
+  return record?.accountId === accountId ? record : undefined;
+}
 
 function push<T>(map: Map<string, T[]>, key: string, value: T) {
   const list = map.get(key);
@@ -569,7 +592,7 @@ export function roundCredits(value: number): number {
 /** A record of an account the records do not have (reachable by no key), described; else undefined. */
 function orphanIn(records: Partial<Records>): string | undefined {
   const accounts = new Set((records.account ?? []).map((account) => account.id));
-  for (const name of MODEL_NAMES) {
+  for (const name of [...MODEL_NAMES, "message", "idempotencyRecord"] as const) {
     if (name === "account") continue;
     for (const fields of records[name] ?? []) {
       const { id, accountId } = fields as { id?: unknown; accountId?: unknown };
