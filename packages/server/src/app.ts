@@ -6,15 +6,15 @@
  */
 import { bodyChecker, createAdminApi, ADMIN_BASE } from "./admin/http.js";
 import { createAdminService, type AdminService, type Seed, type Snapshot } from "./admin/service.js";
-import { realClock, virtualClock, VIRTUAL_EPOCH, type Clock, type VirtualClock } from "./clock.js";
+import { realClock, virtualClock, VIRTUAL_EPOCH, type Clock, type VirtualClock } from "./shared/clock.js";
 import { createEngine, type Engine, type EngineOptions } from "./engine/index.js";
 import { createEvents, type DomainEvents } from "./engine/events.js";
 import { createApi } from "./http/api.js";
 import { fromFetchRequest, toFetchResponse, type ApiRequest, type ApiResponse } from "./http/exchange.js";
 import { Faults, type FaultRuleInput } from "./http/faults.js";
 import { createRateLimiter } from "./http/rate-limit.js";
-import { deterministicIds, randomIds, serialIds, type IdState } from "./ids.js";
-import { Journal } from "./journal.js";
+import { deterministicIds, randomIds, serialIds, type IdState } from "./shared/ids.js";
+import { Journal } from "./http/journal.js";
 import { Store } from "./store/store.js";
 
 export interface IntakeOptions extends EngineOptions {

@@ -14,7 +14,7 @@ import type { Bot } from "./engine/bot.js";
 import type { FaultRuleInput } from "./http/faults.js";
 // Its check only: the module loads none of what makes a certificate until one is made.
 import { halfPair } from "./adapters/tls.js";
-import type * as Demo from "./demo-seed.js";
+import type * as Demo from "./admin/demo-seed.js";
 
 const USAGE = `Usage: intake-server [options]
 
@@ -176,7 +176,7 @@ async function main() {
     import("./adapters/node.js"),
     import("./adapters/data-file-lock.js"),
     import("./adapters/data-file.js"),
-    import("./demo-seed.js"),
+    import("./admin/demo-seed.js"),
   ]);
   const seed = args.demo ? demo.DEMO_SEED : args.seed ? await readSeed(args.seed) : undefined;
   const bot = args.bot ? await loadBot(args.bot) : undefined;

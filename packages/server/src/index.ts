@@ -1,8 +1,8 @@
 export { createIntake, DEFAULTS, type Intake, type IntakeOptions } from "./app.js";
 export type { AdminService, Seed, Snapshot } from "./admin/service.js";
-export { realClock, virtualClock, VIRTUAL_EPOCH, type Clock, type VirtualClock } from "./clock.js";
+export { realClock, virtualClock, VIRTUAL_EPOCH, type Clock, type VirtualClock } from "./shared/clock.js";
 export type { components as AdminComponents, paths as AdminPaths } from "./generated/admin.js";
-export type { JournalEntry } from "./journal.js";
+export type { JournalEntry } from "./http/journal.js";
 export type { ApiRequest, ApiResponse, HeaderReader } from "./http/exchange.js";
 export { createAdminClient, AdminApiError, type AdminClient, type AdminClientOptions, type Delivery } from "./admin/client.js";
 export type { FaultRule, FaultRuleInput } from "./http/faults.js";

@@ -3,4 +3,4 @@ export { requestListener, serve, type RunningServer, type ServeOptions } from ".
 export { loadCertificate, type Certificate, type CertificateOptions } from "./adapters/tls.js";
 export { persist, readDataFile, writeDataFile, type Persistence } from "./adapters/data-file.js";
 export { claimDataFile, type DataFileClaim } from "./adapters/data-file-lock.js";
-export { DEMO_KEYS, DEMO_SEED, DEMO_WEBHOOK_SECRETS } from "./demo-seed.js";
+export { DEMO_KEYS, DEMO_SEED, DEMO_WEBHOOK_SECRETS } from "./admin/demo-seed.js";

@@ -7,7 +7,6 @@
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { mkdir, open, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import type { Intake } from "../app.js";
 import type { Snapshot } from "../admin/service.js";
 import { claimDataFile, type DataFileClaim } from "./data-file-lock.js";
 
@@ -61,13 +60,21 @@ function removeStaleTemporaries(path: string) {
   }
 }
 
+/** What persistence needs of the service (an Intake has it). */
+export interface Persisted {
+  admin: { snapshot(): Snapshot };
+  /** Called after every change of state. */
+  onChange(listener: () => void): () => void;
+  reportError(error: unknown): void;
+}
+
 export interface Persistence {
   /** Saves now if anything changed since the last save (or, forced, in any case). */
   flush(force?: boolean): Promise<void>;
   stop(): Promise<void>;
 }
 
-export function persist(intake: Intake, path: string, options: { delayMs?: number; maxDelayMs?: number; claim?: DataFileClaim } = {}): Persistence {
+export function persist(intake: Persisted, path: string, options: { delayMs?: number; maxDelayMs?: number; claim?: DataFileClaim } = {}): Persistence {
   // A caller that claimed the file before reading it passes its claim; else it is claimed here.
   const claim = options.claim ?? claimDataFile(path);
   removeStaleTemporaries(path);

@@ -1,47 +1,13 @@
 /**
- * The service as msw request handlers: the same core, behaviour and state model as the HTTPS
- * server, in-process. For `setupServer` in a Node test runner and `setupWorker` in a browser page.
- *
- * ```ts
- * const { handlers, intake } = createIntakeHandlers({ seed, clock: "virtual", fetch: captureWebhooks });
- * const server = setupServer(...handlers);
- * ```
- *
- * Webhook deliveries (replies, auto-recharge requests) go through `fetch`: pass one to capture
- * them or send them to your own handler; by default they go through `globalThis.fetch`, which msw
- * also intercepts, so an `http.post(yourWebhookUrl, ...)` handler receives them.
+ * The msw adapter: the service's fetch as msw request handlers for an origin. Its plain-HTTP twin
+ * is answered too, so a request over http:// gets the service's HTTPS_REQUIRED refusal rather than
+ * passing through to the network.
  */
 import { http, type HttpHandler } from "msw";
-import { createIntake, type Intake, type IntakeOptions } from "../app.js";
 
-export interface IntakeHandlersOptions extends IntakeOptions {
-  /** The origin the handlers answer for. Default `https://api.intake.test`; the API is at `<origin>/v1`. */
-  origin?: string;
-}
-
-export interface IntakeHandlers {
-  handlers: HttpHandler[];
-  intake: Intake;
-  /** `<origin>/v1`, for the client's baseUrl. */
-  baseUrl: string;
-  /** `<origin>/__admin`. */
-  adminUrl: string;
-}
-
-export const DEFAULT_ORIGIN = "https://api.intake.test";
-
-export function createIntakeHandlers(options: IntakeHandlersOptions = {}): IntakeHandlers {
-  const origin = new URL(options.origin ?? DEFAULT_ORIGIN).origin;
-  const intake = createIntake(options);
+export function mswHandlers(fetch: (request: Request) => Promise<Response>, origin: string): HttpHandler[] {
   // A fault that drops the connection answers Response.error(): msw makes it a network error.
-  const answer = ({ request }: { request: Request }) => intake.fetch(request);
-  // The plain-HTTP twin of the origin answers too, so a request over http:// gets the service's
-  // HTTPS_REQUIRED refusal rather than passing through to the network.
+  const answer = ({ request }: { request: Request }) => fetch(request);
   const plain = origin.replace(/^https:/, "http:");
-  return {
-    handlers: [http.all(`${origin}/*`, answer), ...(plain !== origin ? [http.all(`${plain}/*`, answer)] : [])],
-    intake,
-    baseUrl: `${origin}/v1`,
-    adminUrl: `${origin}/__admin`,
-  };
+  return [http.all(`${origin}/*`, answer), ...(plain !== origin ? [http.all(`${plain}/*`, answer)] : [])];
 }

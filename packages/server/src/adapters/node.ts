@@ -9,8 +9,14 @@ import { createServer as createNetServer, type Socket } from "node:net";
 import { once } from "node:events";
 import { rm } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Intake } from "../app.js";
+import type { ApiRequest, ApiResponse } from "../http/exchange.js";
 import { loadCertificate, type Certificate, type CertificateOptions } from "./tls.js";
+
+/** What the adapter needs of the service (an Intake has it): its core, and where to report the adapter's own failures. */
+export interface Served {
+  handle(request: ApiRequest): Promise<ApiResponse>;
+  reportError(error: unknown): void;
+}
 
 export interface ServeOptions extends CertificateOptions {
   /** Default 127.0.0.1. */
@@ -39,7 +45,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function serve(intake: Intake, options: ServeOptions = {}): Promise<RunningServer> {
+export async function serve(intake: Served, options: ServeOptions = {}): Promise<RunningServer> {
   const host = options.host ?? "127.0.0.1";
   const tls = await loadCertificate({ ...options, hosts: [host, ...(options.hosts ?? [])] });
   // Filled in once listening: requests are addressed to this server, whatever their Host header says.
@@ -133,14 +139,14 @@ async function removeTemporary(tls: Certificate) {
  * (whatever its Host header says). `serve` uses it for both schemes; the benchmarks put it behind
  * a plain node:http server to compare the core with other servers without TLS.
  */
-export function requestListener(intake: Intake, origin: () => string) {
+export function requestListener(intake: Served, origin: () => string) {
   return (req: IncomingMessage, res: ServerResponse) => {
     track(req.socket, res);
     void respond(intake, origin(), req, res);
   };
 }
 
-async function respond(intake: Intake, origin: string, req: IncomingMessage, res: ServerResponse) {
+async function respond(intake: Served, origin: string, req: IncomingMessage, res: ServerResponse) {
   const target = req.url ?? "/";
   try {
     // Only a path is a target here ("*" and absolute forms are for proxies); prefixing it with
@@ -271,7 +277,7 @@ const refused = new WeakSet<Socket>();
  * id, and journaled; then the connection closes. Only the path is taken: the query may be cut
  * short.
  */
-async function refuseMalformed(intake: Intake, origin: string, error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) {
+async function refuseMalformed(intake: Served, origin: string, error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) {
   // Node reports every chunk that arrives after the first error again: one refusal a connection.
   if (refused.has(socket)) return;
   refused.add(socket);

@@ -4,7 +4,7 @@
  */
 import { adminDocument } from "../generated/admin-document.js";
 import type { operations } from "../generated/admin.js";
-import { HttpError } from "../http/errors.js";
+import { HttpError } from "../shared/errors.js";
 import type { ApiRequest, ApiResponse } from "../http/exchange.js";
 import { pipeline, respond, type Result, type Step } from "../http/pipeline.js";
 import { buildRoutes } from "../http/routes.js";

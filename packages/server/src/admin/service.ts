@@ -3,17 +3,17 @@
  * key generation, campaigns, lists and imports, and what tests read back (contacts, messages,
  * credits, the journal, the clock). The admin HTTP API and `createIntake().admin` are this.
  */
-import type { Clock, VirtualClock } from "../clock.js";
+import type { Clock, VirtualClock } from "../shared/clock.js";
 import type { Engine } from "../engine/index.js";
 import type { DomainEvents } from "../engine/events.js";
 import type { components } from "../generated/admin.js";
-import { HttpError } from "../http/errors.js";
+import { HttpError } from "../shared/errors.js";
 import type { Faults, FaultRuleInput } from "../http/faults.js";
 import type { RateLimiter } from "../http/rate-limit.js";
-import { base64, newApiKey, type IdSource, type IdState } from "../ids.js";
-import type { Journal, JournalEntry } from "../journal.js";
+import { base64, newApiKey, type IdSource, type IdState } from "../shared/ids.js";
+import type { Journal, JournalEntry } from "../http/journal.js";
 import { toE164 } from "../operations/phone.js";
-import { clean, storedCustomFields } from "../operations/present.js";
+import { clean, storedCustomFields } from "../records/present-v1.js";
 import type { AccountRecord, ContactRecord } from "../store/models.js";
 import { roundCredits, type Records, type Store } from "../store/store.js";
 import {
@@ -27,7 +27,7 @@ import {
   toMessage,
   toTransaction,
   type CampaignSettings,
-} from "./present.js";
+} from "../records/present-admin.js";
 
 type Schemas = components["schemas"];
 export type Seed = Schemas["Seed"];

@@ -3,14 +3,14 @@
  * the account's Custom Channel Webhook URL. Replies typed by a person (the admin API) go the same
  * way. Nothing is sent for the received message itself.
  */
-import { toAdminContact, toCampaign, toMessage, type CampaignSettings } from "../admin/present.js";
+import { toAdminContact, toCampaign, toMessage, type CampaignSettings } from "../records/present-admin.js";
 import type { AccountRecord, CampaignRecord, ContactRecord, MessageRecord } from "../store/models.js";
 import type { Store } from "../store/store.js";
 import type { Bot } from "./bot.js";
 import type { Credits } from "./credits.js";
 import type { Deliveries } from "./delivery.js";
 import type { DomainEvents } from "./events.js";
-import { recordOutbound } from "./outbound.js";
+import { recordOutbound } from "../records/outbound.js";
 import type { Scheduler } from "./scheduler.js";
 
 /** The key a contact's pending follow-ups are scheduled under. */

@@ -6,7 +6,7 @@
  * attempt is recorded. Deliveries to one URL run a few at a time.
  */
 import { Webhook } from "standardwebhooks";
-import type { Clock } from "../clock.js";
+import type { Clock } from "../shared/clock.js";
 import type { AccountRecord, DeliveryRecord } from "../store/models.js";
 import type { Store } from "../store/store.js";
 import { DEFER, type Scheduler } from "./scheduler.js";

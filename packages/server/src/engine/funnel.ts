@@ -11,13 +11,13 @@
  * campaign's settings), up to its cycles of messages; any message from the contact cancels the
  * rest (conversation.ts).
  */
-import type { CampaignSettings } from "../admin/present.js";
-import type { Clock } from "../clock.js";
+import type { CampaignSettings } from "../records/present-admin.js";
+import type { Clock } from "../shared/clock.js";
 import type { CampaignRecord, ContactRecord, MessageRecord } from "../store/models.js";
 import type { Store } from "../store/store.js";
 import type { Credits } from "./credits.js";
 import type { DomainEvents } from "./events.js";
-import { recordOutbound, type Outbound } from "./outbound.js";
+import { recordOutbound, type Outbound } from "../records/outbound.js";
 import { render } from "./render.js";
 import { followUpKey } from "./conversation.js";
 import type { Scheduler } from "./scheduler.js";

@@ -4,8 +4,8 @@
  * and its delivery, the funnel's opening messages and follow-ups, credit charges and auto-recharge
  * requests.
  */
-import type { Clock } from "../clock.js";
-import type { IdSource } from "../ids.js";
+import type { Clock } from "../shared/clock.js";
+import type { IdSource } from "../shared/ids.js";
 import type { AccountRecord } from "../store/models.js";
 import type { Store } from "../store/store.js";
 import { defaultBot, type Bot } from "./bot.js";

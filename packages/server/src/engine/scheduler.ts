@@ -7,8 +7,8 @@
  * clock timer, so a virtual clock runs them, in order, when a test advances it. `settle()` resolves
  * when nothing is running.
  */
-import type { Clock, TimerHandle } from "../clock.js";
-import type { IdSource } from "../ids.js";
+import type { Clock, TimerHandle } from "../shared/clock.js";
+import type { IdSource } from "../shared/ids.js";
 import type { JobRecord } from "../store/models.js";
 import type { Store } from "../store/store.js";
 

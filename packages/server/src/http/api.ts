@@ -4,13 +4,12 @@
  * shape, every request numbered and journaled. Nothing is written until every check has passed.
  */
 import { document } from "@intake/spec";
-import type { JournalRecord } from "../journal.js";
 import { handlers } from "../operations/index.js";
 import type { OperationId, OperationInput, Services, Success } from "../operations/types.js";
 import { apiKey, currentAccount } from "./auth.js";
 import type { ApiRequest, ApiResponse } from "./exchange.js";
 import { injectFaults, type Faults } from "./faults.js";
-import { journal } from "./journaling.js";
+import { journal, type JournalRecord } from "./journal.js";
 import { pipeline, respond, type Step } from "./pipeline.js";
 import { rateLimit, type RateLimiter } from "./rate-limit.js";
 import { buildRoutes } from "./routes.js";

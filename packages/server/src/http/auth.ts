@@ -6,7 +6,7 @@
 import type { AuthForm } from "@intake/spec";
 import type { AccountRecord } from "../store/models.js";
 import type { Store } from "../store/store.js";
-import { HttpError } from "./errors.js";
+import { HttpError } from "../shared/errors.js";
 import type { ApiRequest } from "./exchange.js";
 import type { Step } from "./pipeline.js";
 import type { Route } from "./routes.js";

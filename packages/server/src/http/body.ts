@@ -1,5 +1,5 @@
 /** Reads a JSON request body: the right content type, within the size limit, valid JSON. */
-import { badRequest } from "./errors.js";
+import { badRequest } from "../shared/errors.js";
 import { tooLarge, type ApiRequest } from "./exchange.js";
 
 /** The parsed body, and its text (what the journal keeps). */

@@ -3,7 +3,8 @@
  * adapter can hand a request over without building a fetch Request (undici's costs several times
  * what the core does with a lookup). `intake.fetch` wraps these for fetch-style callers (msw).
  */
-import { badRequest } from "./errors.js";
+import { byteSize } from "../shared/byte-size.js";
+import { badRequest } from "../shared/errors.js";
 
 /** Header lookup by name, case-insensitive (Headers has it; so does a node request's header map). */
 export interface HeaderReader {
@@ -93,9 +94,4 @@ async function readCapped(request: Request, maxBytes: number): Promise<Uint8Arra
 
 export function tooLarge(maxBytes: number) {
   return badRequest("PAYLOAD_TOO_LARGE", `The request body is larger than ${byteSize(maxBytes)}.`);
-}
-
-/** A size for people: MiB, KiB or bytes, to one decimal. */
-export function byteSize(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${+(bytes / 1024 / 1024).toFixed(1)} MiB` : bytes >= 1024 ? `${+(bytes / 1024).toFixed(1)} KiB` : `${bytes} bytes`;
 }

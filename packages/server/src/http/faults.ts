@@ -4,8 +4,8 @@
  * requests, forever or a number of times.
  */
 import type { components } from "../generated/admin.js";
-import type { IdSource } from "../ids.js";
-import { HttpError } from "./errors.js";
+import type { IdSource } from "../shared/ids.js";
+import { HttpError } from "../shared/errors.js";
 import type { Step } from "./pipeline.js";
 
 export type FaultRuleInput = components["schemas"]["FaultRuleInput"];

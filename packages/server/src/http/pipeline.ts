@@ -6,7 +6,7 @@
  */
 import type { AuthForm } from "@intake/spec";
 import type { AccountRecord } from "../store/models.js";
-import { HttpError, errorBody, internalError, type ErrorShape } from "./errors.js";
+import { HttpError, errorBody, internalError, type ErrorShape } from "../shared/errors.js";
 import { httpDate, jsonResponse, type ApiRequest, type ApiResponse } from "./exchange.js";
 import type { Route, RouteMatch } from "./routes.js";
 

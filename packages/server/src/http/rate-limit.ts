@@ -3,8 +3,8 @@
  * Every authenticated response carries the RateLimit-* headers; a request over the limit gets 429
  * with Retry-After.
  */
-import type { Clock } from "../clock.js";
-import { HttpError } from "./errors.js";
+import type { Clock } from "../shared/clock.js";
+import { HttpError } from "../shared/errors.js";
 import type { Step } from "./pipeline.js";
 
 const WINDOW_MS = 60_000;

@@ -3,7 +3,7 @@
  * carrying its operationId, the auth forms it accepts and the error shape it answers in.
  */
 import { AUTH_SCHEMES, listOperations, schemesOf, type AuthForm, type OpenApiDocument } from "@intake/spec";
-import type { ErrorShape } from "./errors.js";
+import type { ErrorShape } from "../shared/errors.js";
 
 export interface Route<Id extends string = string> {
   operationId: Id;

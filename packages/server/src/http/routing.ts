@@ -1,5 +1,5 @@
 /** The pipeline's routing steps: which operation a request is for, and the 404 or 405 when none. */
-import { HttpError } from "./errors.js";
+import { HttpError } from "../shared/errors.js";
 import type { Step } from "./pipeline.js";
 import { matchRoute, type Route, type RouteMatch } from "./routes.js";
 

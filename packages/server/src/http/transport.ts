@@ -3,7 +3,7 @@
  * request arrived; behind a TLS-terminating proxy, X-Forwarded-Proto is believed only when the
  * server was told to trust it.
  */
-import { badRequest } from "./errors.js";
+import { badRequest } from "../shared/errors.js";
 import type { Step } from "./pipeline.js";
 
 export function httpsOnly(trustForwardedProto: boolean): Step {

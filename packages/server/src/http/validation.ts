@@ -8,7 +8,7 @@ import { AUTH_SCHEMES, authFormView, listOperations, type AuthForm, type OpenApi
 import Ajv2020 from "ajv/dist/2020.js";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
-import { badRequest, type HttpError } from "./errors.js";
+import { badRequest, type HttpError } from "../shared/errors.js";
 import type { HeaderReader } from "./exchange.js";
 
 type Schema = Record<string, unknown>;

@@ -1,8 +1,8 @@
 /** POST /contacts and GET /contacts. */
 import type { components } from "@intake/spec";
-import { badRequest, notFound } from "../http/errors.js";
+import { badRequest, notFound } from "../shared/errors.js";
 import { toE164 } from "./phone.js";
-import { clean, storedCustomFields, toContact } from "./present.js";
+import { clean, storedCustomFields, toContact } from "../records/present-v1.js";
 import type { Handler } from "./types.js";
 
 type Camel = components["schemas"]["ContactInput"];

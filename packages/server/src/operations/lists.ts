@@ -1,6 +1,6 @@
 /** POST /lists/{listId}/contacts. */
 import type { components } from "@intake/spec";
-import { notFound } from "../http/errors.js";
+import { notFound } from "../shared/errors.js";
 import type { Handler } from "./types.js";
 
 export const addContactToList: Handler<"addContactToList"> = ({ account, form, body, params }, { store, events }) => {

@@ -4,8 +4,8 @@
  * trusted.
  */
 import { fileTypeFromBuffer } from "file-type/core";
-import { badRequest } from "../http/errors.js";
-import { byteSize } from "../http/exchange.js";
+import { badRequest } from "../shared/errors.js";
+import { byteSize } from "../shared/byte-size.js";
 
 const DATA_URL = /^data:([^;,]+)((?:;[^;,=]+=[^;,]*)*);base64,(.*)$/s;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;

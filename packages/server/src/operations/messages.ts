@@ -1,11 +1,11 @@
 /** POST /send_custom_channel_message and POST /incoming_custom_channel_message. */
-import { recordOutbound } from "../engine/outbound.js";
-import { badRequest, notFound } from "../http/errors.js";
+import { recordOutbound } from "../records/outbound.js";
+import { badRequest, notFound } from "../shared/errors.js";
 import type { AccountRecord, ContactRecord } from "../store/models.js";
 import type { Store } from "../store/store.js";
 import { checkMedia } from "./media.js";
 import { toE164 } from "./phone.js";
-import { clean } from "./present.js";
+import { clean } from "../records/present-v1.js";
 import type { Handler } from "./types.js";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

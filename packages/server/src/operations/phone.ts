@@ -8,7 +8,7 @@
  * shortcut to the full parse's answers.
  */
 import { parsePhoneNumberFromString } from "libphonenumber-js";
-import { badRequest } from "../http/errors.js";
+import { badRequest } from "../shared/errors.js";
 
 const EXAMPLE = "for example +14155550123";
 const NANP_E164 = /^\+1\d{10}$/;

@@ -1,5 +1,5 @@
 /** POST /subaccounts/credits. */
-import { HttpError, badRequest, notFound } from "../http/errors.js";
+import { HttpError, badRequest, notFound } from "../shared/errors.js";
 import { roundCredits } from "../store/store.js";
 import type { Handler } from "./types.js";
 

@@ -1,8 +1,7 @@
 /** What an operation receives and returns; request and response bodies are the contract's types. */
 import type { AuthForm, operations, paths } from "@intake/spec";
-import type { Clock } from "../clock.js";
+import type { Clock } from "../shared/clock.js";
 import type { DomainEvents } from "../engine/events.js";
-import type { HeaderReader } from "../http/exchange.js";
 import type { AccountRecord } from "../store/models.js";
 import type { Store } from "../store/store.js";
 
@@ -31,7 +30,8 @@ export interface OperationInput<Id extends OperationId> {
   body: BodyOf<Id>;
   query: Record<string, string>;
   params: Record<string, string>;
-  headers: HeaderReader;
+  /** The request's headers, by name, case-insensitive. */
+  headers: { get(name: string): string | null };
 }
 
 export interface Limits {

@@ -13,8 +13,8 @@
  * `Patch` keeps the indexed fields out of such changes.
  */
 import { drop } from "@mswjs/data";
-import type { Clock } from "../clock.js";
-import type { IdSource } from "../ids.js";
+import type { Clock } from "../shared/clock.js";
+import type { IdSource } from "../shared/ids.js";
 import {
   MODEL_NAMES,
   createDatabase,

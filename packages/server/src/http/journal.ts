@@ -1,9 +1,11 @@
 /**
- * The request journal: the most recent /v1 requests with their outcome, for tests to assert on.
- * Bounded, so a long CI run does not grow memory without end; keys never appear in it.
+ * The request journal: the most recent /v1 requests with their outcome, for tests to assert on,
+ * and the pipeline step that records each one once answered. Bounded, so a long CI run does not
+ * grow memory without end; keys never appear in it.
  */
-import { hasApiKeyShape } from "./ids.js";
-import type { components } from "./generated/admin.js";
+import type { components } from "../generated/admin.js";
+import { hasApiKeyShape } from "../shared/ids.js";
+import type { Step } from "./pipeline.js";
 
 export type JournalEntry = components["schemas"]["JournalEntry"];
 
@@ -88,3 +90,32 @@ function bounded(text: string | null): string | null {
 }
 
 const parsed = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
+
+/** A refused request may carry up to 64 KiB of URL: the journal keeps 1 KiB of its path, no query. */
+const REFUSED_PATH_CHARS = 1024;
+
+/** Records each request and its answer, once answered. */
+export function journal(record: (entry: JournalRecord) => void, now: () => number): Step {
+  return async (context, next) => {
+    await next();
+    const { request, url, response } = context;
+    const refused = request.refusal !== undefined;
+    record({
+      id: context.requestId ?? "",
+      at: context.started,
+      method: request.method,
+      path: refused ? url.pathname.slice(0, REFUSED_PATH_CHARS) : url.pathname,
+      search: refused ? "" : url.search,
+      operationId: context.route?.operationId ?? null,
+      authForm: context.auth?.form ?? null,
+      accountId: context.account?.id ?? null,
+      status: response!.status,
+      errorCode: context.errorCode ?? null,
+      fault: context.fault ?? null,
+      durationMs: now() - context.started,
+      requestText: context.bodyText ?? null,
+      responseText: response!.body,
+    });
+  };
+}
+

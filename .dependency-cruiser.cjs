@@ -1,0 +1,41 @@
+/**
+ * The architecture check `npm run lint:deps` runs: no import cycles between source folders (nor
+ * between modules), and the modules directly in a package's src/ (its entry points) on top. A
+ * folder is a room of the house (packages/server/src/http, .../store, ...): when two rooms import
+ * each other, neither can be understood, tested or moved without the other. Type-only imports
+ * count too: they couple the rooms just the same.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: "no-folder-cycles",
+      comment: "Two source folders import each other (perhaps through others). Move what both need to a folder of its own.",
+      severity: "error",
+      scope: "folder",
+      from: { path: "^packages/[^/]+/src" },
+      to: { circular: true },
+    },
+    {
+      name: "entry-points-on-top",
+      comment:
+        "The modules directly in src/ are the package's entry points and the composition root (app.ts): they import the folders, never the other way round. Move what a folder needs from one into a folder.",
+      severity: "error",
+      from: { path: "^(packages/[^/]+/src)/[^/]+/" },
+      to: { path: "^$1/[^/]+$" },
+    },
+    {
+      name: "no-module-cycles",
+      comment: "Two modules import each other (perhaps through others).",
+      severity: "error",
+      from: { path: "^packages/[^/]+/src" },
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "generated" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    combinedDependencies: false,
+  },
+};
