@@ -57,7 +57,7 @@ const { requests } = sample;
 const per = (ms: number) => ((ms * 1000) / requests).toFixed(1);
 console.log(`${kind}, ${route.name}: ${Math.round(sample.requestsPerSecond)} req/s; server CPU ${per(used.user + used.system)} µs per request (user ${per(used.user)}, system ${per(used.system)}), ${Math.round(((used.user + used.system) / (SECONDS * 1000)) * 100)}% of a core`);
 // The load generator sleeps when no answer is waiting, and the write of the next answer wakes it:
-// the server pays for that wake-up (bench/README.md, Receive).
+// the server pays for that wake-up.
 console.log(`load generator (this process): CPU ${per(loader.cpu)} µs and ${(loader.sleeps / requests).toFixed(2)} sleeps of its main thread per request`);
 
 if (profile) {

@@ -159,9 +159,8 @@ export interface Turn<R, T> {
  * The order of a comparison's loads. Every target on every route, `rounds` times, the order of the
  * targets rotating each round. By default a route's rounds all run before the next route's; with
  * `routesTakeTurns`, each round loads every route, the first route rotating too, so no route has all
- * its rounds first (the first route still opens round 0). In bench:lookups, with every round of one
- * route run first, Intake paid more over the anchor on that route (reversed in one run with the
- * other first: bench/README.md).
+ * its rounds first (the first route still opens round 0): in bench:lookups, with every round of one
+ * route run first, Intake paid more over the anchor on that route.
  */
 export function schedule<R, T>(routes: readonly R[], targets: readonly T[], rounds: number, routesTakeTurns = false): Turn<R, T>[] {
   const turns: Turn<R, T>[] = [];

@@ -146,7 +146,7 @@ export function operationCompiler(doc: OpenApiDocument, base: string) {
 
 /**
  * `build(doc)`, made once per document: validators hold no state, so every Intake in a process
- * shares them (compiling a contract takes some 100 ms).
+ * shares them (compiling a contract is slow).
  */
 export function oncePerDocument<T>(build: (doc: OpenApiDocument) => T): (doc: OpenApiDocument) => T {
   const made = new WeakMap<OpenApiDocument, T>();
