@@ -41,46 +41,52 @@ export function createTransport(options: ResolvedOptions): Transport {
     }
     const headers = new Headers(request.headers);
     const url = placeKey(options.auth, options.apiKey, target, headers);
-    const summary = summarize(request, options);
     const body = request.body ? await request.arrayBuffer() : undefined;
-    const safe = isSafeToRepeat(method, new URL(url).pathname.slice(basePath.length), body);
-    const log = (entry: Omit<LogEntry, "method" | "url">) => {
-      if (!options.logger) return;
-      try {
-        options.logger({ ...summary, ...entry, message: redactText(entry.message, options.apiKey) });
-      } catch {
-        // A logger that fails must not fail the call: the request may already have taken effect.
-      }
-    };
+    // Only an error, a log line or a retry needs these: a call that succeeds makes neither.
+    let summary: RequestSummary | undefined;
+    const summaryOf = () => (summary ??= summarize(request, options));
+    let safe: boolean | undefined;
+    const safeToRepeat = () => (safe ??= isSafeToRepeat(method, new URL(url).pathname.slice(basePath.length), body));
+    // Absent without a logger, so `log?.(…)` does not even build its entry.
+    const logger = options.logger;
+    const log =
+      logger &&
+      ((entry: Omit<LogEntry, "method" | "url">) => {
+        try {
+          logger({ ...summaryOf(), ...entry, message: redactText(entry.message, options.apiKey) });
+        } catch {
+          // A logger that fails must not fail the call: the request may already have taken effect.
+        }
+      });
 
     for (let attempt = 0; ; attempt++) {
-      if (signal.aborted) throw new AbortError(summary, { cause: redactError(signal.reason, options.apiKey) });
+      if (signal.aborted) throw new AbortError(summaryOf(), { cause: redactError(signal.reason, options.apiKey) });
       const started = Date.now();
-      log({ event: "request", attempt, message: `${summary.method} ${summary.url} (attempt ${attempt + 1})` });
+      log?.({ event: "request", attempt, message: `${summaryOf().method} ${summaryOf().url} (attempt ${attempt + 1})` });
       // A redirect could carry a query-form key to another host; the service never redirects.
-      const outcome = await attemptOnce(url, { method, headers, body, redirect: "error" }, signal, timeoutMs, summary, safe, options);
+      const outcome = await attemptOnce(url, { method, headers, body, redirect: "error" }, signal, timeoutMs, summaryOf, safeToRepeat, options);
       const durationMs = Date.now() - started;
       const canRetry = attempt < maxRetries;
 
       if ("failure" in outcome) {
-        log({ event: "error", attempt, durationMs, reason: outcome.failure.name, message: outcome.failure.message });
+        log?.({ event: "error", attempt, durationMs, reason: outcome.failure.name, message: outcome.failure.message });
         if (!(outcome.retryable && canRetry)) throw outcome.failure;
         await pause(backoffDelay(attempt, options.retry), outcome.failure.name, attempt);
         continue;
       }
 
       const { response } = outcome;
-      log({ event: "response", attempt, status: response.status, durationMs, message: `${summary.method} ${summary.url} -> ${response.status} in ${durationMs} ms` });
-      const delay = retryDelay(response, attempt, safe, options);
+      log?.({ event: "response", attempt, status: response.status, durationMs, message: `${summaryOf().method} ${summaryOf().url} -> ${response.status} in ${durationMs} ms` });
+      const delay = retryDelay(response, attempt, safeToRepeat, options);
       if (delay === undefined || !canRetry) return response;
       await pause(delay, `status ${response.status}`, attempt);
     }
 
     async function pause(delayMs: number, reason: string, attempt: number) {
-      log({ event: "retry", attempt, delayMs, reason, message: `retrying ${summary.method} ${summary.url} in ${delayMs} ms after ${reason}` });
+      log?.({ event: "retry", attempt, delayMs, reason, message: `retrying ${summaryOf().method} ${summaryOf().url} in ${delayMs} ms after ${reason}` });
       await sleep(delayMs, signal).catch((cause: unknown) => {
-        const aborted = new AbortError(summary, { cause: redactError(cause, options.apiKey) });
-        log({ event: "error", attempt, reason: aborted.name, message: aborted.message });
+        const aborted = new AbortError(summaryOf(), { cause: redactError(cause, options.apiKey) });
+        log?.({ event: "error", attempt, reason: aborted.name, message: aborted.message });
         throw aborted;
       });
     }
@@ -103,8 +109,8 @@ function withoutFragment(url: string): string {
 }
 
 /** The wait before retrying this answer, or undefined when it must not be retried. */
-function retryDelay(response: Response, attempt: number, safe: boolean, options: ResolvedOptions): number | undefined {
-  if (!(response.status === 429 || (response.status >= 500 && safe))) return undefined;
+function retryDelay(response: Response, attempt: number, safe: () => boolean, options: ResolvedOptions): number | undefined {
+  if (!(response.status === 429 || (response.status >= 500 && safe()))) return undefined;
   const asked = retryAfterMs(response.headers);
   if (asked === undefined) return backoffDelay(attempt, options.retry);
   return asked <= options.retry.maxRetryAfterMs ? asked : undefined;
@@ -122,8 +128,8 @@ async function attemptOnce(
   init: RequestInit,
   callerSignal: AbortSignal,
   timeoutMs: number,
-  summary: RequestSummary,
-  safe: boolean,
+  summaryOf: () => RequestSummary,
+  safe: () => boolean,
   options: ResolvedOptions,
 ): Promise<Outcome> {
   // One controller per attempt, aborted by the timer or by the caller's signal. The attempt's
@@ -155,10 +161,10 @@ async function attemptOnce(
     });
     return { response };
   } catch (error) {
-    if (callerSignal.aborted) return { failure: new AbortError(summary, { cause: redactError(error, options.apiKey) }), retryable: false };
-    if (timedOut) return { failure: new TimeoutError(summary, timeoutMs), retryable: safe };
+    if (callerSignal.aborted) return { failure: new AbortError(summaryOf(), { cause: redactError(error, options.apiKey) }), retryable: false };
+    if (timedOut) return { failure: new TimeoutError(summaryOf(), timeoutMs), retryable: safe() };
     const code = systemErrorCode(error);
-    return { failure: connectionError(summary, error, code, options.apiKey), retryable: mayRetryConnection(code, safe) };
+    return { failure: connectionError(summaryOf(), error, code, options.apiKey), retryable: mayRetryConnection(code, safe()) };
   } finally {
     clearTimeout(timer);
     if (followCaller) callerSignal.removeEventListener("abort", followCaller);
