@@ -63,28 +63,9 @@ export function toAdminContact(record: ContactRecord): Schemas["Contact"] {
   };
 }
 
+/** A copy: a stored message already has the contract's shape, and callers must not change it. */
 export function toMessage(record: MessageRecord): Schemas["Message"] {
-  return {
-    id: record.id,
-    accountId: record.accountId,
-    contactId: record.contactId,
-    direction: record.direction as Schemas["Message"]["direction"],
-    channel: record.channel,
-    messageSid: record.messageSid,
-    fromId: record.fromId,
-    toId: record.toId,
-    messageType: record.messageType as Schemas["Message"]["messageType"],
-    body: record.body,
-    status: record.status,
-    mediaUrl: record.mediaUrl,
-    mediaContentType: record.mediaContentType,
-    reactionTo: record.reactionTo,
-    campaignId: record.campaignId,
-    source: record.source as Schemas["Message"]["source"],
-    error: record.error,
-    botOutcome: record.botOutcome,
-    createdAt: record.createdAt,
-  };
+  return { ...record };
 }
 
 export function toDelivery(record: DeliveryRecord, attempts: DeliveryAttemptRecord[]): Schemas["Delivery"] {

@@ -3,6 +3,7 @@
  * JSON text, because the models hold flat values; the store parses them at its edge.
  */
 import { factory, nullable, primaryKey } from "@mswjs/data";
+import type { components } from "../generated/admin.js";
 
 /** Every model and its fields. */
 export const MODELS = {
@@ -123,33 +124,13 @@ export type DeliveryAttemptRecord = Entity<"deliveryAttempt">;
 export type AlertRecord = Entity<"alert">;
 
 /**
- * A message received or sent. Kept as a plain object in a table beside @mswjs/data rather than in
- * it: messages are what the service writes most, and @mswjs/data's create builds a record this
- * wide property by property into an object V8 keeps as a dictionary. Stored that way, a message
- * cost more than all the rest of receiving it, and took several times the memory.
+ * A message received or sent, stored as the admin contract shows it. Kept as a plain object in a
+ * table beside @mswjs/data rather than in it: messages are what the service writes most, and
+ * @mswjs/data's create builds a record this wide property by property into an object V8 keeps as a
+ * dictionary. Stored that way, a message cost more than all the rest of receiving it, and took
+ * several times the memory.
  */
-export interface MessageRecord {
-  id: string;
-  accountId: string;
-  contactId: string;
-  direction: string;
-  channel: string;
-  messageSid: string | null;
-  fromId: string | null;
-  toId: string | null;
-  messageType: string;
-  body: string;
-  status: string;
-  mediaUrl: string | null;
-  mediaContentType: string | null;
-  reactionTo: string | null;
-  campaignId: string | null;
-  source: string;
-  error: string | null;
-  /** For an inbound message: what the bot did with it, and why. */
-  botOutcome: string | null;
-  createdAt: string;
-}
+export type MessageRecord = components["schemas"]["Message"];
 
 /**
  * Scheduled work (webhook attempts, queued opening messages, follow-ups). Kept in a plain table
