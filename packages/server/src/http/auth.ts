@@ -11,7 +11,7 @@ import type { ApiRequest } from "./exchange.js";
 import type { Step } from "./pipeline.js";
 import type { Route } from "./routes.js";
 
-export interface Authenticated {
+interface Authenticated {
   form: AuthForm;
   key: string;
   account: AccountRecord;
@@ -54,7 +54,7 @@ const DESCRIBE: Record<AuthForm, string> = {
 };
 
 /** Every place the request carries a key in. */
-export function presentedKeys(request: ApiRequest, url: URL): Array<{ form: AuthForm; key: string }> {
+function presentedKeys(request: ApiRequest, url: URL): Array<{ form: AuthForm; key: string }> {
   const found: Array<{ form: AuthForm; key: string }> = [];
   const query = url.searchParams.getAll("apiKey");
   if (query.length > 1) throw new HttpError(401, "INVALID_API_KEY", "apiKey is given more than once in the query; send it once.");
@@ -72,7 +72,7 @@ export function presentedKeys(request: ApiRequest, url: URL): Array<{ form: Auth
   return found;
 }
 
-export function authenticate(request: ApiRequest, url: URL, route: Route, store: Store): Authenticated {
+function authenticate(request: ApiRequest, url: URL, route: Route, store: Store): Authenticated {
   const presented = presentedKeys(request, url);
   // Only an error names them; a request that authenticates pays for none of this text.
   const where = () => `${route.method} ${route.template}`;
