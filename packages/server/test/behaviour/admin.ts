@@ -18,6 +18,19 @@ export const admin: Register = (target, options) => {
       expect(wrong.status).toBe(401);
     });
 
+    it("answers an unknown path 404 and another method 405 with Allow, before it asks for the token", async () => {
+      const unknown = await call("GET", "/nope");
+      expect(unknown).toMatchObject({
+        status: 404,
+        body: { error: { code: "NOT_FOUND", message: "No admin operation at GET /__admin/nope. The admin API is described at /__admin/openapi.json." } },
+      });
+      const wrong = await call("DELETE", "/accounts");
+      expect(wrong).toMatchObject({ status: 405, body: { error: { code: "METHOD_NOT_ALLOWED", message: "Method DELETE is not allowed on /__admin/accounts; use GET or POST." } } });
+      expect(wrong.headers.get("allow")).toBe("GET, POST");
+      const tokenless = await target().harness.fetch(`${target().harness.adminUrl}/nope`);
+      expect(tokenless.status).toBe(404);
+    });
+
     it("serves its own OpenAPI document", async () => {
       const doc = await call("GET", "/openapi.json");
       expect(doc.body.info.title).toBe("Intake reference server — admin API");
