@@ -15,7 +15,8 @@ import { Faults, type FaultRuleInput } from "./http/faults.js";
 import { createRateLimiter } from "./http/rate-limit.js";
 import { deterministicIds, randomIds, serialIds, type IdState } from "./shared/ids.js";
 import { Journal } from "./http/journal.js";
-import { Store } from "./store/store.js";
+import { Store, type Change } from "./store/store.js";
+import type { AnswerHold } from "./http/pipeline.js";
 
 export interface IntakeOptions extends EngineOptions {
   /** Accounts, campaigns, lists and contacts to start with (and to go back to on reset). */
@@ -61,8 +62,14 @@ export interface Intake {
   adminToken: string;
   events: DomainEvents;
   engine: Engine;
-  /** Called after every change of state (persistence listens). */
-  onChange(listener: () => void): () => void;
+  /** Called after every change of state, with what changed (persistence listens). */
+  onChange(listener: (change: Change) => void): () => void;
+  /**
+   * Answers and outgoing webhooks wait for the promise `hold` returns, when it returns one: the
+   * data file holds them until the changes they stem from are committed. A rejection becomes the
+   * answer (an HttpError's status and message, else a 500).
+   */
+  holdAnswers(hold: AnswerHold): () => void;
   /** Reports an unexpected error to `onError` (or console.error), never throwing: adapters send their own failures here. */
   reportError(error: unknown): void;
   close(): Promise<void>;
@@ -99,7 +106,22 @@ export function createIntake(options: IntakeOptions = {}): Intake {
   const trustForwardedProto = options.trustForwardedProto ?? false;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
 
-  const engine = createEngine({ store, clock, ids, events, random: () => ids.random(), onError, sequential: deterministic !== undefined }, options);
+  let holds: AnswerHold[] = [];
+  const held: AnswerHold = () => {
+    if (holds.length === 0) return undefined;
+    const waits = holds.map((hold) => hold()).filter((wait) => wait !== undefined);
+    return waits.length ? Promise.all(waits).then(() => undefined) : undefined;
+  };
+  const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  // A webhook goes out only once the state that caused it is saved: a crash never leaves a receiver
+  // told of a message the restarted server does not have.
+  const fetch = async (request: Request) => {
+    const wait = held();
+    if (wait) await wait;
+    return send(request);
+  };
+
+  const engine = createEngine({ store, clock, ids, events, random: () => ids.random(), onError, sequential: deterministic !== undefined }, { ...options, fetch });
   const admin = createAdminService({
     store,
     clock,
@@ -139,9 +161,10 @@ export function createIntake(options: IntakeOptions = {}): Intake {
     // Deterministic runs number them like every other id, so transcripts match byte for byte.
     requestId: deterministic ? () => ids.id("req_") : serialIds("req_", ids),
     record: (entry) => journal.add(entry),
+    hold: held,
     onError,
   });
-  const adminApi = createAdminApi({ admin, token: adminToken, trustForwardedProto, maxBodyBytes, now: () => clock.now(), onError });
+  const adminApi = createAdminApi({ admin, token: adminToken, trustForwardedProto, maxBodyBytes, now: () => clock.now(), hold: held, onError });
 
   const handle = (request: ApiRequest) => {
     const { pathname } = request.url;
@@ -159,6 +182,10 @@ export function createIntake(options: IntakeOptions = {}): Intake {
     events,
     engine,
     onChange: (listener) => store.onChange(listener),
+    holdAnswers(hold) {
+      holds.push(hold);
+      return () => (holds = holds.filter((h) => h !== hold));
+    },
     reportError: onError,
     /** Stops scheduling; webhook attempts in flight are aborted and stay stored for a restart. */
     close: () => engine.close(),

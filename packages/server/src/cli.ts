@@ -22,7 +22,10 @@ const USAGE = `Usage: intake-server [options]
   --port N               port; 0 picks a free one (default 8443)
   --seed FILE            accounts, campaigns, lists and contacts to start with (JSON or YAML)
   --demo                 start with the built-in demo seed (and print its keys)
-  --data-file FILE       keep the state in FILE across restarts
+  --data-file FILE       keep the state in FILE, an SQLite database, across restarts and crashes
+  --durability full|normal
+                         full: each commit reaches the disk (survives a machine crash; default);
+                         normal: survives a crash of the server's process only, and costs less
   --admin-token TOKEN    the token /__admin requires (default: random, printed)
   --clock real|virtual   a virtual clock only moves through POST /__admin/clock/advance
   --clock-start ISO      where a virtual clock starts (default 2026-01-01T00:00:00Z)
@@ -123,6 +126,7 @@ async function main() {
         seed: { type: "string" },
         demo: { type: "boolean", default: false },
         "data-file": { type: "string" },
+        durability: { type: "string", default: "full" },
         "admin-token": { type: "string" },
         clock: { type: "string", default: "real" },
         "clock-start": { type: "string" },
@@ -151,6 +155,8 @@ async function main() {
   }
   if (args.clock !== "real" && args.clock !== "virtual") fail(`--clock is real or virtual (got ${args.clock}).`);
   if (args.seed && args.demo) fail("--seed and --demo both give a starting state: choose one.");
+  if (args.durability !== "full" && args.durability !== "normal") fail(`--durability is full or normal (got ${args.durability}).`);
+  if (args.durability !== "full" && !args["data-file"]) fail("--durability applies to a --data-file: give one, or leave --durability out.");
   const half = halfPair(args["tls-cert"], args["tls-key"]);
   if (half) fail(half);
   const port = integer("port", args.port);
@@ -171,25 +177,26 @@ async function main() {
     faults: (args.fault ?? []).map(parseFault),
   } satisfies IntakeOptions;
   // The server's modules, the seed and the bot load only now: --help and usage errors answer at once.
-  const [{ createIntake }, { serve }, { claimDataFile }, { persist, readDataFile }, demo] = await Promise.all([
+  const [{ createIntake }, { serve }, { openDataFile }, { persist }, demo] = await Promise.all([
     import("./app.js"),
     import("./adapters/node.js"),
-    import("./adapters/data-file-lock.js"),
     import("./adapters/data-file.js"),
+    import("./adapters/write-through.js"),
     import("./admin/demo-seed.js"),
   ]);
   const seed = args.demo ? demo.DEMO_SEED : args.seed ? await readSeed(args.seed) : undefined;
   const bot = args.bot ? await loadBot(args.bot) : undefined;
   const dataFile = args["data-file"];
-  // Claimed before it is read: a second server must not even start the first one's pending work.
-  const claim = dataFile ? claimDataFile(dataFile) : undefined;
-  process.once("exit", () => claim?.release());
-  const snapshot = dataFile ? readDataFile(dataFile) : undefined;
+  // Claimed as it is opened: a second server must not even start the first one's pending work.
+  const file = dataFile ? openDataFile(dataFile, { durability: args.durability }) : undefined;
+  process.once("exit", () => file?.close());
 
-  const intake = await loadState(dataFile, async () => createIntake({ ...options, seed, bot, snapshot }));
-  const persistence = dataFile ? persist(intake, dataFile, { claim }) : undefined;
+  const intake = await loadState(dataFile, async () => createIntake({ ...options, seed, bot, snapshot: file?.state }));
   // A new data file holds the starting state at once, so a crash before any change loses nothing.
-  if (dataFile && !snapshot) await persistence!.flush(true);
+  const persistence = file ? persist(intake, file) : undefined;
+  if (persistence?.keptJson) {
+    process.stderr.write(`intake-server: ${dataFile} was an intake-snapshot/1 JSON file; it is now an SQLite database holding the same state, and the JSON is kept at ${persistence.keptJson}.\n`);
+  }
   const server = await serve(intake, {
     host: args.host,
     port,
@@ -208,10 +215,12 @@ async function main() {
     // Webhook attempts in flight finish (and are recorded) before the last save.
     await intake.close();
     let code = 0;
-    await persistence?.stop().catch((error: unknown) => {
+    try {
+      persistence?.stop();
+    } catch (error) {
       process.stderr.write(`intake-server: ${(error as Error).message}\n`);
       code = 1;
-    });
+    }
     process.exit(code);
   };
   process.on("SIGINT", () => void stop("SIGINT"));

@@ -2,7 +2,8 @@
 // an unexpected failure, the node adapter's and the data file's own failures.
 import { createIntakeClient, RateLimitError } from "@intake/client";
 import { createIntake, type Intake, type IntakeOptions } from "@intake/server";
-import { persist, readDataFile, requestListener, serve } from "@intake/server/node";
+import { openDataFile, persist, requestListener, serve } from "@intake/server/node";
+import Database from "better-sqlite3";
 import { execFile, spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
@@ -860,27 +861,25 @@ describe("the data file", () => {
   function lockFolder() {
     const directory = mkdtempSync(join(tmpdir(), "intake-lock-"));
     onTestFinished(() => rmSync(directory, { recursive: true, force: true }));
-    const path = join(directory, "state.json");
+    const path = join(directory, "state.db");
     return { path, lock: `${path}.lock` };
   }
   const inUse = (path: string, holder: string) =>
     `${path} is in use by another server (process ${holder}; ${path}.lock): stop it, or give this one another --data-file. If no intake-server runs as that process (one killed, its process id since reused), delete ${path}.lock.`;
   const mine = `${process.pid} ${hostname()}\n`;
 
-  it("is kept by one server at a time: <file>.lock names its process and host, a second persist() is refused, a stop gives it up", async () => {
+  it("is kept by one server at a time: <file>.lock names its process and host, a second openDataFile() is refused, a close gives it up", async () => {
     const { path, lock } = lockFolder();
-    const intake = createIntake({ seed: SEED });
-    onTestFinished(() => intake.close());
-    const first = persist(intake, path);
+    const first = openDataFile(path);
     expect(readFileSync(lock, "utf8")).toBe(mine);
-    expect(() => persist(intake, path)).toThrow(`${path} is already kept by this process: stop its other persist() first.`);
-    await first.stop();
+    expect(() => openDataFile(path)).toThrow(`${path} is already kept by this process: close its other openDataFile() first.`);
+    first.close();
     expect(existsSync(lock)).toBe(false);
-    // A stop made twice gives up only its own lock, never the next holder's.
-    const again = persist(intake, path);
-    await again.stop();
+    // A close made twice gives up only its own lock, never the next holder's.
+    const again = openDataFile(path);
+    again.close();
     writeFileSync(lock, `${process.ppid} ${hostname()}\n`);
-    await again.stop();
+    again.close();
     expect(readFileSync(lock, "utf8")).toBe(`${process.ppid} ${hostname()}\n`);
   });
 
@@ -894,18 +893,14 @@ describe("the data file", () => {
       await exited;
     });
     writeFileSync(lock, `${holder.pid} ${hostname()}\n`);
-    const intake = createIntake({ seed: SEED });
-    onTestFinished(() => intake.close());
-    expect(() => persist(intake, path)).toThrow(inUse(path, String(holder.pid)));
+    expect(() => openDataFile(path)).toThrow(inUse(path, String(holder.pid)));
     expect(readFileSync(lock, "utf8")).toBe(`${holder.pid} ${hostname()}\n`);
   });
 
   it("held on another host is refused, naming the process and the host (it cannot be looked at from here)", async () => {
     const { path, lock } = lockFolder();
     writeFileSync(lock, `${process.pid} another-host\n`);
-    const intake = createIntake({ seed: SEED });
-    onTestFinished(() => intake.close());
-    expect(() => persist(intake, path)).toThrow(inUse(path, `${process.pid} on another-host`));
+    expect(() => openDataFile(path)).toThrow(inUse(path, `${process.pid} on another-host`));
   });
 
   it("held by a process that has ended, or by this process's pid with no claim of its own (a restarted container), is taken over", async () => {
@@ -913,53 +908,57 @@ describe("the data file", () => {
     // A server killed without a stop leaves its lock behind: here a process that ran and was reaped.
     const ended = spawn(process.execPath, ["-e", ""], { stdio: "ignore" });
     await new Promise((resolve) => ended.once("exit", resolve));
-    const intake = createIntake({ seed: SEED });
-    onTestFinished(() => intake.close());
     for (const stale of [`${ended.pid} ${hostname()}\n`, mine]) {
       writeFileSync(lock, stale);
-      const next = persist(intake, path);
+      const next = openDataFile(path);
       expect(readFileSync(lock, "utf8")).toBe(mine);
-      await next.stop();
+      next.close();
       expect(existsSync(lock)).toBe(false);
     }
   });
 
   it("with a lock that names no process (empty, as a server killed as it started leaves it) is refused, saying what to do", async () => {
     const { path, lock } = lockFolder();
-    const intake = createIntake({ seed: SEED });
-    onTestFinished(() => intake.close());
     for (const unreadable of ["", "not a lock\n"]) {
       writeFileSync(lock, unreadable);
-      expect(() => persist(intake, path)).toThrow(
+      expect(() => openDataFile(path)).toThrow(
         `${path} may be in use by another server: ${lock} does not name its process (one starting, or killed as it started). If no intake-server runs on this file, delete ${lock}.`,
       );
       expect(readFileSync(lock, "utf8")).toBe(unreadable);
     }
   });
 
-  it("a save that fails is reported to onError (even one that throws), and made again at the next change", async () => {
+  it("a commit that fails is answered 503 NOT_SAVED and reported to onError; the file keeps its last commit, and the change is saved once that works", async () => {
+    const { path } = lockFolder();
     const { intake, errors, console_ } = rethrowingIntake();
-    const directory = mkdtempSync(join(tmpdir(), "intake-save-"));
-    // A file where the data file's folder should be: no save can succeed until it is a folder.
-    writeFileSync(join(directory, "state"), "");
-    const path = join(directory, "state", "state.json");
-    const saver = persist(intake, path, { delayMs: 0 });
+    const saver = persist(intake, openDataFile(path));
     const create = (phone: string) => post(intake, JSON.stringify({ phone }));
+    // Another program holds the file's write lock (a sqlite3 shell in a transaction, say).
+    const other = new Database(path);
     try {
-      await create("+14155550100");
-      await saver.flush();
-      expect(errors.map((e) => (e as Error).message)).toEqual([`Could not save ${path}; it is tried again at the next change and on stop.`]);
-      rmSync(join(directory, "state"));
-      mkdirSync(join(directory, "state"));
-      await create("+14155550101");
-      // Saved by the change itself (no flush): both contacts, the one whose save failed too.
-      await vi.waitFor(() => expect(readDataFile(path)?.records.contact?.map((c) => c.phone)).toEqual(expect.arrayContaining(["+14155550100", "+14155550101"])), { timeout: 10_000 });
-      expect(errors).toHaveLength(1);
+      expect((await create("+14155550100")).status).toBe(201);
+      other.exec("BEGIN IMMEDIATE");
+      const refused = await create("+14155550101");
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get("retry-after")).toBe("1");
+      expect(await refused.json()).toEqual({
+        error: { code: "NOT_SAVED", message: "The server could not save this change to its data file (its log says why), so it is not confirmed. Retry later." },
+      });
+      expect((errors[0] as Error).message).toBe(
+        `${path} is locked by another program (database is locked): close what holds it (a sqlite3 shell in a transaction, say). The changes are kept in memory and saved once that works.`,
+      );
+      const phones = () => other.prepare("SELECT json_extract(record, '$.phone') FROM contacts").pluck().all();
+      expect(phones()).toEqual(expect.arrayContaining(["+14155550100"]));
+      expect(phones()).not.toContain("+14155550101");
+      other.exec("ROLLBACK");
+      // Tried again by itself: the change first refused is saved with the next commit.
+      await vi.waitFor(() => expect(phones()).toEqual(expect.arrayContaining(["+14155550100", "+14155550101"])), { timeout: 5_000 });
+      expect((await create("+14155550102")).status).toBe(201);
     } finally {
+      other.close();
       console_.mockRestore();
-      await saver.stop();
+      saver.stop();
       await intake.close();
-      rmSync(directory, { recursive: true, force: true });
     }
   });
 });

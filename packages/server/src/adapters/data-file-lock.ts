@@ -6,7 +6,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 
 import { hostname } from "node:os";
 import { dirname, resolve } from "node:path";
 
-/** The data files this process keeps (a second persist() of one would overwrite the first's saves). */
+/** The data files this process keeps (a second openDataFile() of one would write over the first's). */
 const held = new Set<string>();
 
 export interface DataFileClaim {
@@ -17,19 +17,21 @@ export interface DataFileClaim {
 /**
  * Claims a data file for this process: `<file>.lock` is created only if there is none, and holds
  * "<pid> <host>". A lock whose process no longer runs on this host (a crash, kill -9) is taken over;
- * one whose process runs, or that another host holds, is refused, naming its holder. A folder that
- * cannot be written is not refused here: every save fails then, and says so through onError.
+ * one whose process runs, or that another host holds, is refused, naming its holder, and so is a
+ * folder this user cannot write.
  */
 export function claimDataFile(path: string): DataFileClaim {
   const lock = `${path}.lock`;
   const key = resolve(path);
-  if (held.has(key)) throw new Error(`${path} is already kept by this process: stop its other persist() first.`);
+  if (held.has(key)) throw new Error(`${path} is already kept by this process: close its other openDataFile() first.`);
   const mine = `${process.pid} ${hostname()}\n`;
   // A stale lock removed, then ours created, and a turn to spare for one released meanwhile: more
   // than that means another server is starting on this file at the same moment.
   for (let attempt = 0; attempt < 3; attempt++) {
     const created = create(lock, mine);
-    if (created === "unwritable") return { release: () => {} };
+    if (created instanceof Error) {
+      throw new Error(`Cannot write beside ${path} (${created.message}): give --data-file a file in a folder this user can write, on a disk with room.`, { cause: created });
+    }
     if (created === "created") {
       held.add(key);
       let released = false;
@@ -72,25 +74,25 @@ function inUse(path: string, lock: string, holder: string): Error {
 }
 
 /** Creates the lock only if there is none (the one step two servers cannot both win), and writes it. */
-function create(lock: string, text: string): "created" | "exists" | "unwritable" {
+function create(lock: string, text: string): "created" | "exists" | Error {
   let fd: number;
   try {
     mkdirSync(dirname(lock), { recursive: true });
-  } catch {
-    return "unwritable";
+  } catch (error) {
+    return error as Error;
   }
   try {
     fd = openSync(lock, "wx", 0o600);
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EEXIST" ? "exists" : "unwritable";
+    return (error as NodeJS.ErrnoException).code === "EEXIST" ? "exists" : (error as Error);
   }
   try {
     writeSync(fd, text);
     return "created";
-  } catch {
+  } catch (error) {
     // A full disk, say: no lock left behind that names nobody.
     rmSync(lock, { force: true });
-    return "unwritable";
+    return error as Error;
   } finally {
     closeSync(fd);
   }

@@ -1,123 +1,326 @@
 /**
- * --data-file: the state survives a restart. Saves are atomic (a temporary file, flushed to disk,
- * then renamed over the old one), so a crash leaves either the old or the new state, never a
- * torn file. Changes are saved shortly after they happen (debounced), and at once on flush().
- * One server keeps a data file at a time (data-file-lock.ts).
+ * --data-file: an SQLite database (better-sqlite3, WAL) holding the whole state, one table per
+ * kind of record, each row a record as JSON. The server works from memory; write-through.ts
+ * writes each change here before it is answered. One server keeps a data file at a time
+ * (data-file-lock.ts). An `intake-snapshot/1` JSON file, what older servers saved, is imported.
  */
-import { readdirSync, readFileSync, rmSync } from "node:fs";
-import { mkdir, open, rename, rm } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { closeSync, existsSync, linkSync, openSync, readFileSync, readSync, renameSync, rmSync } from "node:fs";
+import Database from "better-sqlite3";
 import type { Snapshot } from "../admin/service.js";
+import { TABLE_NAMES, type TableName } from "../store/store.js";
 import { claimDataFile, type DataFileClaim } from "./data-file-lock.js";
 
-export function readDataFile(path: string): Snapshot | undefined {
-  let text: string;
+/** The layout of the tables; a file of another version is refused (PRAGMA user_version). */
+export const SCHEMA_VERSION = 1;
+/** PRAGMA application_id, "Intk": tells an Intake data file from another program's database. */
+export const APPLICATION_ID = 0x496e746b;
+
+/** The table of each kind of record. */
+export const TABLES: Record<TableName, string> = {
+  account: "accounts",
+  campaign: "campaigns",
+  list: "lists",
+  listMember: "list_members",
+  contact: "contacts",
+  creditTransaction: "credit_transactions",
+  delivery: "deliveries",
+  deliveryAttempt: "delivery_attempts",
+  alert: "alerts",
+  message: "messages",
+  idempotencyRecord: "idempotency_records",
+  job: "jobs",
+};
+
+/**
+ * SQLite's `synchronous`: "full" flushes every commit to the disk (it survives a crash of the
+ * machine); "normal" leaves that to the operating system (it survives a crash of the process).
+ */
+export type Durability = "full" | "normal";
+export const DURABILITIES: readonly Durability[] = ["full", "normal"];
+
+/** Changed records by table and id; undefined for one removed. */
+export type Changes = Map<TableName, Map<string, object | undefined>>;
+
+/** The state beside the records: the clock and the id sequence. */
+export type Meta = Pick<Snapshot, "clock" | "ids">;
+
+export interface DataFile {
+  readonly path: string;
+  /** The state the file holds: undefined for a new file, whose database persist() creates. */
+  readonly state: Snapshot | undefined;
+  /** An `intake-snapshot/1` JSON file that persist() turns into a database (kept beside it). */
+  readonly json: boolean;
+  /** Creates the database anew holding this state (a new file, an imported one); returns where the JSON was kept. */
+  create(snapshot: Snapshot): string | undefined;
+  /** Writes these changes in one transaction. */
+  write(changes: Changes, meta: Meta): void;
+  /** Replaces everything it holds with this state, in one transaction. */
+  replace(snapshot: Snapshot): void;
+  /** Closes the database and gives the file up. */
+  close(): void;
+}
+
+const SQLITE_HEADER = "SQLite format 3\0";
+
+/**
+ * Claims the file and reads what it holds. Throws, with what to do, for a file in use, one that
+ * is not an Intake data file, a damaged one, one of another schema version, or a folder that
+ * cannot be written.
+ */
+export function openDataFile(path: string, options: { durability?: Durability } = {}): DataFile {
+  const durability = options.durability ?? "full";
+  if (!DURABILITIES.includes(durability)) throw new Error(`durability is ${DURABILITIES.join(" or ")} (got ${String(durability)}).`);
+  const claim = claimDataFile(path);
   try {
-    text = readFileSync(path, "utf8");
+    const kind = kindOf(path);
+    if (kind === "sqlite") {
+      const db = open(path, durability);
+      try {
+        return dataFile(path, durability, claim, db, read(path, db), false);
+      } catch (error) {
+        db.close();
+        throw error;
+      }
+    }
+    const state = kind === "json" ? readJson(path) : undefined;
+    return dataFile(path, durability, claim, undefined, state, kind === "json");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new Error(`cannot read the data file ${path} (${(error as Error).message}): give --data-file a file in a folder this user can write.`, { cause: error });
-  }
-  try {
-    const snapshot = JSON.parse(text) as Snapshot;
-    if (snapshot.format !== "intake-snapshot/1") throw new Error(`unknown format ${JSON.stringify(snapshot.format)}`);
-    return snapshot;
-  } catch (error) {
-    throw new Error(`${path} is not a snapshot this server can read (${(error as Error).message}). Move it away to start empty.`, { cause: error });
+    claim.release();
+    throw error;
   }
 }
 
-export async function writeDataFile(path: string, snapshot: Snapshot): Promise<void> {
-  const dir = dirname(path);
-  await mkdir(dir, { recursive: true });
-  const temporary = join(dir, `.${basename(path)}.${process.pid}.tmp`);
-  // The state holds every API key and webhook secret: readable by its owner only.
-  const file = await open(temporary, "w", 0o600);
-  try {
-    await file.writeFile(JSON.stringify(snapshot));
-    await file.sync();
-  } finally {
-    await file.close();
-  }
-  await rename(temporary, path);
-  // The rename itself is durable only once the directory is flushed.
-  const directory = await open(dir, "r").catch(() => undefined);
-  await directory?.sync().catch(() => {});
-  await directory?.close();
-}
-
-/** Temporary files of runs that were killed in the middle of a save. */
-function removeStaleTemporaries(path: string) {
-  const prefix = `.${basename(path)}.`;
-  let names: string[];
-  try {
-    names = readdirSync(dirname(path));
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (name.startsWith(prefix) && name.endsWith(".tmp")) rmSync(join(dirname(path), name), { force: true });
-  }
-}
-
-/** What persistence needs of the service (an Intake has it). */
-export interface Persisted {
-  admin: { snapshot(): Snapshot };
-  /** Called after every change of state. */
-  onChange(listener: () => void): () => void;
-  reportError(error: unknown): void;
-}
-
-export interface Persistence {
-  /** Saves now if anything changed since the last save (or, forced, in any case). */
-  flush(force?: boolean): Promise<void>;
-  stop(): Promise<void>;
-}
-
-export function persist(intake: Persisted, path: string, options: { delayMs?: number; maxDelayMs?: number; claim?: DataFileClaim } = {}): Persistence {
-  // A caller that claimed the file before reading it passes its claim; else it is claimed here.
-  const claim = options.claim ?? claimDataFile(path);
-  removeStaleTemporaries(path);
-  const delayMs = options.delayMs ?? 100;
-  const maxDelayMs = options.maxDelayMs ?? 1000;
-  let dirty = false;
-  let firstChange = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let saving: Promise<void> = Promise.resolve();
-
-  const save = () => {
-    timer = undefined;
-    if (!dirty) return saving;
-    dirty = false;
-    const snapshot = intake.admin.snapshot();
-    saving = saving.then(() => writeDataFile(path, snapshot)).catch((error: unknown) => {
-      dirty = true;
-      intake.reportError(new Error(`Could not save ${path}; it is tried again at the next change and on stop.`, { cause: error }));
-    });
-    return saving;
+function dataFile(path: string, durability: Durability, claim: DataFileClaim, opened: Database.Database | undefined, state: Snapshot | undefined, json: boolean): DataFile {
+  let db = opened;
+  let statements: ReturnType<typeof prepare> | undefined = db && prepare(db);
+  const using = () => {
+    if (!db || !statements) throw new Error(`${path} has no database yet: persist() creates it.`);
+    return { db, statements };
   };
-
-  const unsubscribe = intake.onChange(() => {
-    if (!dirty) firstChange = Date.now();
-    dirty = true;
-    if (timer) clearTimeout(timer);
-    const wait = Math.max(0, Math.min(delayMs, firstChange + maxDelayMs - Date.now()));
-    timer = setTimeout(save, wait);
-  });
-
   return {
-    flush: (force = false) => {
-      if (timer) clearTimeout(timer);
-      if (force) dirty = true;
-      return save();
+    path,
+    state,
+    json,
+    create(snapshot) {
+      // Built beside the file and renamed over it: a crash leaves the old file or the whole new one.
+      const building = `${path}.creating`;
+      rmSync(building, { force: true });
+      // It holds every API key and webhook secret: readable by its owner only (SQLite gives its
+      // -wal and -shm files the same mode).
+      closeSync(openSync(building, "wx", 0o600));
+      const fresh = open(building, durability);
+      try {
+        fresh.exec(SCHEMA);
+        fresh.pragma(`application_id = ${APPLICATION_ID}`);
+        fresh.pragma(`user_version = ${SCHEMA_VERSION}`);
+        replaceAll(fresh, prepare(fresh), snapshot);
+      } finally {
+        fresh.close();
+      }
+      const kept = json ? keepJson(path) : undefined;
+      db?.close();
+      renameSync(building, path);
+      db = open(path, durability);
+      statements = prepare(db);
+      return kept;
     },
-    async stop() {
-      unsubscribe();
-      if (timer) clearTimeout(timer);
-      await save();
-      await rm(join(dirname(path), `.${basename(path)}.${process.pid}.tmp`), { force: true });
+    write(changes, meta) {
+      const { db, statements } = using();
+      db.transaction(() => {
+        for (const [table, records] of changes) {
+          const { upsert, remove } = statements.tables[table];
+          for (const [id, record] of records) {
+            if (record) upsert.run(id, JSON.stringify(record));
+            else remove.run(id);
+          }
+        }
+        writeMeta(statements, meta);
+      })();
+    },
+    replace(snapshot) {
+      const { db, statements } = using();
+      replaceAll(db, statements, snapshot);
+    },
+    close() {
+      db?.close();
+      db = undefined;
       claim.release();
-      if (dirty) throw new Error(`The last changes could not be saved to ${path}.`);
     },
   };
+}
+
+const SCHEMA = [
+  "CREATE TABLE intake_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+  ...TABLE_NAMES.map((table) => `CREATE TABLE ${TABLES[table]} (id TEXT PRIMARY KEY, record TEXT NOT NULL)`),
+].join(";\n");
+
+function prepare(db: Database.Database) {
+  const tables = {} as Record<TableName, { upsert: Database.Statement; remove: Database.Statement; insert: Database.Statement; clear: Database.Statement }>;
+  for (const table of TABLE_NAMES) {
+    const name = TABLES[table];
+    tables[table] = {
+      // An update keeps its row (and so its place: rows load in the order they were made), but an
+      // idempotency record written again moves to the end, as the store's table does.
+      upsert:
+        table === "idempotencyRecord"
+          ? db.prepare(`INSERT OR REPLACE INTO ${name} (id, record) VALUES (?, ?)`)
+          : db.prepare(`INSERT INTO ${name} (id, record) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET record = excluded.record`),
+      remove: db.prepare(`DELETE FROM ${name} WHERE id = ?`),
+      insert: db.prepare(`INSERT INTO ${name} (id, record) VALUES (?, ?)`),
+      clear: db.prepare(`DELETE FROM ${name}`),
+    };
+  }
+  return { tables, meta: db.prepare("INSERT OR REPLACE INTO intake_meta (key, value) VALUES (?, ?)") };
+}
+
+function writeMeta(statements: ReturnType<typeof prepare>, meta: Meta) {
+  statements.meta.run("clock", JSON.stringify(meta.clock));
+  statements.meta.run("ids", JSON.stringify(meta.ids ?? null));
+}
+
+function replaceAll(db: Database.Database, statements: ReturnType<typeof prepare>, snapshot: Snapshot) {
+  const records = snapshot.records as unknown as Partial<Record<TableName, Array<{ id: string }>>>;
+  db.transaction(() => {
+    for (const table of TABLE_NAMES) {
+      const { clear, insert } = statements.tables[table];
+      clear.run();
+      for (const record of records[table] ?? []) insert.run(record.id, JSON.stringify(record));
+    }
+    writeMeta(statements, snapshot);
+  })();
+}
+
+/**
+ * How long a commit waits for another program's write transaction on the file (a sqlite3 shell's)
+ * before it fails: the server answers nothing meanwhile.
+ */
+const BUSY_TIMEOUT_MS = 1000;
+
+function open(path: string, durability: Durability): Database.Database {
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(path, { fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+    // WAL: a commit appends to the log instead of rewriting pages, and readers (a sqlite3 shell)
+    // do not stop the server.
+    if (db.pragma("journal_mode = WAL", { simple: true }) !== "wal") throw new Error("it cannot be put in WAL mode");
+    db.pragma(`synchronous = ${durability === "full" ? "FULL" : "NORMAL"}`);
+    return db;
+  } catch (error) {
+    db?.close();
+    throw new Error(explain(path, error), { cause: error });
+  }
+}
+
+/** Reads the whole state, checking first that the file is an Intake data file of this version. */
+function read(path: string, db: Database.Database): Snapshot | undefined {
+  try {
+    const applicationId = db.pragma("application_id", { simple: true }) as number;
+    const version = db.pragma("user_version", { simple: true }) as number;
+    const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all() as string[];
+    if (applicationId !== APPLICATION_ID) {
+      // An empty database (`sqlite3 FILE ""`) is a new data file.
+      if (applicationId === 0 && tables.length === 0) return undefined;
+      throw new Error(
+        `${path} is an SQLite database of another program (${tables.length ? `tables ${tables.slice(0, 5).join(", ")}` : `application id ${applicationId}`}), not an Intake data file: give --data-file another file.`,
+      );
+    }
+    if (version !== SCHEMA_VERSION) {
+      throw new Error(
+        version > SCHEMA_VERSION
+          ? `${path} was written by a newer intake-server (schema version ${version}; this one reads ${SCHEMA_VERSION}): run that version, or export the state from it (GET /__admin/snapshot) and load it here (PUT /__admin/snapshot).`
+          : `${path} has schema version ${version}, which this intake-server (version ${SCHEMA_VERSION}) cannot migrate: export the state with the intake-server that wrote it (GET /__admin/snapshot) and load it here (PUT /__admin/snapshot).`,
+      );
+    }
+    const missing = ["intake_meta", ...TABLE_NAMES.map((table) => TABLES[table])].filter((name) => !tables.includes(name));
+    if (missing.length) throw new Error(`${path} lacks the tables ${missing.join(", ")}: it is damaged. Restore it from a copy, or move it away to start empty.`);
+    const meta = new Map(db.prepare("SELECT key, value FROM intake_meta").raw().all() as Array<[string, string]>);
+    const records: Record<string, object[]> = {};
+    for (const table of TABLE_NAMES) {
+      const rows: object[] = (records[table] = []);
+      for (const [id, text] of db.prepare(`SELECT id, record FROM ${TABLES[table]} ORDER BY rowid`).raw().iterate() as Iterable<[string, string]>) {
+        rows.push(parseRow(path, TABLES[table], id, text));
+      }
+    }
+    const clock = JSON.parse(meta.get("clock") ?? "null") as Snapshot["clock"] | null;
+    return {
+      format: "intake-snapshot/1",
+      savedAt: clock?.now ?? new Date().toISOString(),
+      clock: clock ?? { mode: "real", now: new Date().toISOString() },
+      ids: JSON.parse(meta.get("ids") ?? "null") as Snapshot["ids"],
+      records: records as unknown as Snapshot["records"],
+    };
+  } catch (error) {
+    if ((error as { code?: unknown }).code === undefined) throw error;
+    throw new Error(explain(path, error), { cause: error });
+  }
+}
+
+function parseRow(path: string, table: string, id: string, text: string): object {
+  try {
+    return JSON.parse(text) as object;
+  } catch {
+    throw new Error(`${path} is damaged: the row ${id} of ${table} is not JSON. Fix or delete that row (sqlite3 ${path}), or restore the file from a copy.`);
+  }
+}
+
+/** What SQLite's error means for the person who started the server, and what to do. */
+export function explain(path: string, error: unknown): string {
+  const code = String((error as { code?: unknown }).code ?? "");
+  const message = (error as Error).message;
+  if (code === "SQLITE_NOTADB" || code.startsWith("SQLITE_CORRUPT")) {
+    return `${path} is damaged (${message}): restore it from a copy, or move it away to start empty (sqlite3 ${path} .recover may save what is left).`;
+  }
+  if (code === "SQLITE_FULL" || code === "SQLITE_IOERR_WRITE" || /ENOSPC|EFBIG/.test(message)) {
+    return `The disk holding ${path} is full (${message}): free some space.`;
+  }
+  if (code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_CANTOPEN") || code.startsWith("SQLITE_PERM")) {
+    return `Cannot write ${path} (${message}): give --data-file a file in a folder this user can write.`;
+  }
+  if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {
+    return `${path} is locked by another program (${message}): close what holds it (a sqlite3 shell in a transaction, say).`;
+  }
+  return `${path}: ${message}`;
+}
+
+/** What the file is, from its first bytes. */
+function kindOf(path: string): "new" | "sqlite" | "json" {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return "new";
+    throw new Error(`Cannot read ${path} (${(error as Error).message}): give --data-file a file this user can read and write.`, { cause: error });
+  }
+  const head = Buffer.alloc(SQLITE_HEADER.length);
+  let length: number;
+  try {
+    length = readSync(fd, head, 0, head.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (length === 0) return "new";
+  if (head.toString("latin1", 0, length) === SQLITE_HEADER) return "sqlite";
+  if (head.toString("utf8", 0, length).trimStart().startsWith("{")) return "json";
+  throw new Error(`${path} is not an Intake data file (neither an SQLite database nor an intake-snapshot/1 JSON file): give --data-file another file, or move this one away.`);
+}
+
+function readJson(path: string): Snapshot {
+  let snapshot: Snapshot;
+  try {
+    snapshot = JSON.parse(readFileSync(path, "utf8")) as Snapshot;
+  } catch (error) {
+    throw new Error(`${path} is not an Intake data file (JSON that does not parse: ${(error as Error).message}): give --data-file another file, or move this one away.`, { cause: error });
+  }
+  if (snapshot?.format !== "intake-snapshot/1") {
+    throw new Error(`${path} is JSON but not an intake-snapshot/1 file (format ${JSON.stringify(snapshot?.format)}): give --data-file another file, or move this one away.`);
+  }
+  return snapshot;
+}
+
+/** Keeps an imported JSON file beside the database that replaces it: nothing is lost. */
+function keepJson(path: string): string {
+  let kept = `${path}.snapshot.json`;
+  for (let n = 2; existsSync(kept); n++) kept = `${path}.snapshot-${n}.json`;
+  linkSync(path, kept);
+  return kept;
 }

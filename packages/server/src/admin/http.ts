@@ -6,7 +6,7 @@ import { adminDocument } from "../generated/admin-document.js";
 import type { operations } from "../generated/admin.js";
 import { HttpError } from "../shared/errors.js";
 import type { ApiRequest, ApiResponse } from "../http/exchange.js";
-import { pipeline, respond, type Result, type Step } from "../http/pipeline.js";
+import { holdAnswer, pipeline, respond, type AnswerHold, type Result, type Step } from "../http/pipeline.js";
 import { buildRoutes } from "../http/routes.js";
 import { requireRoute, route } from "../http/routing.js";
 import { httpsOnly } from "../http/transport.js";
@@ -112,6 +112,8 @@ export interface AdminApiOptions {
   trustForwardedProto: boolean;
   maxBodyBytes: number;
   now: () => number;
+  /** What answers wait for (the data file's commit). */
+  hold: AnswerHold;
   onError: (error: unknown) => void;
 }
 
@@ -121,6 +123,7 @@ export function createAdminApi(options: AdminApiOptions): (request: ApiRequest) 
   return pipeline(
     [
       respond(options.onError),
+      holdAnswer(options.hold),
       route(buildRoutes(adminDocument), ADMIN_BASE),
       httpsOnly(options.trustForwardedProto),
       requireRoute({

@@ -506,7 +506,7 @@ export function createAdminService(deps: AdminDeps) {
       await (clock as VirtualClock).advance(ms);
       await deps.engine.settle();
       // The time is part of the saved state.
-      store.changed();
+      store.changed({ table: "clock" });
       return { mode: clock.mode, now: new Date(clock.now()).toISOString() };
     },
 

@@ -10,7 +10,7 @@ import { apiKey, currentAccount } from "./auth.js";
 import type { ApiRequest, ApiResponse } from "./exchange.js";
 import { injectFaults, type Faults } from "./faults.js";
 import { journal, type JournalRecord } from "./journal.js";
-import { pipeline, respond, type Step } from "./pipeline.js";
+import { holdAnswer, pipeline, respond, type AnswerHold, type Step } from "./pipeline.js";
 import { rateLimit, type RateLimiter } from "./rate-limit.js";
 import { buildRoutes } from "./routes.js";
 import { requireRoute, route } from "./routing.js";
@@ -28,6 +28,8 @@ export interface ApiOptions {
   trustForwardedProto: boolean;
   requestId: () => string;
   record: (entry: JournalRecord) => void;
+  /** What answers wait for (the data file's commit). */
+  hold: AnswerHold;
   onError: (error: unknown) => void;
 }
 
@@ -39,6 +41,7 @@ export function createApi(options: ApiOptions): (request: ApiRequest) => Promise
     [
       journal(options.record, now),
       respond(onError),
+      holdAnswer(options.hold),
       route(buildRoutes(document), API_BASE),
       adapterRefusal,
       httpsOnly(options.trustForwardedProto),

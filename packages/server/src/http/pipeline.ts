@@ -120,3 +120,22 @@ export function respond(onError: (error: unknown) => void): Step {
     }
   };
 }
+
+/** What an answer waits for before it is given, if anything: the data file's commit of its changes. */
+export type AnswerHold = () => Promise<void> | undefined;
+
+/**
+ * Holds the answer until what it acknowledges is saved. After `respond`, so a save that fails
+ * is answered in the route's error shape instead of the success it would have confirmed.
+ */
+export function holdAnswer(hold: AnswerHold): Step {
+  return async (_context, next) => {
+    try {
+      await next();
+    } finally {
+      // Errors too: what a failed request changed before it failed is saved before it is told.
+      const wait = hold();
+      if (wait) await wait;
+    }
+  };
+}

@@ -39,6 +39,16 @@ type Entity<M extends ModelName> = ReturnType<Database[M]["create"]>;
 
 export type Records = { [M in ModelName]: Array<Fields<M>> } & { message: MessageRecord[]; idempotencyRecord: IdempotencyRecord[]; job: JobRecord[] };
 
+/** Every kind of record the state holds: the @mswjs/data models and the plain tables beside them. */
+export type TableName = keyof Records;
+export const TABLE_NAMES = [...MODEL_NAMES, "message", "idempotencyRecord", "job"] as const satisfies readonly TableName[];
+
+/**
+ * What changed, as a persistence layer needs it: a record (the live object, or undefined once it
+ * is removed); the whole state (a load, a reset); or the clock (a virtual one advanced).
+ */
+export type Change = { table: TableName; id: string; record: object | undefined } | { table: "all" } | { table: "clock" };
+
 /** Index key of a value within an account. */
 const scoped = (accountId: string, value: string) => `${accountId}\n${value}`;
 
@@ -91,7 +101,7 @@ export class Store {
   private readonly attemptsOfDelivery = new Map<string, DeliveryAttemptRecord[]>();
   private readonly alertsOfAccount = new Map<string, AlertRecord[]>();
   private readonly jobTable = new Map<string, JobRecord>();
-  private listeners: Array<() => void> = [];
+  private listeners: Array<(change: Change) => void> = [];
   private loading = false;
 
   constructor(
@@ -99,14 +109,22 @@ export class Store {
     private readonly clock: Clock,
   ) {}
 
-  /** Called after every change, so a persistence layer can save. */
-  onChange(listener: () => void): () => void {
+  /** Called after every change, with what changed, so a persistence layer can write it. */
+  onChange(listener: (change: Change) => void): () => void {
     this.listeners.push(listener);
     return () => (this.listeners = this.listeners.filter((l) => l !== listener));
   }
 
-  changed(): void {
-    for (const listener of this.listeners) listener();
+  changed(change: Change): void {
+    for (const listener of this.listeners) listener(change);
+  }
+
+  private changedRecord(table: TableName, record: { id: string }): void {
+    if (this.listeners.length) this.changed({ table, id: record.id, record });
+  }
+
+  private removedRecord(table: TableName, id: string): void {
+    if (this.listeners.length) this.changed({ table, id, record: undefined });
   }
 
   /** Now, as ISO text: formatted once per millisecond, however many records are stamped in it. */
@@ -145,12 +163,12 @@ export class Store {
     this.accountByKey.delete(account.apiKey);
     account.apiKey = key;
     this.accountByKey.set(key, account);
-    this.changed();
+    this.changedRecord("account", account);
   }
 
   updateAccount(account: AccountRecord, patch: Patch<AccountRecord, "apiKey" | "agencyId" | "email">): AccountRecord {
     Object.assign(account, patch);
-    this.changed();
+    this.changedRecord("account", account);
     return account;
   }
 
@@ -194,12 +212,12 @@ export class Store {
     contact.fromId = fromId;
     if (channel) contact.customChannel = channel;
     this.contactByFromId.set(contact.accountId, fromId, contact);
-    this.changed();
+    this.changedRecord("contact", contact);
   }
 
   updateContact(contact: ContactRecord, patch: Patch<ContactRecord, "accountId" | "phone" | "email" | "fromId">): ContactRecord {
     Object.assign(contact, patch);
-    this.changed();
+    this.changedRecord("contact", contact);
     return contact;
   }
 
@@ -224,7 +242,7 @@ export class Store {
 
   updateCampaign(campaign: CampaignRecord, settings: string): CampaignRecord {
     campaign.settings = settings;
-    this.changed();
+    this.changedRecord("campaign", campaign);
     return campaign;
   }
 
@@ -247,7 +265,7 @@ export class Store {
 
   updateList(list: ListRecord, patch: Patch<ListRecord, "accountId">): ListRecord {
     Object.assign(list, patch);
-    this.changed();
+    this.changedRecord("list", list);
     return list;
   }
 
@@ -278,7 +296,7 @@ export class Store {
 
   createMessage(fields: MessageRecord): MessageRecord {
     const message = this.insertMessage(fields);
-    this.changed();
+    this.changedRecord("message", message);
     return message;
   }
 
@@ -304,7 +322,7 @@ export class Store {
 
   updateMessage(message: MessageRecord, patch: Patch<MessageRecord, "accountId" | "contactId" | "messageSid" | "direction">): MessageRecord {
     Object.assign(message, patch);
-    this.changed();
+    this.changedRecord("message", message);
     return message;
   }
 
@@ -328,7 +346,7 @@ export class Store {
 
   updateDelivery(delivery: DeliveryRecord, patch: Patch<DeliveryRecord, "messageId">): DeliveryRecord {
     Object.assign(delivery, patch);
-    this.changed();
+    this.changedRecord("delivery", delivery);
     return delivery;
   }
 
@@ -350,12 +368,12 @@ export class Store {
 
   addJob(job: JobRecord): void {
     this.jobTable.set(job.id, job);
-    this.changed();
+    this.changedRecord("job", job);
   }
 
   removeJob(id: string): boolean {
     const removed = this.jobTable.delete(id);
-    if (removed) this.changed();
+    if (removed) this.removedRecord("job", id);
     return removed;
   }
 
@@ -372,6 +390,7 @@ export class Store {
     entry: { description: string; source: string; idempotencyKey?: string | null },
   ): CreditTransactionRecord {
     account.credits = roundCredits(account.credits + amount);
+    this.changedRecord("account", account);
     return this.create("creditTransaction", {
       id: this.ids.id("txn_"),
       accountId: account.id,
@@ -397,7 +416,7 @@ export class Store {
     // Deleted first, so that the map stays in the order records were made (expireIdempotency relies on it).
     this.idempotency.delete(record.id);
     this.idempotency.set(record.id, record);
-    this.changed();
+    this.changedRecord("idempotencyRecord", record);
     return record;
   }
 
@@ -408,6 +427,7 @@ export class Store {
     for (const [id, record] of this.idempotency) {
       if (Date.parse(record.createdAt) >= cutoff) break;
       this.idempotency.delete(id);
+      this.removedRecord("idempotencyRecord", id);
     }
   }
 
@@ -452,7 +472,7 @@ export class Store {
     } finally {
       this.loading = false;
     }
-    this.changed();
+    this.changed({ table: "all" });
   }
 
   private fill(records: Partial<Records>) {
@@ -469,7 +489,7 @@ export class Store {
   private create<M extends ModelName>(name: M, fields: Fields<M>): Entity<M> {
     const record = (this.db[name].create as (values: Fields<M>) => Entity<M>)(fields);
     this.index(name, record as never);
-    if (!this.loading) this.changed();
+    if (!this.loading) this.changedRecord(name, record);
     return record;
   }
 
@@ -562,7 +582,7 @@ export class Store {
     ]) {
       index.clear();
     }
-    if (!this.loading) this.changed();
+    if (!this.loading) this.changed({ table: "all" });
   }
 }
 

@@ -1,0 +1,141 @@
+/**
+ * Writes the state's changes through to the data file: the changes of one event-loop turn are
+ * committed in one transaction at the end of the turn, and the answers (and webhooks) that stem
+ * from them wait for that commit. A crash loses nothing that was answered, and a write costs what
+ * it changed, however large the state.
+ */
+import type { Snapshot } from "../admin/service.js";
+import { HttpError } from "../shared/errors.js";
+import type { Change } from "../store/store.js";
+import { explain, type Changes, type DataFile, type Meta } from "./data-file.js";
+
+/** What persistence needs of the service (an Intake has it). */
+export interface Persisted {
+  admin: { snapshot(): Snapshot; idState(): unknown };
+  clock: { mode: "real" | "virtual"; now(): number };
+  onChange(listener: (change: Change) => void): () => void;
+  holdAnswers(hold: () => Promise<void> | undefined): () => void;
+  reportError(error: unknown): void;
+}
+
+export interface Persistence {
+  /** Where an imported intake-snapshot/1 JSON file was kept, if one was. */
+  readonly keptJson: string | undefined;
+  /** Commits what changed now rather than at the end of the turn. */
+  flush(): void;
+  /** Commits what is left, closes the file and gives it up; throws if something could not be saved. */
+  stop(): void;
+}
+
+/** How long after a failed commit it is tried again, if nothing changes meanwhile. */
+const RETRY_MS = 1000;
+
+/**
+ * Keeps the data file in step with the service from now on. A new file, or a JSON file being
+ * imported, first gets the whole current state.
+ */
+export function persist(intake: Persisted, file: DataFile): Persistence {
+  let keptJson: string | undefined;
+  if (!file.state || file.json) {
+    try {
+      keptJson = file.create(intake.admin.snapshot());
+    } catch (error) {
+      file.close();
+      throw new Error(explain(file.path, error), { cause: error });
+    }
+  }
+
+  let changes: Changes = new Map();
+  /** A load or a reset replaced the whole state: it is written whole. */
+  let everything = false;
+  let dirty = false;
+  let scheduled: ReturnType<typeof setImmediate> | undefined;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  let waiting: Deferred | undefined;
+
+  const unsubscribe = intake.onChange((change) => {
+    if (change.table === "all") {
+      everything = true;
+      changes = new Map();
+    } else if (change.table !== "clock" && !everything) {
+      let table = changes.get(change.table);
+      if (!table) changes.set(change.table, (table = new Map()));
+      table.set(change.id, change.record);
+    }
+    dirty = true;
+    scheduled ??= setImmediate(commit);
+  });
+
+  // Only what changed since the last attempt waits: after a failed commit, reads still answer.
+  const releaseHold = intake.holdAnswers(() => (scheduled ? (waiting ??= deferred()).promise : undefined));
+
+  function commit() {
+    scheduled = undefined;
+    clearTimeout(retry);
+    const waiters = waiting;
+    waiting = undefined;
+    if (!dirty) return waiters?.resolve();
+    try {
+      if (everything) file.replace(intake.admin.snapshot());
+      else file.write(changes, meta());
+    } catch (error) {
+      // Rolled back: the file keeps the last commit, and these changes are tried again.
+      intake.reportError(new Error(`${explain(file.path, error)} The changes are kept in memory and saved once that works.`, { cause: error }));
+      waiters?.reject(notSaved());
+      retry = setTimeout(() => (scheduled ??= setImmediate(commit)), RETRY_MS);
+      return;
+    }
+    changes = new Map();
+    everything = false;
+    dirty = false;
+    waiters?.resolve();
+  }
+
+  function meta(): Meta {
+    return {
+      clock: { mode: intake.clock.mode, now: new Date(intake.clock.now()).toISOString() },
+      ids: (intake.admin.idState() ?? null) as Meta["ids"],
+    };
+  }
+
+  return {
+    keptJson,
+    flush() {
+      if (scheduled) clearImmediate(scheduled);
+      commit();
+    },
+    stop() {
+      unsubscribe();
+      releaseHold();
+      if (scheduled) clearImmediate(scheduled);
+      commit();
+      clearTimeout(retry);
+      file.close();
+      if (dirty) throw new Error(`The last changes could not be saved to ${file.path}.`);
+    },
+  };
+}
+
+function notSaved() {
+  return new HttpError<string>(503, "NOT_SAVED", "The server could not save this change to its data file (its log says why), so it is not confirmed. Retry later.", {
+    "retry-after": String(RETRY_MS / 1000),
+  });
+}
+
+interface Deferred {
+  promise: Promise<void>;
+  resolve(): void;
+  reject(error: Error): void;
+}
+
+function deferred(): Deferred {
+  let resolve!: () => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // Each waiter handles the rejection; this keeps one nobody came to wait for from being unhandled.
+  promise.catch(() => {});
+  return { promise, resolve, reject };
+}
