@@ -21,7 +21,7 @@ import type { AnswerHold } from "./http/pipeline.js";
 export interface IntakeOptions extends EngineOptions {
   /** Accounts, campaigns, lists and contacts to start with (and to go back to on reset). */
   seed?: Seed;
-  /** A snapshot to start from instead of the seed (what --data-file saved). */
+  /** A snapshot to start from instead of the seed (what a data file holds, or GET /__admin/snapshot gave). */
   snapshot?: Snapshot;
   /** The token /__admin requires. Default: a random one. */
   adminToken?: string;
@@ -162,9 +162,10 @@ export function createIntake(options: IntakeOptions = {}): Intake {
     requestId: deterministic ? () => ids.id("req_") : serialIds("req_", ids),
     record: (entry) => journal.add(entry),
     hold: held,
+    version: () => store.version,
     onError,
   });
-  const adminApi = createAdminApi({ admin, token: adminToken, trustForwardedProto, maxBodyBytes, now: () => clock.now(), hold: held, onError });
+  const adminApi = createAdminApi({ admin, token: adminToken, trustForwardedProto, maxBodyBytes, now: () => clock.now(), hold: held, version: () => store.version, onError });
 
   const handle = (request: ApiRequest) => {
     const { pathname } = request.url;

@@ -66,8 +66,12 @@ export function persist(intake: Persisted, file: DataFile): Persistence {
     scheduled ??= setImmediate(commit);
   });
 
-  // Only what changed since the last attempt waits: after a failed commit, reads still answer.
-  const releaseHold = intake.holdAnswers(() => (scheduled ? (waiting ??= deferred()).promise : undefined));
+  // Waits for everything changed so far: after a failed commit, that is a new attempt.
+  const releaseHold = intake.holdAnswers(() => {
+    if (!dirty) return undefined;
+    scheduled ??= setImmediate(commit);
+    return (waiting ??= deferred()).promise;
+  });
 
   function commit() {
     scheduled = undefined;

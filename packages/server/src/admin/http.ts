@@ -112,8 +112,9 @@ export interface AdminApiOptions {
   trustForwardedProto: boolean;
   maxBodyBytes: number;
   now: () => number;
-  /** What answers wait for (the data file's commit). */
+  /** What answers wait for (the data file's commit), and the count of changes that tells when to. */
   hold: AnswerHold;
+  version: () => number;
   onError: (error: unknown) => void;
 }
 
@@ -123,7 +124,7 @@ export function createAdminApi(options: AdminApiOptions): (request: ApiRequest) 
   return pipeline(
     [
       respond(options.onError),
-      holdAnswer(options.hold),
+      holdAnswer(options.hold, options.version),
       route(buildRoutes(adminDocument), ADMIN_BASE),
       httpsOnly(options.trustForwardedProto),
       requireRoute({

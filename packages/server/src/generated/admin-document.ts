@@ -11,7 +11,7 @@ export const adminDocument: OpenApiDocument = {
       "name": "MIT",
       "identifier": "MIT"
     },
-    "description": "What the real service does in its dashboard (campaigns, lists, the Custom Channel Webhook URL,\nagency sub-accounts, API key generation, replies typed in the app) and what a test needs to\nassert (the request journal, stored contacts, messages and credits, the clock) are served by\nthe reference server under `/__admin`, never under `/v1`.\n\nEvery request carries the admin token printed at start (`--admin-token` to choose it) as\n`Authorization: Bearer <token>`. Errors are `{ \"error\": { \"code\", \"message\" } }`.\n"
+    "description": "What the real service does in its dashboard (campaigns, lists, the Custom Channel Webhook URL,\nagency sub-accounts, API key generation, replies typed in the app) and what a test needs to\nassert (the request journal, stored contacts, messages and credits, the clock) are served by\nthe reference server under `/__admin`, never under `/v1`.\n\nEvery request carries the admin token printed at start (`--admin-token` to choose it) as\n`Authorization: Bearer <token>`. Errors are `{ \"error\": { \"code\", \"message\" } }`. With\n`--data-file`, a call that changes the state answers once the change is saved; when it cannot\nbe (a full disk), the answer is 503 `NOT_SAVED` with `Retry-After`, and the server saves the\nchange once it can.\n"
   },
   "servers": [
     {
@@ -86,7 +86,7 @@ export const adminDocument: OpenApiDocument = {
           "State"
         ],
         "summary": "Export the whole state",
-        "description": "Every record (accounts, campaigns, lists, contacts, messages, credit transactions), the clock and the id sequence: what `--data-file` saves, and what `PUT /snapshot` restores.",
+        "description": "Every record (accounts, campaigns, lists, contacts, messages, credit transactions), the clock and the id sequence, as one portable JSON document (`intake-snapshot/1`): what `PUT /snapshot` restores, and what `--data-file` imports when given such a file.",
         "responses": {
           "200": {
             "description": "The state.",

@@ -26,7 +26,7 @@ export interface paths {
         };
         /**
          * Export the whole state
-         * @description Every record (accounts, campaigns, lists, contacts, messages, credit transactions), the clock and the id sequence: what `--data-file` saves, and what `PUT /snapshot` restores.
+         * @description Every record (accounts, campaigns, lists, contacts, messages, credit transactions), the clock and the id sequence, as one portable JSON document (`intake-snapshot/1`): what `PUT /snapshot` restores, and what `--data-file` imports when given such a file.
          */
         get: operations["getSnapshot"];
         /**

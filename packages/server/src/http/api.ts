@@ -28,8 +28,9 @@ export interface ApiOptions {
   trustForwardedProto: boolean;
   requestId: () => string;
   record: (entry: JournalRecord) => void;
-  /** What answers wait for (the data file's commit). */
+  /** What answers wait for (the data file's commit), and the count of changes that tells when to. */
   hold: AnswerHold;
+  version: () => number;
   onError: (error: unknown) => void;
 }
 
@@ -41,7 +42,7 @@ export function createApi(options: ApiOptions): (request: ApiRequest) => Promise
     [
       journal(options.record, now),
       respond(onError),
-      holdAnswer(options.hold),
+      holdAnswer(options.hold, options.version),
       route(buildRoutes(document), API_BASE),
       adapterRefusal,
       httpsOnly(options.trustForwardedProto),

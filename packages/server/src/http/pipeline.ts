@@ -125,16 +125,19 @@ export function respond(onError: (error: unknown) => void): Step {
 export type AnswerHold = () => Promise<void> | undefined;
 
 /**
- * Holds the answer until what it acknowledges is saved. After `respond`, so a save that fails
- * is answered in the route's error shape instead of the success it would have confirmed.
+ * Holds the answer to a request that changed the state, or could confirm a change (any method
+ * but GET: a retried grant answers what an earlier one did), until everything changed so far is
+ * saved. After `respond`, so a save that fails is answered in the route's error shape instead of
+ * the success it would have confirmed. `version` counts the state's changes: a read answers at once.
  */
-export function holdAnswer(hold: AnswerHold): Step {
-  return async (_context, next) => {
+export function holdAnswer(hold: AnswerHold, version: () => number): Step {
+  return async (context, next) => {
+    const before = version();
     try {
       await next();
     } finally {
       // Errors too: what a failed request changed before it failed is saved before it is told.
-      const wait = hold();
+      const wait = context.request.method === "GET" && version() === before ? undefined : hold();
       if (wait) await wait;
     }
   };

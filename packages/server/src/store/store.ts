@@ -115,16 +115,20 @@ export class Store {
     return () => (this.listeners = this.listeners.filter((l) => l !== listener));
   }
 
+  /** Counts changes: a request that moved it changed something. */
+  version = 0;
+
   changed(change: Change): void {
+    this.version++;
     for (const listener of this.listeners) listener(change);
   }
 
   private changedRecord(table: TableName, record: { id: string }): void {
-    if (this.listeners.length) this.changed({ table, id: record.id, record });
+    this.changed({ table, id: record.id, record });
   }
 
   private removedRecord(table: TableName, id: string): void {
-    if (this.listeners.length) this.changed({ table, id, record: undefined });
+    this.changed({ table, id, record: undefined });
   }
 
   /** Now, as ISO text: formatted once per millisecond, however many records are stamped in it. */

@@ -11,7 +11,7 @@ export const document: OpenApiDocument = {
       "name": "MIT",
       "identifier": "MIT"
     },
-    "description": "The HTTP interface of the Contact, Messaging and Funnel Intake service: create and look up\ncontacts, add them to campaign lists (which can trigger a funnel's opening message), send and\nreceive messages on a custom channel, and grant credits to agency sub-accounts. Replies are\ndelivered to the customer's platform through the outgoing webhooks described under `webhooks`.\n\nThis document is the single source of truth for the Intake SDK (`@intake/client`) and the\nreference server (`@intake/server`). Where the service's interface says \"not shown\", the\nreference behaviour chosen by the Intake project is stated in the description of the element\nit applies to, prefixed with **Reference behaviour**.\n\n## Authentication\nEvery request carries the account's API key, in one of three forms. Which forms an operation\naccepts is given by its `security` list:\n\n| Form | Where the key goes | Operations | Field spelling |\n|---|---|---|---|\n| `apiKeyQuery` | `?apiKey=<API_KEY>` | contacts, list membership, send, receive | camelCase |\n| `apiKeyHeader` | `x-api-key: <API_KEY>` | `/subaccounts/credits` only | as shown |\n| `bearerAuth` | `Authorization: Bearer <API_KEY>` | `POST /contacts`, `GET /contacts`, `POST /lists/{listId}/contacts` | snake_case |\n\n**Reference behaviour:** a key sent in a form the operation does not accept is rejected with\n401 `WRONG_AUTH_FORM`, whose message names the accepted forms. A request body in the other\nform's spelling (for example `phone_number` with `?apiKey=`) is rejected with 400\n`WRONG_FIELD_SPELLING`, whose message names the expected field; a field the operation does not\ntake is 400 `VALIDATION_ERROR` naming it and the allowed ones (\"did you mean\" for a near\nmiss). Generating a new key\ninvalidates the old one at once (401 `INVALID_API_KEY`), for a request whose body was still\narriving too: the key is checked again once the body is in. Each key belongs to one account, and\nno account sees another's data. A key grants its account's full access (no scopes or per-key\npermissions) and does not expire: it stops working only when a new one is generated.\n\nOnly HTTPS is accepted. **Reference behaviour:** plain HTTP gets 400 `HTTPS_REQUIRED`; behind\na TLS-terminating proxy the server trusts `X-Forwarded-Proto: https` only when configured to.\n\n## Errors\nTwo body shapes occur: `{ \"error\": { \"code\", \"message\" } }` on every operation except\n`POST /incoming_custom_channel_message`, which answers `{ \"error\": \"<message>\" }`.\n**Reference behaviour:** malformed JSON or JSON nested over 32 levels (`INVALID_JSON`), a\ncontent type other than `application/json` (`UNSUPPORTED_CONTENT_TYPE`), a request body over\n32 MiB or a URL and headers over 16 KiB (`PAYLOAD_TOO_LARGE`) are 400 errors in the\noperation's shape; over HTTPS, so are a request target that is not a path and bytes that are\nnot HTTP (400 `VALIDATION_ERROR`); after a target that is not a path, URL and headers over\n16 KiB, or bytes that are not HTTP, the connection is closed; a 500 never carries a stack\ntrace; a rejected request changes no stored data. A known path with a method it does not\nsupport (HEAD and OPTIONS included: only the methods shown are served) gets 405 with an `Allow`\nheader; an unknown path gets 404 `NOT_FOUND`. A connection that sends nothing for 60 seconds\nis closed, and one whose request line and headers take longer gets 408 with no body.\n\n## Rate limit\nRequests are limited per API key per minute. **Reference behaviour:** 120 requests per key per\nminute by default (configurable on the reference server). Exceeding it returns 429 in the\noperation's error shape with `Retry-After` (seconds) and the `RateLimit-Limit`,\n`RateLimit-Remaining` and `RateLimit-Reset` headers.\n\n## Funnels and conversations\nCampaigns, lists, the Custom Channel Webhook URL, sub-accounts, keys and replies typed by a\nhuman are dashboard features, outside `/v1`. **Reference behaviour** (the reference server\noffers them as an admin API under `/__admin` with its own token, and as a seed file):\n- Campaign types are Incoming, Outgoing and Combined; states are Draft, Live, Paused and\n  Completed; only a Live campaign sends. Any state may be set from any other; a campaign that\n  leaves Live stops at once: a queued opening message is recorded `not_sent` with the reason\n  when its turn comes, a follow-up that falls due is dropped with the rest of that lead's\n  follow-ups (none is sent later; so too once the campaign has become Incoming) and the bot\n  stops answering, even an answer it was already\n  preparing. A queued opening message is likewise recorded `not_sent` if the campaign has become\n  Incoming or its trigger was turned off meanwhile. An opening template that is not approved is\n  not sent, and the reason is recorded.\n- Contacts have no lifecycle state in `/v1`; the only state a contact carries is the bot paused\n  for it after a hand-off (dashboard; the admin API's `botPaused`).\n- \"At once\": an import or a manual add is one batch; adds through the API to one list within\n  10 seconds of the first are one burst. A batch of 1 to 3, and the first three of a burst, are\n  sent the opening message immediately; a batch of 4 or more, and a burst's fourth add onward,\n  are queued and sent at a safe rate (one per campaign every 10 seconds by default,\n  configurable). The trigger fires the same way for API adds, imports and manual adds. An\n  opening message that cannot go (template not approved, no phone number, no credits, already\n  sent) is recorded as `not_sent` with the reason.\n- Follow-ups go to leads who do not answer, after quiet times of 24 hours, 72 hours and 7 days\n  by default, up to 3 cycles of up to 3 messages; any message from the contact cancels the\n  rest.\n- A received message is answered by the campaign given as `campaignId`, else the contact's\n  campaign (the funnel that reached it), else the account's default. The bot answers for a\n  Live Combined or Incoming campaign with its bot active, unless the contact was handed off;\n  it does not answer reactions. The bot is pluggable; the default one is deterministic (FAQ\n  match, the campaign's company info and goal, and a hand-off phrase that alerts a team member\n  and pauses the bot for that contact).\n- A `fromId` seen for the first time that is a phone number (or an email) already on a\n  contact without a `fromId` is that contact; any other new `fromId` is a new contact. This\n  narrows the interface's \"a different `fromId` creates a new contact\": a lead the funnel\n  created by phone number who then writes in as that number is answered in its own\n  conversation (funnel step 4), and its number stays on one contact (rule 2).\n- Every account has a credit balance: the first outgoing message to a contact costs 1 credit,\n  each bot reply 1. At zero the bot stops and the reason is recorded. A sub-account falling\n  below its auto-recharge threshold asks its agency once per crossing (the\n  `subaccountAutoRecharge` webhook).\n\n## Identifiers\n**Reference behaviour:** ids are opaque strings prefixed by kind: `ct_` contacts, `msg_`\nmessages, `lst_` lists, `cmp_` campaigns, `sub_` sub-accounts, `acc_` accounts, `usr_` users,\n`txn_` credit transactions, so a misplaced id is obvious. Every response to a request the\nservice read carries an `X-Request-Id` header (`req_`, a part drawn when the server starts,\nthen a counter), a 500 included; the reference server's request journal records it too, except\nfor a 500 that the journal's own failure caused. The reference server's HTTPS listener answers\nwithout one only where the service cannot answer: 408 to a client too slow to send its request\nline and headers, and its own 400 or 500 should the service itself fail.\n\n## Versioning\nThe version is the path segment `/v1` of the base address. Version policy and deprecation:\nnot shown. **Reference behaviour:** only `/v1` is served; a path under another version, or\nnone, is 404 `NOT_FOUND` naming the `/v1/` prefix; answers carry no deprecation, sunset or\nversion headers.\n"
+    "description": "The HTTP interface of the Contact, Messaging and Funnel Intake service: create and look up\ncontacts, add them to campaign lists (which can trigger a funnel's opening message), send and\nreceive messages on a custom channel, and grant credits to agency sub-accounts. Replies are\ndelivered to the customer's platform through the outgoing webhooks described under `webhooks`.\n\nThis document is the single source of truth for the Intake SDK (`@intake/client`) and the\nreference server (`@intake/server`). Where the service's interface says \"not shown\", the\nreference behaviour chosen by the Intake project is stated in the description of the element\nit applies to, prefixed with **Reference behaviour**.\n\n## Authentication\nEvery request carries the account's API key, in one of three forms. Which forms an operation\naccepts is given by its `security` list:\n\n| Form | Where the key goes | Operations | Field spelling |\n|---|---|---|---|\n| `apiKeyQuery` | `?apiKey=<API_KEY>` | contacts, list membership, send, receive | camelCase |\n| `apiKeyHeader` | `x-api-key: <API_KEY>` | `/subaccounts/credits` only | as shown |\n| `bearerAuth` | `Authorization: Bearer <API_KEY>` | `POST /contacts`, `GET /contacts`, `POST /lists/{listId}/contacts` | snake_case |\n\n**Reference behaviour:** a key sent in a form the operation does not accept is rejected with\n401 `WRONG_AUTH_FORM`, whose message names the accepted forms. A request body in the other\nform's spelling (for example `phone_number` with `?apiKey=`) is rejected with 400\n`WRONG_FIELD_SPELLING`, whose message names the expected field; a field the operation does not\ntake is 400 `VALIDATION_ERROR` naming it and the allowed ones (\"did you mean\" for a near\nmiss). Generating a new key\ninvalidates the old one at once (401 `INVALID_API_KEY`), for a request whose body was still\narriving too: the key is checked again once the body is in. Each key belongs to one account, and\nno account sees another's data. A key grants its account's full access (no scopes or per-key\npermissions) and does not expire: it stops working only when a new one is generated.\n\nOnly HTTPS is accepted. **Reference behaviour:** plain HTTP gets 400 `HTTPS_REQUIRED`; behind\na TLS-terminating proxy the server trusts `X-Forwarded-Proto: https` only when configured to.\n\n## Errors\nTwo body shapes occur: `{ \"error\": { \"code\", \"message\" } }` on every operation except\n`POST /incoming_custom_channel_message`, which answers `{ \"error\": \"<message>\" }`.\n**Reference behaviour:** malformed JSON or JSON nested over 32 levels (`INVALID_JSON`), a\ncontent type other than `application/json` (`UNSUPPORTED_CONTENT_TYPE`), a request body over\n32 MiB or a URL and headers over 16 KiB (`PAYLOAD_TOO_LARGE`) are 400 errors in the\noperation's shape; over HTTPS, so are a request target that is not a path and bytes that are\nnot HTTP (400 `VALIDATION_ERROR`); after a target that is not a path, URL and headers over\n16 KiB, or bytes that are not HTTP, the connection is closed; a 500 never carries a stack\ntrace; a rejected request changes no stored data. A known path with a method it does not\nsupport (HEAD and OPTIONS included: only the methods shown are served) gets 405 with an `Allow`\nheader; an unknown path gets 404 `NOT_FOUND`. A connection that sends nothing for 60 seconds\nis closed, and one whose request line and headers take longer gets 408 with no body.\nA server run with a data file saves each change before it answers; when it cannot (a full\ndisk), a request that changed something gets 503 `NOT_SAVED` with `Retry-After`: the change\nis not confirmed, and the server saves it once it can.\n\n## Rate limit\nRequests are limited per API key per minute. **Reference behaviour:** 120 requests per key per\nminute by default (configurable on the reference server). Exceeding it returns 429 in the\noperation's error shape with `Retry-After` (seconds) and the `RateLimit-Limit`,\n`RateLimit-Remaining` and `RateLimit-Reset` headers.\n\n## Funnels and conversations\nCampaigns, lists, the Custom Channel Webhook URL, sub-accounts, keys and replies typed by a\nhuman are dashboard features, outside `/v1`. **Reference behaviour** (the reference server\noffers them as an admin API under `/__admin` with its own token, and as a seed file):\n- Campaign types are Incoming, Outgoing and Combined; states are Draft, Live, Paused and\n  Completed; only a Live campaign sends. Any state may be set from any other; a campaign that\n  leaves Live stops at once: a queued opening message is recorded `not_sent` with the reason\n  when its turn comes, a follow-up that falls due is dropped with the rest of that lead's\n  follow-ups (none is sent later; so too once the campaign has become Incoming) and the bot\n  stops answering, even an answer it was already\n  preparing. A queued opening message is likewise recorded `not_sent` if the campaign has become\n  Incoming or its trigger was turned off meanwhile. An opening template that is not approved is\n  not sent, and the reason is recorded.\n- Contacts have no lifecycle state in `/v1`; the only state a contact carries is the bot paused\n  for it after a hand-off (dashboard; the admin API's `botPaused`).\n- \"At once\": an import or a manual add is one batch; adds through the API to one list within\n  10 seconds of the first are one burst. A batch of 1 to 3, and the first three of a burst, are\n  sent the opening message immediately; a batch of 4 or more, and a burst's fourth add onward,\n  are queued and sent at a safe rate (one per campaign every 10 seconds by default,\n  configurable). The trigger fires the same way for API adds, imports and manual adds. An\n  opening message that cannot go (template not approved, no phone number, no credits, already\n  sent) is recorded as `not_sent` with the reason.\n- Follow-ups go to leads who do not answer, after quiet times of 24 hours, 72 hours and 7 days\n  by default, up to 3 cycles of up to 3 messages; any message from the contact cancels the\n  rest.\n- A received message is answered by the campaign given as `campaignId`, else the contact's\n  campaign (the funnel that reached it), else the account's default. The bot answers for a\n  Live Combined or Incoming campaign with its bot active, unless the contact was handed off;\n  it does not answer reactions. The bot is pluggable; the default one is deterministic (FAQ\n  match, the campaign's company info and goal, and a hand-off phrase that alerts a team member\n  and pauses the bot for that contact).\n- A `fromId` seen for the first time that is a phone number (or an email) already on a\n  contact without a `fromId` is that contact; any other new `fromId` is a new contact. This\n  narrows the interface's \"a different `fromId` creates a new contact\": a lead the funnel\n  created by phone number who then writes in as that number is answered in its own\n  conversation (funnel step 4), and its number stays on one contact (rule 2).\n- Every account has a credit balance: the first outgoing message to a contact costs 1 credit,\n  each bot reply 1. At zero the bot stops and the reason is recorded. A sub-account falling\n  below its auto-recharge threshold asks its agency once per crossing (the\n  `subaccountAutoRecharge` webhook).\n\n## Identifiers\n**Reference behaviour:** ids are opaque strings prefixed by kind: `ct_` contacts, `msg_`\nmessages, `lst_` lists, `cmp_` campaigns, `sub_` sub-accounts, `acc_` accounts, `usr_` users,\n`txn_` credit transactions, so a misplaced id is obvious. Every response to a request the\nservice read carries an `X-Request-Id` header (`req_`, a part drawn when the server starts,\nthen a counter), a 500 included; the reference server's request journal records it too, except\nfor a 500 that the journal's own failure caused. The reference server's HTTPS listener answers\nwithout one only where the service cannot answer: 408 to a client too slow to send its request\nline and headers, and its own 400 or 500 should the service itself fail.\n\n## Versioning\nThe version is the path segment `/v1` of the base address. Version policy and deprecation:\nnot shown. **Reference behaviour:** only `/v1` is served; a path under another version, or\nnone, is 404 `NOT_FOUND` naming the `/v1/` prefix; answers carry no deprecation, sunset or\nversion headers.\n"
   },
   "servers": [
     {
@@ -180,6 +180,9 @@ export const document: OpenApiDocument = {
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/NotSaved"
           }
         }
       },
@@ -509,6 +512,9 @@ export const document: OpenApiDocument = {
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/NotSaved"
           }
         }
       }
@@ -634,6 +640,9 @@ export const document: OpenApiDocument = {
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/NotSaved"
           }
         }
       }
@@ -914,6 +923,31 @@ export const document: OpenApiDocument = {
                 }
               }
             }
+          },
+          "503": {
+            "description": "**Reference behaviour:** the server runs with a data file and could not save the\nmessage (a full disk, say); it is not confirmed. A retry with the same messageSid\nafter `Retry-After` seconds is never processed twice.\n",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "Retry-After": {
+                "$ref": "#/components/headers/Retry-After"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ReceiveError"
+                },
+                "examples": {
+                  "notSaved": {
+                    "value": {
+                      "error": "The server could not save this change to its data file (its log says why), so it is not confirmed. Retry later."
+                    }
+                  }
+                }
+              }
+            }
           }
         }
       }
@@ -1091,6 +1125,9 @@ export const document: OpenApiDocument = {
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/NotSaved"
           }
         }
       }
@@ -1460,6 +1497,34 @@ export const document: OpenApiDocument = {
           }
         }
       },
+      "NotSaved": {
+        "description": "**Reference behaviour:** the server runs with a data file and could not save the change\n(a full disk, say). The change is not confirmed; the server keeps it in memory and saves\nit once it can, so a retry (after `Retry-After` seconds) finds it made or makes it.\n",
+        "headers": {
+          "X-Request-Id": {
+            "$ref": "#/components/headers/X-Request-Id"
+          },
+          "Retry-After": {
+            "$ref": "#/components/headers/Retry-After"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ApiError"
+            },
+            "examples": {
+              "notSaved": {
+                "value": {
+                  "error": {
+                    "code": "NOT_SAVED",
+                    "message": "The server could not save this change to its data file (its log says why), so it is not confirmed. Retry later."
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
       "InternalError": {
         "description": "Server error. The body never carries internal details.",
         "headers": {
@@ -1512,7 +1577,8 @@ export const document: OpenApiDocument = {
           "SUBACCOUNT_NOT_FOUND",
           "METHOD_NOT_ALLOWED",
           "RATE_LIMITED",
-          "INTERNAL_ERROR"
+          "INTERNAL_ERROR",
+          "NOT_SAVED"
         ]
       },
       "ApiError": {

@@ -254,7 +254,7 @@ export interface components {
          *     interface's; the others are the reference server's decisions.
          * @enum {string}
          */
-        ErrorCode: "INVALID_PHONE" | "VALIDATION_ERROR" | "WRONG_FIELD_SPELLING" | "BODY_TOO_LONG" | "INVALID_AMOUNT" | "IDEMPOTENCY_KEY_REUSED" | "INVALID_JSON" | "UNSUPPORTED_CONTENT_TYPE" | "PAYLOAD_TOO_LARGE" | "HTTPS_REQUIRED" | "MISSING_API_KEY" | "INVALID_API_KEY" | "WRONG_AUTH_FORM" | "NOT_AGENCY" | "NOT_FOUND" | "CONTACT_NOT_FOUND" | "LIST_NOT_FOUND" | "CAMPAIGN_NOT_FOUND" | "SUBACCOUNT_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "RATE_LIMITED" | "INTERNAL_ERROR";
+        ErrorCode: "INVALID_PHONE" | "VALIDATION_ERROR" | "WRONG_FIELD_SPELLING" | "BODY_TOO_LONG" | "INVALID_AMOUNT" | "IDEMPOTENCY_KEY_REUSED" | "INVALID_JSON" | "UNSUPPORTED_CONTENT_TYPE" | "PAYLOAD_TOO_LARGE" | "HTTPS_REQUIRED" | "MISSING_API_KEY" | "INVALID_API_KEY" | "WRONG_AUTH_FORM" | "NOT_AGENCY" | "NOT_FOUND" | "CONTACT_NOT_FOUND" | "LIST_NOT_FOUND" | "CAMPAIGN_NOT_FOUND" | "SUBACCOUNT_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_SAVED";
         /** @description The error shape of the general API. */
         ApiError: {
             error: {
@@ -519,6 +519,21 @@ export interface components {
                 "application/json": components["schemas"]["ApiError"];
             };
         };
+        /**
+         * @description **Reference behaviour:** the server runs with a data file and could not save the change
+         *     (a full disk, say). The change is not confirmed; the server keeps it in memory and saves
+         *     it once it can, so a retry (after `Retry-After` seconds) finds it made or makes it.
+         */
+        NotSaved: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
         /** @description Server error. The body never carries internal details. */
         InternalError: {
             headers: {
@@ -614,6 +629,7 @@ export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseMethodNotAllowed = components['responses']['MethodNotAllowed'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
+export type ResponseNotSaved = components['responses']['NotSaved'];
 export type ResponseInternalError = components['responses']['InternalError'];
 export type ParameterWebhookId = components['parameters']['WebhookId'];
 export type ParameterWebhookTimestamp = components['parameters']['WebhookTimestamp'];
@@ -720,6 +736,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["NotSaved"];
         };
     };
     addContactToList: {
@@ -785,6 +802,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["NotSaved"];
         };
     };
     sendCustomChannelMessage: {
@@ -831,6 +849,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["NotSaved"];
         };
     };
     receiveCustomChannelMessage: {
@@ -930,6 +949,21 @@ export interface operations {
                     "application/json": components["schemas"]["ReceiveError"];
                 };
             };
+            /**
+             * @description **Reference behaviour:** the server runs with a data file and could not save the
+             *     message (a full disk, say); it is not confirmed. A retry with the same messageSid
+             *     after `Retry-After` seconds is never processed twice.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReceiveError"];
+                };
+            };
         };
     };
     grantSubaccountCredits: {
@@ -997,6 +1031,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["NotSaved"];
         };
     };
     customChannelReplyWebhook: {

@@ -252,6 +252,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["NotSaved"];
         };
     };
     addContactToList: {
@@ -317,6 +318,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["NotSaved"];
         };
     };
     sendCustomChannelMessage: {
@@ -363,6 +365,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["NotSaved"];
         };
     };
     receiveCustomChannelMessage: {
@@ -456,6 +459,21 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReceiveError"];
+                };
+            };
+            /**
+             * @description **Reference behaviour:** the server runs with a data file and could not save the
+             *     message (a full disk, say); it is not confirmed. A retry with the same messageSid
+             *     after `Retry-After` seconds is never processed twice.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
