@@ -193,7 +193,7 @@ export function createFunnel({ store, clock, scheduler, events, credits, options
       for (const job of queued) {
         const { campaignId } = JSON.parse(job.payload) as { campaignId: string };
         const slot = Math.max(job.runAt!, clock.now(), (slots.get(campaignId) ?? Number.NEGATIVE_INFINITY) + options.queueIntervalMs);
-        job.runAt = slot;
+        store.rescheduleJob(job, slot);
         slots.set(campaignId, slot);
       }
     },

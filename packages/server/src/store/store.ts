@@ -375,6 +375,11 @@ export class Store {
     this.changedRecord("job", job);
   }
 
+  rescheduleJob(job: JobRecord, runAt: number | null): void {
+    job.runAt = runAt;
+    this.changedRecord("job", job);
+  }
+
   removeJob(id: string): boolean {
     const removed = this.jobTable.delete(id);
     if (removed) this.removedRecord("job", id);
