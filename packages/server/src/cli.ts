@@ -177,7 +177,7 @@ async function main() {
     faults: (args.fault ?? []).map(parseFault),
   } satisfies IntakeOptions;
   // The server's modules, the seed and the bot load only now: --help and usage errors answer at once.
-  const [{ createIntake }, { serve }, { openDataFile }, { persist }, demo] = await Promise.all([
+  const [{ createIntake }, { serve }, { openDataFile }, { persist, NotSavedError }, demo] = await Promise.all([
     import("./app.js"),
     import("./adapters/node.js"),
     import("./adapters/data-file.js"),
@@ -191,7 +191,10 @@ async function main() {
   const file = dataFile ? openDataFile(dataFile, { durability: args.durability }) : undefined;
   process.once("exit", () => file?.close());
 
-  const intake = await loadState(dataFile, async () => createIntake({ ...options, seed, bot, snapshot: file?.state }));
+  // A commit that failed says what to do (free some space, say) in one line, not as an unexpected error's stack.
+  const onError = (error: unknown) =>
+    error instanceof NotSavedError ? process.stderr.write(`intake-server: ${error.message}\n`) : console.error("intake: unexpected error", error);
+  const intake = await loadState(dataFile, async () => createIntake({ ...options, seed, bot, snapshot: file?.state, onError }));
   // A new data file holds the starting state at once, so a crash before any change loses nothing.
   const persistence = file ? persist(intake, file) : undefined;
   if (persistence?.keptJson) {

@@ -4,7 +4,7 @@
  * writes each change here before it is answered. One server keeps a data file at a time
  * (data-file-lock.ts). An `intake-snapshot/1` JSON file, what older servers saved, is imported.
  */
-import { closeSync, existsSync, linkSync, openSync, readFileSync, readSync, renameSync, rmSync } from "node:fs";
+import { accessSync, closeSync, constants, existsSync, linkSync, openSync, readFileSync, readSync, renameSync, rmSync } from "node:fs";
 import Database from "better-sqlite3";
 import type { Snapshot } from "../admin/service.js";
 import { TABLE_NAMES, type TableName } from "../store/store.js";
@@ -64,8 +64,8 @@ const SQLITE_HEADER = "SQLite format 3\0";
 
 /**
  * Claims the file and reads what it holds. Throws, with what to do, for a file in use, one that
- * is not an Intake data file, a damaged one, one of another schema version, or a folder that
- * cannot be written.
+ * is not an Intake data file, a damaged one, one of another schema version, or a file or folder
+ * this user cannot write.
  */
 export function openDataFile(path: string, options: { durability?: Durability } = {}): DataFile {
   const durability = options.durability ?? "full";
@@ -74,9 +74,21 @@ export function openDataFile(path: string, options: { durability?: Durability } 
   try {
     const kind = kindOf(path);
     if (kind === "sqlite") {
-      const db = open(path, durability);
+      // Before SQLite opens it: it would open it read-only without a word, and leave its -wal and
+      // -shm files behind.
+      writable(path);
+      const db = connect(path);
       try {
-        return dataFile(path, durability, claim, db, read(path, db), false);
+        // Checked before anything is written (WAL mode rewrites the header): another program's
+        // database, or one of another version, is left as it was.
+        const state = read(path, db);
+        if (!state) {
+          // An empty database: a new data file, which persist() creates beside it and renames over it.
+          db.close();
+          return dataFile(path, durability, claim, undefined, undefined, false);
+        }
+        configure(path, db, durability);
+        return dataFile(path, durability, claim, db, state, false);
       } catch (error) {
         db.close();
         throw error;
@@ -104,22 +116,31 @@ function dataFile(path: string, durability: Durability, claim: DataFileClaim, op
     create(snapshot) {
       // Built beside the file and renamed over it: a crash leaves the old file or the whole new one.
       const building = `${path}.creating`;
-      rmSync(building, { force: true });
-      // It holds every API key and webhook secret: readable by its owner only (SQLite gives its
-      // -wal and -shm files the same mode).
-      closeSync(openSync(building, "wx", 0o600));
-      const fresh = open(building, durability);
+      // What a start killed as it made one left, its log too: replayed, it would go into this one.
+      removeDatabase(building);
+      let kept: string | undefined;
       try {
-        fresh.exec(SCHEMA);
-        fresh.pragma(`application_id = ${APPLICATION_ID}`);
-        fresh.pragma(`user_version = ${SCHEMA_VERSION}`);
-        replaceAll(fresh, prepare(fresh), snapshot);
-      } finally {
-        fresh.close();
+        // It holds every API key and webhook secret: readable by its owner only (SQLite gives its
+        // -wal and -shm files the same mode).
+        closeSync(openSync(building, "wx", 0o600));
+        const fresh = open(building, durability);
+        try {
+          fresh.exec(SCHEMA);
+          fresh.pragma(`application_id = ${APPLICATION_ID}`);
+          fresh.pragma(`user_version = ${SCHEMA_VERSION}`);
+          replaceAll(fresh, prepare(fresh), snapshot);
+        } finally {
+          fresh.close();
+        }
+        kept = json ? keepJson(path) : undefined;
+        db?.close();
+        renameSync(building, path);
+      } catch (error) {
+        // A full disk, say: nothing half-made is left, and the file given is as it was.
+        removeDatabase(building);
+        if (kept) rmSync(kept, { force: true });
+        throw error;
       }
-      const kept = json ? keepJson(path) : undefined;
-      db?.close();
-      renameSync(building, path);
       db = open(path, durability);
       statements = prepare(db);
       return kept;
@@ -197,18 +218,48 @@ function replaceAll(db: Database.Database, statements: ReturnType<typeof prepare
 const BUSY_TIMEOUT_MS = 1000;
 
 function open(path: string, durability: Durability): Database.Database {
-  let db: Database.Database | undefined;
+  const db = connect(path);
   try {
-    db = new Database(path, { fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+    configure(path, db, durability);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/** Opens the database as it is: nothing is written yet. */
+function connect(path: string): Database.Database {
+  try {
+    return new Database(path, { fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+  } catch (error) {
+    throw new Error(explain(path, error), { cause: error });
+  }
+}
+
+function configure(path: string, db: Database.Database, durability: Durability) {
+  try {
     // WAL: a commit appends to the log instead of rewriting pages, and readers (a sqlite3 shell)
     // do not stop the server.
     if (db.pragma("journal_mode = WAL", { simple: true }) !== "wal") throw new Error("it cannot be put in WAL mode");
     db.pragma(`synchronous = ${durability === "full" ? "FULL" : "NORMAL"}`);
-    return db;
   } catch (error) {
-    db?.close();
     throw new Error(explain(path, error), { cause: error });
   }
+}
+
+/** A file SQLite opened read-only would fail every commit: refused at start instead. */
+function writable(path: string) {
+  try {
+    accessSync(path, constants.W_OK);
+  } catch (error) {
+    throw new Error(`Cannot write ${path} (${(error as Error).message}): give this user write access to it (chmod, chown), or give --data-file another file.`, { cause: error });
+  }
+}
+
+/** Removes a database and the files SQLite keeps beside it. */
+function removeDatabase(path: string) {
+  for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) rmSync(file, { force: true });
 }
 
 /** Reads the whole state, checking first that the file is an Intake data file of this version. */
@@ -270,8 +321,10 @@ export function explain(path: string, error: unknown): string {
   if (code === "SQLITE_NOTADB" || code.startsWith("SQLITE_CORRUPT")) {
     return `${path} is damaged (${message}): restore it from a copy, or move it away to start empty (sqlite3 ${path} .recover may save what is left).`;
   }
-  if (code === "SQLITE_FULL" || code === "SQLITE_IOERR_WRITE" || /ENOSPC|EFBIG/.test(message)) {
-    return `The disk holding ${path} is full (${message}): free some space.`;
+  // SQLite reports a write it could not make, or a -shm it could not grow, the same for a full disk,
+  // a limit on file sizes (ulimit -f: EFBIG) and a quota (EDQUOT); only Node's errors tell which.
+  if (code === "SQLITE_FULL" || code === "SQLITE_IOERR_WRITE" || code === "SQLITE_IOERR_SHMSIZE" || code === "SQLITE_IOERR_TRUNCATE" || /ENOSPC|EFBIG|EDQUOT/.test(message)) {
+    return `The disk holding ${path} is full, or a limit on file sizes or a quota was reached (${message}): free some space, or raise the limit.`;
   }
   if (code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_CANTOPEN") || code.startsWith("SQLITE_PERM")) {
     return `Cannot write ${path} (${message}): give --data-file a file in a folder this user can write.`;
@@ -312,7 +365,10 @@ function readJson(path: string): Snapshot {
     throw new Error(`${path} is not an Intake data file (JSON that does not parse: ${(error as Error).message}): give --data-file another file, or move this one away.`, { cause: error });
   }
   if (snapshot?.format !== "intake-snapshot/1") {
-    throw new Error(`${path} is JSON but not an intake-snapshot/1 file (format ${JSON.stringify(snapshot?.format)}): give --data-file another file, or move this one away.`);
+    const format = (snapshot as { format?: unknown } | null)?.format;
+    throw new Error(
+      `${path} is JSON but not an intake-snapshot/1 file (${format === undefined ? "it names no format" : `format ${JSON.stringify(format)}`}): give --data-file another file, or move this one away.`,
+    );
   }
   return snapshot;
 }

@@ -27,6 +27,11 @@ export interface Persistence {
   stop(): void;
 }
 
+/** A commit that failed (a full disk, a lock another program holds): its message says why, and what to do. */
+export class NotSavedError extends Error {
+  override name = "NotSavedError";
+}
+
 /** How long after a failed commit it is tried again, if nothing changes meanwhile. */
 const RETRY_MS = 1000;
 
@@ -41,6 +46,8 @@ export function persist(intake: Persisted, file: DataFile): Persistence {
       keptJson = file.create(intake.admin.snapshot());
     } catch (error) {
       file.close();
+      // Errors of SQLite's and Node's carry a code; one without is already explained.
+      if ((error as { code?: unknown }).code === undefined) throw error;
       throw new Error(explain(file.path, error), { cause: error });
     }
   }
@@ -84,7 +91,7 @@ export function persist(intake: Persisted, file: DataFile): Persistence {
       else file.write(changes, meta());
     } catch (error) {
       // Rolled back: the file keeps the last commit, and these changes are tried again.
-      intake.reportError(new Error(`${explain(file.path, error)} The changes are kept in memory and saved once that works.`, { cause: error }));
+      intake.reportError(new NotSavedError(`${explain(file.path, error)} The changes are kept in memory and saved once that works.`, { cause: error }));
       waiters?.reject(notSaved());
       retry = setTimeout(() => (scheduled ??= setImmediate(commit)), RETRY_MS);
       return;

@@ -31,10 +31,22 @@ export interface CliRun {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/** How the CLI's process runs, besides its arguments. */
+export interface CliProcess {
+  /**
+   * The largest file it may write, in 512-byte blocks (`ulimit -f`): a write past it fails with
+   * EFBIG (Node ignores SIGXFSZ), as on a full disk. The CLI runs under `sh -c 'ulimit -f N && exec ...'`.
+   */
+  fileSizeLimit?: number;
+  /** Runs it as this user and group (the test's own process must be root's). */
+  uid?: number;
+  gid?: number;
+}
+
 /** Runs the CLI to its end; `nodeArgs` go to node before the CLI (a preload, say). */
-export function runCli(args: string[], nodeArgs: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runCli(args: string[], nodeArgs: string[] = [], how: CliProcess = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawnCli(args, nodeArgs);
+    const child = spawnCli(args, nodeArgs, how);
     let stdout = "";
     let stderr = "";
     child.stdout!.on("data", (c) => (stdout += c));
@@ -44,15 +56,16 @@ export function runCli(args: string[], nodeArgs: string[] = []): Promise<{ code:
 }
 
 /** Starts the CLI and leaves it to the caller. */
-function spawnCli(args: string[], nodeArgs: string[] = []) {
-  return spawn(process.execPath, ["--import", "tsx", "--conditions=@intake/source", ...nodeArgs, cli, ...args], {
-    cwd: root,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+function spawnCli(args: string[], nodeArgs: string[] = [], how: CliProcess = {}) {
+  const command = [process.execPath, "--import", "tsx", "--conditions=@intake/source", ...nodeArgs, cli, ...args];
+  const options = { cwd: root, stdio: ["ignore", "pipe", "pipe"] as ["ignore", "pipe", "pipe"], uid: how.uid, gid: how.gid };
+  if (how.fileSizeLimit === undefined) return spawn(command[0]!, command.slice(1), options);
+  // exec: the CLI takes the shell's process, so the child's pid is still the server's.
+  return spawn("sh", ["-c", `ulimit -f ${Math.floor(how.fileSizeLimit)} && exec "$0" "$@"`, ...command], options);
 }
 
-export async function startCli(args: string[], nodeArgs: string[] = []): Promise<CliRun> {
-  const child = spawnCli(args, nodeArgs);
+export async function startCli(args: string[], nodeArgs: string[] = [], how: CliProcess = {}): Promise<CliRun> {
+  const child = spawnCli(args, nodeArgs, how);
   let stdout = "";
   let stderr = "";
   child.stderr!.on("data", (c) => (stderr += c));
