@@ -1,4 +1,7 @@
-/** A process's CPU time from /proc (Linux): the time it ran on a core, its helper threads included. */
+/**
+ * A process's CPU time from /proc (Linux): the time it ran on a core, its helper threads included;
+ * and its memory.
+ */
 import { readFile } from "node:fs/promises";
 
 /** Milliseconds a clock tick is worth in /proc/<pid>/stat (USER_HZ, 100 on Linux). */
@@ -24,4 +27,16 @@ export async function processCpu(pid: number): Promise<{ user: number; system: n
   const user = Number(fields?.[11]) * TICK_MS;
   const system = Number(fields?.[12]) * TICK_MS;
   return Number.isFinite(user) && Number.isFinite(system) ? { user, system } : undefined;
+}
+
+/** A process's resident memory now and at its peak so far, in bytes (VmRSS, VmHWM); undefined where /proc cannot tell. */
+export async function processMemory(pid: number): Promise<{ rss: number; peak: number } | undefined> {
+  try {
+    const status = await readFile(`/proc/${pid}/status`, "utf8");
+    const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1]) * 1024;
+    const [rss, peak] = [kib("VmRSS"), kib("VmHWM")];
+    return Number.isFinite(rss) && Number.isFinite(peak) ? { rss, peak } : undefined;
+  } catch {
+    return undefined;
+  }
 }

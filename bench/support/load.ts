@@ -45,7 +45,12 @@ export const CONNECTIONS = 10;
 /** Requests made so far per route and target: each target gets the route's sequence from 0, so writes never repeat on it. */
 const made = new Map<string, number>();
 
-export async function load(target: Target, route: Route, seconds: number): Promise<Sample> {
+/**
+ * `seconds` of load on one route of a target. `onAnswer`, where given, is called as each answer
+ * arrives, with its latency in milliseconds and its connection's number (0 to CONNECTIONS - 1):
+ * bench:durability times the gaps between answers.
+ */
+export async function load(target: Target, route: Route, seconds: number, options: { onAnswer?: (latencyMs: number, connection: number) => void } = {}): Promise<Sample> {
   const prefix = new URL(target.base).pathname.replace(/\/$/, "");
   const counter = `${route.name}\n${target.name}`;
   const cpuBefore = target.pid === undefined ? undefined : await processCpu(target.pid);
@@ -54,6 +59,7 @@ export async function load(target: Target, route: Route, seconds: number): Promi
     url: target.base,
     connections: CONNECTIONS,
     duration: seconds,
+    ...(options.onAnswer ? { setupClient: answers(options.onAnswer) } : {}),
     requests: [
       {
         setupRequest: (request) => {
@@ -82,6 +88,42 @@ export async function load(target: Target, route: Route, seconds: number): Promi
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+  };
+}
+
+/**
+ * Times the answers of a load as `load` reports them (pass its `onAnswer`): the longest time between
+ * two answers arriving, to any connection, and the longest answer. Both count from the moment every
+ * connection has had its first answer, so that connecting (a TLS handshake each) is not taken for a
+ * pause.
+ */
+export function answerTimes(connections = CONNECTIONS, now = () => performance.now()) {
+  const connected = new Set<number>();
+  let last: number | undefined;
+  const times = {
+    longestGapMs: 0,
+    maxLatencyMs: 0,
+    onAnswer(latencyMs: number, connection: number) {
+      const at = now();
+      if (connected.size < connections) {
+        connected.add(connection);
+        if (connected.size === connections) last = at;
+        return;
+      }
+      times.longestGapMs = Math.max(times.longestGapMs, at - last!);
+      times.maxLatencyMs = Math.max(times.maxLatencyMs, latencyMs);
+      last = at;
+    },
+  };
+  return times;
+}
+
+/** autocannon's setupClient, numbering the connections and telling `onAnswer` of each answer. */
+function answers(onAnswer: (latencyMs: number, connection: number) => void) {
+  let connections = 0;
+  return (client: autocannon.Client) => {
+    const connection = connections++;
+    client.on("response", (_status: number, _bytes: number, latencyMs: number) => onAnswer(latencyMs, connection));
   };
 }
 

@@ -1,5 +1,6 @@
 /** Starts the servers the benchmarks compare, each in its own process, and stops them. */
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { SPEC, startPrism } from "../../test-support/prism.js";
 
@@ -42,6 +43,58 @@ export async function startTarget(
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+/** What the CLI says on stdout once it listens (its "listening" JSON line), as far as benchmarks read it. */
+export interface Listening {
+  event: "listening";
+  pid: number;
+  url: string;
+  baseUrl: string;
+  adminUrl: string;
+  adminToken: string;
+  /** The certificate's file. */
+  certificate: string;
+  dataFile: string | null;
+}
+
+export interface CliTarget extends Target {
+  listening: Listening;
+  /** Milliseconds from spawning the CLI to its "listening" line. */
+  startMs: number;
+}
+
+/**
+ * `intake-server` as users run it: the built CLI (packages/server/dist/cli.js, or `options.cli`) with
+ * these arguments after `--port 0` and `--rate-limit 0`, in its own process. It stops as on SIGTERM
+ * when the benchmark that started it goes (exit-with-stdin.mjs, preloaded).
+ */
+export async function startCli(name: string, args: string[], options: { nodeArgs?: string[]; cli?: string } = {}): Promise<CliTarget> {
+  const started = performance.now();
+  const cli = options.cli ?? `${root}packages/server/dist/cli.js`;
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", `${root}bench/support/exit-with-stdin.mjs`, cli, "--port", "0", "--rate-limit", "0", ...args], {
+    cwd: root,
+    stdio: ["pipe", "pipe", "inherit"],
+    env: { ...process.env, BENCH_EXIT_WITH_STDIN: "1" },
+  });
+  const line = await firstLine(child, `intake-server (${name})`);
+  const startMs = performance.now() - started;
+  const listening = JSON.parse(line) as Listening;
+  const certificate = await readFile(listening.certificate, "utf8");
+  return {
+    name,
+    base: listening.baseUrl,
+    certificate,
+    pid: child.pid,
+    listening,
+    startMs,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once("exit", () => resolve());
         child.kill("SIGTERM");
       }),

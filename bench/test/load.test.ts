@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { processCpu } from "../support/cpu.js";
-import { load, median, medianOf, mediansOf, permuted, rateRatio, rotated, roundRatios, roundsStolen, schedule, serverCpuMicros, type Sample } from "../support/load.js";
+import { answerTimes, CONNECTIONS, load, median, medianOf, mediansOf, permuted, rateRatio, rotated, roundRatios, roundsStolen, schedule, serverCpuMicros, type Sample } from "../support/load.js";
 import { DISTURBED } from "../support/machine.js";
 import { firstLine, type Target } from "../support/targets.js";
 
@@ -124,6 +124,27 @@ describe("a server's CPU from /proc", { skip: process.platform !== "linux" }, ()
   });
 });
 
+describe("the times of a load's answers", () => {
+  it("gives the longest gap between answers and the longest answer, from when every connection has had its first", () => {
+    let clock = 0;
+    const times = answerTimes(2, () => clock);
+    // Connecting: the first answer of each connection, however long it took or waited, is not counted.
+    times.onAnswer(90, 0);
+    clock = 50;
+    times.onAnswer(80, 0);
+    clock = 60;
+    times.onAnswer(70, 1);
+    expect(times).toMatchObject({ longestGapMs: 0, maxLatencyMs: 0 });
+    clock = 65;
+    times.onAnswer(4, 1);
+    clock = 90;
+    times.onAnswer(12, 0);
+    clock = 92;
+    times.onAnswer(3, 1);
+    expect(times).toMatchObject({ longestGapMs: 25, maxLatencyMs: 12 });
+  });
+});
+
 describe("a round of load", { skip: process.platform !== "linux" }, () => {
   let server: ReturnType<typeof child> | undefined;
   let target: Target;
@@ -173,6 +194,15 @@ describe("a round of load", { skip: process.platform !== "linux" }, () => {
     await load(target, route, 1);
     expect(calls[from]).toBe(from);
     expect(calls[from]).toBeGreaterThanOrEqual(first.requests);
+  });
+
+  it("tells of each answer as it arrives, with its latency and its connection's number", async () => {
+    const answers: Array<[number, number]> = [];
+    const result = await load(target, { name: "told", call: () => ({ method: "GET", path: "/" }) }, 1, { onAnswer: (ms, connection) => answers.push([ms, connection]) });
+    expect(answers.length).toBe(result.requests);
+    expect(new Set(answers.map(([, connection]) => connection))).toEqual(new Set(Array.from({ length: CONNECTIONS }, (_, i) => i)));
+    // Each answer costs the server 1 ms of CPU at least.
+    expect(Math.min(...answers.map(([ms]) => ms))).toBeGreaterThanOrEqual(1);
   });
 
   it("leaves the CPU out for a server without its own process", async () => {

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { statFields } from "../support/cpu.js";
 import { BENCH_KEY, benchEmail, benchPhone } from "../support/seed.js";
-import { firstLine, startTarget, type Target } from "../support/targets.js";
+import { firstLine, startCli, startTarget, type Target } from "../support/targets.js";
 
 // The servers run Intake from its sources, so the tests need no build.
 const SOURCES = ["--conditions=@intake/source"];
@@ -106,4 +106,34 @@ describe("a benchmark's servers", () => {
     bench.kill("SIGKILL");
     await expect.poll(alive, { timeout: 10_000, interval: 100 }).toBe(false);
   }, 30_000);
+});
+
+describe("the CLI as a benchmark's server", () => {
+  const cli = fileURLToPath(new URL("../../packages/server/src/cli.ts", import.meta.url));
+  const nodeArgs = [...SOURCES, "--import", "tsx"];
+
+  it("says where it listens and how long it took to", async () => {
+    const server = await startCli("the CLI", [], { cli, nodeArgs });
+    onTestFinished(() => server.stop());
+    expect(server.startMs).toBeGreaterThan(0);
+    expect(server.base).toBe(`${server.listening.url}/v1`);
+    expect(server.certificate).toContain("BEGIN CERTIFICATE");
+    expect(server.pid).toBe(server.listening.pid);
+  }, 60_000);
+
+  it("stops when the benchmark that started it is killed outright", async () => {
+    const targets = fileURLToPath(new URL("../support/targets.ts", import.meta.url));
+    const script = `const { startCli } = await import(${JSON.stringify(targets)});
+      const t = await startCli("the CLI", [], { cli: ${JSON.stringify(cli)}, nodeArgs: ${JSON.stringify(nodeArgs)} });
+      console.log(t.pid);
+      setInterval(() => {}, 1000);`;
+    const bench = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+    onTestFinished(() => void bench.kill("SIGKILL"));
+    const pid = Number(await firstLine(bench, "the benchmark"));
+    const alive = () => running(pid);
+    onTestFinished(async () => void ((await alive()) && process.kill(pid)));
+    expect(await alive()).toBe(true);
+    bench.kill("SIGKILL");
+    await expect.poll(alive, { timeout: 10_000, interval: 100 }).toBe(false);
+  }, 60_000);
 });
