@@ -18,7 +18,7 @@ describe("a data file built for bench:durability", () => {
   it("loads in the server, each contact's conversation in the order it was written", async () => {
     const file = openDataFile(built.path);
     try {
-      const intake = createIntake({ snapshot: file.state });
+      const intake = createIntake({ snapshot: file.read() });
       const get = async (path: string) => (await intake.fetch(new Request(`https://localhost/__admin${path}`, { headers: { authorization: `Bearer ${intake.adminToken}` } }))).json();
       // Messages 1, 5 and 9 of the ten go to the second contact: received, sent, received.
       const { messages } = (await get(`/contacts/${built.sample.contactId}`)) as { messages: Message[] };

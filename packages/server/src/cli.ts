@@ -194,7 +194,7 @@ async function main() {
   // A commit that failed says what to do (free some space, say) in one line, not as an unexpected error's stack.
   const onError = (error: unknown) =>
     error instanceof NotSavedError ? process.stderr.write(`intake-server: ${error.message}\n`) : console.error("intake: unexpected error", error);
-  const intake = await loadState(dataFile, async () => createIntake({ ...options, seed, bot, snapshot: file?.state, onError }));
+  const intake = await loadState(dataFile, async () => createIntake({ ...options, seed, bot, snapshot: file?.read(), onError }));
   // A new data file holds the starting state at once, so a crash before any change loses nothing.
   const persistence = file ? persist(intake, file) : undefined;
   if (persistence?.keptJson) {

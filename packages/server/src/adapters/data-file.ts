@@ -46,10 +46,13 @@ export type Meta = Pick<Snapshot, "clock" | "ids">;
 
 export interface DataFile {
   readonly path: string;
-  /** The state the file holds: undefined for a new file, whose database persist() creates. */
-  readonly state: Snapshot | undefined;
-  /** An `intake-snapshot/1` JSON file that persist() turns into a database (kept beside it). */
-  readonly json: boolean;
+  /**
+   * "sqlite": an Intake data file; "new": none yet (no file, an empty one), which persist()
+   * creates; "json": an `intake-snapshot/1` file, which persist() turns into a database.
+   */
+  readonly kind: "new" | "sqlite" | "json";
+  /** Reads the whole state it holds (undefined when new); nothing of it is kept here. */
+  read(): Snapshot | undefined;
   /** Creates the database anew holding this state (a new file, an imported one); returns where the JSON was kept. */
   create(snapshot: Snapshot): string | undefined;
   /** Writes these changes in one transaction. */
@@ -63,9 +66,9 @@ export interface DataFile {
 const SQLITE_HEADER = "SQLite format 3\0";
 
 /**
- * Claims the file and reads what it holds. Throws, with what to do, for a file in use, one that
- * is not an Intake data file, a damaged one, one of another schema version, or a file or folder
- * this user cannot write.
+ * Claims the file and checks what it is. Throws, with what to do, for a file in use, one that is
+ * not an Intake data file, a damaged one, one of another schema version, or a file or folder this
+ * user cannot write. `read()` then reads its state (and throws for a damaged record).
  */
 export function openDataFile(path: string, options: { durability?: Durability } = {}): DataFile {
   const durability = options.durability ?? "full";
@@ -81,29 +84,30 @@ export function openDataFile(path: string, options: { durability?: Durability } 
       try {
         // Checked before anything is written (WAL mode rewrites the header): another program's
         // database, or one of another version, is left as it was.
-        const state = read(path, db);
-        if (!state) {
+        if (!isIntakeFile(path, db)) {
           // An empty database: a new data file, which persist() creates beside it and renames over it.
           db.close();
-          return dataFile(path, durability, claim, undefined, undefined, false);
+          return dataFile(path, durability, claim, "new", undefined);
         }
         configure(path, db, durability);
-        return dataFile(path, durability, claim, db, state, false);
+        return dataFile(path, durability, claim, "sqlite", db);
       } catch (error) {
         db.close();
         throw error;
       }
     }
-    const state = kind === "json" ? readJson(path) : undefined;
-    return dataFile(path, durability, claim, undefined, state, kind === "json");
+    // A JSON file is read now, to refuse one that is not a snapshot before anything starts.
+    if (kind === "json") readJson(path);
+    return dataFile(path, durability, claim, kind, undefined);
   } catch (error) {
     claim.release();
     throw error;
   }
 }
 
-function dataFile(path: string, durability: Durability, claim: DataFileClaim, opened: Database.Database | undefined, state: Snapshot | undefined, json: boolean): DataFile {
-  let db = opened;
+function dataFile(path: string, durability: Durability, claim: DataFileClaim, opened: DataFile["kind"], database: Database.Database | undefined): DataFile {
+  let kind = opened;
+  let db = database;
   let statements: ReturnType<typeof prepare> | undefined = db && prepare(db);
   const using = () => {
     if (!db || !statements) throw new Error(`${path} has no database yet: persist() creates it.`);
@@ -111,8 +115,13 @@ function dataFile(path: string, durability: Durability, claim: DataFileClaim, op
   };
   return {
     path,
-    state,
-    json,
+    get kind() {
+      return kind;
+    },
+    read() {
+      if (kind === "json") return readJson(path);
+      return db ? readState(path, db) : undefined;
+    },
     create(snapshot) {
       // Built beside the file and renamed over it: a crash leaves the old file or the whole new one.
       const building = `${path}.creating`;
@@ -132,7 +141,7 @@ function dataFile(path: string, durability: Durability, claim: DataFileClaim, op
         } finally {
           fresh.close();
         }
-        kept = json ? keepJson(path) : undefined;
+        kept = kind === "json" ? keepJson(path) : undefined;
         db?.close();
         renameSync(building, path);
       } catch (error) {
@@ -143,6 +152,7 @@ function dataFile(path: string, durability: Durability, claim: DataFileClaim, op
       }
       db = open(path, durability);
       statements = prepare(db);
+      kind = "sqlite";
       return kept;
     },
     write(changes, meta) {
@@ -262,15 +272,15 @@ function removeDatabase(path: string) {
   for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) rmSync(file, { force: true });
 }
 
-/** Reads the whole state, checking first that the file is an Intake data file of this version. */
-function read(path: string, db: Database.Database): Snapshot | undefined {
+/** Whether the database is an Intake data file of this version (false: an empty one); throws if it is neither. */
+function isIntakeFile(path: string, db: Database.Database): boolean {
   try {
     const applicationId = db.pragma("application_id", { simple: true }) as number;
     const version = db.pragma("user_version", { simple: true }) as number;
     const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all() as string[];
     if (applicationId !== APPLICATION_ID) {
       // An empty database (`sqlite3 FILE ""`) is a new data file.
-      if (applicationId === 0 && tables.length === 0) return undefined;
+      if (applicationId === 0 && tables.length === 0) return false;
       throw new Error(
         `${path} is an SQLite database of another program (${tables.length ? `tables ${tables.slice(0, 5).join(", ")}` : `application id ${applicationId}`}), not an Intake data file: give --data-file another file.`,
       );
@@ -284,6 +294,16 @@ function read(path: string, db: Database.Database): Snapshot | undefined {
     }
     const missing = ["intake_meta", ...TABLE_NAMES.map((table) => TABLES[table])].filter((name) => !tables.includes(name));
     if (missing.length) throw new Error(`${path} lacks the tables ${missing.join(", ")}: it is damaged. Restore it from a copy, or move it away to start empty.`);
+    return true;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === undefined) throw error;
+    throw new Error(explain(path, error), { cause: error });
+  }
+}
+
+/** Reads the whole state: every table's rows, in the order they were made. */
+function readState(path: string, db: Database.Database): Snapshot {
+  try {
     const meta = new Map(db.prepare("SELECT key, value FROM intake_meta").raw().all() as Array<[string, string]>);
     const records: Record<string, object[]> = {};
     for (const table of TABLE_NAMES) {

@@ -41,7 +41,7 @@ const RETRY_MS = 1000;
  */
 export function persist(intake: Persisted, file: DataFile): Persistence {
   let keptJson: string | undefined;
-  if (!file.state || file.json) {
+  if (file.kind !== "sqlite") {
     try {
       keptJson = file.create(intake.admin.snapshot());
     } catch (error) {
