@@ -191,9 +191,14 @@ async function main() {
   const file = dataFile ? openDataFile(dataFile, { durability: args.durability }) : undefined;
   process.once("exit", () => file?.close());
 
-  const intake = await loadState(dataFile, async () => createIntake({ ...options, seed, bot, snapshot: file?.state }));
-  // A new data file holds the starting state at once, so a crash before any change loses nothing.
-  const persistence = file ? persist(intake, file) : undefined;
+  // Written through from the turn the state is made in: restored jobs already due (work that fell
+  // due while the server was down) run from the next microtask on, and what they change is saved
+  // like any other change. A new data file holds the starting state at once, so a crash before any
+  // change loses nothing.
+  const { intake, persistence } = await loadState(dataFile, async () => {
+    const intake = createIntake({ ...options, seed, bot, snapshot: file?.state });
+    return { intake, persistence: file ? persist(intake, file) : undefined };
+  });
   if (persistence?.keptJson) {
     process.stderr.write(`intake-server: ${dataFile} was an intake-snapshot/1 JSON file; it is now an SQLite database holding the same state, and the JSON is kept at ${persistence.keptJson}.\n`);
   }
