@@ -194,9 +194,14 @@ async function main() {
   // A commit that failed says what to do (free some space, say) in one line, not as an unexpected error's stack.
   const onError = (error: unknown) =>
     error instanceof NotSavedError ? process.stderr.write(`intake-server: ${error.message}\n`) : console.error("intake: unexpected error", error);
-  const intake = await loadState(dataFile, async () => createIntake({ ...options, seed, bot, snapshot: file?.read(), onError }));
-  // A new data file holds the starting state at once, so a crash before any change loses nothing.
-  const persistence = file ? persist(intake, file) : undefined;
+  // Written through from the turn the state is made in: restored jobs already due (work that fell
+  // due while the server was down) run from the next microtask on, and what they change is saved
+  // like any other change. A new data file holds the starting state at once, so a crash before any
+  // change loses nothing.
+  const { intake, persistence } = await loadState(dataFile, async () => {
+    const intake = createIntake({ ...options, seed, bot, snapshot: file?.read(), onError });
+    return { intake, persistence: file ? persist(intake, file) : undefined };
+  });
   if (persistence?.keptJson) {
     process.stderr.write(`intake-server: ${dataFile} was an intake-snapshot/1 JSON file; it is now an SQLite database holding the same state, and the JSON is kept at ${persistence.keptJson}.\n`);
   }

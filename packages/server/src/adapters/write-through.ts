@@ -37,7 +37,9 @@ const RETRY_MS = 1000;
 
 /**
  * Keeps the data file in step with the service from now on. A new file, or a JSON file being
- * imported, first gets the whole current state.
+ * imported, first gets the whole current state. Call it in the turn `createIntake` ran in, before
+ * any `await`: stored jobs already due start on the next microtask, and a change made before this
+ * listens would never be saved.
  */
 export function persist(intake: Persisted, file: DataFile): Persistence {
   let keptJson: string | undefined;
