@@ -61,6 +61,8 @@ export function persist(intake: Persisted, file: DataFile): Persistence {
   let scheduled: ReturnType<typeof setImmediate> | undefined;
   let retry: ReturnType<typeof setTimeout> | undefined;
   let waiting: Deferred | undefined;
+  /** The last commit failed: the next failures are not reported again, until one succeeds. */
+  let failing = false;
 
   const unsubscribe = intake.onChange((change) => {
     if (change.table === "all") {
@@ -93,7 +95,8 @@ export function persist(intake: Persisted, file: DataFile): Persistence {
       else file.write(changes, meta());
     } catch (error) {
       // Rolled back: the file keeps the last commit, and these changes are tried again.
-      intake.reportError(new NotSavedError(`${explain(file.path, error)} The changes are kept in memory and saved once that works.`, { cause: error }));
+      if (!failing) intake.reportError(new NotSavedError(`${explain(file.path, error)} The changes are kept in memory and saved once that works.`, { cause: error }));
+      failing = true;
       waiters?.reject(notSaved());
       retry = setTimeout(() => (scheduled ??= setImmediate(commit)), RETRY_MS);
       return;
@@ -101,6 +104,7 @@ export function persist(intake: Persisted, file: DataFile): Persistence {
     changes = new Map();
     everything = false;
     dirty = false;
+    failing = false;
     waiters?.resolve();
   }
 
