@@ -91,20 +91,7 @@ describe("a benchmark's servers", () => {
   }, 30_000);
 
   it("go when the benchmark that started them is killed outright", async () => {
-    // A benchmark that starts a server, says its pid, and waits to be killed.
-    const targets = fileURLToPath(new URL("../support/targets.ts", import.meta.url));
-    const script = `const { startTarget } = await import(${JSON.stringify(targets)});
-      const t = await startTarget("bare-http", { nodeArgs: ${JSON.stringify(SOURCES)} });
-      console.log(t.pid);
-      setInterval(() => {}, 1000);`;
-    const bench = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
-    onTestFinished(() => void bench.kill("SIGKILL"));
-    const pid = Number(await firstLine(bench, "the benchmark"));
-    const alive = () => running(pid);
-    onTestFinished(async () => void ((await alive()) && process.kill(pid)));
-    expect(await alive()).toBe(true);
-    bench.kill("SIGKILL");
-    await expect.poll(alive, { timeout: 10_000, interval: 100 }).toBe(false);
+    await expectGoneWithBenchmark(`startTarget("bare-http", { nodeArgs: ${JSON.stringify(SOURCES)} })`);
   }, 30_000);
 });
 
@@ -122,18 +109,26 @@ describe("the CLI as a benchmark's server", () => {
   }, 60_000);
 
   it("stops when the benchmark that started it is killed outright", async () => {
-    const targets = fileURLToPath(new URL("../support/targets.ts", import.meta.url));
-    const script = `const { startCli } = await import(${JSON.stringify(targets)});
-      const t = await startCli("the CLI", [], { cli: ${JSON.stringify(cli)}, nodeArgs: ${JSON.stringify(nodeArgs)} });
-      console.log(t.pid);
-      setInterval(() => {}, 1000);`;
-    const bench = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
-    onTestFinished(() => void bench.kill("SIGKILL"));
-    const pid = Number(await firstLine(bench, "the benchmark"));
-    const alive = () => running(pid);
-    onTestFinished(async () => void ((await alive()) && process.kill(pid)));
-    expect(await alive()).toBe(true);
-    bench.kill("SIGKILL");
-    await expect.poll(alive, { timeout: 10_000, interval: 100 }).toBe(false);
+    await expectGoneWithBenchmark(`startCli("the CLI", [], { cli: ${JSON.stringify(cli)}, nodeArgs: ${JSON.stringify(nodeArgs)} })`);
   }, 60_000);
 });
+
+/**
+ * Runs a benchmark that starts a server (`start`, a call of bench/support/targets.ts's), says its
+ * pid and waits; kills the benchmark outright, and expects the server to go too.
+ */
+async function expectGoneWithBenchmark(start: string) {
+  const targets = fileURLToPath(new URL("../support/targets.ts", import.meta.url));
+  const script = `const { startCli, startTarget } = await import(${JSON.stringify(targets)});
+    const t = await ${start};
+    console.log(t.pid);
+    setInterval(() => {}, 1000);`;
+  const bench = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+  onTestFinished(() => void bench.kill("SIGKILL"));
+  const pid = Number(await firstLine(bench, "the benchmark"));
+  const alive = () => running(pid);
+  onTestFinished(async () => void ((await alive()) && process.kill(pid)));
+  expect(await alive()).toBe(true);
+  bench.kill("SIGKILL");
+  await expect.poll(alive, { timeout: 10_000, interval: 100 }).toBe(false);
+}
