@@ -336,10 +336,13 @@ ${pauseRows.join("\n")}
 In memory, the same load's longest gap was ${fmt(median(gaps(memoryPauses)), 1)} ms and its longest answer ${fmt(median(longest(memoryPauses)), 1)} ms (medians of
 the rounds): what this machine and load generator give with no data file.${meetsPause(median(gaps(filePauses))) || median(gaps(filePauses)) <= median(gaps(memoryPauses)) ? "" : `
 
-Where the data file's pauses were looked into (better-sqlite3's transactions timed in the server),
-the longest were its commits: better-sqlite3 is synchronous, so the event loop waits while SQLite
-flushes each commit to the disk (full) and while the checkpoint that follows every 1,000 pages of
-WAL copies them into the database and flushes it (full and normal).`}
+Where the data file's pauses were looked into (the server's garbage collections observed through
+perf_hooks, and its SQLite transactions timed, on a calm machine), the longest were major garbage
+collections of the heap that holds the contacts, which the server in memory has too; the data
+file's server allocates more for each write (each record's JSON), so it collects more often. Its
+commits wait for SQLite (better-sqlite3 is synchronous): a flush to the disk for each one (full),
+and, every 1,000 pages of WAL, a checkpoint that copies them into the database and flushes it;
+those were shorter.`}
 
 ## Start with ${sizes}
 
@@ -356,7 +359,7 @@ listens; its peak is the highest until then.
 ${startRows.join("\n")}
 ${meetsStart(startS) ? "" : `
 Where the start was looked into (a \`--cpu-prof\` profile of one), most of it went to reading the
-rows and parsing each one's JSON (\`read\` and \`parseRow\` in data-file.ts), to the garbage collector,
+rows and parsing each one's JSON (\`readState\` and \`parseRow\` in data-file.ts), to the garbage collector,
 and to the store's copy of each message and its indexes (\`insertMessage\`).
 `}
 The conversation of ${conversation.contactId}, as GET /__admin/contacts/${conversation.contactId} served it after the first start:
