@@ -4,7 +4,7 @@
  * `{ error: "message" }` (the receive endpoint).
  */
 import type { ErrorCode } from "@intake/spec";
-import { redactValue } from "./redact.js";
+import { redactText, redactValue } from "./redact.js";
 
 /** A code from the contract, or a newer one this client does not know yet. */
 export type IntakeErrorCode = ErrorCode | (string & {});
@@ -30,6 +30,7 @@ export class IntakeApiError extends IntakeError {
   readonly status: number;
   /** The general shape's code; `undefined` for the receive endpoint's string shape. */
   readonly code: IntakeErrorCode | undefined;
+  /** The response's headers, with the key redacted from every value (a `Location` can carry `?apiKey=`). */
   readonly headers: Headers;
   /** The parsed response body, as received. */
   readonly body: unknown;
@@ -93,7 +94,7 @@ export class ServerError extends IntakeApiError {
 export class ConnectionError extends IntakeError {
   override name = "ConnectionError";
   readonly request: RequestSummary;
-  /** The system error code when there is one (`ECONNREFUSED`, `CERT_HAS_EXPIRED`, ...). */
+  /** The system error code when there is one (`ECONNREFUSED`, `CERT_HAS_EXPIRED`, ...), the key redacted from it. */
   readonly code: string | undefined;
   constructor(message: string, request: RequestSummary, code: string | undefined, options?: { cause?: unknown }) {
     super(message, options);
@@ -135,13 +136,28 @@ const classByStatus: Record<number, typeof IntakeApiError> = {
 
 /**
  * The error for a non-2xx response whose body has been parsed (JSON when it was JSON). A body
- * that echoes the key (a proxy's error page, say) is redacted before it is kept.
+ * or a header that echoes the key (a proxy's error page, a redirect's Location) is redacted
+ * before it is kept.
  */
 export function errorFromResponse(response: Response, parsed: unknown, request: RequestSummary, apiKey: string): IntakeApiError {
   const body = redactValue(parsed, apiKey);
   const { code, message } = describe(body, response);
   const Kind = classByStatus[response.status] ?? (response.status >= 500 ? ServerError : IntakeApiError);
-  return new Kind({ status: response.status, code, message, headers: response.headers, body, request });
+  return new Kind({ status: response.status, code, message, headers: redactedHeaders(response.headers, apiKey), body, request });
+}
+
+/**
+ * A copy with the key out of every value. A header whose name holds the key is left out: a name
+ * cannot hold the brackets of [REDACTED].
+ */
+function redactedHeaders(headers: Headers, apiKey: string): Headers {
+  const out = new Headers();
+  // getSetCookie keeps several Set-Cookie apart, which forEach would join into one value.
+  headers.forEach((value, name) => {
+    if (name !== "set-cookie" && redactText(name, apiKey) === name) out.append(name, redactText(value, apiKey));
+  });
+  for (const cookie of headers.getSetCookie?.() ?? []) out.append("set-cookie", redactText(cookie, apiKey));
+  return out;
 }
 
 function describe(body: unknown, response: Response): { code: IntakeErrorCode | undefined; message: string } {

@@ -6,6 +6,7 @@ import type { AuthForm } from "@intake/spec";
 import { placeKey } from "./auth.js";
 import { IntakeConfigError } from "./errors.js";
 import type { LogEntry } from "./log.js";
+import { redactText } from "./redact.js";
 
 export type FetchFn = (request: Request) => Promise<Response>;
 
@@ -68,6 +69,20 @@ export interface ResolvedOptions {
 const AUTH_FORMS: readonly AuthForm[] = ["query", "header", "bearer"];
 
 export function resolveOptions(options: IntakeClientOptions): ResolvedOptions {
+  const apiKey: unknown = options?.apiKey ?? env("INTAKE_API_KEY");
+  try {
+    return resolve(options);
+  } catch (error) {
+    // A message quotes what it was given (a base URL, a header's value, the auth form), and a
+    // key misplaced there would be printed with it.
+    if (error instanceof IntakeConfigError && typeof apiKey === "string" && redactText(error.message, apiKey) !== error.message) {
+      throw new IntakeConfigError(redactText(error.message, apiKey));
+    }
+    throw error;
+  }
+}
+
+function resolve(options: IntakeClientOptions): ResolvedOptions {
   if (!options || !AUTH_FORMS.includes(options.auth)) {
     throw new IntakeConfigError(
       `auth must be one of "query", "header" or "bearer" (got ${JSON.stringify(options?.auth)}). ` +
@@ -102,7 +117,7 @@ export function resolveOptions(options: IntakeClientOptions): ResolvedOptions {
       maxDelayMs: positive("retry.maxDelayMs", retry.maxDelayMs, 8_000),
       maxRetryAfterMs: positive("retry.maxRetryAfterMs", retry.maxRetryAfterMs, 60_000),
     },
-    headers: checkedHeaders("The headers option", options.headers),
+    headers: checkedHeaders("The headers option", options.headers, apiKey),
     logger: options.logger,
   };
 }
@@ -166,14 +181,15 @@ function checkKeyCanTravel(form: AuthForm, apiKey: string): void {
  * name or value fetch would refuse is an error here, naming where it came from, rather than a
  * request that fails (and is retried) as if the network had.
  */
-export function checkedHeaders(where: string, headers: Record<string, string | null | undefined> | undefined): Record<string, string> {
+export function checkedHeaders(where: string, headers: Record<string, string | null | undefined> | undefined, apiKey: string): Record<string, string> {
   const out: Record<string, string> = {};
   // A header given as null or undefined is not sent, as openapi-fetch treats it.
   for (const name in headers) if (headers[name] !== undefined && headers[name] !== null) out[name.toLowerCase()] = headers[name];
   try {
     new Headers(out);
   } catch (error) {
-    throw new IntakeConfigError(`${where}: ${(error as Error).message}`);
+    // The runtime's message quotes the refused value, which may be the key (a line break after it, say).
+    throw new IntakeConfigError(redactText(`${where}: ${(error as Error).message}`, apiKey));
   }
   return out;
 }

@@ -17,13 +17,25 @@ function spellings(apiKey: string): string[] {
   // program making a client per tenant does not keep every key it has seen.
   let forms = spellingsOf.get(apiKey);
   if (!forms) {
-    forms = [...new Set([apiKey, encodeURIComponent(apiKey), new URLSearchParams({ k: apiKey }).toString().slice(2)])];
+    forms = [...new Set([apiKey, encoded(apiKey), new URLSearchParams({ k: apiKey }).toString().slice(2)])];
     if (spellingsOf.size >= REMEMBERED_KEYS) spellingsOf.delete(spellingsOf.keys().next().value!);
     spellingsOf.set(apiKey, (forms = forms.filter(Boolean).sort((a, b) => b.length - a.length)));
   }
   return forms;
 }
 const spellingsOf = new Map<string, string[]>();
+
+/**
+ * The key percent-encoded, or itself when it cannot be: a key with a lone surrogate is refused
+ * when the client is created, and that error's message is redacted too.
+ */
+function encoded(apiKey: string): string {
+  try {
+    return encodeURIComponent(apiKey);
+  } catch {
+    return apiKey;
+  }
+}
 const REMEMBERED_KEYS = 16;
 
 /** Removes every occurrence of the key from free text (a message built by someone else). */

@@ -118,8 +118,8 @@ function caller(raw: LooseClient, send: Transport, options: ResolvedOptions) {
         body: init.body,
         params: { query: init.params?.query, path: pathParams },
         headers: {
-          ...(headers && checkedHeaders("The headers call option", headers)),
-          ...(init.params?.header && checkedHeaders("idempotencyKey", init.params.header)),
+          ...(headers && checkedHeaders("The headers call option", headers, options.apiKey)),
+          ...(init.params?.header && checkedHeaders("idempotencyKey", init.params.header, options.apiKey)),
         },
         bodySerializer: asJson,
         // The caller's signal goes to the transport, not into openapi-fetch's Request: a Request

@@ -177,7 +177,9 @@ function connectionError(summary: RequestSummary, error: unknown, code: string |
     isUntrustedCertificate(code)
       ? " The server's TLS certificate is not trusted: for the reference server, trust the certificate file it printed (NODE_EXTRA_CA_CERTS=<file>) or pass a fetch that trusts it."
       : "";
-  return new ConnectionError(`${summary.method} ${summary.url} failed: ${detail}.${hint}`, summary, code, { cause: redactError(error, apiKey) });
+  // The code is whatever a custom fetch's error called its code: text like any other it made.
+  const shownCode = code === undefined ? undefined : redactText(code, apiKey);
+  return new ConnectionError(`${summary.method} ${summary.url} failed: ${detail}.${hint}`, summary, shownCode, { cause: redactError(error, apiKey) });
 }
 
 function describeCause(error: unknown): string {

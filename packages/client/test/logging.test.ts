@@ -1,8 +1,8 @@
-import { ConnectionError, type LogEntry } from "@intake/client";
+import { ConnectionError, IntakeApiError, IntakeConfigError, type LogEntry } from "@intake/client";
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import "./support/msw-lifecycle.js";
-import { API_KEY, client, contact, json, record } from "./support/fixtures.js";
+import { API_KEY, BASE_URL, client, contact, json, record } from "./support/fixtures.js";
 
 function collect() {
   const entries: LogEntry[] = [];
@@ -128,5 +128,44 @@ describe("nothing an error carries leaks the key", () => {
     const error = await client("query", { fetch, timeoutMs: 20, maxRetries: 0 }).contacts.create({ email: "a@example.com" }).catch((e: unknown) => e);
     expect((error as Error).name).toBe("TimeoutError");
     expect(inspect(error, { depth: 10, showHidden: true })).not.toContain(API_KEY);
+  });
+});
+
+describe("the key in what a response or a custom fetch hands back, or in an option", () => {
+  it("a response header carrying the key (a Location with ?apiKey=) is redacted from the error's headers", async () => {
+    record((request) => json({ error: { code: "NOT_FOUND", message: "Moved." } }, 404, { location: request.url, "x-echo": `sent ${API_KEY}`, "x-request-id": "req-1" }));
+    const error = await client("query", { maxRetries: 0 }).lists.addContact("lst_1", { contactId: "ct_1" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(IntakeApiError);
+    const { headers } = error as IntakeApiError;
+    expect(headers.get("location")).toBe(`${BASE_URL}/lists/lst_1/contacts?apiKey=[REDACTED]`);
+    expect(headers.get("x-echo")).toBe("sent [REDACTED]");
+    expect(headers.get("x-request-id")).toBe("req-1");
+    expect(inspect(error, { depth: 10, showHidden: true })).not.toContain(API_KEY);
+  });
+
+  it("a connection error's code, taken from a custom fetch's error, is redacted", async () => {
+    const fetch = async () => {
+      throw Object.assign(new TypeError("fetch failed"), { cause: Object.assign(new Error("refused"), { code: `E_${API_KEY}` }) });
+    };
+    const error = await client("header", { fetch, maxRetries: 0 }).subaccounts.grantCredits({ email: "a@example.com", amount: 1 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as ConnectionError).code).toBe("E_[REDACTED]");
+    expect(JSON.stringify(error)).not.toContain(API_KEY);
+    expect(inspect(error, { depth: 10, showHidden: true })).not.toContain(API_KEY);
+  });
+
+  it("a configuration error quoting a header's value, a base URL or an auth form that holds the key does not quote the key", async () => {
+    const invalid = `${API_KEY}\u0000`;
+    const errors = [
+      await Promise.resolve().then(() => client("query", { headers: { "x-note": invalid } })).catch((e: unknown) => e),
+      await client("query").contacts.create({ email: "a@example.com" }, { headers: { "x-note": invalid } }).catch((e: unknown) => e),
+      await Promise.resolve().then(() => client("query", { baseUrl: `https://api.intake.test/${API_KEY}` })).catch((e: unknown) => e),
+      await Promise.resolve().then(() => client(API_KEY as "query")).catch((e: unknown) => e),
+    ];
+    for (const error of errors) {
+      expect(error).toBeInstanceOf(IntakeConfigError);
+      expect((error as Error).message).toContain("[REDACTED]");
+      expect(inspect(error, { showHidden: true })).not.toContain(API_KEY);
+    }
   });
 });
