@@ -13,7 +13,10 @@ export const newApiKey = (ids: IdSource): string => `ik_${ids.token(40)}`;
  * `newApiKey` makes and the demo seed's (words joined by underscores).
  */
 export const hasApiKeyShape = (value: string): boolean => API_KEY_SHAPE.test(value);
-const API_KEY_SHAPE = /^ik_[A-Za-z0-9_]{20,}$/;
+const API_KEY_PATTERN = "ik_[A-Za-z0-9_]{20,}";
+const API_KEY_SHAPE = new RegExp(`^${API_KEY_PATTERN}$`);
+/** The same shape anywhere in a text (a key pasted into a note, a path, a message), every match. */
+export const API_KEY_SHAPE_IN_TEXT = new RegExp(API_KEY_PATTERN, "g");
 
 export interface IdSource {
   /** A new id with this prefix, for example `ct_7Hq2xK9mPw`. */
