@@ -330,8 +330,9 @@ export function createAdminService(deps: AdminDeps) {
     adjustCredits(id: string, amount: number, description?: string) {
       const record = account(id);
       const rounded = roundCredits(amount);
-      if (!Number.isFinite(amount) || rounded === 0 || Math.abs(rounded - amount) > 1e-9) {
-        throw adminError(400, "VALIDATION_ERROR", "amount must be a non-zero number of credits with at most 6 decimal places.");
+      // Bounded like a /v1 grant: no sum of bounded amounts overflows a balance to Infinity.
+      if (!Number.isFinite(amount) || rounded === 0 || Math.abs(rounded - amount) > 1e-9 || Math.abs(amount) > 1e9) {
+        throw adminError(400, "VALIDATION_ERROR", "amount must be a non-zero number of credits with at most 6 decimal places, at most 1000000000 either way.");
       }
       if (record.credits + amount < 0) {
         throw conflict(`Account ${id} has ${record.credits} credits; it cannot lose ${-amount}.`);

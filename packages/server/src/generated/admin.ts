@@ -180,7 +180,7 @@ export interface paths {
         put?: never;
         /**
          * Add or remove credits
-         * @description A positive amount adds credits, a negative one removes them (never below zero).
+         * @description A positive amount adds credits, a negative one removes them (never below zero). At most 1000000000 either way, as a `/v1` grant, so a balance never grows past what a number holds.
          */
         post: operations["adjustCredits"];
         delete?: never;

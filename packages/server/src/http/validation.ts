@@ -104,6 +104,9 @@ export function operationCompiler(doc: OpenApiDocument, base: string) {
         }
         checkFields(body as Record<string, unknown>, fields, "", spelling);
         if (!bodyCheck(body)) throw translate(bodyCheck.errors ?? []);
+        // After the schema, so a field with its own rule (a maximum, a type) is reported in its words.
+        const infinite = nonFinite(body, []);
+        if (infinite) throw badRequest("VALIDATION_ERROR", notFinite(fieldName(`/${infinite.join("/")}`)));
       },
       query(url) {
         const declared = inQuery;
@@ -311,7 +314,8 @@ function typed(error: ErrorObject): HttpError {
   if (leaf === "body" && error.keyword === "maxLength") {
     return badRequest("BODY_TOO_LONG", `${field} is longer than ${(error.params as { limit: number }).limit} characters.`);
   }
-  if (leaf === "amount") {
+  // A /v1 grant's amount; an amount elsewhere (an auto-recharge's) has the general words, naming it.
+  if (error.instancePath === "/amount") {
     return badRequest("INVALID_AMOUNT", "amount must be a positive number of credits with at most 6 decimal places, at most 1000000000.");
   }
   return badRequest("VALIDATION_ERROR", describe(error, field));
@@ -356,6 +360,27 @@ function describe(error: ErrorObject, field: string, value?: unknown): string {
 function article(type: string): string {
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
+
+/**
+ * The path to the first number in a body that is not finite, if one is. JSON has no Infinity:
+ * JSON.parse reads a number past the largest double (1e400) as Infinity, which JSON.stringify
+ * writes back as null, so such a value, once stored, would not survive the server's snapshot or
+ * data file. Every body is checked whole (customFields, a seed, a snapshot), whatever its schema.
+ */
+function nonFinite(value: unknown, path: string[]): string[] | undefined {
+  if (typeof value === "number") return Number.isFinite(value) ? undefined : path;
+  if (typeof value !== "object" || value === null) return undefined;
+  // One path array for the walk (a snapshot holds many numbers): pushed on the way down, popped back.
+  for (const key of Object.keys(value)) {
+    path.push(key);
+    if (nonFinite((value as Record<string, unknown>)[key], path)) return path;
+    path.pop();
+  }
+  return undefined;
+}
+
+const notFinite = (field: string) =>
+  `${field} must be a finite number, at most ${Number.MAX_VALUE} either way (a larger one reads as Infinity, which JSON cannot hold).`;
 
 /** `/customData/fromId` -> `customData.fromId`; the root is "The request body". */
 function fieldName(instancePath: string, child?: string): string {
