@@ -333,6 +333,11 @@ describe("numbers JSON cannot hold", () => {
     expect(adjusted.status).toBe(400);
     expect(adjusted.body.error.message).toBe("amount must be a non-zero number of credits with at most 6 decimal places, at most 1000000000 either way.");
     expect(intake.admin.adjustCredits.bind(intake.admin, rich.body.id, -1e10)).toThrow(/at most 1000000000 either way/);
+    // A query parameter is read as a number too: an offset of 1e400 is not one.
+    const page = await admin(intake, "GET", "/contacts?offset=1e400");
+    expect(page.status).toBe(400);
+    expect(page.body.error.message).toMatch(/^offset must be a finite number/);
+    expect((await admin(intake, "GET", "/contacts?offset=1e300")).status).toBe(200);
     await intake.close();
   });
 

@@ -91,6 +91,8 @@ export function operationCompiler(doc: OpenApiDocument, base: string) {
     const checked = (parameter: Parameter, label: string, raw: string) => {
       const holder = { value: raw as unknown };
       if (!parameter.check(holder)) throw badRequest("VALIDATION_ERROR", describe(parameter.check.errors![0]!, label, raw));
+      // Coercion reads "1e400" as Infinity, which an integer with no maximum (offset) lets through.
+      if (typeof holder.value === "number" && !Number.isFinite(holder.value)) throw badRequest("VALIDATION_ERROR", notFinite(label));
       return holder.value;
     };
 
