@@ -151,7 +151,7 @@ function step(r: Rng, world: World, numbers: Numbers): Step {
   const agencies = world.accounts.filter((a) => a.kind === "agency");
   const recharge = (field: string) =>
     r.chance(0.2) ? null : { threshold: numbers.get(`${field}.threshold`, nonNegative), amount: numbers.get(`${field}.amount`, positive) };
-  const kinds = [0, 1, 2, 3, 4, 5, 6];
+  const kinds = [0, 1, 2, 3, 4, 5, 6, 7];
   for (;;) {
     switch (r.pick(kinds)) {
       case 0: {
@@ -216,6 +216,11 @@ function step(r: Rng, world: World, numbers: Numbers): Step {
           body: bearer ? { phone_number: phone, custom_fields: fields } : { phone, customFields: fields },
           accepted: (body) => world.contacts.push({ id: body.id, customFields: fields }),
         };
+      }
+      case 6: {
+        // Whole milliseconds, from a few to far past the year 9999 (refused: a snapshot could not hold it).
+        const ms = (r2: Rng) => Math.floor(r2.chance(0.5) ? r2.next() * 1e10 : nonNegative(r2));
+        return { method: "POST", path: "/clock/advance", admin: true, body: { ms: numbers.get("ms", ms) } };
       }
       default: {
         const contacts = Array.from({ length: r.int(3) }, (_, i) => ({
@@ -314,7 +319,7 @@ describe("numbers JSON cannot hold", () => {
     expect(errors).toEqual([]);
   }, 60_000);
 
-  it("the issue's cases: credits 1e400, customFields 1e400, an opening balance of 1e303", async () => {
+  it("the issue's cases: credits 1e400, customFields 1e400, an opening balance of 1e303; a clock past 9999; offset=1e400", async () => {
     const intake = createIntake({ ...options, seed: { accounts: [{ id: "acc_a", name: "A", apiKey: "ik_finite_key_000000001" }] } });
     const account = await admin(intake, "POST", "/accounts", '{"name":"X","credits":1e400}');
     expect(account).toEqual({
@@ -333,6 +338,10 @@ describe("numbers JSON cannot hold", () => {
     expect(adjusted.status).toBe(400);
     expect(adjusted.body.error.message).toBe("amount must be a non-zero number of credits with at most 6 decimal places, at most 1000000000 either way.");
     expect(intake.admin.adjustCredits.bind(intake.admin, rich.body.id, -1e10)).toThrow(/at most 1000000000 either way/);
+    // A finite time past the year 9999 has no date-time a snapshot can hold.
+    const far = await admin(intake, "POST", "/clock/advance", '{"ms":1e300}');
+    expect(far.body.error).toEqual({ code: "VALIDATION_ERROR", message: "ms would move the clock past 9999-12-31T23:59:59.999Z, the last time a snapshot holds." });
+    expect((await admin(intake, "GET", "/snapshot")).status).toBe(200);
     // A query parameter is read as a number too: an offset of 1e400 is not one.
     const page = await admin(intake, "GET", "/contacts?offset=1e400");
     expect(page.status).toBe(400);

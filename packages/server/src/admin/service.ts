@@ -502,6 +502,11 @@ export function createAdminService(deps: AdminDeps) {
       if ((by.ms === undefined) === (target === undefined)) throw adminError(400, "VALIDATION_ERROR", "Give ms or to, not both.");
       const ms = target === undefined ? by.ms! : target - clock.now();
       if (ms < 0) throw conflict(`The clock is at ${new Date(clock.now()).toISOString()}; it does not go back.`);
+      // Past year 9999 a time has no date-time a snapshot can hold (nor, past 275760, any Date):
+      // the state would no longer save or restore.
+      if (clock.now() + ms > LAST_TIME) {
+        throw adminError(400, "VALIDATION_ERROR", `ms would move the clock past ${new Date(LAST_TIME).toISOString()}, the last time a snapshot holds.`);
+      }
       // Work already started finishes first, then whatever falls due on the way runs in order.
       await deps.engine.settle();
       await (clock as VirtualClock).advance(ms);
@@ -514,6 +519,9 @@ export function createAdminService(deps: AdminDeps) {
     idState: (): IdState | undefined => ids.state(),
   };
 }
+
+/** 9999-12-31T23:59:59.999Z: the last time with a four-digit year, as date-time needs. */
+const LAST_TIME = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 function fail(error: Error): never {
   throw error;

@@ -1567,7 +1567,7 @@ export const adminDocument: OpenApiDocument = {
           "Testing"
         ],
         "summary": "Advance the virtual clock",
-        "description": "Moves a virtual clock forward by `ms` (or to `to`), running everything scheduled up to then in order. 409 on a real clock.",
+        "description": "Moves a virtual clock forward by `ms` (or to `to`), running everything scheduled up to then in order. 409 on a real clock. 400 when it would pass 9999-12-31T23:59:59.999Z, the last time a snapshot holds.",
         "requestBody": {
           "required": true,
           "content": {
