@@ -298,6 +298,17 @@ async function run(seed: number) {
     expect((await records(intake)).records).toEqual(state.records);
   }
 
+  // An intake-snapshot/1 JSON file given as --data-file holding such a number is refused, naming it.
+  if (world.accounts.length && seed <= 3) {
+    const json = join(mkdtempSync(join(tmpdir(), "intake-finite-")), "state.json");
+    const broken = structuredClone(state) as { records: { account: Array<Record<string, unknown>> } };
+    broken.records.account[0]!.credits = new Raw("1e400");
+    writeFileSync(json, toJson(broken));
+    expect(() => openDataFile(json)).toThrow(
+      `${json} is an intake-snapshot/1 file, but records.account.0.credits must be a finite number, at most 1.7976931348623157e+308 either way (a larger one reads as Infinity, which JSON cannot hold). Correct it, or give --data-file another file.`,
+    );
+  }
+
   // And so does its data file, on a restart.
   persistence.stop();
   await intake.close();

@@ -9,6 +9,7 @@ import Ajv2020 from "ajv/dist/2020.js";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import { badRequest, type HttpError } from "../shared/errors.js";
+import { nonFinite, notFinite } from "../shared/finite.js";
 import type { HeaderReader } from "./exchange.js";
 
 type Schema = Record<string, unknown>;
@@ -107,7 +108,7 @@ export function operationCompiler(doc: OpenApiDocument, base: string) {
         checkFields(body as Record<string, unknown>, fields, "", spelling);
         if (!bodyCheck(body)) throw translate(bodyCheck.errors ?? []);
         // After the schema, so a field with its own rule (a maximum, a type) is reported in its words.
-        const infinite = nonFinite(body, []);
+        const infinite = nonFinite(body);
         if (infinite) throw badRequest("VALIDATION_ERROR", notFinite(fieldName(`/${infinite.join("/")}`)));
       },
       query(url) {
@@ -362,27 +363,6 @@ function describe(error: ErrorObject, field: string, value?: unknown): string {
 function article(type: string): string {
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
-
-/**
- * The path to the first number in a body that is not finite, if one is. JSON has no Infinity:
- * JSON.parse reads a number past the largest double (1e400) as Infinity, which JSON.stringify
- * writes back as null, so such a value, once stored, would not survive the server's snapshot or
- * data file. Every body is checked whole (customFields, a seed, a snapshot), whatever its schema.
- */
-function nonFinite(value: unknown, path: string[]): string[] | undefined {
-  if (typeof value === "number") return Number.isFinite(value) ? undefined : path;
-  if (typeof value !== "object" || value === null) return undefined;
-  // One path array for the walk (a snapshot holds many numbers): pushed on the way down, popped back.
-  for (const key of Object.keys(value)) {
-    path.push(key);
-    if (nonFinite((value as Record<string, unknown>)[key], path)) return path;
-    path.pop();
-  }
-  return undefined;
-}
-
-const notFinite = (field: string) =>
-  `${field} must be a finite number, at most ${Number.MAX_VALUE} either way (a larger one reads as Infinity, which JSON cannot hold).`;
 
 /** `/customData/fromId` -> `customData.fromId`; the root is "The request body". */
 function fieldName(instancePath: string, child?: string): string {
