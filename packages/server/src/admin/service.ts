@@ -503,9 +503,9 @@ export function createAdminService(deps: AdminDeps) {
       const ms = target === undefined ? by.ms! : target - clock.now();
       if (ms < 0) throw conflict(`The clock is at ${new Date(clock.now()).toISOString()}; it does not go back.`);
       // Past year 9999 a time has no date-time a snapshot can hold (nor, past 275760, any Date):
-      // the state would no longer save or restore.
+      // the state would no longer save or restore. A `to` with a negative offset can get there too.
       if (clock.now() + ms > LAST_TIME) {
-        throw adminError(400, "VALIDATION_ERROR", `ms would move the clock past ${new Date(LAST_TIME).toISOString()}, the last time a snapshot holds.`);
+        throw adminError(400, "VALIDATION_ERROR", `${by.ms === undefined ? "to" : "ms"} would move the clock past ${new Date(LAST_TIME).toISOString()}, the last time a snapshot holds.`);
       }
       // Work already started finishes first, then whatever falls due on the way runs in order.
       await deps.engine.settle();
