@@ -7,6 +7,7 @@
 import { accessSync, closeSync, constants, existsSync, linkSync, openSync, readFileSync, readSync, renameSync, rmSync } from "node:fs";
 import Database from "better-sqlite3";
 import type { Snapshot } from "../admin/service.js";
+import { nonFinite, notFinite } from "../shared/finite.js";
 import { TABLE_NAMES, type TableName } from "../store/store.js";
 import { claimDataFile, type DataFileClaim } from "./data-file-lock.js";
 
@@ -390,6 +391,9 @@ function readJson(path: string): Snapshot {
       `${path} is JSON but not an intake-snapshot/1 file (${format === undefined ? "it names no format" : `format ${JSON.stringify(format)}`}): give --data-file another file, or move this one away.`,
     );
   }
+  // An edited file can hold 1e400, which would load as Infinity and be saved as null.
+  const infinite = nonFinite(snapshot);
+  if (infinite) throw new Error(`${path} is an intake-snapshot/1 file, but ${notFinite(infinite.join("."))} Correct it, or give --data-file another file.`);
   return snapshot;
 }
 

@@ -330,8 +330,9 @@ export function createAdminService(deps: AdminDeps) {
     adjustCredits(id: string, amount: number, description?: string) {
       const record = account(id);
       const rounded = roundCredits(amount);
-      if (!Number.isFinite(amount) || rounded === 0 || Math.abs(rounded - amount) > 1e-9) {
-        throw adminError(400, "VALIDATION_ERROR", "amount must be a non-zero number of credits with at most 6 decimal places.");
+      // Bounded like a /v1 grant: no sum of bounded amounts overflows a balance to Infinity.
+      if (!Number.isFinite(amount) || rounded === 0 || Math.abs(rounded - amount) > 1e-9 || Math.abs(amount) > 1e9) {
+        throw adminError(400, "VALIDATION_ERROR", "amount must be a non-zero number of credits with at most 6 decimal places, at most 1000000000 either way.");
       }
       if (record.credits + amount < 0) {
         throw conflict(`Account ${id} has ${record.credits} credits; it cannot lose ${-amount}.`);
@@ -501,6 +502,11 @@ export function createAdminService(deps: AdminDeps) {
       if ((by.ms === undefined) === (target === undefined)) throw adminError(400, "VALIDATION_ERROR", "Give ms or to, not both.");
       const ms = target === undefined ? by.ms! : target - clock.now();
       if (ms < 0) throw conflict(`The clock is at ${new Date(clock.now()).toISOString()}; it does not go back.`);
+      // Past year 9999 a time has no date-time a snapshot can hold (nor, past 275760, any Date):
+      // the state would no longer save or restore. A `to` with a negative offset can get there too.
+      if (clock.now() + ms > LAST_TIME) {
+        throw adminError(400, "VALIDATION_ERROR", `${by.ms === undefined ? "to" : "ms"} would move the clock past ${new Date(LAST_TIME).toISOString()}, the last time a snapshot holds.`);
+      }
       // Work already started finishes first, then whatever falls due on the way runs in order.
       await deps.engine.settle();
       await (clock as VirtualClock).advance(ms);
@@ -513,6 +519,9 @@ export function createAdminService(deps: AdminDeps) {
     idState: (): IdState | undefined => ids.state(),
   };
 }
+
+/** 9999-12-31T23:59:59.999Z: the last time with a four-digit year, as date-time needs. */
+const LAST_TIME = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 function fail(error: Error): never {
   throw error;

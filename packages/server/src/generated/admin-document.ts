@@ -11,7 +11,7 @@ export const adminDocument: OpenApiDocument = {
       "name": "MIT",
       "identifier": "MIT"
     },
-    "description": "What the real service does in its dashboard (campaigns, lists, the Custom Channel Webhook URL,\nagency sub-accounts, API key generation, replies typed in the app) and what a test needs to\nassert (the request journal, stored contacts, messages and credits, the clock) are served by\nthe reference server under `/__admin`, never under `/v1`.\n\nEvery request carries the admin token printed at start (`--admin-token` to choose it) as\n`Authorization: Bearer <token>`. Errors are `{ \"error\": { \"code\", \"message\" } }`. With\n`--data-file`, a call that changes the state answers once the change is saved; when it cannot\nbe (a full disk), the answer is 503 `NOT_SAVED` with `Retry-After`, and the server saves the\nchange once it can.\n"
+    "description": "What the real service does in its dashboard (campaigns, lists, the Custom Channel Webhook URL,\nagency sub-accounts, API key generation, replies typed in the app) and what a test needs to\nassert (the request journal, stored contacts, messages and credits, the clock) are served by\nthe reference server under `/__admin`, never under `/v1`.\n\nEvery request carries the admin token printed at start (`--admin-token` to choose it) as\n`Authorization: Bearer <token>`. Errors are `{ \"error\": { \"code\", \"message\" } }`. Every\nnumber in a body (a seed, a snapshot, `customFields` included) and in a seed file must be\nfinite: JSON parsers read one past ±1.7976931348623157e308 (`1e400`) as Infinity, which JSON\ncannot hold, so it is 400 `VALIDATION_ERROR` naming the field (so is a query parameter such as\n`offset=1e400`), and whatever is accepted comes back the same from `GET /snapshot`,\n`PUT /snapshot` and a restart on the data file. With\n`--data-file`, a call that changes the state answers once the change is saved; when it cannot\nbe (a full disk), the answer is 503 `NOT_SAVED` with `Retry-After`, and the server saves the\nchange once it can.\n"
   },
   "servers": [
     {
@@ -491,7 +491,7 @@ export const adminDocument: OpenApiDocument = {
           "Accounts"
         ],
         "summary": "Add or remove credits",
-        "description": "A positive amount adds credits, a negative one removes them (never below zero).",
+        "description": "A positive amount adds credits, a negative one removes them (never below zero). At most 1000000000 either way, as a `/v1` grant, so a balance never grows past what a number holds.",
         "requestBody": {
           "required": true,
           "content": {
@@ -504,7 +504,10 @@ export const adminDocument: OpenApiDocument = {
                 ],
                 "properties": {
                   "amount": {
-                    "type": "number"
+                    "type": "number",
+                    "minimum": -1000000000,
+                    "maximum": 1000000000,
+                    "x-intake-error": "amount must be a non-zero number of credits with at most 6 decimal places, at most 1000000000 either way."
                   },
                   "description": {
                     "type": "string",
@@ -1564,7 +1567,7 @@ export const adminDocument: OpenApiDocument = {
           "Testing"
         ],
         "summary": "Advance the virtual clock",
-        "description": "Moves a virtual clock forward by `ms` (or to `to`), running everything scheduled up to then in order. 409 on a real clock.",
+        "description": "Moves a virtual clock forward by `ms` (or to `to`), running everything scheduled up to then in order. 409 on a real clock. 400 when it would pass 9999-12-31T23:59:59.999Z, the last time a snapshot holds.",
         "requestBody": {
           "required": true,
           "content": {

@@ -180,7 +180,7 @@ export interface paths {
         put?: never;
         /**
          * Add or remove credits
-         * @description A positive amount adds credits, a negative one removes them (never below zero).
+         * @description A positive amount adds credits, a negative one removes them (never below zero). At most 1000000000 either way, as a `/v1` grant, so a balance never grows past what a number holds.
          */
         post: operations["adjustCredits"];
         delete?: never;
@@ -553,7 +553,7 @@ export interface paths {
         put?: never;
         /**
          * Advance the virtual clock
-         * @description Moves a virtual clock forward by `ms` (or to `to`), running everything scheduled up to then in order. 409 on a real clock.
+         * @description Moves a virtual clock forward by `ms` (or to `to`), running everything scheduled up to then in order. 409 on a real clock. 400 when it would pass 9999-12-31T23:59:59.999Z, the last time a snapshot holds.
          */
         post: operations["advanceClock"];
         delete?: never;

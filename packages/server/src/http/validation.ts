@@ -9,6 +9,7 @@ import Ajv2020 from "ajv/dist/2020.js";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import { badRequest, type HttpError } from "../shared/errors.js";
+import { nonFinite, notFinite } from "../shared/finite.js";
 import type { HeaderReader } from "./exchange.js";
 
 type Schema = Record<string, unknown>;
@@ -91,6 +92,8 @@ export function operationCompiler(doc: OpenApiDocument, base: string) {
     const checked = (parameter: Parameter, label: string, raw: string) => {
       const holder = { value: raw as unknown };
       if (!parameter.check(holder)) throw badRequest("VALIDATION_ERROR", describe(parameter.check.errors![0]!, label, raw));
+      // Coercion reads "1e400" as Infinity, which an integer with no maximum (offset) lets through.
+      if (typeof holder.value === "number" && !Number.isFinite(holder.value)) throw badRequest("VALIDATION_ERROR", notFinite(label));
       return holder.value;
     };
 
@@ -104,6 +107,9 @@ export function operationCompiler(doc: OpenApiDocument, base: string) {
         }
         checkFields(body as Record<string, unknown>, fields, "", spelling);
         if (!bodyCheck(body)) throw translate(bodyCheck.errors ?? []);
+        // After the schema, so a field with its own rule (a maximum, a type) is reported in its words.
+        const infinite = nonFinite(body);
+        if (infinite) throw badRequest("VALIDATION_ERROR", notFinite(fieldName(`/${infinite.join("/")}`)));
       },
       query(url) {
         const declared = inQuery;
@@ -311,7 +317,8 @@ function typed(error: ErrorObject): HttpError {
   if (leaf === "body" && error.keyword === "maxLength") {
     return badRequest("BODY_TOO_LONG", `${field} is longer than ${(error.params as { limit: number }).limit} characters.`);
   }
-  if (leaf === "amount") {
+  // A /v1 grant's amount; an amount elsewhere (an auto-recharge's) has the general words, naming it.
+  if (error.instancePath === "/amount") {
     return badRequest("INVALID_AMOUNT", "amount must be a positive number of credits with at most 6 decimal places, at most 1000000000.");
   }
   return badRequest("VALIDATION_ERROR", describe(error, field));

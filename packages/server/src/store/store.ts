@@ -615,7 +615,10 @@ function push<T>(map: Map<string, T[]>, key: string, value: T) {
 
 /** Credits are kept to 6 decimals, so 0.1 + 0.2 gives 0.3. */
 export function roundCredits(value: number): number {
-  return Math.round(value * 1e6) / 1e6;
+  // A value this large has no sixth decimal left to round, and scaling it could overflow to
+  // Infinity (an opening balance of 1e303), which the snapshot and data file cannot hold.
+  const scaled = value * 1e6;
+  return Math.abs(scaled) < 2 ** 53 ? Math.round(scaled) / 1e6 : value;
 }
 
 /** A record of an account the records do not have (reachable by no key), described; else undefined. */
