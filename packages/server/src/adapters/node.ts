@@ -441,6 +441,8 @@ function readBody(req: IncomingMessage, maxBodyBytes: number, idleMs: number): P
   if (req.method === "GET" || req.method === "HEAD") return Promise.resolve({ body: EMPTY, overflow: false });
   const socket = req.socket;
   if (broken.has(socket)) return Promise.reject(notHttp());
+  // Gone before the core asked for its body: a destroyed stream emits nothing more to wait for.
+  if (req.destroyed) return Promise.reject(abandoned());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
