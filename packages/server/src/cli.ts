@@ -20,6 +20,7 @@ const USAGE = `Usage: intake-server [options]
 
   --host HOST            address to listen on (default 127.0.0.1)
   --port N               port; 0 picks a free one (default 8443)
+  --max-connections N    connections open at once; more are closed as they come (default 1000)
   --seed FILE            accounts, campaigns, lists and contacts to start with (JSON or YAML)
   --demo                 start with the built-in demo seed (and print its keys)
   --data-file FILE       keep the state in FILE, an SQLite database, across restarts and crashes
@@ -123,6 +124,7 @@ async function main() {
       options: {
         host: { type: "string", default: "127.0.0.1" },
         port: { type: "string", default: "8443" },
+        "max-connections": { type: "string" },
         seed: { type: "string" },
         demo: { type: "boolean", default: false },
         "data-file": { type: "string" },
@@ -160,6 +162,8 @@ async function main() {
   const half = halfPair(args["tls-cert"], args["tls-key"]);
   if (half) fail(half);
   const port = integer("port", args.port);
+  const maxConnections = integer("max-connections", args["max-connections"]);
+  if (maxConnections === 0) fail("--max-connections takes a whole number, 1 or more (got 0).");
   const options = {
     adminToken: args["admin-token"],
     clock: args.clock as "real" | "virtual",
@@ -208,6 +212,7 @@ async function main() {
   const server = await serve(intake, {
     host: args.host,
     port,
+    maxConnections,
     certFile: args["tls-cert"],
     keyFile: args["tls-key"],
     dataFile,

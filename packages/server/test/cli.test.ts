@@ -1,8 +1,10 @@
 // The intake-server command: its start line, --demo, usage errors, --data-file across restarts.
 import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
+import { connect as tlsConnect, type TLSSocket } from "node:tls";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import Database from "better-sqlite3";
@@ -104,6 +106,7 @@ describe("intake-server", { timeout: 90_000 }, () => {
     [["--bogus"], "Unknown option '--bogus'"],
     [["--seed", "/nonexistent/seed.yaml"], "cannot read the seed file /nonexistent/seed.yaml"],
     [["--demo", "--seed", "x.json"], "--seed and --demo both give a starting state: choose one."],
+    [["--max-connections", "0"], "--max-connections takes a whole number, 1 or more (got 0)."],
   ])("%o exits 2 saying what is wrong", async (args, message) => {
     const result = await runCli(args);
     expect(result.code).toBe(2);
@@ -154,6 +157,25 @@ describe("intake-server", { timeout: 90_000 }, () => {
     const first = await createContact(run, "+14155550123");
     expect((await first.json()).createdAt).toBe("2030-05-01T12:00:00.000Z");
     expect((await createContact(run, "+14155550124")).status).toBe(429);
+  });
+
+  it("--max-connections caps the connections open at once: one past it is closed as it comes", async () => {
+    const run = await start(["--port", "0", "--max-connections", "1"]);
+    const ca = readFileSync(run.info.certificate, "utf8");
+    const port = Number(new URL(run.info.url).port);
+    const held = await new Promise<TLSSocket>((resolve) => {
+      const socket = tlsConnect({ port, host: "127.0.0.1", ca, servername: "localhost" }, () => resolve(socket));
+    });
+    try {
+      const refused = await new Promise<string>((resolve) => {
+        let text = "";
+        const socket = connect(port, "127.0.0.1", () => socket.write("GET /v1/contacts HTTP/1.1\r\nhost: x\r\n\r\n"));
+        socket.on("data", (chunk) => (text += chunk)).on("error", () => {}).on("close", () => resolve(text));
+      });
+      expect(refused).toBe("");
+    } finally {
+      held.destroy();
+    }
   });
 
   it("--fault rules apply from the start, and a bad one is refused", async () => {

@@ -6,10 +6,13 @@
 import { STATUS_CODES, createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { createServer as createNetServer, type Socket } from "node:net";
+import type { Duplex } from "node:stream";
 import { once } from "node:events";
 import { rm } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
+import { debuglog } from "node:util";
 import type { ApiRequest, ApiResponse } from "../http/exchange.js";
+import { HttpError, badRequest } from "../shared/errors.js";
 import { loadCertificate, type Certificate, type CertificateOptions } from "./tls.js";
 
 /** What the adapter needs of the service (an Intake has it): its core, and where to report the adapter's own failures. */
@@ -24,11 +27,15 @@ export interface ServeOptions extends CertificateOptions {
   /** 0 picks a free port. Default 0. */
   port?: number;
   /**
-   * How long a client has to send a request's line and headers (and its first byte after
-   * connecting) before the connection is closed; a whole request has at least 5 minutes.
-   * Default 60 000, node's own.
+   * How long a client has to send a request's line and headers, to finish its TLS handshake (and
+   * to send its first byte after connecting) before the connection is closed, and how long a
+   * request body may stop arriving before it is answered 408. Default 60 000, node's own.
    */
   headersTimeoutMs?: number;
+  /** How long a whole request (line, headers and body) may take; at least headersTimeoutMs. Default 300 000, node's own. */
+  requestTimeoutMs?: number;
+  /** Connections open at once (1 or more); those past it are closed as they come. Default 1000. */
+  maxConnections?: number;
 }
 
 export interface RunningServer {
@@ -47,21 +54,33 @@ export interface RunningServer {
 
 export async function serve(intake: Served, options: ServeOptions = {}): Promise<RunningServer> {
   const host = options.host ?? "127.0.0.1";
+  const maxConnections = options.maxConnections ?? 1000;
+  // 0 would refuse every connection: a server that serves no one is a mistake to say at once.
+  if (!Number.isInteger(maxConnections) || maxConnections < 1) throw new Error(`maxConnections takes a whole number, 1 or more (got ${maxConnections}).`);
   const tls = await loadCertificate({ ...options, hosts: [host, ...(options.hosts ?? [])] });
   // Filled in once listening: requests are addressed to this server, whatever their Host header says.
   let origin = "";
-  const handler = (scheme: "https" | "http") => requestListener(intake, () => `${scheme}://${origin}`);
   const headersTimeout = options.headersTimeoutMs ?? 60_000;
   const limits = {
     maxHeaderSize: NODE_HEAD_BYTES,
     headersTimeout,
-    requestTimeout: Math.max(300_000, headersTimeout),
+    requestTimeout: Math.max(options.requestTimeoutMs ?? 300_000, headersTimeout),
     connectionsCheckingInterval: Math.min(30_000, Math.max(50, headersTimeout / 4)),
+    // Node would answer a request without Host itself, with an empty 400: the core refuses it instead.
+    requireHostHeader: false,
   };
-  const https = createHttpsServer({ cert: tls.cert, key: tls.key, ...limits }, handler("https"));
-  const http = createHttpServer(limits, handler("http"));
-  https.on("clientError", (error, socket) => void refuseMalformed(intake, `https://${origin}`, error, socket as Socket));
-  http.on("clientError", (error, socket) => void refuseMalformed(intake, `http://${origin}`, error, socket as Socket));
+  const https = createHttpsServer({ cert: tls.cert, key: tls.key, handshakeTimeout: headersTimeout, ...limits });
+  const http = createHttpServer(limits);
+  for (const [server, scheme] of [[https, "https"], [http, "http"]] as const) {
+    const handlers = nodeHandlers(intake, () => `${scheme}://${origin}`, { bodyTimeoutMs: headersTimeout });
+    server.on("request", handlers.request);
+    server.on("checkExpectation", handlers.checkExpectation);
+    server.on("connect", handlers.connect);
+    server.on("clientError", handlers.clientError);
+  }
+  // Node reports a head too large without its request line once it spans several reads: the
+  // line that opened the connection is kept, for the route's error shape.
+  https.on("secureConnection", (socket: Socket) => socket.once("data", (first: Buffer) => noteFirstLine(socket, first)));
   const sockets = new Set<Socket>();
 
   const listener = createNetServer((socket) => {
@@ -71,6 +90,7 @@ export async function serve(intake: Served, options: ServeOptions = {}): Promise
     socket.setTimeout(headersTimeout, () => socket.destroy());
     socket.once("data", (first) => {
       socket.setTimeout(0);
+      if (first[0] !== 0x16) noteFirstLine(socket, first);
       socket.pause();
       socket.unshift(first);
       // 0x16: a TLS handshake record. Anything else is taken for plain HTTP.
@@ -79,6 +99,8 @@ export async function serve(intake: Served, options: ServeOptions = {}): Promise
     });
     socket.on("error", () => socket.destroy());
   });
+  // Each connection holds memory and a file descriptor: past the cap, node closes new ones at once.
+  listener.maxConnections = maxConnections;
 
   try {
     await new Promise<void>((resolve, reject) => {
@@ -139,21 +161,49 @@ async function removeTemporary(tls: Certificate) {
  * (whatever its Host header says). `serve` uses it for both schemes; the benchmarks put it behind
  * a plain node:http server to compare the core with other servers without TLS.
  */
-export function requestListener(intake: Served, origin: () => string) {
-  return (req: IncomingMessage, res: ServerResponse) => {
-    track(req.socket, res);
-    void respond(intake, origin(), req, res);
+export function requestListener(intake: Served, origin: () => string, options: ListenerOptions = {}) {
+  return nodeHandlers(intake, origin, options).request;
+}
+
+export interface ListenerOptions {
+  /** How long a request body may stop arriving before it is answered 408 and its connection closed. Default 60 000. */
+  bodyTimeoutMs?: number;
+}
+
+/**
+ * The core behind each of node's HTTP server events: requests, and what node would otherwise
+ * answer itself (outside the API's error shapes, without a request id) or leave unanswered.
+ */
+function nodeHandlers(intake: Served, origin: () => string, { bodyTimeoutMs = 60_000 }: ListenerOptions) {
+  const answer = (req: IncomingMessage, res: ServerResponse, refusal?: Refusal) => {
+    track(req, res);
+    void respond(intake, origin(), req, res, bodyTimeoutMs, refusal);
+  };
+  return {
+    request: (req: IncomingMessage, res: ServerResponse) => answer(req, res),
+    // Any Expect but 100-continue (which node answers, then hands the request on).
+    checkExpectation: (req: IncomingMessage, res: ServerResponse) => answer(req, res, EXPECTATION_FAILED),
+    // A proxy's tunnel: node hands over the bare connection, to be answered on it.
+    connect: (req: IncomingMessage, socket: Duplex) => {
+      const target = req.url ?? "";
+      socket.on("error", () => socket.destroy());
+      void answerRaw(intake, origin(), socket as Socket, req.method ?? "CONNECT", target.startsWith("/") ? target : "/", NOT_A_TUNNEL);
+    },
+    clientError: (error: Error, socket: Duplex) => void refuseMalformed(intake, origin(), error, socket as Socket),
   };
 }
 
-async function respond(intake: Served, origin: string, req: IncomingMessage, res: ServerResponse) {
+async function respond(intake: Served, origin: string, req: IncomingMessage, res: ServerResponse, bodyTimeoutMs: number, given?: Refusal) {
   const target = req.url ?? "/";
+  const socket = req.socket;
   try {
     // Only a path is a target here ("*" and absolute forms are for proxies); prefixing it with
     // this server's own origin means the Host header cannot steer routing.
     const isPath = target.startsWith("/");
-    const refusal = !isPath ? NOT_A_PATH : headSize(req) > HEAD_BYTES ? HEAD_TOO_LARGE : undefined;
     const raw = req.rawHeaders;
+    const refusal =
+      given ??
+      (!isPath ? NOT_A_PATH : headSize(req) > HEAD_BYTES ? HEAD_TOO_LARGE : req.httpVersion === "1.1" && headerOf(raw, "host") === null ? NO_HOST : undefined);
     // Read only if the core asks, and only as far as the limit it gives: a request refused before
     // its body matters is not buffered.
     let read: Promise<{ body: Buffer; overflow: boolean }> | undefined;
@@ -161,23 +211,28 @@ async function respond(intake: Served, origin: string, req: IncomingMessage, res
       method: req.method ?? "GET",
       url: new URL(`${origin}${isPath ? target : "/"}`),
       headers: { get: (name) => headerOf(raw, name) },
-      bytes: async (maxBytes) => (await (read ??= readBody(req, maxBytes))).body,
+      bytes: async (maxBytes) => (await (read ??= readBody(req, maxBytes, bodyTimeoutMs))).body,
       refusal,
     });
-    const overflow = read !== undefined && (await read).overflow;
+    if (socket.destroyed) {
+      // The client left (an upload it gave up on, say): no one to answer, and nothing gone wrong here.
+      return debug("%s %s: the connection closed before the answer", req.method, target.split("?")[0]);
+    }
+    // A body not read whole: cut at the limit, stalled, or framed in a way node could not parse.
+    const cut = (read !== undefined && (await read.then((body) => body.overflow, () => true))) || broken.has(socket);
     if (response.drop) {
       // A fault rule that drops the connection, once the answers to the requests before this one on it are out.
-      await answersBefore(req.socket, res);
-      return void req.socket.destroy();
+      await answersBefore(socket, res);
+      return void socket.destroy();
     }
-    // An upload cut short at the limit is not read further, and a client that sent a proxy's target
-    // or headers past the limit is not speaking to us as the API expects: neither connection is reused.
-    if (overflow || refusal) response.headers.connection = "close";
+    // A body not read whole is not read further, and a client that sent a proxy's target or
+    // headers past the limit is not speaking to us as the API expects: no connection is reused.
+    if (cut || refusal) response.headers.connection = "close";
     // A known length spares the chunked framing: one write of head and body, not three.
     if (response.body !== null) response.headers["content-length"] = String(Buffer.byteLength(response.body));
     res.writeHead(response.status, response.headers);
     res.end(response.body ?? undefined);
-    if (overflow) req.destroy();
+    if (cut) req.destroy();
   } catch (error) {
     if (!res.headersSent) send(res, 500, errorFor(target, "INTERNAL_ERROR", "Internal error. Retry later."));
     else res.end();
@@ -196,7 +251,12 @@ const CLOSE_GRACE_MS = 2000;
  */
 const responsesOf = new WeakMap<Socket, Set<ServerResponse>>();
 
-function track(socket: Socket, res: ServerResponse) {
+/** The last request node handed over on each connection: a parse error while it is incomplete is in its body. */
+const lastRequest = new WeakMap<Socket, IncomingMessage>();
+
+function track(req: IncomingMessage, res: ServerResponse) {
+  const socket = req.socket;
+  lastRequest.set(socket, req);
   let responses = responsesOf.get(socket);
   if (!responses) responsesOf.set(socket, (responses = new Set()));
   responses.add(res);
@@ -227,8 +287,22 @@ async function answersWritten(socket: Socket): Promise<void> {
 const HEAD_BYTES = 16 * 1024;
 const NODE_HEAD_BYTES = 4 * HEAD_BYTES;
 
-const NOT_A_PATH = { code: "VALIDATION_ERROR", message: "The request target must be a path such as /v1/contacts." } as const;
-const HEAD_TOO_LARGE = { code: "PAYLOAD_TOO_LARGE", message: "The request's URL and headers are larger than the server accepts (16 KiB)." } as const;
+type Refusal = NonNullable<ApiRequest["refusal"]>;
+const NOT_A_PATH: Refusal = { code: "VALIDATION_ERROR", message: "The request target must be a path such as /v1/contacts." };
+const HEAD_TOO_LARGE: Refusal = { code: "PAYLOAD_TOO_LARGE", message: "The request's URL and headers are larger than the server accepts (16 KiB)." };
+const NOT_HTTP: Refusal = { code: "VALIDATION_ERROR", message: "The request is not valid HTTP." };
+const NO_HOST: Refusal = { code: "VALIDATION_ERROR", message: "An HTTP/1.1 request must have a Host header." };
+const EXPECTATION_FAILED: Refusal = { status: 417, code: "VALIDATION_ERROR", message: "The server meets no Expect but 100-continue." };
+const NOT_A_TUNNEL: Refusal = { code: "VALIDATION_ERROR", message: "CONNECT is not served: this is the API, not a proxy." };
+
+/** Why a body read failed, answered by the core in the route's shape. */
+const notHttp = () => badRequest(NOT_HTTP.code, NOT_HTTP.message);
+const abandoned = () => badRequest("VALIDATION_ERROR", "The request body did not arrive whole: the client closed the connection.");
+const stalled = (ms: number) => new HttpError(408, "VALIDATION_ERROR", `The request body stopped arriving: nothing came for ${ms / 1000} s.`);
+const tooSlow = () => new HttpError(408, "VALIDATION_ERROR", "The request took longer than the server allows to arrive.");
+
+/** Notes for a developer, printed with NODE_DEBUG=intake; none by default. */
+const debug = debuglog("intake");
 
 /** The bytes of a request's line and headers, as node counted them (headers are latin1: a character a byte). */
 function headSize(req: IncomingMessage): number {
@@ -271,29 +345,78 @@ const NO_HEADERS = { get: () => null };
 /** Connections already being refused. */
 const refused = new WeakSet<Socket>();
 
+/** Connections whose request body node could not parse: the request is answered, then the connection closed. */
+const broken = new WeakSet<Socket>();
+
+/** How to fail the body read under way on a connection, if one is: node's parse errors and timeouts arrive on the connection, not the request. */
+const bodyReaders = new WeakMap<Socket, (error: HttpError) => void>();
+
+/** The request line a connection's first bytes open with. */
+const firstLines = new WeakMap<Socket, RequestLine>();
+
+interface RequestLine {
+  method: string;
+  path: string;
+}
+
+/** The method and path at the start of some bytes, if they open with a request line (the query, perhaps cut short, left out). */
+function requestLine(bytes: Buffer | undefined): RequestLine | undefined {
+  const line = /^([A-Z]{1,20}) (\/[^\s?#]*)/.exec(bytes?.subarray(0, 1024).toString("latin1") ?? "");
+  return line ? { method: line[1]!, path: line[2]! } : undefined;
+}
+
+function noteFirstLine(socket: Socket, first: Buffer) {
+  const line = requestLine(first);
+  if (line) firstLines.set(socket, line);
+}
+
 /**
  * Requests node cannot parse (URL and headers past its limit, garbage) are answered by the core,
- * in the shape of the route their request line names where node still holds it, with a request
- * id, and journaled; then the connection closes. Only the path is taken: the query may be cut
- * short.
+ * in the shape of the route their request line names where it is known (in the bytes node
+ * reports, or as the connection's first line when no request came before), with a request id,
+ * and journaled; then the connection closes. A parse error (or the request timeout) in the body
+ * of a request node already handed over fails that body's read: the core answers the request.
  */
 async function refuseMalformed(intake: Served, origin: string, error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) {
   // Node reports every chunk that arrives after the first error again: one refusal a connection.
   if (refused.has(socket)) return;
   refused.add(socket);
-  if (!socket.writable) return socket.destroy();
-  if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") {
-    // Too slow to finish its request: nothing of it is known to journal. A response under way is cut.
+  const timedOut = error.code === "ERR_HTTP_REQUEST_TIMEOUT";
+  // Past a parse error or the request timeout there is no one to answer: a reset, or a TLS
+  // handshake that failed or did not finish in time (https reports those here too).
+  if (!socket.writable || !(timedOut || error.code?.startsWith("HPE_"))) return socket.destroy();
+  const request = lastRequest.get(socket);
+  if (request && !request.complete) {
+    broken.add(socket);
+    const read = bodyReaders.get(socket);
+    if (read) return read(timedOut ? tooSlow() : notHttp());
+    // Not being read: the core answers without the body (respond closes the connection after),
+    // or has answered already, and there is nothing more to say.
+    if (![...(responsesOf.get(socket) ?? [])].some((res) => res.req === request)) {
+      await answersBefore(socket);
+      socket.destroy();
+    }
+    return;
+  }
+  if (timedOut) {
+    // Too slow to finish its request line and headers: nothing of it is known to journal. A response under way is cut.
     if (responsesOf.get(socket)?.size) return socket.destroy();
     return void socket.end("HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n", () => socket.destroy());
   }
-  const refusal = error.code === "HPE_HEADER_OVERFLOW" ? HEAD_TOO_LARGE : ({ code: "VALIDATION_ERROR", message: "The request is not valid HTTP." } as const);
-  const line = /^([A-Z]{1,20}) (\/[^\s?#]*)/.exec(error.rawPacket?.subarray(0, 1024).toString("latin1") ?? "");
-  let status = 400;
+  const line = requestLine(error.rawPacket) ?? (request ? undefined : firstLines.get(socket));
+  await answerRaw(intake, origin, socket, line?.method ?? "GET", line?.path ?? "/", error.code === "HPE_HEADER_OVERFLOW" ? HEAD_TOO_LARGE : NOT_HTTP);
+}
+
+/**
+ * Answers a refused request on a connection node no longer parses: the core's answer (the adapter's
+ * own, should the core fail), after the answers to the requests before it; then the connection closes.
+ */
+async function answerRaw(intake: Served, origin: string, socket: Socket, method: string, path: string, refusal: Refusal) {
+  let status: number = refusal.status ?? 400;
   let headers: Record<string, string> = JSON_HEADERS;
-  let body = errorFor(line?.[2] ?? "/", refusal.code, refusal.message);
+  let body = errorFor(path, refusal.code, refusal.message);
   try {
-    const response = await intake.handle({ method: line?.[1] ?? "GET", url: new URL(`${origin}${line?.[2] ?? "/"}`), headers: NO_HEADERS, bytes: async () => EMPTY, refusal });
+    const response = await intake.handle({ method, url: new URL(`${origin}${path}`), headers: NO_HEADERS, bytes: async () => EMPTY, refusal });
     status = response.status;
     headers = response.headers;
     body = response.body ?? "";
@@ -309,23 +432,48 @@ async function refuseMalformed(intake: Served, origin: string, error: NodeJS.Err
   socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}\r\n${head}\r\n${body}`, () => socket.destroy());
 }
 
-/** The body, read up to one byte past the limit so the core can say it is too large. */
-function readBody(req: IncomingMessage, maxBodyBytes: number): Promise<{ body: Buffer; overflow: boolean }> {
+/**
+ * The body, read up to one byte past the limit so the core can say it is too large. A read that
+ * cannot finish (the client left, the body stopped arriving, node could not parse its framing)
+ * fails with the error the core answers.
+ */
+function readBody(req: IncomingMessage, maxBodyBytes: number, idleMs: number): Promise<{ body: Buffer; overflow: boolean }> {
   if (req.method === "GET" || req.method === "HEAD") return Promise.resolve({ body: EMPTY, overflow: false });
+  const socket = req.socket;
+  if (broken.has(socket)) return Promise.reject(notHttp());
+  // Gone before the core asked for its body: a destroyed stream emits nothing more to wait for.
+  if (req.destroyed) return Promise.reject(abandoned());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const finish = () => {
+      req.off("data", onData).off("timeout", onIdle);
+      // The connection's idle time is counted only while its body is awaited: a slow answer is not the client's delay.
+      req.setTimeout(0);
+      bodyReaders.delete(socket);
+    };
+    const fail = (error: HttpError) => {
+      finish();
+      reject(error);
+    };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       chunks.push(chunk);
       if (size > maxBodyBytes) {
-        req.off("data", onData);
+        finish();
         req.pause();
         resolve({ body: Buffer.concat(chunks).subarray(0, maxBodyBytes + 1), overflow: true });
       }
     };
+    const onIdle = () => fail(stalled(idleMs));
+    bodyReaders.set(socket, fail);
     req.on("data", onData);
-    req.once("end", () => resolve({ body: chunks.length === 0 ? EMPTY : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), overflow: false }));
-    req.once("error", reject);
+    req.setTimeout(idleMs, onIdle);
+    req.once("end", () => {
+      finish();
+      resolve({ body: chunks.length === 0 ? EMPTY : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), overflow: false });
+    });
+    // Node's one error on a request: the connection closed before the body was whole.
+    req.once("error", () => fail(abandoned()));
   });
 }

@@ -23,9 +23,10 @@ export interface ApiRequest {
   /**
    * Set by an adapter for a request it cannot hand over as sent (headers over its limit, bytes
    * that are not HTTP, a target that is not a path): the core answers this error, in the shape of
-   * the route the path names, with a request id, and journals it; nothing else is read.
+   * the route the path names, with a request id, and journals it; nothing else is read. Its
+   * status is 400 unless it says otherwise (417 for an Expect the server cannot meet).
    */
-  refusal?: { code: "PAYLOAD_TOO_LARGE" | "VALIDATION_ERROR"; message: string };
+  refusal?: { status?: 400 | 417; code: "PAYLOAD_TOO_LARGE" | "VALIDATION_ERROR"; message: string };
 }
 
 export interface ApiResponse {

@@ -3,7 +3,7 @@
  * request arrived; behind a TLS-terminating proxy, X-Forwarded-Proto is believed only when the
  * server was told to trust it.
  */
-import { badRequest } from "../shared/errors.js";
+import { HttpError, badRequest } from "../shared/errors.js";
 import type { Step } from "./pipeline.js";
 
 export function httpsOnly(trustForwardedProto: boolean): Step {
@@ -28,6 +28,6 @@ export function httpsOnly(trustForwardedProto: boolean): Step {
  */
 export const adapterRefusal: Step = (context, next) => {
   const { refusal } = context.request;
-  if (refusal) throw badRequest(refusal.code, refusal.message);
+  if (refusal) throw new HttpError(refusal.status ?? 400, refusal.code, refusal.message);
   return next();
 };
