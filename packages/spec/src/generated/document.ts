@@ -755,7 +755,7 @@ export const document: OpenApiDocument = {
             }
           },
           "400": {
-            "description": "A required field is missing, the body is empty or whitespace-only, or a field is not valid.",
+            "description": "A required field is missing, the body is empty or whitespace-only, a field is not valid, or (**reference behaviour**) the file embedded in `customData.mediaUrl` is over the per-message limit.",
             "headers": {
               "X-Request-Id": {
                 "$ref": "#/components/headers/X-Request-Id"

@@ -882,7 +882,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReceiveCustomChannelMessageResult"];
                 };
             };
-            /** @description A required field is missing, the body is empty or whitespace-only, or a field is not valid. */
+            /** @description A required field is missing, the body is empty or whitespace-only, a field is not valid, or (**reference behaviour**) the file embedded in `customData.mediaUrl` is over the per-message limit. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
