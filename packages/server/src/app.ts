@@ -40,8 +40,16 @@ export interface IntakeOptions extends EngineOptions {
   journalSize?: number;
   /** Largest request body. Default 32 MiB. */
   maxBodyBytes?: number;
-  /** Largest decoded data URL in a received message. Default 16 MiB. */
+  /**
+   * Largest file one received message may embed as a data URL, decoded (a message carries one).
+   * Default 5 MiB. Larger is 400.
+   */
   maxMediaBytes?: number;
+  /**
+   * Most bytes of files (decoded data URLs) an account's stored messages may hold together; a
+   * message that would go past it is 413. Default 256 MiB.
+   */
+  maxAccountMediaBytes?: number;
   /** How long an Idempotency-Key is remembered. Default 24 hours. */
   idempotencyTtlMs?: number;
   /** Believe X-Forwarded-Proto (behind a TLS-terminating proxy). Default false. */
@@ -79,7 +87,13 @@ export const DEFAULTS = {
   rateLimit: 120,
   journalSize: 1000,
   maxBodyBytes: 32 * 1024 * 1024,
-  maxMediaBytes: 16 * 1024 * 1024,
+  // What messaging channels commonly allow per file (MMS and messaging-app images: about 5 MB),
+  // and well inside the body limit once base64 adds its third.
+  maxMediaBytes: 5 * 1024 * 1024,
+  // About 50 files at the per-message limit: more than a test suite or a demo stores in one
+  // account, while one account can no longer grow the state (memory, the data file, snapshots,
+  // which hold the files as base64, a third larger) without bound.
+  maxAccountMediaBytes: 256 * 1024 * 1024,
   idempotencyTtlMs: 24 * 60 * 60 * 1000,
 };
 
@@ -133,6 +147,7 @@ export function createIntake(options: IntakeOptions = {}): Intake {
     engine,
     initialSeed: options.seed,
     checkSeed: bodyChecker("applySeed", "Seed"),
+    allowHttpWebhooks: options.allowHttpWebhooks ?? false,
   });
   const adminToken = options.adminToken ?? `adm_${ids.token(32)}`;
 
@@ -151,6 +166,7 @@ export function createIntake(options: IntakeOptions = {}): Intake {
       events,
       limits: {
         maxMediaBytes: options.maxMediaBytes ?? DEFAULTS.maxMediaBytes,
+        maxAccountMediaBytes: options.maxAccountMediaBytes ?? DEFAULTS.maxAccountMediaBytes,
         idempotencyTtlMs: options.idempotencyTtlMs ?? DEFAULTS.idempotencyTtlMs,
       },
     },

@@ -36,12 +36,18 @@ const USAGE = `Usage: intake-server [options]
   --tls-cert FILE        serve this certificate (with --tls-key) instead of generating one
   --tls-key FILE
   --trust-proxy          believe X-Forwarded-Proto (behind a TLS-terminating proxy)
+  --max-media SIZE       largest file one received message embeds (default 5MiB); SIZE is
+                         bytes, or a number with KiB, MiB or GiB
+  --max-account-media SIZE
+                         most bytes of embedded files one account's messages hold (default 256MiB)
   --bot FILE             a module whose default export is the bot: (input) => { reply } | { handOff } | null
   --webhook-attempts N   attempts per webhook before it fails (default 6)
   --webhook-timeout MS   time a webhook receiver has to answer (default 10000)
   --funnel-rate N        queued opening messages per campaign per minute (default 6)
   --duplicate-recharge-webhooks
                          send each auto-recharge webhook twice, with the same idempotency_key
+  --allow-http-webhooks  accept http:// webhook URLs to any host (default: https://, and http://
+                         to localhost, 127.0.0.0/8 or [::1] only)
   --fault SPEC           inject a fault (repeatable): [operationId|*:]key[=value],...
                          keys: latency=MS status=429|500|502|503|504 retryAfter=S drop rate=0..1 times=N
                          e.g. --fault createContact:status=503,rate=0.5  --fault '*:latency=200'
@@ -88,6 +94,17 @@ function parseFault(spec: string): FaultRuleInput {
     if (value !== undefined && key !== "drop" && !Number.isFinite(number)) fail(`--fault ${spec}: ${key} takes a number.`);
   }
   return rule as FaultRuleInput;
+}
+
+const UNITS: Record<string, number> = { "": 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
+
+/** `5MiB`, `512KiB` or a number of bytes. */
+function size(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const match = /^(\d+(?:\.\d+)?)\s*([kmg]ib)?$/i.exec(value.trim());
+  const bytes = match ? Math.floor(Number(match[1]) * UNITS[(match[2] ?? "").toLowerCase()]!) : NaN;
+  if (!Number.isSafeInteger(bytes)) fail(`--${name} takes a size: a number of bytes, or a number with KiB, MiB or GiB, such as 5MiB (got ${value}).`);
+  return bytes;
 }
 
 function positive(name: string, value: string): number {
@@ -138,6 +155,9 @@ async function main() {
         "tls-cert": { type: "string" },
         "tls-key": { type: "string" },
         "trust-proxy": { type: "boolean", default: false },
+        "max-media": { type: "string" },
+        "max-account-media": { type: "string" },
+        "allow-http-webhooks": { type: "boolean", default: false },
         bot: { type: "string" },
         "webhook-attempts": { type: "string" },
         "webhook-timeout": { type: "string" },
@@ -172,6 +192,9 @@ async function main() {
     rateLimit: integer("rate-limit", args["rate-limit"]),
     journalSize: integer("journal-size", args["journal-size"]),
     trustForwardedProto: args["trust-proxy"],
+    maxMediaBytes: size("max-media", args["max-media"]),
+    maxAccountMediaBytes: size("max-account-media", args["max-account-media"]),
+    allowHttpWebhooks: args["allow-http-webhooks"],
     webhooks: {
       ...(args["webhook-attempts"] ? { maxAttempts: positive("webhook-attempts", args["webhook-attempts"]) } : {}),
       ...(args["webhook-timeout"] ? { timeoutMs: positive("webhook-timeout", args["webhook-timeout"]) } : {}),

@@ -263,6 +263,41 @@ describe("intake-server", { timeout: 90_000 }, () => {
     expect((await createContact(second, "+14155550101")).status).toBe(200);
   });
 
+  it("--max-media, --max-account-media and --allow-http-webhooks reach the server; the media held is counted again after a restart", { timeout: 120_000 }, async () => {
+    const dataFile = join(dir(), "state.db");
+    const seedFile = writeSeed({ accounts: [{ id: "acc_media", name: "Media", apiKey: KEY }] });
+    const args = ["--port", "0", "--data-file", dataFile, "--max-media", "1KiB", "--max-account-media", "2KiB", "--allow-http-webhooks"];
+    const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+    const receive = (run: CliRun, sid: string, size: number) =>
+      run.fetch(`${run.info.baseUrl}/incoming_custom_channel_message?apiKey=${KEY}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          customData: { messageSid: sid, fromId: "u", toId: "t", body: "x", mediaUrl: `data:image/png;base64,${Buffer.concat([png, Buffer.alloc(size - png.length)]).toString("base64")}`, mediaContentType: "image/png" },
+        }),
+      });
+    const first = await start([...args, "--seed", seedFile]);
+    expect((await receive(first, "S-1", 1025)).status).toBe(400);
+    expect((await receive(first, "S-1", 1024)).status).toBe(200);
+    expect((await receive(first, "S-2", 1024)).status).toBe(200);
+    const patch = await first.fetch(`${first.info.adminUrl}/accounts/acc_media`, {
+      method: "PATCH",
+      headers: { authorization: `Bearer ${first.info.adminToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ webhookUrl: "http://hooks.example.com/intake" }),
+    });
+    expect(patch.status).toBe(200);
+    expect(await first.stop("SIGTERM")).toBe(0);
+    running.pop();
+
+    const second = await start(args);
+    const full = await receive(second, "S-3", 100);
+    expect(full.status).toBe(413);
+    expect(((await full.json()) as { error: string }).error).toContain("already hold 2048 bytes (2 KiB) of media; the file in customData.mediaUrl, 100 bytes,");
+    const bad = await runCli(["--port", "0", "--max-media", "5MB"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--max-media takes a size: a number of bytes, or a number with KiB, MiB or GiB, such as 5MiB (got 5MB).");
+  });
+
   it("a data file with a record of an account it does not have stops the start, naming the file and what to do", async () => {
     const dataFile = join(dir(), "state.db");
     const first = await start(["--port", "0", "--data-file", dataFile, "--seed", writeSeed({ accounts: [{ id: "acc_kept", name: "Kept", apiKey: KEY }] })]);

@@ -166,7 +166,7 @@ describe("the largest media file", () => {
       new Request(`https://intake.test/v1/incoming_custom_channel_message?apiKey=${KEYS.acme}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ customData }) }),
     );
     expect(response.status).toBe(400);
-    expect(((await response.json()) as { error: string }).error).toMatch(/the limit is 10000 bytes \(9\.8 KiB\)\.$/);
+    expect(((await response.json()) as { error: string }).error).toMatch(/the per-message media limit is 10000 bytes \(9\.8 KiB\)\. /);
     await intake.close();
   });
 });

@@ -14,6 +14,7 @@ import { base64, newApiKey, type IdSource, type IdState } from "../shared/ids.js
 import type { Journal, JournalEntry } from "../http/journal.js";
 import { toE164 } from "../operations/phone.js";
 import { clean, storedCustomFields } from "../records/present-v1.js";
+import { webhookUrlProblem } from "../shared/webhook-url.js";
 import type { AccountRecord, ContactRecord } from "../store/models.js";
 import { roundCredits, type Records, type Store } from "../store/store.js";
 import {
@@ -69,6 +70,8 @@ export interface AdminDeps {
   initialSeed: Seed | undefined;
   /** Runs a shape check of a seed against the admin contract (the HTTP layer does it for requests). */
   checkSeed: (seed: unknown) => void;
+  /** Webhook URLs may be http:// to any host, not only to a loopback one. */
+  allowHttpWebhooks: boolean;
 }
 
 export type AdminService = ReturnType<typeof createAdminService>;
@@ -79,6 +82,15 @@ export function createAdminService(deps: AdminDeps) {
   const account = (id: string) => store.account(id) ?? fail(missing("account", id));
   const newWebhookSecret = () => `whsec_${base64(ids.bytes(24))}`;
 
+  /** Refuses a webhookUrl or autoRechargeUrl that webhooks must not go to; `where` says whose it is. */
+  function checkWebhookUrls(input: { webhookUrl?: string | null; autoRechargeUrl?: string | null }, where = "") {
+    for (const field of ["webhookUrl", "autoRechargeUrl"] as const) {
+      const value = input[field];
+      const problem = value == null ? undefined : webhookUrlProblem(value, deps.allowHttpWebhooks);
+      if (problem) throw adminError(400, "VALIDATION_ERROR", `${where}${field} ${problem}`);
+    }
+  }
+
   function createAccountRecord(
     input: Partial<Schemas["AccountInput"] & Schemas["SubaccountInput"]>,
     kind: "standard" | "agency" | "subaccount",
@@ -87,6 +99,7 @@ export function createAdminService(deps: AdminDeps) {
   ): AccountRecord {
     const id = input.id ?? ids.id(kind === "subaccount" ? "sub_" : "acc_");
     if (store.account(id)) throw conflict(`An account with id ${id} already exists.`);
+    checkWebhookUrls(input, source === "seed" ? `Seed account ${id}: ` : "");
     const apiKey = input.apiKey ?? newApiKey(ids);
     if (store.apiKeyInUse(apiKey)) throw conflict("That API key already belongs to another account.");
     if (agencyId && input.email && store.subaccount(agencyId, input.email)) {
@@ -301,6 +314,7 @@ export function createAdminService(deps: AdminDeps) {
     updateAccount(id: string, patch: Schemas["AccountPatch"]) {
       const record = account(id);
       if (patch.defaultCampaignId && !store.campaign(record.id, patch.defaultCampaignId)) throw missing("campaign", patch.defaultCampaignId);
+      checkWebhookUrls(patch);
       const fields: Parameters<Store["updateAccount"]>[1] = {};
       if (patch.name !== undefined) fields.name = patch.name;
       if (patch.webhookUrl !== undefined) fields.webhookUrl = patch.webhookUrl;

@@ -9,6 +9,7 @@ import { Webhook } from "standardwebhooks";
 import type { Clock } from "../shared/clock.js";
 import type { AccountRecord, DeliveryRecord } from "../store/models.js";
 import type { Store } from "../store/store.js";
+import { webhookUrlProblem } from "../shared/webhook-url.js";
 import { DEFER, type Scheduler } from "./scheduler.js";
 
 export interface WebhookOptions {
@@ -55,6 +56,8 @@ export interface DeliveryDeps {
   scheduler: Scheduler;
   fetch: FetchLike;
   options: WebhookOptions;
+  /** http:// URLs to any host are delivered to, not only loopback ones. */
+  allowHttp: boolean;
   /** A number in [0, 1): Math.random, or a seeded generator in deterministic mode. */
   random: () => number;
 }
@@ -84,10 +87,12 @@ export function createDeliveries(deps: DeliveryDeps) {
     if (!delivery || delivery.state !== "pending") return;
     const account = store.account(delivery.accountId);
     const url = account && currentUrl(delivery, account);
-    if (!url || !account) {
-      const setting = delivery.kind === "reply" ? "Custom Channel Webhook URL (Settings > Custom Channel Webhook)" : "agency's auto-recharge URL";
-      return finish(delivery, "failed", `No ${setting} is set, so there is nowhere to deliver.`);
-    }
+    const setting = delivery.kind === "reply" ? "Custom Channel Webhook URL (Settings > Custom Channel Webhook)" : "agency's auto-recharge URL";
+    if (!url || !account) return finish(delivery, "failed", `No ${setting} is set, so there is nowhere to deliver.`);
+    // The admin API refuses such a URL; one can still come from a snapshot or data file made before
+    // it did, or with --allow-http-webhooks. Nothing is sent there, and retrying would not help.
+    const problem = webhookUrlProblem(url, deps.allowHttp);
+    if (problem) return finish(delivery, "failed", `Not delivered: the ${setting} ${problem}`);
     if (url !== delivery.url) store.updateDelivery(delivery, { url });
     const number = delivery.attempts + 1;
     const startedAt = clock.now();

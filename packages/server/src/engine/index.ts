@@ -23,6 +23,11 @@ export interface EngineOptions {
   webhooks?: Partial<WebhookOptions>;
   funnel?: Partial<FunnelOptions>;
   duplicateRechargeWebhooks?: boolean;
+  /**
+   * Let webhook URLs (webhookUrl, autoRechargeUrl) be plain http:// to any host. Default false:
+   * https:// to any host, http:// only to a loopback one (localhost, 127.0.0.0/8, [::1]).
+   */
+  allowHttpWebhooks?: boolean;
 }
 
 export interface EngineDeps {
@@ -47,6 +52,7 @@ export function createEngine(deps: EngineDeps, options: EngineOptions = {}) {
     scheduler,
     fetch: options.fetch ?? ((request) => globalThis.fetch(request)),
     options: { ...WEBHOOK_DEFAULTS, ...options.webhooks },
+    allowHttp: options.allowHttpWebhooks ?? false,
     random: deps.random,
   });
   const credits = createCredits({ store, deliveries, duplicateRechargeWebhooks: options.duplicateRechargeWebhooks ?? false });

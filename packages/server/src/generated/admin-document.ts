@@ -316,7 +316,7 @@ export const adminDocument: OpenApiDocument = {
           "Accounts"
         ],
         "summary": "Update an account's settings",
-        "description": "The Custom Channel Webhook URL (Settings > Custom Channel Webhook), the default campaign, an agency's auto-recharge URL, a sub-account's auto-recharge threshold and amount.",
+        "description": "The Custom Channel Webhook URL (Settings > Custom Channel Webhook), the default campaign, an agency's auto-recharge URL, a sub-account's auto-recharge threshold and amount. Webhook URLs are `https://` (or `http://` to a loopback host; see `WebhookUrl`); others are 400.",
         "requestBody": {
           "required": true,
           "content": {
@@ -1928,6 +1928,14 @@ export const adminDocument: OpenApiDocument = {
           }
         }
       },
+      "WebhookUrl": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "uri",
+        "description": "Where webhooks go: an `https://` URL, or `http://` to a loopback host (`localhost`, `127.0.0.0/8`, `[::1]`), or `http://` to any host when the server runs with `--allow-http-webhooks` (`allowHttpWebhooks` in code). Other schemes (`data:`, `file:`, `javascript:`, `ftp:`…) and URLs with a user name or password are 400 `VALIDATION_ERROR` saying what is accepted; in a seed, the message names the account. A stored URL that does not pass (from a snapshot, say) fails its deliveries at once, with nothing sent."
+      },
       "AccountInput": {
         "type": "object",
         "additionalProperties": false,
@@ -1967,22 +1975,14 @@ export const adminDocument: OpenApiDocument = {
             "pattern": "^[A-Za-z0-9_\\-]+$"
           },
           "webhookUrl": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "format": "uri"
+            "$ref": "#/components/schemas/WebhookUrl"
           },
           "webhookSecret": {
             "type": "string",
             "pattern": "^whsec_[A-Za-z0-9+/=]+$"
           },
           "autoRechargeUrl": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "format": "uri"
+            "$ref": "#/components/schemas/WebhookUrl"
           },
           "credits": {
             "type": "number",
@@ -2021,11 +2021,7 @@ export const adminDocument: OpenApiDocument = {
             "pattern": "^[A-Za-z0-9_\\-]+$"
           },
           "webhookUrl": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "format": "uri"
+            "$ref": "#/components/schemas/WebhookUrl"
           },
           "webhookSecret": {
             "type": "string",
@@ -2058,18 +2054,10 @@ export const adminDocument: OpenApiDocument = {
             "maxLength": 200
           },
           "webhookUrl": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "format": "uri"
+            "$ref": "#/components/schemas/WebhookUrl"
           },
           "autoRechargeUrl": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "format": "uri"
+            "$ref": "#/components/schemas/WebhookUrl"
           },
           "autoRecharge": {
             "oneOf": [
@@ -3389,22 +3377,14 @@ export const adminDocument: OpenApiDocument = {
             "pattern": "^[A-Za-z0-9_\\-]+$"
           },
           "webhookUrl": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "format": "uri"
+            "$ref": "#/components/schemas/WebhookUrl"
           },
           "webhookSecret": {
             "type": "string",
             "pattern": "^whsec_[A-Za-z0-9+/=]+$"
           },
           "autoRechargeUrl": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "format": "uri"
+            "$ref": "#/components/schemas/WebhookUrl"
           },
           "credits": {
             "type": "number",
@@ -3467,11 +3447,7 @@ export const adminDocument: OpenApiDocument = {
             "pattern": "^[A-Za-z0-9_\\-]+$"
           },
           "webhookUrl": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "format": "uri"
+            "$ref": "#/components/schemas/WebhookUrl"
           },
           "webhookSecret": {
             "type": "string",

@@ -120,7 +120,7 @@ export interface paths {
         head?: never;
         /**
          * Update an account's settings
-         * @description The Custom Channel Webhook URL (Settings > Custom Channel Webhook), the default campaign, an agency's auto-recharge URL, a sub-account's auto-recharge threshold and amount.
+         * @description The Custom Channel Webhook URL (Settings > Custom Channel Webhook), the default campaign, an agency's auto-recharge URL, a sub-account's auto-recharge threshold and amount. Webhook URLs are `https://` (or `http://` to a loopback host; see `WebhookUrl`); others are 400.
          */
         patch: operations["updateAccount"];
         trace?: never;
@@ -622,6 +622,11 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        /**
+         * Format: uri
+         * @description Where webhooks go: an `https://` URL, or `http://` to a loopback host (`localhost`, `127.0.0.0/8`, `[::1]`), or `http://` to any host when the server runs with `--allow-http-webhooks` (`allowHttpWebhooks` in code). Other schemes (`data:`, `file:`, `javascript:`, `ftp:`…) and URLs with a user name or password are 400 `VALIDATION_ERROR` saying what is accepted; in a seed, the message names the account. A stored URL that does not pass (from a snapshot, say) fails its deliveries at once, with nothing sent.
+         */
+        WebhookUrl: string | null;
         AccountInput: {
             id?: string;
             /**
@@ -634,11 +639,9 @@ export interface components {
             email?: string;
             userId?: string;
             apiKey?: string;
-            /** Format: uri */
-            webhookUrl?: string | null;
+            webhookUrl?: components["schemas"]["WebhookUrl"];
             webhookSecret?: string;
-            /** Format: uri */
-            autoRechargeUrl?: string | null;
+            autoRechargeUrl?: components["schemas"]["WebhookUrl"];
             credits?: number;
         };
         SubaccountInput: {
@@ -648,18 +651,15 @@ export interface components {
             email: string;
             userId?: string;
             apiKey?: string;
-            /** Format: uri */
-            webhookUrl?: string | null;
+            webhookUrl?: components["schemas"]["WebhookUrl"];
             webhookSecret?: string;
             credits?: number;
             autoRecharge?: components["schemas"]["AutoRecharge"] | null;
         };
         AccountPatch: {
             name?: string;
-            /** Format: uri */
-            webhookUrl?: string | null;
-            /** Format: uri */
-            autoRechargeUrl?: string | null;
+            webhookUrl?: components["schemas"]["WebhookUrl"];
+            autoRechargeUrl?: components["schemas"]["WebhookUrl"];
             autoRecharge?: components["schemas"]["AutoRecharge"] | null;
             defaultCampaignId?: string | null;
         };
@@ -1003,11 +1003,9 @@ export interface components {
             email?: string;
             userId?: string;
             apiKey?: string;
-            /** Format: uri */
-            webhookUrl?: string | null;
+            webhookUrl?: components["schemas"]["WebhookUrl"];
             webhookSecret?: string;
-            /** Format: uri */
-            autoRechargeUrl?: string | null;
+            autoRechargeUrl?: components["schemas"]["WebhookUrl"];
             credits?: number;
             defaultCampaignId?: string;
             campaigns?: components["schemas"]["SeedCampaign"][];
@@ -1022,8 +1020,7 @@ export interface components {
             email: string;
             userId?: string;
             apiKey?: string;
-            /** Format: uri */
-            webhookUrl?: string | null;
+            webhookUrl?: components["schemas"]["WebhookUrl"];
             webhookSecret?: string;
             credits?: number;
             autoRecharge?: components["schemas"]["AutoRecharge"] | null;
@@ -1113,6 +1110,7 @@ export type Summary = components['schemas']['Summary'];
 export type AccountKind = components['schemas']['AccountKind'];
 export type AutoRecharge = components['schemas']['AutoRecharge'];
 export type Account = components['schemas']['Account'];
+export type WebhookUrl = components['schemas']['WebhookUrl'];
 export type AccountInput = components['schemas']['AccountInput'];
 export type SubaccountInput = components['schemas']['SubaccountInput'];
 export type AccountPatch = components['schemas']['AccountPatch'];

@@ -5,7 +5,8 @@
  */
 import { fileTypeFromBuffer } from "file-type/core";
 import { badRequest } from "../shared/errors.js";
-import { byteSize } from "../shared/byte-size.js";
+import { exactSize } from "../shared/byte-size.js";
+import { base64Bytes } from "../shared/media-size.js";
 
 const DATA_URL = /^data:([^;,]+)((?:;[^;,=]+=[^;,]*)*);base64,(.*)$/s;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -70,15 +71,19 @@ function sniffedAs(sniffed: string, expected: string, bytes: Uint8Array): boolea
   return false;
 }
 
-/** `mediaContentType` is a MIME type here: the contract requires one beside a mediaUrl (validated before this runs). */
-export async function checkMedia(mediaUrl: string, mediaContentType: string, maxBytes: number) {
+/**
+ * Checks a message's media and returns the size of the file it embeds (0 for a public URL, which
+ * is stored as given and not fetched). `mediaContentType` is a MIME type here: the contract
+ * requires one beside a mediaUrl (validated before this runs).
+ */
+export async function checkMedia(mediaUrl: string, mediaContentType: string, maxBytes: number): Promise<number> {
   if (/^https?:\/\//i.test(mediaUrl)) {
     try {
       new URL(mediaUrl);
     } catch {
       throw badRequest("VALIDATION_ERROR", "customData.mediaUrl is not a valid URL.");
     }
-    return;
+    return 0;
   }
   const match = DATA_URL.exec(mediaUrl);
   if (!match) {
@@ -97,9 +102,13 @@ export async function checkMedia(mediaUrl: string, mediaContentType: string, max
   if (!BASE64.test(encoded) || encoded.length % 4 === 1 || (encoded.endsWith("=") && encoded.length % 4 !== 0)) {
     throw badRequest("VALIDATION_ERROR", "customData.mediaUrl's data is not valid base64.");
   }
-  const size = Math.floor((encoded.length * 3) / 4) - (encoded.endsWith("==") ? 2 : encoded.endsWith("=") ? 1 : 0);
+  const size = base64Bytes(encoded);
   if (size > maxBytes) {
-    throw badRequest("PAYLOAD_TOO_LARGE", `The file in customData.mediaUrl is ${size} bytes; the limit is ${maxBytes} bytes (${byteSize(maxBytes)}).`);
+    throw badRequest(
+      "PAYLOAD_TOO_LARGE",
+      `The file in customData.mediaUrl is ${exactSize(size)}; the per-message media limit is ${exactSize(maxBytes)}. ` +
+        "Send a smaller file, or a public https:// URL to it.",
+    );
   }
   if (size === 0) throw badRequest("VALIDATION_ERROR", "The file in customData.mediaUrl is empty.");
   const bytes = decodeBase64(encoded);
@@ -108,9 +117,9 @@ export async function checkMedia(mediaUrl: string, mediaContentType: string, max
     if (!sniffedAs(canonical(sniffed.mime), expected, bytes)) {
       throw badRequest("VALIDATION_ERROR", `customData.mediaContentType is ${mediaContentType} but the file's content is ${sniffed.mime}.`);
     }
-    return;
+    return size;
   }
-  if (TEXT_TYPES.test(expected) && isText(bytes) && textMatches(expected, bytes)) return;
+  if (TEXT_TYPES.test(expected) && isText(bytes) && textMatches(expected, bytes)) return size;
   throw badRequest(
     "VALIDATION_ERROR",
     `The file in customData.mediaUrl could not be confirmed as ${mediaContentType}: its bytes match no known ${TEXT_TYPES.test(expected) ? "text" : "file"} format.`,

@@ -1,6 +1,7 @@
 /** POST /send_custom_channel_message and POST /incoming_custom_channel_message. */
 import { recordOutbound } from "../records/outbound.js";
-import { badRequest, notFound } from "../shared/errors.js";
+import { exactSize } from "../shared/byte-size.js";
+import { HttpError, badRequest, notFound } from "../shared/errors.js";
 import type { AccountRecord, ContactRecord } from "../store/models.js";
 import type { Store } from "../store/store.js";
 import { checkMedia } from "./media.js";
@@ -62,6 +63,23 @@ function contactForSender(
   });
 }
 
+/**
+ * The account's stored messages may embed so many bytes of files in all: without a bound, a
+ * sender of large data URLs grows the state (memory, the data file) as far as it likes. 413: the
+ * message is valid, and the same file is accepted by an account with room for it.
+ */
+function checkAccountMedia(store: Store, account: AccountRecord, size: number, limit: number) {
+  const stored = store.mediaBytes(account.id);
+  if (size === 0 || stored + size <= limit) return;
+  throw new HttpError(
+    413,
+    "MEDIA_STORAGE_FULL",
+    `This account's messages already hold ${exactSize(stored)} of media; the file in customData.mediaUrl, ${exactSize(size)}, ` +
+      `would take them past the per-account media limit of ${exactSize(limit)}. Send it as a public https:// URL (stored as given, not counted), ` +
+      "or have the server's state reset or its limit raised (--max-account-media).",
+  );
+}
+
 function requireCampaign(store: Store, account: AccountRecord, campaignId: string | undefined) {
   if (campaignId !== undefined && !store.campaign(account.id, campaignId)) {
     throw notFound("CAMPAIGN_NOT_FOUND", `No campaign with id ${campaignId}.`);
@@ -105,10 +123,13 @@ export const receiveCustomChannelMessage: Handler<"receiveCustomChannelMessage">
   const messageType = body.messageType ?? "text";
   requireCampaign(store, account, data.campaignId);
   if (data.mediaUrl !== undefined && data.mediaUrl !== null) {
-    await checkMedia(data.mediaUrl, data.mediaContentType as string, limits.maxMediaBytes);
+    const size = await checkMedia(data.mediaUrl, data.mediaContentType as string, limits.maxMediaBytes);
     // The media check awaited: the same sid may have been stored meanwhile.
     const raced = duplicate();
     if (raced) return raced;
+    // Checked here, with nothing awaited between it and the store: two messages checked at once
+    // cannot both take the last of the account's allowance.
+    checkAccountMedia(store, account, size, limits.maxAccountMediaBytes);
   }
   const contact = contactForSender(store, account, data.fromId, data.channel ?? null, data);
   const message = store.createMessage({

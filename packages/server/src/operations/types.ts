@@ -35,8 +35,10 @@ export interface OperationInput<Id extends OperationId> {
 }
 
 export interface Limits {
-  /** Largest decoded data URL, in bytes. */
+  /** Largest file one received message may embed (its decoded data URL), in bytes. */
   maxMediaBytes: number;
+  /** Most bytes of embedded files an account's stored messages may hold together. */
+  maxAccountMediaBytes: number;
   /** How long an Idempotency-Key is remembered. */
   idempotencyTtlMs: number;
 }

@@ -15,6 +15,7 @@
 import { drop } from "@mswjs/data";
 import type { Clock } from "../shared/clock.js";
 import type { IdSource } from "../shared/ids.js";
+import { dataUrlBytes } from "../shared/media-size.js";
 import {
   MODEL_NAMES,
   createDatabase,
@@ -101,6 +102,12 @@ export class Store {
   private readonly attemptsOfDelivery = new Map<string, DeliveryAttemptRecord[]>();
   private readonly alertsOfAccount = new Map<string, AlertRecord[]>();
   private readonly jobTable = new Map<string, JobRecord>();
+  /**
+   * The bytes of the files embedded (as data URLs) in each account's stored messages. Like the
+   * other indexes it is made from the records, at load included, never saved: it cannot drift
+   * from the messages an account holds.
+   */
+  private readonly mediaBytesOfAccount = new Map<string, number>();
   private listeners: Array<(change: Change) => void> = [];
   private loading = false;
 
@@ -324,7 +331,12 @@ export class Store {
     return [...this.byId.message.values()];
   }
 
-  updateMessage(message: MessageRecord, patch: Patch<MessageRecord, "accountId" | "contactId" | "messageSid" | "direction">): MessageRecord {
+  /** The bytes of the files the account's stored messages embed as data URLs (public URLs count nothing). */
+  mediaBytes(accountId: string): number {
+    return this.mediaBytesOfAccount.get(accountId) ?? 0;
+  }
+
+  updateMessage(message: MessageRecord, patch: Patch<MessageRecord, "accountId" | "contactId" | "messageSid" | "direction" | "mediaUrl">): MessageRecord {
     Object.assign(message, patch);
     this.changedRecord("message", message);
     return message;
@@ -565,6 +577,8 @@ export class Store {
     this.byId.message.set(message.id, message);
     if (message.messageSid && message.direction === "inbound") this.messageBySid.set(message.accountId, message.messageSid, message);
     push(this.messagesOfContact, message.contactId, message);
+    const media = dataUrlBytes(message.mediaUrl);
+    if (media > 0) this.mediaBytesOfAccount.set(message.accountId, this.mediaBytes(message.accountId) + media);
     return message;
   }
 
@@ -588,6 +602,7 @@ export class Store {
       this.attemptsOfDelivery,
       this.alertsOfAccount,
       this.jobTable,
+      this.mediaBytesOfAccount,
     ]) {
       index.clear();
     }

@@ -351,11 +351,19 @@ export const messages: Register = (target, options) => {
         }
       });
 
-      direct("a data URL over 16 MiB is 400", async () => {
-        const big = Buffer.concat([Buffer.from(PNG, "base64"), Buffer.alloc(16 * 1024 * 1024)]).toString("base64");
-        const response = await post({ customData: { messageSid: "S", fromId: "u", toId: "t", body: "x", mediaUrl: `data:image/png;base64,${big}`, mediaContentType: "image/png" } });
-        expect(response.status).toBe(400);
-        expect(response.body.error).toMatch(/the limit is 16777216 bytes \(16 MiB\)/);
+      direct("a data URL over 5 MiB is 400 naming the per-message limit; 5 MiB is accepted", async () => {
+        const png = Buffer.from(PNG, "base64");
+        const file = (size: number) => `data:image/png;base64,${Buffer.concat([png, Buffer.alloc(size - png.length)]).toString("base64")}`;
+        const response = await post({ customData: { messageSid: "S", fromId: "u", toId: "t", body: "x", mediaUrl: file(5 * 1024 * 1024 + 1), mediaContentType: "image/png" } });
+        expect(response).toMatchObject({
+          status: 400,
+          body: {
+            error:
+              "The file in customData.mediaUrl is 5242881 bytes (5 MiB); the per-message media limit is 5242880 bytes (5 MiB). Send a smaller file, or a public https:// URL to it.",
+          },
+        });
+        expect(await admin("/messages?accountId=acc_acme")).toHaveLength(0);
+        await expect(inbound({ messageSid: "S-max", mediaUrl: file(5 * 1024 * 1024), mediaContentType: "image/png" })).resolves.toMatchObject({ success: true });
       });
     });
   });

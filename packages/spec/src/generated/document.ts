@@ -654,7 +654,7 @@ export const document: OpenApiDocument = {
           "Messages"
         ],
         "summary": "Receive a custom-channel message",
-        "description": "Accepts a message that a user sent on the customer's platform. Processing: (1) the contact\nis created or updated, (2) the message is stored, (3) the AI bot generates a response if it\nis active, (4) the reply is delivered to the customer's Custom Channel Webhook URL (see\nthe `customChannelReply` webhook). Errors on this endpoint are `{ \"error\": \"<message>\" }`.\n\nThe method must be POST: any other method gets 405 with `Allow: POST`.\n\n**Reference behaviour:**\n- A `messageSid` (or `id`) already processed answers 200 with the first message's\n  `messageId` and `duplicate: true`; nothing is stored, replied to or delivered twice.\n  `messageSid` and `id` are two names for one id: both sent with different values is 400.\n- A reaction is `messageType: \"reaction\"` with the emoji in `customData.body` and the\n  reacted-to message's sid in `customData.reactionTo`; the bot does not answer reactions.\n- `customData.status` is any label up to 32 characters, `received` when omitted.\n- `body` is at most 4096 characters.\n- `mediaUrl` is a public `https://` or `http://` URL (stored as given, not fetched) or a data URL\n  `data:<MIME_TYPE>;base64,<DATA>` of at most 16 MiB decoded (base64 whose padding fills its\n  last group of four); `mediaContentType` is\n  required with it, must equal the data URL's type and must match the bytes, which are\n  sniffed. A mismatch is 400. A format's other names are the same format: a type with or\n  without `x-` (`audio/x-flac`), one container declared as audio, video or application\n  (`video/ogg`), the legacy Office types in a compound file, and XML-based types (SVG, RSS)\n  that start with an XML declaration, whose text is checked.\n- `campaignId` routes to that campaign; an unknown one is 404. Without it, the account's\n  default campaign answers.\n",
+        "description": "Accepts a message that a user sent on the customer's platform. Processing: (1) the contact\nis created or updated, (2) the message is stored, (3) the AI bot generates a response if it\nis active, (4) the reply is delivered to the customer's Custom Channel Webhook URL (see\nthe `customChannelReply` webhook). Errors on this endpoint are `{ \"error\": \"<message>\" }`.\n\nThe method must be POST: any other method gets 405 with `Allow: POST`.\n\n**Reference behaviour:**\n- A `messageSid` (or `id`) already processed answers 200 with the first message's\n  `messageId` and `duplicate: true`; nothing is stored, replied to or delivered twice.\n  `messageSid` and `id` are two names for one id: both sent with different values is 400.\n- A reaction is `messageType: \"reaction\"` with the emoji in `customData.body` and the\n  reacted-to message's sid in `customData.reactionTo`; the bot does not answer reactions.\n- `customData.status` is any label up to 32 characters, `received` when omitted.\n- `body` is at most 4096 characters.\n- `mediaUrl` is a public `https://` or `http://` URL (stored as given, not fetched) or a data URL\n  `data:<MIME_TYPE>;base64,<DATA>` of at most 5 MiB decoded (base64 whose padding fills its\n  last group of four; larger is 400); `mediaContentType` is\n  required with it, must equal the data URL's type and must match the bytes, which are\n  sniffed. A mismatch is 400. A format's other names are the same format: a type with or\n  without `x-` (`audio/x-flac`), one container declared as audio, video or application\n  (`video/ogg`), the legacy Office types in a compound file, and XML-based types (SVG, RSS)\n  that start with an XML declaration, whose text is checked.\n- The files an account's stored messages embed as data URLs count against a total of\n  256 MiB decoded per account (public URLs count nothing); a message whose file would take\n  the account past it is 413, and nothing is stored. Both limits are configurable on the\n  reference server, and each error names the limit and its size.\n- `campaignId` routes to that campaign; an unknown one is 404. Without it, the account's\n  default campaign answers.\n",
         "security": [
           {
             "apiKeyQuery": []
@@ -755,7 +755,7 @@ export const document: OpenApiDocument = {
             }
           },
           "400": {
-            "description": "A required field is missing, the body is empty or whitespace-only, or a field is not valid.",
+            "description": "A required field is missing, the body is empty or whitespace-only, a field is not valid, or (**reference behaviour**) the file embedded in `customData.mediaUrl` is over the per-message limit.",
             "headers": {
               "X-Request-Id": {
                 "$ref": "#/components/headers/X-Request-Id"
@@ -784,6 +784,11 @@ export const document: OpenApiDocument = {
                   "missingFromId": {
                     "value": {
                       "error": "customData.fromId is required."
+                    }
+                  },
+                  "fileTooLarge": {
+                    "value": {
+                      "error": "The file in customData.mediaUrl is 6291456 bytes (6 MiB); the per-message media limit is 5242880 bytes (5 MiB). Send a smaller file, or a public https:// URL to it."
                     }
                   }
                 }
@@ -862,6 +867,37 @@ export const document: OpenApiDocument = {
                   "wrongMethod": {
                     "value": {
                       "error": "Method GET is not allowed on /incoming_custom_channel_message; use POST."
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "**Reference behaviour:** the file embedded in `customData.mediaUrl` would take the\nmedia the account's stored messages hold past the per-account limit (256 MiB decoded\nby default). Nothing is stored; a public URL to the file is accepted instead.\n",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              },
+              "RateLimit-Limit": {
+                "$ref": "#/components/headers/RateLimit-Limit"
+              },
+              "RateLimit-Remaining": {
+                "$ref": "#/components/headers/RateLimit-Remaining"
+              },
+              "RateLimit-Reset": {
+                "$ref": "#/components/headers/RateLimit-Reset"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ReceiveError"
+                },
+                "examples": {
+                  "accountMediaFull": {
+                    "value": {
+                      "error": "This account's messages already hold 266338304 bytes (254 MiB) of media; the file in customData.mediaUrl, 4194304 bytes (4 MiB), would take them past the per-account media limit of 268435456 bytes (256 MiB). Send it as a public https:// URL (stored as given, not counted), or have the server's state reset or its limit raised (--max-account-media)."
                     }
                   }
                 }

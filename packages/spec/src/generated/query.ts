@@ -138,13 +138,17 @@ export interface paths {
          *     - `customData.status` is any label up to 32 characters, `received` when omitted.
          *     - `body` is at most 4096 characters.
          *     - `mediaUrl` is a public `https://` or `http://` URL (stored as given, not fetched) or a data URL
-         *       `data:<MIME_TYPE>;base64,<DATA>` of at most 16 MiB decoded (base64 whose padding fills its
-         *       last group of four); `mediaContentType` is
+         *       `data:<MIME_TYPE>;base64,<DATA>` of at most 5 MiB decoded (base64 whose padding fills its
+         *       last group of four; larger is 400); `mediaContentType` is
          *       required with it, must equal the data URL's type and must match the bytes, which are
          *       sniffed. A mismatch is 400. A format's other names are the same format: a type with or
          *       without `x-` (`audio/x-flac`), one container declared as audio, video or application
          *       (`video/ogg`), the legacy Office types in a compound file, and XML-based types (SVG, RSS)
          *       that start with an XML declaration, whose text is checked.
+         *     - The files an account's stored messages embed as data URLs count against a total of
+         *       256 MiB decoded per account (public URLs count nothing); a message whose file would take
+         *       the account past it is 413, and nothing is stored. Both limits are configurable on the
+         *       reference server, and each error names the limit and its size.
          *     - `campaignId` routes to that campaign; an unknown one is 404. Without it, the account's
          *       default campaign answers.
          */
@@ -394,7 +398,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReceiveCustomChannelMessageResult"];
                 };
             };
-            /** @description A required field is missing, the body is empty or whitespace-only, or a field is not valid. */
+            /** @description A required field is missing, the body is empty or whitespace-only, a field is not valid, or (**reference behaviour**) the file embedded in `customData.mediaUrl` is over the per-message limit. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -435,6 +439,23 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReceiveError"];
+                };
+            };
+            /**
+             * @description **Reference behaviour:** the file embedded in `customData.mediaUrl` would take the
+             *     media the account's stored messages hold past the per-account limit (256 MiB decoded
+             *     by default). Nothing is stored; a public URL to the file is accepted instead.
+             */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
