@@ -3,7 +3,9 @@
  * Webhooks with the account's secret. A 2xx is success; an error status, a timeout or a failed
  * connection is retried with exponential backoff and jitter (or after the receiver's
  * Retry-After), up to a bounded number of attempts, then Failed with the error kept. Every
- * attempt is recorded. Deliveries to one URL run a few at a time.
+ * attempt is recorded. Attempts go out through a bounded pool: a few at a time per URL, and a
+ * limit in all; a delivery waiting for its turn is its stored record and job, nothing more, so a
+ * receiver that is slow or down makes its own deliveries wait and holds up nothing else.
  */
 import { Webhook } from "standardwebhooks";
 import type { Clock } from "../shared/clock.js";
@@ -26,6 +28,8 @@ export interface WebhookOptions {
   jitter: number;
   /** Attempts in flight at once to one URL. Default 4. */
   concurrencyPerUrl: number;
+  /** Attempts in flight at once, all URLs together. Default 64. */
+  concurrency: number;
 }
 
 export const WEBHOOK_DEFAULTS: WebhookOptions = {
@@ -36,6 +40,7 @@ export const WEBHOOK_DEFAULTS: WebhookOptions = {
   maxDelayMs: 3_600_000,
   jitter: 0.2,
   concurrencyPerUrl: 4,
+  concurrency: 64,
 };
 
 export type FetchLike = (request: Request) => Promise<Response>;
@@ -63,10 +68,20 @@ export type Deliveries = ReturnType<typeof createDeliveries>;
 
 export function createDeliveries(deps: DeliveryDeps) {
   const { store, clock, scheduler, options } = deps;
-  const limiter = perUrlLimiter(options.concurrencyPerUrl);
   const iso = (ms: number) => new Date(ms).toISOString();
 
-  scheduler.on("deliver", async (payload, { signal }) => attempt(String(payload.deliveryId), signal));
+  /** The lane a due delivery waits in: the URL it goes to now. */
+  function laneOf(payload: Record<string, unknown>): string {
+    const delivery = store.delivery(String(payload.deliveryId));
+    const account = delivery && store.account(delivery.accountId);
+    return (delivery && account && currentUrl(delivery, account)) ?? "";
+  }
+
+  scheduler.on("deliver", async (payload, { signal }) => attempt(String(payload.deliveryId), signal), {
+    laneOf,
+    perLane: options.concurrencyPerUrl,
+    total: options.concurrency,
+  });
 
   function finish(delivery: DeliveryRecord, state: "delivered" | "failed", error: string | null) {
     store.updateDelivery(delivery, { state, completedAt: iso(clock.now()), nextAttemptAt: null, lastError: error });
@@ -91,7 +106,7 @@ export function createDeliveries(deps: DeliveryDeps) {
     if (url !== delivery.url) store.updateDelivery(delivery, { url });
     const number = delivery.attempts + 1;
     const startedAt = clock.now();
-    const outcome = await limiter(url, async () => (signal.aborted ? DEFER : send(delivery, account, url, signal)));
+    const outcome = signal.aborted ? DEFER : await send(delivery, account, url, signal);
     // Stopping or replacing the state: the attempt did not happen (or its end is unknown); its job stays.
     if (outcome === DEFER || signal.aborted) return DEFER;
     store.updateDelivery(delivery, { attempts: number });
@@ -203,23 +218,4 @@ function describe(error: unknown, timeoutMs: number): string {
     e = (e as { cause?: unknown }).cause;
   }
   return parts.join(": ") || "The request failed.";
-}
-
-/** At most `limit` calls in flight per URL; the rest wait their turn, first come first served. */
-function perUrlLimiter(limit: number) {
-  const lanes = new Map<string, { active: number; waiting: Array<() => void> }>();
-  return async function run<T>(url: string, work: () => Promise<T>): Promise<T> {
-    let lane = lanes.get(url);
-    if (!lane) lanes.set(url, (lane = { active: 0, waiting: [] }));
-    if (lane.active >= limit) await new Promise<void>((resolve) => lane!.waiting.push(resolve));
-    lane.active++;
-    try {
-      return await work();
-    } finally {
-      lane.active--;
-      const next = lane.waiting.shift();
-      if (next) next();
-      else if (lane.active === 0) lanes.delete(url);
-    }
-  };
 }
