@@ -51,9 +51,9 @@ async function startReceiver() {
     counts.requests++;
     counts.inFlight++;
     counts.maxInFlight = Math.max(counts.maxInFlight, counts.inFlight);
+    res.once("close", () => counts.inFlight--);
     req.resume();
     req.on("end", () => {
-      counts.inFlight--;
       if (random() < FAIL_SHARE) {
         counts.failed++;
         res.writeHead(500).end("the receiver failed this one");

@@ -57,13 +57,14 @@ afterEach(async () => {
   intake = undefined;
 });
 
+let sent = 0;
 async function receive(account: number, count: number) {
   for (let i = 0; i < count; i++) {
     const response = await intake!.fetch(
       new Request(`https://intake.local/v1/incoming_custom_channel_message?apiKey=ik_backlog_account_00000000${account}`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ customData: { messageSid: `SM-${account}-${i}`, fromId: `user-${i}`, toId: "t", body: "hi" } }),
+        body: JSON.stringify({ customData: { messageSid: `SM-${account}-${sent++}`, fromId: `user-${i}`, toId: "t", body: "hi" } }),
       }),
     );
     expect(response.status).toBe(200);
@@ -122,5 +123,34 @@ describe("a backlog of webhook deliveries", () => {
     expect(all.every((d) => d.state === "failed" && d.attempts.length === 3)).toBe(true);
     expect(intake.admin.listJobs()).toEqual([]);
     expect(counter.most("down.example")).toBeLessThanOrEqual(2);
+  });
+
+  it("messages waiting for a slow bot wait as jobs: a bounded number are answered at once, one per contact", async () => {
+    let thinking = 0;
+    let most = 0;
+    const answers: Array<() => void> = [];
+    const bot = async () => {
+      most = Math.max(most, ++thinking);
+      await new Promise<void>((resolve) => answers.push(resolve));
+      thinking--;
+      return null;
+    };
+    intake = createIntake({ clock: "virtual", rateLimit: 0, bot, seed: seed([FINE]) });
+    // 200 senders, and a second message from each of the first 10.
+    await receive(0, 200);
+    await receive(0, 10);
+    await until(() => most >= 64);
+    await new Promise((r) => setTimeout(r, 50));
+    const waiting = intake.admin.listJobs().filter((j) => j.kind === "inbound").length;
+    const thinkingAtOnce = most;
+    // Answered before asserting, so a failure does not leave the bot hanging.
+    while (answers.length) {
+      answers.splice(0).forEach((answer) => answer());
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await intake.engine.settle();
+    expect({ thinkingAtOnce, waiting }).toEqual({ thinkingAtOnce: 64, waiting: 210 });
+    expect(most).toBe(64);
+    expect(intake.admin.listJobs()).toEqual([]);
   });
 });
