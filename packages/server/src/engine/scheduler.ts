@@ -148,8 +148,18 @@ export class Scheduler {
     }
   }
 
-  /** Resolves when no job is running (jobs started by jobs included). */
-  async settle(): Promise<void> {
+  /**
+   * Resolves when no job is running (jobs started by jobs included). Every caller shares one wait:
+   * each clock timer's run waits too, and under a steady backlog one wait each would pile up.
+   */
+  settle(): Promise<void> {
+    this.settling ??= this.drain().finally(() => (this.settling = undefined));
+    return this.settling;
+  }
+
+  private settling: Promise<void> | undefined;
+
+  private async drain(): Promise<void> {
     while (this.inflight.size) await Promise.allSettled([...this.inflight]);
   }
 
