@@ -149,8 +149,19 @@ export function createDeliveries(deps: DeliveryDeps) {
     };
     const started = performance.now();
     const took = () => Math.round(performance.now() - started);
-    const timeout = AbortSignal.timeout(options.timeoutMs);
-    const signal = AbortSignal.any([timeout, stop]);
+    // One signal for the timeout and the stop, its listener on the stop removed once done: a
+    // composite (AbortSignal.any) of the server-long stop signal is freed only by the collector's
+    // finalizers, which fall behind under a stream of attempts.
+    const controller = new AbortController();
+    const { signal } = controller;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new DOMException("timed out", "TimeoutError"));
+    }, options.timeoutMs);
+    const onStop = () => controller.abort(stop.reason);
+    if (stop.aborted) onStop();
+    else stop.addEventListener("abort", onStop, { once: true });
     try {
       // Raced against the signal too, so an injected fetch that ignores it still times out.
       const response = await untilAborted(deps.fetch(new Request(url, { method: "POST", headers, body: delivery.payload, redirect: "manual", signal })), signal);
@@ -163,8 +174,11 @@ export function createDeliveries(deps: DeliveryDeps) {
         retryAfterMs: retryAfter(response.headers.get("retry-after")),
       };
     } catch (error) {
-      const reason = timeout.aborted ? new DOMException("timed out", "TimeoutError") : error;
+      const reason = timedOut ? new DOMException("timed out", "TimeoutError") : error;
       return { status: null, durationMs: took(), error: describe(reason, options.timeoutMs), retryAfterMs: null };
+    } finally {
+      clearTimeout(timer);
+      stop.removeEventListener("abort", onStop);
     }
   }
 
