@@ -259,7 +259,7 @@ try {
     `| Heap after a collection: nothing stored / every message in / all done | ${mib(empty.heapUsed)} / ${mib(backlog.heap.heapUsed)} / ${mib(done.heapUsed)} |`,
     `| Heap at its highest (sampled, garbage included) / resident at its highest | ${mib(peak.heapUsed)} / ${mib(peakRss)} |`,
     `| Heap kept per message, once done (the message, the bot's reply, the delivery and its attempts, a share of the contact) | ${fmt(perMessage)} B |`,
-    `| Heap per delivery while it waits, beyond what it keeps once done | ${perWaiting === null ? "n/a" : `${fmt(perWaiting)} B`} |`,
+    `| Heap per delivery while it waits, beyond what it keeps once done (below 0: a waiting delivery holds less, having no attempts yet) | ${perWaiting === null ? "n/a" : `${fmt(perWaiting)} B`} |`,
     "",
     `Reproduce: \`npm run bench:backlog\` (raw figures in backlog.json; MESSAGES, SENDERS, CONNECTIONS, FAIL_SHARE, HEAP_MB for another run).`,
     "",
