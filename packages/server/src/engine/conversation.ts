@@ -18,6 +18,9 @@ export const followUpKey = (contactId: string) => `follow_up:${contactId}`;
 /** The key of a contact's received messages waiting for the bot (one job each). */
 const inboundKey = (contactId: string) => `inbound:${contactId}`;
 
+/** Received messages the bot answers at once, all contacts together. */
+const BOT_CONCURRENCY = 64;
+
 /** What the bot did with a received message, kept on it as `botOutcome`. */
 export type BotOutcome =
   | "replied"
@@ -67,23 +70,20 @@ export function createConversations(deps: ConversationDeps) {
     scheduler.add("inbound", { messageId: message.id }, null, key);
   });
 
-  // One contact's messages are answered one at a time, in the order they came: a hand-off, the
-  // credits and the conversation the bot sees are then as the previous answer left them.
-  const queues = new Map<string, Promise<void>>();
-  scheduler.on("inbound", async (payload) => {
-    const message = store.messageById(String(payload.messageId));
-    // Answered already: a job restored from before a stop that came after its work was done.
-    if (!message || message.botOutcome) return;
-    const previous = queues.get(message.contactId) ?? Promise.resolve();
-    const turn = previous.then(() => answer(message));
-    const settled = turn.catch(() => {});
-    queues.set(message.contactId, settled);
-    try {
-      await turn;
-    } finally {
-      if (queues.get(message.contactId) === settled) queues.delete(message.contactId);
-    }
-  });
+  // One contact's messages are answered one at a time, in the order they came (a lane of one per
+  // contact): a hand-off, the credits and the conversation the bot sees are then as the previous
+  // answer left them. Messages waiting for the bot wait as their stored jobs, however many.
+  const laneOf = (payload: Record<string, unknown>) => store.messageById(String(payload.messageId))?.contactId ?? "";
+  scheduler.on(
+    "inbound",
+    async (payload) => {
+      const message = store.messageById(String(payload.messageId));
+      // Answered already: a job restored from before a stop that came after its work was done.
+      if (!message || message.botOutcome) return;
+      await answer(message);
+    },
+    { laneOf, perLane: 1, total: BOT_CONCURRENCY },
+  );
 
   function routeTo(message: MessageRecord, contact: ContactRecord, account: AccountRecord): CampaignRecord | undefined {
     const id = message.campaignId ?? contact.campaignId ?? account.defaultCampaignId;

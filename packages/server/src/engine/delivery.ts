@@ -3,7 +3,9 @@
  * Webhooks with the account's secret. A 2xx is success; an error status, a timeout or a failed
  * connection is retried with exponential backoff and jitter (or after the receiver's
  * Retry-After), up to a bounded number of attempts, then Failed with the error kept. Every
- * attempt is recorded. Deliveries to one URL run a few at a time.
+ * attempt is recorded. Attempts go out through a bounded pool: a few at a time per URL, and a
+ * limit in all; a delivery waiting for its turn is its stored record and job, nothing more, so a
+ * receiver that is slow or down makes its own deliveries wait and holds up nothing else.
  */
 import { Webhook } from "standardwebhooks";
 import type { Clock } from "../shared/clock.js";
@@ -27,6 +29,8 @@ export interface WebhookOptions {
   jitter: number;
   /** Attempts in flight at once to one URL. Default 4. */
   concurrencyPerUrl: number;
+  /** Attempts in flight at once, all URLs together. Default 64. */
+  concurrency: number;
 }
 
 export const WEBHOOK_DEFAULTS: WebhookOptions = {
@@ -37,6 +41,7 @@ export const WEBHOOK_DEFAULTS: WebhookOptions = {
   maxDelayMs: 3_600_000,
   jitter: 0.2,
   concurrencyPerUrl: 4,
+  concurrency: 64,
 };
 
 export type FetchLike = (request: Request) => Promise<Response>;
@@ -66,10 +71,20 @@ export type Deliveries = ReturnType<typeof createDeliveries>;
 
 export function createDeliveries(deps: DeliveryDeps) {
   const { store, clock, scheduler, options } = deps;
-  const limiter = perUrlLimiter(options.concurrencyPerUrl);
   const iso = (ms: number) => new Date(ms).toISOString();
 
-  scheduler.on("deliver", async (payload, { signal }) => attempt(String(payload.deliveryId), signal));
+  /** The lane a due delivery waits in: the URL it goes to now. */
+  function laneOf(payload: Record<string, unknown>): string {
+    const delivery = store.delivery(String(payload.deliveryId));
+    const account = delivery && store.account(delivery.accountId);
+    return (delivery && account && currentUrl(delivery, account)) ?? "";
+  }
+
+  scheduler.on("deliver", async (payload, { signal }) => attempt(String(payload.deliveryId), signal), {
+    laneOf,
+    perLane: options.concurrencyPerUrl,
+    total: options.concurrency,
+  });
 
   function finish(delivery: DeliveryRecord, state: "delivered" | "failed", error: string | null) {
     store.updateDelivery(delivery, { state, completedAt: iso(clock.now()), nextAttemptAt: null, lastError: error });
@@ -96,7 +111,7 @@ export function createDeliveries(deps: DeliveryDeps) {
     if (url !== delivery.url) store.updateDelivery(delivery, { url });
     const number = delivery.attempts + 1;
     const startedAt = clock.now();
-    const outcome = await limiter(url, async () => (signal.aborted ? DEFER : send(delivery, account, url, signal)));
+    const outcome = signal.aborted ? DEFER : await send(delivery, account, url, signal);
     // Stopping or replacing the state: the attempt did not happen (or its end is unknown); its job stays.
     if (outcome === DEFER || signal.aborted) return DEFER;
     store.updateDelivery(delivery, { attempts: number });
@@ -139,8 +154,19 @@ export function createDeliveries(deps: DeliveryDeps) {
     };
     const started = performance.now();
     const took = () => Math.round(performance.now() - started);
-    const timeout = AbortSignal.timeout(options.timeoutMs);
-    const signal = AbortSignal.any([timeout, stop]);
+    // One signal for the timeout and the stop, its listener on the stop removed once done: a
+    // composite (AbortSignal.any) of the server-long stop signal is freed only by the collector's
+    // finalizers, which fall behind under a stream of attempts.
+    const controller = new AbortController();
+    const { signal } = controller;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new DOMException("timed out", "TimeoutError"));
+    }, options.timeoutMs);
+    const onStop = () => controller.abort(stop.reason);
+    if (stop.aborted) onStop();
+    else stop.addEventListener("abort", onStop, { once: true });
     try {
       // Raced against the signal too, so an injected fetch that ignores it still times out.
       const response = await untilAborted(deps.fetch(new Request(url, { method: "POST", headers, body: delivery.payload, redirect: "manual", signal })), signal);
@@ -153,8 +179,11 @@ export function createDeliveries(deps: DeliveryDeps) {
         retryAfterMs: retryAfter(response.headers.get("retry-after")),
       };
     } catch (error) {
-      const reason = timeout.aborted ? new DOMException("timed out", "TimeoutError") : error;
+      const reason = timedOut ? new DOMException("timed out", "TimeoutError") : error;
       return { status: null, durationMs: took(), error: describe(reason, options.timeoutMs), retryAfterMs: null };
+    } finally {
+      clearTimeout(timer);
+      stop.removeEventListener("abort", onStop);
     }
   }
 
@@ -208,23 +237,4 @@ function describe(error: unknown, timeoutMs: number): string {
     e = (e as { cause?: unknown }).cause;
   }
   return parts.join(": ") || "The request failed.";
-}
-
-/** At most `limit` calls in flight per URL; the rest wait their turn, first come first served. */
-function perUrlLimiter(limit: number) {
-  const lanes = new Map<string, { active: number; waiting: Array<() => void> }>();
-  return async function run<T>(url: string, work: () => Promise<T>): Promise<T> {
-    let lane = lanes.get(url);
-    if (!lane) lanes.set(url, (lane = { active: 0, waiting: [] }));
-    if (lane.active >= limit) await new Promise<void>((resolve) => lane!.waiting.push(resolve));
-    lane.active++;
-    try {
-      return await work();
-    } finally {
-      lane.active--;
-      const next = lane.waiting.shift();
-      if (next) next();
-      else if (lane.active === 0) lanes.delete(url);
-    }
-  };
 }

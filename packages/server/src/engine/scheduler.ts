@@ -6,6 +6,11 @@
  * Jobs due now run at once (not waiting for the clock); later ones wait in a heap behind a single
  * clock timer, so a virtual clock runs them, in order, when a test advances it. `settle()` resolves
  * when nothing is running.
+ *
+ * A kind of job may run through a pool (webhook attempts do): at most `perLane` of its jobs run at
+ * once per lane (a receiver's URL) and `total` in all; due jobs beyond that wait their turn in a
+ * queue of their stored records, first come first served, holding no promise or timer each. So a
+ * backlog costs its records only, and a slow lane holds up its own jobs, not the others.
  */
 import type { Clock, TimerHandle } from "../shared/clock.js";
 import type { IdSource } from "../shared/ids.js";
@@ -22,11 +27,25 @@ export interface JobContext {
 
 export type JobHandler = (payload: Record<string, unknown>, context: JobContext) => void | typeof DEFER | Promise<void | typeof DEFER>;
 
+/** How many jobs of a kind run at once: `perLane` per lane (`laneOf` the job's payload when it falls due), `total` in all. */
+export interface PoolOptions {
+  laneOf: (payload: Record<string, unknown>) => string;
+  perLane: number;
+  total: number;
+}
+
+/** A pool's state: the jobs due and waiting, per lane, and how many run. */
+interface Pool extends PoolOptions {
+  running: number;
+  lanes: Map<string, { running: number; waiting: JobRecord[] }>;
+}
+
 export class Scheduler {
   private heap: JobRecord[] = [];
   private timer: { handle: TimerHandle; at: number } | undefined;
   private readonly inflight = new Set<Promise<void>>();
   private readonly handlers = new Map<string, JobHandler>();
+  private readonly pools = new Map<string, Pool>();
   private readonly cancelled = new Set<string>();
   /** Job ids by key, so cancelling a contact's follow-ups does not scan every pending job. */
   private readonly byKey = new Map<string, Set<string>>();
@@ -53,8 +72,18 @@ export class Scheduler {
     this.generation = new AbortController();
   }
 
-  on(kind: string, handler: JobHandler): void {
+  /** `pool`: run this kind's jobs a few at a time (see the top of this file) rather than all at once. */
+  on(kind: string, handler: JobHandler, pool?: PoolOptions): void {
     this.handlers.set(kind, handler);
+    if (pool) this.pools.set(kind, { ...pool, running: 0, lanes: new Map() });
+  }
+
+  /** How many jobs of a pooled kind are running and waiting for their turn now. */
+  poolSize(kind: string): { running: number; waiting: number } {
+    const pool = this.pools.get(kind);
+    let waiting = 0;
+    for (const lane of pool?.lanes.values() ?? []) waiting += lane.waiting.length;
+    return { running: pool?.running ?? 0, waiting };
   }
 
   /**
@@ -108,6 +137,7 @@ export class Scheduler {
   /** Picks the stored jobs up again (after a restart, a reset or a restored snapshot). */
   restore(): void {
     this.heap = [];
+    for (const pool of this.pools.values()) pool.lanes.clear();
     this.cancelled.clear();
     this.byKey.clear();
     if (this.timer) this.clock.clearTimer(this.timer.handle);
@@ -118,8 +148,18 @@ export class Scheduler {
     }
   }
 
-  /** Resolves when no job is running (jobs started by jobs included). */
-  async settle(): Promise<void> {
+  /**
+   * Resolves when no job is running (jobs started by jobs included). Every caller shares one wait:
+   * each clock timer's run waits too, and under a steady backlog one wait each would pile up.
+   */
+  settle(): Promise<void> {
+    this.settling ??= this.drain().finally(() => (this.settling = undefined));
+    return this.settling;
+  }
+
+  private settling: Promise<void> | undefined;
+
+  private async drain(): Promise<void> {
     while (this.inflight.size) await Promise.allSettled([...this.inflight]);
   }
 
@@ -135,10 +175,49 @@ export class Scheduler {
   private place(job: JobRecord) {
     if (this.stopped) return;
     if (job.runAt === null || job.runAt <= this.clock.now()) {
-      this.track(this.run(job));
+      this.start(job);
     } else {
       push(this.heap, job);
       this.arm();
+    }
+  }
+
+  /** A job now due: run at once, or, for a pooled kind, queued for its turn. */
+  private start(job: JobRecord) {
+    const pool = this.pools.get(job.kind);
+    if (!pool) return this.track(this.run(job));
+    const name = pool.laneOf(JSON.parse(job.payload) as Record<string, unknown>);
+    let lane = pool.lanes.get(name);
+    if (!lane) pool.lanes.set(name, (lane = { running: 0, waiting: [] }));
+    lane.waiting.push(job);
+    this.pump(pool);
+  }
+
+  /** Starts waiting jobs while their lanes and the pool have room, one lane after another. */
+  private pump(pool: Pool) {
+    let started = true;
+    while (started && pool.running < pool.total && !this.stopped) {
+      started = false;
+      for (const [name, lane] of pool.lanes) {
+        if (pool.running >= pool.total) break;
+        if (lane.running >= pool.perLane) continue;
+        const job = lane.waiting.shift();
+        if (!job) {
+          if (lane.running === 0) pool.lanes.delete(name);
+          continue;
+        }
+        lane.running++;
+        pool.running++;
+        started = true;
+        // The next job starts inside this one's promise, before it ends: settle() sees no gap.
+        this.track(
+          this.run(job).finally(() => {
+            lane.running--;
+            pool.running--;
+            this.pump(pool);
+          }),
+        );
+      }
     }
   }
 
@@ -194,9 +273,7 @@ export class Scheduler {
     const due: JobRecord[] = [];
     while (this.heap[0] && this.heap[0].runAt! <= now) due.push(pop(this.heap)!);
     this.arm();
-    const work = due.map((job) => this.run(job));
-    for (const w of work) this.track(w);
-    await Promise.all(work);
+    for (const job of due) this.start(job);
     await this.settle();
   }
 }
