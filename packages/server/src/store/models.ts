@@ -59,31 +59,6 @@ export const MODELS = {
     campaignId: nullable(String),
     createdAt: String,
   },
-  delivery: {
-    id: primaryKey(String),
-    accountId: String,
-    kind: String,
-    messageId: nullable(String),
-    url: nullable(String),
-    webhookId: String,
-    payload: String,
-    state: String,
-    attempts: Number,
-    nextAttemptAt: nullable(String),
-    lastError: nullable(String),
-    createdAt: String,
-    completedAt: nullable(String),
-  },
-  deliveryAttempt: {
-    id: primaryKey(String),
-    deliveryId: String,
-    number: Number,
-    startedAt: String,
-    durationMs: Number,
-    status: nullable(Number),
-    error: nullable(String),
-    nextAttemptAt: nullable(String),
-  },
   alert: {
     id: primaryKey(String),
     accountId: String,
@@ -91,16 +66,6 @@ export const MODELS = {
     campaignId: nullable(String),
     messageId: nullable(String),
     reason: String,
-    createdAt: String,
-  },
-  creditTransaction: {
-    id: primaryKey(String),
-    accountId: String,
-    amount: Number,
-    balanceAfter: Number,
-    description: String,
-    source: String,
-    idempotencyKey: nullable(String),
     createdAt: String,
   },
 };
@@ -118,9 +83,6 @@ export type CampaignRecord = Entity<"campaign">;
 export type ListRecord = Entity<"list">;
 export type ListMemberRecord = Entity<"listMember">;
 export type ContactRecord = Entity<"contact">;
-export type CreditTransactionRecord = Entity<"creditTransaction">;
-export type DeliveryRecord = Entity<"delivery">;
-export type DeliveryAttemptRecord = Entity<"deliveryAttempt">;
 export type AlertRecord = Entity<"alert">;
 
 /**
@@ -131,6 +93,54 @@ export type AlertRecord = Entity<"alert">;
  * several times the memory.
  */
 export type MessageRecord = components["schemas"]["Message"];
+
+/**
+ * An outgoing webhook (a reply, an auto-recharge notice) and where it stands. Deliveries, their
+ * attempts and credit transactions are kept in plain tables beside @mswjs/data, as messages are:
+ * one or more of each is written for every message a bot answers, and a plain object of a fixed
+ * shape takes a fraction of the memory of the record @mswjs/data builds (a backlog of replies
+ * must fit in a bounded heap).
+ */
+export interface DeliveryRecord {
+  id: string;
+  accountId: string;
+  kind: string;
+  messageId: string | null;
+  url: string | null;
+  webhookId: string;
+  /** The JSON body, as signed and sent (every attempt sends the same bytes). */
+  payload: string;
+  state: string;
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastError: string | null;
+  createdAt: string;
+  completedAt: string | null;
+}
+
+/** One try of a delivery. */
+export interface DeliveryAttemptRecord {
+  id: string;
+  deliveryId: string;
+  number: number;
+  startedAt: string;
+  durationMs: number;
+  status: number | null;
+  error: string | null;
+  nextAttemptAt: string | null;
+}
+
+/** A change of an account's credits. */
+export interface CreditTransactionRecord {
+  id: string;
+  accountId: string;
+  amount: number;
+  balanceAfter: number;
+  description: string;
+  source: string;
+  idempotencyKey: string | null;
+  createdAt: string;
+}
 
 /**
  * Scheduled work (webhook attempts, queued opening messages, follow-ups). Kept in a plain table
@@ -172,8 +182,5 @@ export const MODEL_NAMES = [
   "list",
   "listMember",
   "contact",
-  "creditTransaction",
-  "delivery",
-  "deliveryAttempt",
   "alert",
 ] as const satisfies readonly ModelName[];

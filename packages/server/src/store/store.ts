@@ -1,6 +1,7 @@
 /**
  * All state, in @mswjs/data, with the indexes the service's lookups need kept beside it; messages,
- * jobs and idempotency records in plain tables beside it (models.ts says why).
+ * deliveries and their attempts, credit transactions, jobs and idempotency records in plain tables
+ * beside it (models.ts says why).
  *
  * @mswjs/data's queries scan every record (its `findFirst` by primary key included), so reads
  * never go through them: each index, by id included, maps a key to the record object that
@@ -38,11 +39,18 @@ import {
 
 type Entity<M extends ModelName> = ReturnType<Database[M]["create"]>;
 
-export type Records = { [M in ModelName]: Array<Fields<M>> } & { message: MessageRecord[]; idempotencyRecord: IdempotencyRecord[]; job: JobRecord[] };
+export type Records = { [M in ModelName]: Array<Fields<M>> } & {
+  delivery: DeliveryRecord[];
+  deliveryAttempt: DeliveryAttemptRecord[];
+  creditTransaction: CreditTransactionRecord[];
+  message: MessageRecord[];
+  idempotencyRecord: IdempotencyRecord[];
+  job: JobRecord[];
+};
 
 /** Every kind of record the state holds: the @mswjs/data models and the plain tables beside them. */
 export type TableName = keyof Records;
-export const TABLE_NAMES = [...MODEL_NAMES, "message", "idempotencyRecord", "job"] as const satisfies readonly TableName[];
+export const TABLE_NAMES = [...MODEL_NAMES, "delivery", "deliveryAttempt", "creditTransaction", "message", "idempotencyRecord", "job"] as const satisfies readonly TableName[];
 
 /**
  * What changed, as a persistence layer needs it: a record (the live object, or undefined once it
@@ -344,8 +352,10 @@ export class Store {
 
   // Webhook deliveries, alerts, jobs -----------------------------------------------------------
 
-  createDelivery(fields: Fields<"delivery">): DeliveryRecord {
-    return this.create("delivery", fields);
+  createDelivery(fields: DeliveryRecord): DeliveryRecord {
+    const delivery = this.insertDelivery(fields);
+    this.changedRecord("delivery", delivery);
+    return delivery;
   }
 
   delivery(id: string): DeliveryRecord | undefined {
@@ -357,7 +367,7 @@ export class Store {
   }
 
   deliveries(): DeliveryRecord[] {
-    return this.db.delivery.getAll();
+    return [...this.byId.delivery.values()];
   }
 
   updateDelivery(delivery: DeliveryRecord, patch: Patch<DeliveryRecord, "messageId">): DeliveryRecord {
@@ -366,8 +376,11 @@ export class Store {
     return delivery;
   }
 
-  createAttempt(fields: Fields<"deliveryAttempt">): DeliveryAttemptRecord {
-    return this.create("deliveryAttempt", fields);
+  createAttempt(fields: DeliveryAttemptRecord): DeliveryAttemptRecord {
+    const attempt = { ...fields };
+    push(this.attemptsOfDelivery, attempt.deliveryId, attempt);
+    this.changedRecord("deliveryAttempt", attempt);
+    return attempt;
   }
 
   attemptsOf(deliveryId: string): DeliveryAttemptRecord[] {
@@ -412,7 +425,7 @@ export class Store {
   ): CreditTransactionRecord {
     account.credits = roundCredits(account.credits + amount);
     this.changedRecord("account", account);
-    return this.create("creditTransaction", {
+    const transaction: CreditTransactionRecord = {
       id: this.ids.id("txn_"),
       accountId: account.id,
       amount,
@@ -421,7 +434,10 @@ export class Store {
       source: entry.source,
       idempotencyKey: entry.idempotencyKey ?? null,
       createdAt: this.timestamp(),
-    });
+    };
+    push(this.transactionsOf, transaction.accountId, transaction);
+    this.changedRecord("creditTransaction", transaction);
+    return transaction;
   }
 
   transactions(accountId: string): CreditTransactionRecord[] {
@@ -470,6 +486,9 @@ export class Store {
     for (const name of MODEL_NAMES) {
       (out as Record<string, unknown[]>)[name] = this.db[name].getAll().map((record) => ({ ...record }));
     }
+    out.delivery = this.deliveries().map((delivery) => ({ ...delivery }));
+    out.deliveryAttempt = [...this.attemptsOfDelivery.values()].flat().map((attempt) => ({ ...attempt }));
+    out.creditTransaction = [...this.transactionsOf.values()].flat().map((transaction) => ({ ...transaction }));
     out.message = this.messages().map((message) => ({ ...message }));
     out.idempotencyRecord = [...this.idempotency.values()].map((record) => ({ ...record }));
     out.job = this.jobs().map((job) => ({ ...job }));
@@ -501,6 +520,9 @@ export class Store {
     for (const name of MODEL_NAMES) {
       for (const fields of records[name] ?? []) this.create(name, fields as never);
     }
+    for (const delivery of records.delivery ?? []) this.insertDelivery(delivery);
+    for (const attempt of records.deliveryAttempt ?? []) push(this.attemptsOfDelivery, attempt.deliveryId, { ...attempt });
+    for (const transaction of records.creditTransaction ?? []) push(this.transactionsOf, transaction.accountId, { ...transaction });
     for (const message of records.message ?? []) this.insertMessage(message);
     for (const record of records.idempotencyRecord ?? []) this.idempotency.set(record.id, { ...record });
     for (const job of records.job ?? []) this.jobTable.set(job.id, { ...job });
@@ -551,24 +573,18 @@ export class Store {
         lists.add(member.listId);
         return;
       }
-      case "creditTransaction":
-        push(this.transactionsOf, record.accountId!, record as unknown as CreditTransactionRecord);
-        return;
-      case "delivery": {
-        const delivery = record as unknown as DeliveryRecord;
-        this.byId.delivery.set(delivery.id, delivery);
-        if (delivery.messageId) push(this.deliveriesOfMessage, delivery.messageId, delivery);
-        return;
-      }
-      case "deliveryAttempt": {
-        const attempt = record as unknown as DeliveryAttemptRecord;
-        push(this.attemptsOfDelivery, attempt.deliveryId, attempt);
-        return;
-      }
       case "alert":
         push(this.alertsOfAccount, record.accountId!, record as unknown as AlertRecord);
         return;
     }
+  }
+
+  private insertDelivery(fields: DeliveryRecord): DeliveryRecord {
+    if (this.byId.delivery.has(fields.id)) throw new Error(`There are two deliveries with the id ${fields.id}.`);
+    const delivery = { ...fields };
+    this.byId.delivery.set(delivery.id, delivery);
+    if (delivery.messageId) push(this.deliveriesOfMessage, delivery.messageId, delivery);
+    return delivery;
   }
 
   private insertMessage(fields: MessageRecord): MessageRecord {
@@ -639,7 +655,7 @@ export function roundCredits(value: number): number {
 /** A record of an account the records do not have (reachable by no key), described; else undefined. */
 function orphanIn(records: Partial<Records>): string | undefined {
   const accounts = new Set((records.account ?? []).map((account) => account.id));
-  for (const name of [...MODEL_NAMES, "message", "idempotencyRecord"] as const) {
+  for (const name of [...MODEL_NAMES, "delivery", "creditTransaction", "message", "idempotencyRecord"] as const) {
     if (name === "account") continue;
     for (const fields of records[name] ?? []) {
       const { id, accountId } = fields as { id?: unknown; accountId?: unknown };
