@@ -107,6 +107,18 @@ describe("a backlog of webhook deliveries", () => {
     counter.release();
   });
 
+  it("a receiver's waiting deliveries go out first come, first served", async () => {
+    const order: string[] = [];
+    const fetch = async (request: Request) => {
+      order.push(request.headers.get("webhook-id")!);
+      return new Response(null, { status: 204 });
+    };
+    intake = createIntake({ clock: "virtual", rateLimit: 0, fetch, seed: seed([FINE]), webhooks: { concurrencyPerUrl: 1 } });
+    await receive(0, 300);
+    await until(() => order.length === 300);
+    expect(order).toEqual(deliveries("acc_0").map((d) => d.webhookId));
+  });
+
   it("works through a failing receiver's backlog on the clock: every delivery ends failed after its attempts, never over the limit", async () => {
     const counter = countingFetch(() => 500);
     intake = createIntake({ clock: "virtual", rateLimit: 0, fetch: counter.fetch, seed: seed([DOWN]), webhooks: { concurrencyPerUrl: 2, concurrency: 3, maxAttempts: 3, jitter: 0 } });
