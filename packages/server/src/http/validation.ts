@@ -10,6 +10,7 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import { closestMatch } from "leven";
 import { badRequest, type HttpError } from "../shared/errors.js";
+import { fieldPath } from "../shared/field-path.js";
 import { nonFinite, notFinite } from "../shared/finite.js";
 import type { HeaderReader } from "./exchange.js";
 
@@ -112,7 +113,7 @@ export function operationCompiler(doc: OpenApiDocument, base: string) {
         if (!bodyCheck(body)) throw translate(bodyCheck.errors ?? []);
         // After the schema, so a field with its own rule (a maximum, a type) is reported in its words.
         const infinite = nonFinite(body);
-        if (infinite) throw badRequest("VALIDATION_ERROR", notFinite(fieldName(`/${infinite.join("/")}`)));
+        if (infinite) throw badRequest("VALIDATION_ERROR", notFinite(fieldPath(infinite)));
       },
       query(url) {
         const declared = inQuery;
@@ -394,8 +395,5 @@ function article(type: string): string {
 function fieldName(instancePath: string, child?: string): string {
   const parts = instancePath.split("/").filter(Boolean);
   if (child) parts.push(child);
-  if (!parts.length) return "The request body";
-  return parts
-    .map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"))
-    .reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), "");
+  return parts.length ? fieldPath(parts.map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"))) : "The request body";
 }
