@@ -325,12 +325,6 @@ function translate(errors: ErrorObject[]): HttpError {
     const list = names.length === 2 ? `Either ${names[0]} or ${names[1]}` : `One of ${names.slice(0, -1).join(", ")} or ${names.at(-1)}`;
     return badRequest("VALIDATION_ERROR", `${list} is required.`);
   }
-  // An unknown field that checkFields could not reach (under a oneOf whose branch is unclear).
-  const unknown = errors.find((e) => e.keyword === "additionalProperties" || e.keyword === "unevaluatedProperties");
-  if (unknown) {
-    const params = unknown.params as { additionalProperty?: string; unevaluatedProperty?: string };
-    return badRequest("VALIDATION_ERROR", `Unknown field ${fieldName(unknown.instancePath, params.additionalProperty ?? params.unevaluatedProperty)}.`);
-  }
   return badRequest("VALIDATION_ERROR", "The request body does not match the contract.");
 }
 
