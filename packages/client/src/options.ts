@@ -92,7 +92,7 @@ function resolve(options: IntakeClientOptions): ResolvedOptions {
   const apiKey = options.apiKey ?? env("INTAKE_API_KEY");
   if (typeof apiKey !== "string" || apiKey.trim() === "") {
     throw new IntakeConfigError(
-      "An API key is required: pass apiKey or set INTAKE_API_KEY. Generate one in Settings > Account > API Key.",
+      "An API key is required: pass apiKey or set INTAKE_API_KEY. Generate one in Settings > Account > API Key (the reference server prints its accounts' keys at start; GET /__admin/accounts lists them).",
     );
   }
   checkKeyCanTravel(options.auth, apiKey);

@@ -48,7 +48,7 @@ export function verifyWebhook(secret: string, rawBody: string | Uint8Array, head
         { cause: error },
       );
     }
-    throw new WebhookVerificationError(`The webhook's signature does not verify: ${message}. Check the secret (Settings > Custom Channel Webhook) and pass the raw body.`, {
+    throw new WebhookVerificationError(`The webhook's signature does not verify: ${message}. Check the secret (Settings > Custom Channel Webhook; on the reference server, the account's webhookSecret in GET /__admin/accounts/{id}) and pass the raw body.`, {
       cause: error,
     });
   }

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
  * intake-server: the reference server on HTTPS. Prints one JSON line on stdout (URLs, admin
- * token, certificate file) for programs, and, with --demo, the demo keys and a curl line on
- * stderr for people.
+ * token, certificate file) for programs, and, with --demo or --seed, the accounts' keys and a
+ * curl line on stderr for people.
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -14,7 +14,6 @@ import type { Bot } from "./engine/bot.js";
 import type { FaultRuleInput } from "./http/faults.js";
 // Its check only: the module loads none of what makes a certificate until one is made.
 import { halfPair } from "./adapters/tls.js";
-import type * as Demo from "./admin/demo-seed.js";
 
 const USAGE = `Usage: intake-server [options]
 
@@ -23,6 +22,7 @@ const USAGE = `Usage: intake-server [options]
   --max-connections N    connections open at once; more are closed as they come (default 1000)
   --seed FILE            accounts, campaigns, lists and contacts to start with (JSON or YAML)
   --demo                 start with the built-in demo seed (and print its keys)
+  --print-demo-seed      write the demo seed as YAML on stdout (a seed file to edit) and exit
   --data-file FILE       keep the state in FILE, an SQLite database, across restarts and crashes
   --durability full|normal
                          full: each commit reaches the disk (survives a machine crash; default);
@@ -49,8 +49,9 @@ const USAGE = `Usage: intake-server [options]
   --allow-http-webhooks  accept http:// webhook URLs to any host (default: https://, and http://
                          to localhost, 127.0.0.0/8 or [::1] only)
   --fault SPEC           inject a fault (repeatable): [operationId|*:]key[=value],...
-                         keys: latency=MS status=429|500|502|503|504 retryAfter=S drop rate=0..1 times=N
-                         e.g. --fault createContact:status=503,rate=0.5  --fault '*:latency=200'
+                         keys: latencyMs=MS status=429|500|502|503|504 retryAfter=S drop rate=0..1 times=N
+                         (the admin API's FaultRuleInput fields; latency= is kept as latencyMs)
+                         e.g. --fault createContact:status=503,rate=0.5  --fault '*:latencyMs=200'
   --help
 `;
 
@@ -76,9 +77,11 @@ function parseFault(spec: string): FaultRuleInput {
     const [key, value] = part.split("=") as [string, string | undefined];
     const number = Number(value);
     switch (key) {
+      // The flag's first spelling, kept: the API's field (and the code's) is latencyMs.
       case "latency":
         rule.latencyMs = number;
         break;
+      case "latencyMs":
       case "status":
       case "retryAfter":
       case "rate":
@@ -89,7 +92,7 @@ function parseFault(spec: string): FaultRuleInput {
         rule.drop = value === undefined || value === "true";
         break;
       default:
-        fail(`--fault ${spec}: unknown key ${key} (latency, status, retryAfter, drop, rate, times).`);
+        fail(`--fault ${spec}: unknown key ${key} (latencyMs, status, retryAfter, drop, rate, times).`);
     }
     if (value !== undefined && key !== "drop" && !Number.isFinite(number)) fail(`--fault ${spec}: ${key} takes a number.`);
   }
@@ -125,13 +128,30 @@ async function loadBot(path: string): Promise<Bot> {
   return bot as Bot;
 }
 
+/** A seed file, checked as POST /__admin/seed checks its body, its errors naming the file. */
 async function readSeed(path: string): Promise<Seed> {
-  const { parse: parseYaml } = await import("yaml");
+  let seed: unknown;
   try {
-    return parseYaml(readFileSync(path, "utf8")) as Seed;
+    const text = readFileSync(path, "utf8");
+    // JSON through JSON.parse: the YAML parser reads it too, but many times slower for a big file.
+    seed = /\.json$/i.test(path) ? JSON.parse(text) : (await import("yaml")).parse(text);
   } catch (error) {
     fail(`cannot read the seed file ${path}: ${(error as Error).message}`);
   }
+  const { bodyChecker } = await import("./admin/http.js");
+  try {
+    bodyChecker("applySeed", path)(seed);
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  return seed as Seed;
+}
+
+async function printDemoSeed() {
+  const [{ stringify }, { DEMO_SEED }] = await Promise.all([import("yaml"), import("./admin/demo-seed.js")]);
+  process.stdout.write(
+    `# The demo seed (intake-server --demo): start from it with intake-server --seed FILE.\n# Its fields are the admin API's Seed schema: GET /__admin/openapi.json.\n${stringify(DEMO_SEED, { lineWidth: 0 })}`,
+  );
 }
 
 async function main() {
@@ -144,6 +164,7 @@ async function main() {
         "max-connections": { type: "string" },
         seed: { type: "string" },
         demo: { type: "boolean", default: false },
+        "print-demo-seed": { type: "boolean", default: false },
         "data-file": { type: "string" },
         durability: { type: "string", default: "full" },
         "admin-token": { type: "string" },
@@ -175,6 +196,7 @@ async function main() {
     process.stdout.write(USAGE);
     return;
   }
+  if (args["print-demo-seed"]) return printDemoSeed();
   if (args.clock !== "real" && args.clock !== "virtual") fail(`--clock is real or virtual (got ${args.clock}).`);
   if (args.seed && args.demo) fail("--seed and --demo both give a starting state: choose one.");
   if (args.durability !== "full" && args.durability !== "normal") fail(`--durability is full or normal (got ${args.durability}).`);
@@ -204,12 +226,13 @@ async function main() {
     faults: (args.fault ?? []).map(parseFault),
   } satisfies IntakeOptions;
   // The server's modules, the seed and the bot load only now: --help and usage errors answer at once.
-  const [{ createIntake }, { serve }, { openDataFile }, { persist, NotSavedError }, demo] = await Promise.all([
+  const [{ createIntake }, { serve }, { openDataFile }, { persist, NotSavedError }, demo, { welcomeText }] = await Promise.all([
     import("./app.js"),
     import("./adapters/node.js"),
     import("./adapters/data-file.js"),
     import("./adapters/write-through.js"),
     import("./admin/demo-seed.js"),
+    import("./welcome.js"),
   ]);
   const seed = args.demo ? demo.DEMO_SEED : args.seed ? await readSeed(args.seed) : undefined;
   const bot = args.bot ? await loadBot(args.bot) : undefined;
@@ -226,7 +249,9 @@ async function main() {
   // like any other change. A new data file holds the starting state at once, so a crash before any
   // change loses nothing.
   const { intake, persistence } = await loadState(dataFile, async () => {
-    const intake = createIntake({ ...options, seed, bot, snapshot: file?.read(), onError });
+    const snapshot = file?.read();
+    // A seed's references (a list's campaignId, say) are checked as it is applied: the error names the file.
+    const intake = seeded(snapshot ? undefined : args.seed, () => createIntake({ ...options, seed, bot, snapshot, onError }));
     return { intake, persistence: file ? persist(intake, file) : undefined };
   });
   if (persistence?.keptJson) {
@@ -267,8 +292,11 @@ async function main() {
       `intake-server: the certificate kept at ${server.certificatePath} was replaced (${server.certificateRenewed}); clients that trusted the old one must trust this file again.\n`,
     );
   }
-  // People read the demo text; programs read the JSON line, which comes last so it marks "ready".
-  if (args.demo) printDemo(demo, server.baseUrl, server.certificatePath);
+  // People read the keys and a curl line; programs read the JSON line, which comes last so it marks "ready".
+  if (seed) {
+    const { baseUrl, adminUrl, certificatePath: certificate } = server;
+    process.stderr.write(welcomeText({ baseUrl, adminUrl, adminToken: intake.adminToken, certificate, accounts: intake.admin.listAccounts() }));
+  }
   process.stdout.write(
     `${JSON.stringify({
       event: "listening",
@@ -295,28 +323,14 @@ async function loadState<T>(dataFile: string | undefined, create: () => Promise<
   }
 }
 
-function printDemo({ DEMO_KEYS, DEMO_WEBHOOK_SECRETS }: typeof Demo, baseUrl: string, certificate: string) {
-  process.stderr.write(
-    [
-      "",
-      `Intake reference server: ${baseUrl}`,
-      "",
-      "Demo keys:",
-      `  business (Acme Fitness, acc_acme)     ${DEMO_KEYS.business}`,
-      `  agency (Northwind, acc_agency)        ${DEMO_KEYS.agency}`,
-      `  sub-account (Client One)              ${DEMO_KEYS.subaccount}`,
-      "",
-      "Webhook secrets (to verify what the server sends; set the URLs with PATCH /__admin/accounts/{id}):",
-      `  business reply webhooks               ${DEMO_WEBHOOK_SECRETS.business}`,
-      `  agency auto-recharge webhooks         ${DEMO_WEBHOOK_SECRETS.agency}`,
-      "",
-      "Try it (the certificate is generated at start; curl trusts it with --cacert):",
-      `  curl --cacert ${certificate} -X POST '${baseUrl}/contacts?apiKey=${DEMO_KEYS.business}' -H 'Content-Type: application/json' -d '{"phone":"+14155550123","firstName":"Grace"}'`,
-      "",
-      "Node clients: NODE_EXTRA_CA_CERTS=" + certificate,
-      "",
-    ].join("\n"),
-  );
+/** Runs `create`; an error in applying the seed file names the file. */
+function seeded<T>(seedFile: string | undefined, create: () => T): T {
+  try {
+    return create();
+  } catch (error) {
+    if (seedFile) fail(`${seedFile}: ${(error as Error).message}`);
+    throw error;
+  }
 }
 
 main().catch((error: unknown) => fail((error as Error).message));

@@ -234,7 +234,7 @@ describe("intake-server", { timeout: 90_000 }, () => {
     writeFileSync(seedFile, JSON.stringify({ accounts: [{ name: "x", kind: "reseller" }] }));
     const result = await runCli(["--port", "0", "--seed", seedFile]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("Seed: accounts.0.kind must be one of: standard, agency.");
+    expect(result.stderr).toContain(`${seedFile}: accounts[0].kind must be one of: standard, agency.`);
   });
 
   it("--data-file keeps the state and the certificate across a graceful restart", { timeout: 120_000 }, async () => {

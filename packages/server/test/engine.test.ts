@@ -261,7 +261,8 @@ describe("reply webhook delivery", () => {
     const [delivery] = await get("/deliveries");
     expect(delivery).toMatchObject({ state: "failed", attempts: [] });
     expect((await get(`/messages/${delivery.messageId}`)).error).toBe(
-      "No Custom Channel Webhook URL (Settings > Custom Channel Webhook) is set, so there is nowhere to deliver.",
+      "No Custom Channel Webhook URL (Settings > Custom Channel Webhook) is set, so there is nowhere to deliver." +
+        " Set it with PATCH /__admin/accounts/acc_gym (webhookUrl), or at /__dashboard/settings?account=acc_gym.",
     );
   });
 

@@ -117,7 +117,7 @@ const scalar = (r: Rng, numbers: Numbers, field: string): unknown =>
 function anyJson(r: Rng, numbers: Numbers, field: string, depth: number): unknown {
   if (depth > 0 && r.chance(0.3)) {
     return r.chance(0.5)
-      ? Array.from({ length: r.int(4) }, (_, i) => anyJson(r, numbers, `${field}.${i}`, depth - 1))
+      ? Array.from({ length: r.int(4) }, (_, i) => anyJson(r, numbers, `${field}[${i}]`, depth - 1))
       : Object.fromEntries(Array.from({ length: r.int(4) }, (_, i) => [`k${i}`, anyJson(r, numbers, `${field}.k${i}`, depth - 1)]));
   }
   return scalar(r, numbers, field);
@@ -225,9 +225,9 @@ function step(r: Rng, world: World, numbers: Numbers): Step {
       default: {
         const contacts = Array.from({ length: r.int(3) }, (_, i) => ({
           email: `seed${n}.${i}@finite.example`,
-          customFields: Object.fromEntries(Array.from({ length: r.int(4) }, (_, k) => [`k${k}`, anyJson(r, numbers, `accounts.0.contacts.${i}.customFields.k${k}`, 3)])),
+          customFields: Object.fromEntries(Array.from({ length: r.int(4) }, (_, k) => [`k${k}`, anyJson(r, numbers, `accounts[0].contacts[${i}].customFields.k${k}`, 3)])),
         }));
-        return { method: "POST", path: "/seed", admin: true, body: { accounts: [{ name: `Seeded ${n}`, credits: numbers.get("accounts.0.credits", nonNegative), contacts }] } };
+        return { method: "POST", path: "/seed", admin: true, body: { accounts: [{ name: `Seeded ${n}`, credits: numbers.get("accounts[0].credits", nonNegative), contacts }] } };
       }
     }
   }
@@ -294,7 +294,7 @@ async function run(seed: number) {
     broken.records.account[index]!.credits = new Raw(r.pick(NOT_FINITE.filter((t) => !t.startsWith("-"))));
     const answer = await admin(intake, "PUT", "/snapshot", toJson(broken));
     expect(answer.status).toBe(400);
-    expect(answer.body.error.message).toContain(`records.account.${index}.credits must be a finite number`);
+    expect(answer.body.error.message).toContain(`records.account[${index}].credits must be a finite number`);
     expect((await records(intake)).records).toEqual(state.records);
   }
 
@@ -305,7 +305,7 @@ async function run(seed: number) {
     broken.records.account[0]!.credits = new Raw("1e400");
     writeFileSync(json, toJson(broken));
     expect(() => openDataFile(json)).toThrow(
-      `${json} is an intake-snapshot/1 file, but records.account.0.credits must be a finite number, at most 1.7976931348623157e+308 either way (a larger one reads as Infinity, which JSON cannot hold). Correct it, or give --data-file another file.`,
+      `${json} is an intake-snapshot/1 file, but records.account[0].credits must be a finite number, at most 1.7976931348623157e+308 either way (a larger one reads as Infinity, which JSON cannot hold). Correct it, or give --data-file another file.`,
     );
   }
 
@@ -363,7 +363,7 @@ describe("numbers JSON cannot hold", () => {
 
   it("createIntake's seed, and a --seed file, with a number JSON cannot hold is refused naming the field", { timeout: 90_000 }, async () => {
     expect(() => createIntake({ seed: { accounts: [{ name: "A", contacts: [{ email: "a@b.example", customFields: { deep: [{ n: Infinity }] } }] }] } })).toThrow(
-      /^Seed: accounts\.0\.contacts\.0\.customFields\.deep\.0\.n must be a finite number/,
+      /^Seed: accounts\[0\]\.contacts\[0\]\.customFields\.deep\[0\]\.n must be a finite number/,
     );
     const folder = mkdtempSync(join(tmpdir(), "intake-finite-"));
     const seedFile = join(folder, "seed.yaml");
@@ -371,6 +371,6 @@ describe("numbers JSON cannot hold", () => {
     writeFileSync(seedFile, "accounts:\n  - name: Yaml\n    credits: .inf\n");
     const result = await runCli(["--port", "0", "--seed", seedFile]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("Seed: accounts.0.credits must be a finite number");
+    expect(result.stderr).toContain(`${seedFile}: accounts[0].credits must be a finite number`);
   });
 });

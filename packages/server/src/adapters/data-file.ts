@@ -7,6 +7,7 @@
 import { accessSync, closeSync, constants, existsSync, linkSync, openSync, readFileSync, readSync, renameSync, rmSync } from "node:fs";
 import Database from "better-sqlite3";
 import type { Snapshot } from "../admin/service.js";
+import { fieldPath } from "../shared/field-path.js";
 import { nonFinite, notFinite } from "../shared/finite.js";
 import { TABLE_NAMES, type TableName } from "../store/store.js";
 import { claimDataFile, type DataFileClaim } from "./data-file-lock.js";
@@ -393,7 +394,7 @@ function readJson(path: string): Snapshot {
   }
   // An edited file can hold 1e400, which would load as Infinity and be saved as null.
   const infinite = nonFinite(snapshot);
-  if (infinite) throw new Error(`${path} is an intake-snapshot/1 file, but ${notFinite(infinite.join("."))} Correct it, or give --data-file another file.`);
+  if (infinite) throw new Error(`${path} is an intake-snapshot/1 file, but ${notFinite(fieldPath(infinite))} Correct it, or give --data-file another file.`);
   return snapshot;
 }
 

@@ -103,7 +103,11 @@ export function createDeliveries(deps: DeliveryDeps) {
     const account = store.account(delivery.accountId);
     const url = account && currentUrl(delivery, account);
     const setting = delivery.kind === "reply" ? "Custom Channel Webhook URL (Settings > Custom Channel Webhook)" : "agency's auto-recharge URL";
-    if (!url || !account) return finish(delivery, "failed", `No ${setting} is set, so there is nowhere to deliver.`);
+    if (!url || !account) {
+      const field = delivery.kind === "reply" ? "webhookUrl" : "autoRechargeUrl";
+      const where = account ? ` Set it with PATCH /__admin/accounts/${account.id} (${field}), or at /__dashboard/settings?account=${account.id}.` : "";
+      return finish(delivery, "failed", `No ${setting} is set, so there is nowhere to deliver.${where}`);
+    }
     // The admin API refuses such a URL; one can still come from a snapshot or data file made before
     // it did, or with --allow-http-webhooks. Nothing is sent there, and retrying would not help.
     const problem = webhookUrlProblem(url, deps.allowHttp);

@@ -3138,7 +3138,7 @@ export const adminDocument: OpenApiDocument = {
             "type": "integer",
             "minimum": 0,
             "maximum": 60000,
-            "description": "Delay before the request is handled (or failed), in real milliseconds."
+            "description": "Delay before the request is handled (or failed), in real milliseconds. The one name for it: `--fault latencyMs=MS` too (`latency=`, the flag's first spelling, is kept as its alias); `latency` here is 400 suggesting `latencyMs`."
           },
           "status": {
             "type": "integer",
@@ -3330,7 +3330,7 @@ export const adminDocument: OpenApiDocument = {
       "Seed": {
         "type": "object",
         "additionalProperties": false,
-        "description": "Accounts and everything they own, as a seed file holds them (JSON or YAML).",
+        "description": "Accounts and everything they own, as a seed file holds them (JSON or YAML; examples in the repository's `examples/seeds/`). An error names the path (`accounts[0].apiKey`), with a did-you-mean for a near miss.",
         "properties": {
           "accounts": {
             "type": "array",

@@ -929,7 +929,7 @@ export interface components {
              * @enum {string}
              */
             operationId?: "*" | "createContact" | "findContact" | "addContactToList" | "sendCustomChannelMessage" | "receiveCustomChannelMessage" | "grantSubaccountCredits";
-            /** @description Delay before the request is handled (or failed), in real milliseconds. */
+            /** @description Delay before the request is handled (or failed), in real milliseconds. The one name for it: `--fault latencyMs=MS` too (`latency=`, the flag's first spelling, is kept as its alias); `latency` here is 400 suggesting `latencyMs`. */
             latencyMs?: number;
             /**
              * @description Answer this instead: 429 `RATE_LIMITED` with `Retry-After`, 500 `INTERNAL_ERROR`, or 502/503/504 as a proxy or load balancer in front of the service would. In the operation's error shape. Nothing is stored.
@@ -987,7 +987,7 @@ export interface components {
             /** Format: date-time */
             now: string;
         };
-        /** @description Accounts and everything they own, as a seed file holds them (JSON or YAML). */
+        /** @description Accounts and everything they own, as a seed file holds them (JSON or YAML; examples in the repository's `examples/seeds/`). An error names the path (`accounts[0].apiKey`), with a did-you-mean for a near miss. */
         Seed: {
             accounts?: components["schemas"]["SeedAccount"][];
         };

@@ -102,6 +102,6 @@ function invalidKey(): never {
   throw new HttpError(
     401,
     "INVALID_API_KEY",
-    "Invalid API key. It may have been replaced by a newer one: generate a key in Settings > Account > API Key.",
+    "Invalid API key. It may have been replaced by a newer one: generate a key in Settings > Account > API Key (on the reference server: POST /__admin/accounts/{id}/api-key, or /__dashboard/settings).",
   );
 }

@@ -8,7 +8,9 @@ import { AUTH_SCHEMES, authFormView, listOperations, type AuthForm, type OpenApi
 import Ajv2020 from "ajv/dist/2020.js";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
+import { closestMatch } from "leven";
 import { badRequest, type HttpError } from "../shared/errors.js";
+import { fieldPath } from "../shared/field-path.js";
 import { nonFinite, notFinite } from "../shared/finite.js";
 import type { HeaderReader } from "./exchange.js";
 
@@ -18,6 +20,8 @@ interface FieldTree {
   /** Fields other than these are refused. */
   closed: boolean;
   fields: Map<string, FieldTree | null>;
+  /** An array's items, when they are objects with a closed set of fields. */
+  items?: FieldTree;
 }
 
 interface Parameter {
@@ -105,11 +109,11 @@ export function operationCompiler(doc: OpenApiDocument, base: string) {
         } else if (typeof body !== "object" || body === null || Array.isArray(body)) {
           throw badRequest("VALIDATION_ERROR", "The request body must be a JSON object.");
         }
-        checkFields(body as Record<string, unknown>, fields, "", spelling);
+        checkFields(body, fields, "", spelling);
         if (!bodyCheck(body)) throw translate(bodyCheck.errors ?? []);
         // After the schema, so a field with its own rule (a maximum, a type) is reported in its words.
         const infinite = nonFinite(body);
-        if (infinite) throw badRequest("VALIDATION_ERROR", notFinite(fieldName(`/${infinite.join("/")}`)));
+        if (infinite) throw badRequest("VALIDATION_ERROR", notFinite(fieldPath(infinite)));
       },
       query(url) {
         const declared = inQuery;
@@ -198,8 +202,13 @@ function absolutize(schema: unknown, base: string): unknown {
   );
 }
 
-/** The fields a schema allows, through references and combinators, and whether others are refused. */
+/** The fields a schema allows (an array's, its items'), through references and combinators, and whether others are refused. */
 function fieldTree(schema: Schema, resolve: (s: Schema) => Schema): FieldTree | null {
+  const resolved = resolve(schema);
+  if (resolved.type === "array" && resolved.items) {
+    const items = fieldTree(resolved.items as Schema, resolve);
+    return items ? { closed: false, fields: new Map(), items } : null;
+  }
   const tree: FieldTree = { closed: false, fields: new Map() };
   let object = false;
   const visit = (node: Schema) => {
@@ -231,15 +240,18 @@ function spellingMap(doc: OpenApiDocument, operationId: string, scheme: string, 
   return new Map(theirs.map((name, i) => [name, mine[i]!] as const).filter(([name, own]) => own && name !== own));
 }
 
-function checkFields(value: Record<string, unknown>, tree: FieldTree | null, path: string, spelling: Spelling | undefined) {
-  if (!tree) return;
+/** Refuses the first unknown field, at any depth (through objects and arrays), naming its path: `accounts[0].apikey`. */
+function checkFields(value: unknown, tree: FieldTree | null, path: string, spelling: Spelling | undefined) {
+  if (!tree || typeof value !== "object" || value === null) return;
+  if (Array.isArray(value)) {
+    if (tree.items) value.forEach((item, i) => checkFields(item, tree.items!, `${path}[${i}]`, spelling));
+    return;
+  }
+  const prefix = path ? `${path}.` : "";
   for (const [name, child] of Object.entries(value)) {
-    const field = `${path}${name}`;
+    const field = `${prefix}${name}`;
     if (tree.fields.has(name)) {
-      const subtree = tree.fields.get(name) ?? null;
-      if (subtree && typeof child === "object" && child !== null && !Array.isArray(child)) {
-        checkFields(child as Record<string, unknown>, subtree, `${field}.`, spelling);
-      }
+      checkFields(child, tree.fields.get(name) ?? null, field, spelling);
       continue;
     }
     if (!tree.closed) continue;
@@ -247,21 +259,30 @@ function checkFields(value: Record<string, unknown>, tree: FieldTree | null, pat
     const own = other.get(name);
     if (own) throw badRequest("WRONG_FIELD_SPELLING", `Unexpected field ${field}: ${SPELLING[spelling!.form]}; send ${own} instead.`);
     const allowed = [...tree.fields.keys()];
-    const near = nearest(name, [...allowed, ...other.keys()]);
+    const near = nearest(name, [...allowed, ...other.keys()], { misspelt: true });
     const suggestion = near ? (other.get(near) ?? near) : undefined;
     throw badRequest(
       "VALIDATION_ERROR",
-      `Unknown field ${field}${suggestion ? `: did you mean ${path}${suggestion}?` : "."} Allowed${path ? ` in ${path.slice(0, -1)}` : ""}: ${allowed.join(", ")}.`,
+      `Unknown field ${field}${suggestion ? `: did you mean ${prefix}${suggestion}?` : "."} Allowed${path ? ` in ${path}` : ""}: ${allowed.join(", ")}.`,
     );
   }
 }
 
 const normalize = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, "");
 
-function nearest(name: string, candidates: Iterable<string>): string | undefined {
+/**
+ * The candidate a name was meant as: the same but for case and separators (`first_name`,
+ * `apikey`); with `misspelt`, also one a typo or two away (`latency` for `latencyMs`). Typos
+ * count only in a did-you-mean: a parameter in another form's spelling is a different error.
+ */
+function nearest(name: string, candidates: string[], options: { misspelt?: boolean } = {}): string | undefined {
   const wanted = normalize(name);
-  for (const candidate of candidates) if (normalize(candidate) === wanted) return candidate;
-  return undefined;
+  const same = candidates.find((candidate) => normalize(candidate) === wanted);
+  if (same || !options.misspelt || wanted.length < 4) return same;
+  const byNormal = new Map(candidates.map((candidate) => [normalize(candidate), candidate]));
+  const maxDistance = Math.min(2, Math.floor(wanted.length / 3));
+  const match = closestMatch(wanted, [...byNormal.keys()], { maxDistance });
+  return match === undefined ? undefined : byNormal.get(match);
 }
 
 function unknownParameter(name: string, declared: string[]): HttpError {
@@ -364,9 +385,9 @@ function article(type: string): string {
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
 
-/** `/customData/fromId` -> `customData.fromId`; the root is "The request body". */
+/** `/customData/fromId` -> `customData.fromId`, `/accounts/0/name` -> `accounts[0].name`; the root is "The request body". */
 function fieldName(instancePath: string, child?: string): string {
   const parts = instancePath.split("/").filter(Boolean);
   if (child) parts.push(child);
-  return parts.length ? parts.join(".") : "The request body";
+  return parts.length ? fieldPath(parts.map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"))) : "The request body";
 }

@@ -10,7 +10,12 @@ export const addContactToList: Handler<"addContactToList"> = ({ account, form, b
       : (body as components["schemas"]["ListMemberInput"]).contactId;
   const listId = params.listId!;
   const list = store.list(account.id, listId);
-  if (!list) throw notFound("LIST_NOT_FOUND", `No list with id ${listId}. Lists are in the dashboard under Contacts > Lists.`);
+  if (!list) {
+    throw notFound(
+      "LIST_NOT_FOUND",
+      `No list with id ${listId}. Lists are in the dashboard under Contacts > Lists (on the reference server: GET /__admin/lists?accountId=${account.id}, or /__dashboard/lists?account=${account.id}).`,
+    );
+  }
   const contact = store.contact(account.id, contactId);
   if (!contact) throw notFound("CONTACT_NOT_FOUND", `No contact with id ${contactId}. Create it with POST /contacts first.`);
   if (!store.addMember(list.id, contact.id, "api")) {

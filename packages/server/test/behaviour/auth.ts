@@ -27,6 +27,8 @@ export const auth: Register = (target, options) => {
       await expect(client(target(), "query", "ik_unknown_key_0000000").contacts.create({ phone: "+14155550123" })).rejects.toMatchObject({
         status: 401,
         code: "INVALID_API_KEY",
+        // The interface's place for a key, and this server's way to make one.
+        message: expect.stringMatching(/Settings > Account > API Key \(on the reference server: POST \/__admin\/accounts\/\{id\}\/api-key, or \/__dashboard\/settings\)/),
       });
       const receive = await client(target(), "query", "ik_unknown_key_0000000")
         .messages.receive({ customData: { messageSid: "S", fromId: "u", toId: "t", body: "x" } })

@@ -36,7 +36,9 @@ export const lists: Register = (target, options) => {
       await expect(acme().lists.addContact("lst_missing", { contactId: contact.id })).rejects.toMatchObject({
         status: 404,
         code: "LIST_NOT_FOUND",
-        message: "No list with id lst_missing. Lists are in the dashboard under Contacts > Lists.",
+        message:
+          "No list with id lst_missing. Lists are in the dashboard under Contacts > Lists" +
+          " (on the reference server: GET /__admin/lists?accountId=acc_acme, or /__dashboard/lists?account=acc_acme).",
       });
     });
 

@@ -1,0 +1,57 @@
+/**
+ * What intake-server prints for a person when it starts with a seed (--demo or --seed): the
+ * accounts' keys and webhook secrets, the admin URL and token, and a curl line that works as pasted.
+ */
+import type { components } from "./generated/admin.js";
+
+type Account = components["schemas"]["Account"];
+
+export interface Welcome {
+  baseUrl: string;
+  adminUrl: string;
+  adminToken: string;
+  certificate: string;
+  accounts: Account[];
+}
+
+/** More accounts than this are counted, not listed: a seed for a load test may hold thousands. */
+const LISTED = 10;
+
+export function welcomeText({ baseUrl, adminUrl, adminToken, certificate, accounts }: Welcome): string {
+  const listed = accounts.slice(0, LISTED);
+  const rest = accounts.length - listed.length;
+  const more = rest > 0 ? [`  ... and ${rest} more: GET ${adminUrl}/accounts`] : [];
+  const label = (account: Account) =>
+    `${account.name} (${account.id}, ${account.kind === "subaccount" ? `sub-account of ${account.agencyId}` : account.kind})`;
+  const width = Math.max(...listed.map((account) => label(account).length), 0) + 2;
+  const column = (left: string, right: string) => `  ${left.padEnd(width)}${right}`;
+  // A contact is created with a business's or a sub-account's key; an agency's creates none of its own.
+  const sender = accounts.find((account) => account.kind !== "agency");
+  const signed = listed.filter((account) => account.webhookSecret);
+  return [
+    "",
+    `Intake reference server: ${baseUrl}`,
+    "",
+    "API keys:",
+    ...listed.map((account) => column(label(account), account.apiKey)),
+    ...more,
+    "",
+    ...(signed.length
+      ? [
+          "Webhook secrets (to verify what the server sends; set the URLs with PATCH /__admin/accounts/{id}):",
+          ...signed.map((account) => column(label(account), account.webhookSecret!)),
+          ...more,
+          "",
+        ]
+      : []),
+    `Admin API: ${adminUrl} (Authorization: Bearer ${adminToken}; described at ${adminUrl}/openapi.json)`,
+    "",
+    "Try it (the certificate is generated at start; curl trusts it with --cacert):",
+    sender
+      ? `  curl --cacert ${certificate} -X POST '${baseUrl}/contacts?apiKey=${sender.apiKey}' -H 'Content-Type: application/json' -d '{"phone":"+14155550123","firstName":"Grace"}'`
+      : `  curl --cacert ${certificate} '${adminUrl}/accounts' -H 'Authorization: Bearer ${adminToken}'`,
+    "",
+    "Node clients: NODE_EXTRA_CA_CERTS=" + certificate,
+    "",
+  ].join("\n");
+}
