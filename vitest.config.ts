@@ -1,6 +1,15 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
 import ciSuiteExample from "./examples/ci-suite/vitest.config.js";
+
+// The CLI keeps its certificate in the user's cache folder: the CLIs the tests start keep theirs
+// in a folder of this run's own (workers and the processes they start inherit it), never in the home.
+const certDir = mkdtempSync(join(tmpdir(), "intake-test-certs-"));
+process.env.INTAKE_CERT_DIR = certDir;
+process.once("exit", () => rmSync(certDir, { recursive: true, force: true }));
 
 // Workspace packages resolve to their TypeScript sources (the "@intake/source" export condition),
 // so tests never run against a stale build.

@@ -2,8 +2,11 @@
 // `require` from its dist (not the TypeScript sources), exposes the same names both ways, and
 // works both ways (a build can load and still fail on its first call, as a CommonJS build once did).
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { builtinModules, createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { packLocal } from "./pack-local.mjs";
 
 const require = createRequire(import.meta.url);
 const packages = ["@intake/spec", "@intake/client", "@intake/server"];
@@ -144,4 +147,109 @@ for (const [name, expected] of Object.entries(subpaths)) {
     console.log(`${name}: loads from dist with ${expected.join(", ")}`);
   }
 }
+// Each manifest points at the repository (its page on the registry links there), and each README's
+// links are absolute: the registry shows the README without the repository around it.
+for (const name of packages) {
+  const dir = dirOf(name);
+  const manifest = JSON.parse(readFileSync(`${dir}/package.json`, "utf8"));
+  const missing = ["repository", "homepage", "bugs"].filter((field) => !manifest[field]);
+  const relative = [...readFileSync(`${dir}/README.md`, "utf8").matchAll(/\]\((?!https?:|mailto:|#)([^)]*)\)/g)].map((m) => m[1]);
+  if (missing.length || relative.length) {
+    failed = true;
+    if (missing.length) console.error(`${name}: package.json has no ${missing.join(", ")}`);
+    if (relative.length) console.error(`${name}: README links that do not work on the registry's page (make them absolute): ${relative.join(", ")}`);
+  } else {
+    console.log(`${name}: repository, homepage and bugs set; README links absolute`);
+  }
+}
+// Installed as the README says (`npm run pack:local`, then `npm install` of the three tarballs),
+// into a project of its own, offline: each tarball's dependencies come from the npm cache, pinned
+// to the versions this repository's lockfile has. Install scripts are skipped: better-sqlite3's
+// fetches a prebuilt binary from the network (it is loaded only for --data-file).
+const project = mkdtempSync(join(tmpdir(), "intake-packed-"));
+try {
+  const tarballs = packLocal(join(project, "packed"));
+  writeProject(project, tarballs);
+  execFileSync("npm", ["ci", "--offline", "--ignore-scripts", "--no-audit", "--no-fund"], { cwd: project, stdio: "pipe" });
+  const out = execFileSync(process.execPath, ["smoke.mjs"], { cwd: project, encoding: "utf8", stdio: "pipe", env: { ...process.env, INTAKE_CERT_DIR: join(project, "certs") }, timeout: 120_000 });
+  console.log(`packed tarballs: install offline into a new project; ${out.trim()}`);
+} catch (error) {
+  failed = true;
+  console.error(`packed tarballs: not installable or not working when installed: ${error.message}\n${error.stdout ?? ""}${error.stderr ?? ""}`);
+} finally {
+  rmSync(project, { recursive: true, force: true });
+}
+
 process.exit(failed ? 1 : 0);
+
+/**
+ * A project depending on the tarballs, with a lockfile that pins their dependencies as this
+ * repository's does (so `npm ci --offline` needs no registry metadata), and a first use of each
+ * package: the client and spec through import and require, the CLI as `npx intake-server` starts
+ * it, and a client call to it over HTTPS.
+ */
+function writeProject(folder, tarballs) {
+  const locked = JSON.parse(readFileSync("package-lock.json", "utf8")).packages;
+  const dependencies = {};
+  const entries = {};
+  // A workspace's own node_modules goes under the package's folder in the installed tree.
+  const installedAt = (key) => key.replace(/^packages\/([^/]+)\//, "node_modules/@intake/$1/");
+  const add = (from, wanted) => {
+    for (const dependency of Object.keys(wanted ?? {})) {
+      // Where node would find it from `from`: its own node_modules, then each one above.
+      let found;
+      for (let at = from; found === undefined; ) {
+        const key = `${at ? `${at}/` : ""}node_modules/${dependency}`;
+        if (locked[key]) found = key;
+        else if (!at) break;
+        else at = at.includes("/node_modules/") ? at.slice(0, at.lastIndexOf("/node_modules/")) : "";
+      }
+      if (!found) throw new Error(`${dependency} (a dependency of ${from}) is not in package-lock.json`);
+      if (locked[found].link || entries[installedAt(found)]) continue;
+      const { dev: _dev, devOptional: _devOptional, peer: _peer, ...entry } = locked[found];
+      entries[installedAt(found)] = entry;
+      add(found, { ...entry.dependencies, ...entry.optionalDependencies });
+    }
+  };
+  for (const [index, name] of packages.entries()) {
+    const file = basename(tarballs[index]);
+    copyFileSync(tarballs[index], join(folder, file));
+    // npm ci links the bins the lockfile lists.
+    const { version, license, dependencies: wanted, bin } = locked[dirOf(name)];
+    dependencies[name] = `file:${file}`;
+    entries[`node_modules/${name}`] = { version, resolved: `file:${file}`, license, dependencies: wanted, ...(bin ? { bin } : {}) };
+    add(dirOf(name), wanted);
+  }
+  const manifest = { name: "intake-packed-check", version: "0.0.0", private: true, type: "module", dependencies };
+  writeFileSync(join(folder, "package.json"), JSON.stringify(manifest, null, 2));
+  const lockfile = { name: manifest.name, version: manifest.version, lockfileVersion: 3, requires: true, packages: { "": { name: manifest.name, version: manifest.version, dependencies }, ...entries } };
+  writeFileSync(join(folder, "package-lock.json"), JSON.stringify(lockfile, null, 2));
+  writeFileSync(
+    join(folder, "smoke.mjs"),
+    `import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
+import { once } from "node:events";
+import { createIntakeClient } from "@intake/client";
+import { document } from "@intake/spec";
+import { trustingFetch } from "@intake/server/connect";
+const require = createRequire(import.meta.url);
+if (typeof require("@intake/client").createIntakeClient !== "function") throw new Error("client: require has no createIntakeClient");
+if (!document.paths["/contacts"] || !require("@intake/spec").document.paths["/contacts"]) throw new Error("spec: the document has no /contacts");
+const cli = spawn("npx", ["--offline", "intake-server", "--demo", "--port", "0"], { stdio: ["ignore", "pipe", "ignore"] });
+let line = "";
+for await (const chunk of cli.stdout) {
+  line += chunk;
+  if (line.includes("\\n")) break;
+}
+const started = JSON.parse(line.split("\\n")[0]);
+const fetch = trustingFetch(readFileSync(started.certificate, "utf8"));
+const client = createIntakeClient({ auth: "query", apiKey: started.demoKeys.business, baseUrl: started.baseUrl, fetch });
+const contact = await client.contacts.create({ phone: "+14155550123", firstName: "Ada" });
+fetch.close();
+cli.kill("SIGTERM");
+await once(cli, "exit");
+console.log("npx intake-server --demo started from them, and a client created contact " + contact.id + " over HTTPS");
+`,
+  );
+}

@@ -1,7 +1,7 @@
 // A sub-account's balance falls below its threshold; Intake sends the auto-recharge webhook twice
 // (on purpose); the receiver charges once and grants once:
 //   npm run demo -w @intake/example-agency-auto-recharge
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -15,7 +15,9 @@ import { RechargeLog } from "./recharge-log.js";
 
 const intake = await startIntakeServer({ seed: DEMO_SEED, duplicateRechargeWebhooks: true });
 const payments = fakePayments();
-const logPath = join(await mkdtemp(join(tmpdir(), "recharge-demo-")), "recharges.json");
+// The receiver's log's folder is the demo's own, removed when it ends.
+const folder = await mkdtemp(join(tmpdir(), "recharge-demo-"));
+const logPath = join(folder, "recharges.json");
 const receiver = createRechargeReceiver({
   intake: createIntakeClient({ auth: "header", apiKey: DEMO_KEYS.agency, baseUrl: intake.baseUrl, fetch: intake.fetch }),
   webhookSecret: DEMO_WEBHOOK_SECRETS.agency,
@@ -34,8 +36,9 @@ try {
     console.log(`Webhook ${d.webhookId} (idempotency_key ${String(d.payload.idempotency_key)}): ${d.state}, answered ${d.attempts.at(-1)?.status}`);
   }
   console.log(`Payments taken: ${payments.payments.size}; Client One now has ${(await intake.admin.account("sub_client_one")).credits} credits.`);
-  console.log(`The receiver's log (${logPath}) keeps the key, so a later delivery of it grants nothing.`);
+  console.log("The receiver's log keeps the key, so a later delivery of it grants nothing.");
 } finally {
   server.close();
   await intake.stop();
+  await rm(folder, { recursive: true, force: true });
 }

@@ -1,7 +1,7 @@
 import type { AuthForm } from "@intake/spec";
 import openapiFetch, { type Client } from "openapi-fetch";
 import { resolveOptions, type IntakeClientOptions } from "./options.js";
-import { buildResources, type ResourcesByForm } from "./resources.js";
+import { absentResources, buildResources, type ResourcesByForm } from "./resources.js";
 import { createTransport } from "./transport.js";
 import type { PathsByForm } from "./types.js";
 
@@ -41,6 +41,6 @@ export function createIntakeClient<F extends AuthForm>(options: IntakeClientOpti
   const send = createTransport(resolved);
   const raw = createClient<PathsByForm[F], "application/json">({ baseUrl: resolved.baseUrl, headers: resolved.headers, fetch: (request) => send(request) });
   const resources = buildResources(options.auth, raw as never, send, resolved);
-  const client = { auth: options.auth, baseUrl: resolved.baseUrl, raw, ...resources };
+  const client = Object.defineProperties({ auth: options.auth, baseUrl: resolved.baseUrl, raw, ...resources }, absentResources(options.auth));
   return Object.freeze(client) as unknown as IntakeClient<F>;
 }

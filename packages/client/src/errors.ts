@@ -108,12 +108,23 @@ export class TimeoutError extends IntakeError {
   override name = "TimeoutError";
   readonly request: RequestSummary;
   readonly timeoutMs: number;
-  constructor(request: RequestSummary, timeoutMs: number) {
-    super(`${request.method} ${request.url} got no response within ${timeoutMs} ms.`);
+  /** Attempts made, this one included (1 when none was retried). */
+  readonly attempts: number;
+  /** From the first attempt's start to this one's end, retries' waits included. */
+  readonly elapsedMs: number;
+  constructor(request: RequestSummary, timeoutMs: number, tried: { attempts: number; elapsedMs: number } = { attempts: 1, elapsedMs: timeoutMs }) {
+    super(
+      `${request.method} ${request.url} got no response within ${timeoutMs} ms` +
+        (tried.attempts > 1 ? ` on its last attempt, after ${tried.attempts} attempts in ${seconds(tried.elapsedMs)} s in all.` : "."),
+    );
     this.request = request;
     this.timeoutMs = timeoutMs;
+    this.attempts = tried.attempts;
+    this.elapsedMs = tried.elapsedMs;
   }
 }
+
+const seconds = (ms: number) => (ms / 1000).toFixed(1);
 
 /** The caller's AbortSignal fired. */
 export class AbortError extends IntakeError {

@@ -153,7 +153,12 @@ export function resolveBaseUrl(input: string | undefined, allowInsecureLoopback:
   const base = url.toString().replace(/\/+$/, "");
   // A stateless mock on loopback (prism) serves the paths at its root, without /v1.
   if (!base.endsWith("/v1") && url.protocol === "https:") {
-    throw new IntakeConfigError(`baseUrl must end with the version segment /v1: did you mean ${base}/v1?`);
+    const other = /\/(v\d+)$/.exec(base);
+    throw new IntakeConfigError(
+      other
+        ? `baseUrl ends in /${other[1]}, a version this client does not speak: it supports /v1 only. Use ${base.slice(0, -other[0].length)}/v1.`
+        : `baseUrl must end with the version segment /v1: did you mean ${base}/v1?`,
+    );
   }
   return base;
 }

@@ -181,10 +181,31 @@ export function buildResources<F extends AuthForm>(form: F, raw: LooseClient, se
       return call("POST", "/subaccounts/credits", { body, params: { header } }, rest);
     },
   };
-  const byForm = {
-    query: { contacts, lists, messages },
-    header: { subaccounts },
-    bearer: { contacts, lists },
-  };
+  const all = { contacts, lists, messages, subaccounts };
+  const byForm = Object.fromEntries(Object.entries(OFFERED).map(([name, offered]) => [name, Object.fromEntries(offered.map((r) => [r, all[r]]))]));
   return byForm[form] as unknown as ResourcesByForm[F];
+}
+
+/** Which resources each auth form's view of the contract has. */
+const OFFERED: { [F in AuthForm]: Array<keyof ResourcesByForm[F]> } = {
+  query: ["contacts", "lists", "messages"],
+  header: ["subaccounts"],
+  bearer: ["contacts", "lists"],
+};
+
+/**
+ * Getters for the resources this form lacks, each throwing an error that names the forms that
+ * have it: TypeScript refuses them, but plain JavaScript would otherwise meet "Cannot read
+ * properties of undefined". Not enumerable, so the client shows and spreads as its resources only.
+ */
+export function absentResources(form: AuthForm): PropertyDescriptorMap {
+  const offered = (name: string) => (Object.keys(OFFERED) as AuthForm[]).filter((f) => (OFFERED[f] as string[]).includes(name));
+  const absent = [...new Set(Object.values(OFFERED).flat())].filter((name) => !(OFFERED[form] as string[]).includes(name));
+  return Object.fromEntries(
+    absent.map((name) => {
+      const forms = offered(name).map((f) => `auth: "${f}"`);
+      const message = `${name} is not on a client made with auth: "${form}" (it has ${OFFERED[form].join(", ")}): create one with ${forms.join(" or ")} for ${name}.`;
+      return [name, { enumerable: false, get: () => { throw new IntakeConfigError(message); } }];
+    }),
+  );
 }

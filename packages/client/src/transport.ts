@@ -59,6 +59,7 @@ export function createTransport(options: ResolvedOptions): Transport {
         }
       });
 
+    const firstStarted = Date.now();
     for (let attempt = 0; ; attempt++) {
       if (signal.aborted) throw new AbortError(summaryOf(), { cause: redactError(signal.reason, options.apiKey) });
       const started = Date.now();
@@ -70,7 +71,11 @@ export function createTransport(options: ResolvedOptions): Transport {
 
       if ("failure" in outcome) {
         log?.({ event: "error", attempt, durationMs, reason: outcome.failure.name, message: outcome.failure.message });
-        if (!(outcome.retryable && canRetry)) throw outcome.failure;
+        if (!(outcome.retryable && canRetry)) {
+          // The last of several attempts: the error says how many there were and how long they took.
+          if (outcome.failure instanceof TimeoutError && attempt > 0) throw new TimeoutError(summaryOf(), timeoutMs, { attempts: attempt + 1, elapsedMs: Date.now() - firstStarted });
+          throw outcome.failure;
+        }
         await pause(backoffDelay(attempt, options.retry), outcome.failure.name, attempt);
         continue;
       }

@@ -130,3 +130,23 @@ describe("resource methods return the response data", () => {
     expect(seen[0]!.headers["x-request-id"]).toBe("req-42");
   });
 });
+
+describe("an operation the auth form does not offer, called from plain JavaScript", () => {
+  it("throws an error naming the forms that offer it, and sends nothing", () => {
+    const seen = record(() => json(contact));
+    const header = client("header") as unknown as { contacts: { find: unknown } };
+    expect(() => header.contacts.find).toThrow(
+      'contacts is not on a client made with auth: "header" (it has subaccounts): create one with auth: "query" or auth: "bearer" for contacts.',
+    );
+    const bearer = client("bearer") as unknown as { messages: unknown; subaccounts: unknown };
+    expect(() => bearer.messages).toThrow(/create one with auth: "query" for messages\.$/);
+    expect(() => bearer.subaccounts).toThrow(/create one with auth: "header" for subaccounts\.$/);
+    expect(seen).toHaveLength(0);
+  });
+
+  it("the client still lists and spreads as its own resources only", () => {
+    const header = client("header");
+    expect(Object.keys(header).sort()).toEqual(["auth", "baseUrl", "raw", "subaccounts"]);
+    expect("subaccounts" in { ...header }).toBe(true);
+  });
+});

@@ -26,6 +26,8 @@ describe("base URL", () => {
 
   it.each([
     ["https://api.intake.test", /must end with the version segment \/v1: did you mean https:\/\/api\.intake\.test\/v1\?/],
+    ["https://api.intake.test/v2", /ends in \/v2, a version this client does not speak: it supports \/v1 only\. Use https:\/\/api\.intake\.test\/v1\.$/],
+    ["https://api.intake.test/api/v10/", /ends in \/v10[^]*Use https:\/\/api\.intake\.test\/api\/v1\.$/],
     ["not a url", /is not a URL/],
     ["ftp://api.intake.test/v1", /must use https:\/\//],
     [`https://api.intake.test/v1?apiKey=${API_KEY}`, /must not carry credentials, a query or a fragment/],

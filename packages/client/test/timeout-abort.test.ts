@@ -39,6 +39,23 @@ describe("per-request timeout", () => {
     expect(seen).toHaveLength(2);
   });
 
+  it("a timeout after retries says how many attempts were made and how long they took in all", async () => {
+    const seen = record(async () => {
+      await delay(1_000);
+      return json({ success: true, contactId: "ct_1", contact });
+    });
+    const started = Date.now();
+    const error = await client("query", { timeoutMs: 60, maxRetries: 2, retry: { initialDelayMs: 20 } }).contacts.find({ email: "a@example.com" }).catch((e: unknown) => e);
+    const took = Date.now() - started;
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(seen).toHaveLength(3);
+    expect(error).toMatchObject({ timeoutMs: 60, attempts: 3 });
+    const { elapsedMs, message } = error as TimeoutError;
+    expect(elapsedMs).toBeGreaterThanOrEqual(180);
+    expect(elapsedMs).toBeLessThanOrEqual(took);
+    expect(message).toMatch(new RegExp(`^GET \\S+ got no response within 60 ms on its last attempt, after 3 attempts in ${(elapsedMs / 1000).toFixed(1).replace(".", "\\.")} s in all\\.$`));
+  });
+
   it("the timeout covers a response body that never finishes", async () => {
     record(
       () =>

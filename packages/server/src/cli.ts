@@ -13,7 +13,7 @@ import type { IntakeOptions } from "./app.js";
 import type { Bot } from "./engine/bot.js";
 import type { FaultRuleInput } from "./http/faults.js";
 // Its check only: the module loads none of what makes a certificate until one is made.
-import { halfPair } from "./adapters/tls.js";
+import { defaultCertDir, halfPair } from "./adapters/tls.js";
 
 const USAGE = `Usage: intake-server [options]
 
@@ -35,6 +35,8 @@ const USAGE = `Usage: intake-server [options]
   --journal-size N       requests the journal keeps (default 1000)
   --tls-cert FILE        serve this certificate (with --tls-key) instead of generating one
   --tls-key FILE
+  --cert-dir DIR         where a generated certificate is kept between runs (default
+                         $INTAKE_CERT_DIR, else ~/.cache/intake-server or $XDG_CACHE_HOME's)
   --trust-proxy          believe X-Forwarded-Proto (behind a TLS-terminating proxy)
   --max-media SIZE       largest file one received message embeds (default 5MiB); SIZE is
                          bytes, or a number with KiB, MiB or GiB
@@ -175,6 +177,7 @@ async function main() {
         "journal-size": { type: "string" },
         "tls-cert": { type: "string" },
         "tls-key": { type: "string" },
+        "cert-dir": { type: "string" },
         "trust-proxy": { type: "boolean", default: false },
         "max-media": { type: "string" },
         "max-account-media": { type: "string" },
@@ -264,6 +267,7 @@ async function main() {
     certFile: args["tls-cert"],
     keyFile: args["tls-key"],
     dataFile,
+    certDir: args["cert-dir"] ?? defaultCertDir(),
   });
 
   // Ready for a stop before saying so: a program may send SIGTERM the moment it reads the line below.

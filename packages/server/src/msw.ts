@@ -17,6 +17,8 @@ import { mswHandlers } from "./adapters/msw.js";
 import { createIntake, type Intake, type IntakeOptions } from "./app.js";
 
 export interface IntakeHandlersOptions extends IntakeOptions {
+  /** Requests per API key per minute. Default 0 (off) here, as in startIntakeServer: tests call often with few keys. */
+  rateLimit?: number;
   /** The origin the handlers answer for. Default `https://api.intake.test`; the API is at `<origin>/v1`. */
   origin?: string;
 }
@@ -34,6 +36,6 @@ export const DEFAULT_ORIGIN = "https://api.intake.test";
 
 export function createIntakeHandlers(options: IntakeHandlersOptions = {}): IntakeHandlers {
   const origin = new URL(options.origin ?? DEFAULT_ORIGIN).origin;
-  const intake = createIntake(options);
+  const intake = createIntake({ ...options, rateLimit: options.rateLimit ?? 0 });
   return { handlers: mswHandlers(intake.fetch, origin), intake, baseUrl: `${origin}/v1`, adminUrl: `${origin}/__admin` };
 }

@@ -27,11 +27,15 @@ export interface IntakeTestServer extends ConnectedIntake {
   stop(): Promise<void>;
 }
 
-/** Starts the reference server on 127.0.0.1, on a free port unless told otherwise. */
+/**
+ * Starts the reference server on 127.0.0.1, on a free port unless told otherwise. The rate limit
+ * is off unless `rateLimit` asks for one: a suite's calls all share a few keys, and a test would
+ * otherwise get 429 "retry in 60 seconds" for calling too often, not for what it tests.
+ */
 export async function startIntakeServer(options: IntakeOptions & { host?: string; port?: number } = {}): Promise<IntakeTestServer> {
   const { host, port, ...intakeOptions } = options;
   const adminToken = intakeOptions.adminToken ?? `adm_test_${crypto.randomUUID().replaceAll("-", "")}`;
-  const intake = createIntake({ ...intakeOptions, adminToken });
+  const intake = createIntake({ ...intakeOptions, rateLimit: intakeOptions.rateLimit ?? 0, adminToken });
   const server = await serve(intake, { host, port: port ?? 0 });
   const connection: IntakeConnection = {
     origin: server.origin,

@@ -46,7 +46,7 @@ export function welcomeText({ baseUrl, adminUrl, adminToken, certificate, accoun
       : []),
     `Admin API: ${adminUrl} (Authorization: Bearer ${adminToken}; described at ${adminUrl}/openapi.json)`,
     "",
-    "Try it (the certificate is generated at start; curl trusts it with --cacert):",
+    "Try it (the certificate is kept between runs; curl trusts it with --cacert):",
     sender
       ? `  curl --cacert ${certificate} -X POST '${baseUrl}/contacts?apiKey=${sender.apiKey}' -H 'Content-Type: application/json' -d '{"phone":"+14155550123","firstName":"Grace"}'`
       : `  curl --cacert ${certificate} '${adminUrl}/accounts' -H 'Authorization: Bearer ${adminToken}'`,

@@ -9,16 +9,17 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import Database from "better-sqlite3";
 import selfsigned from "selfsigned";
+import { Agent } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
 import { startReceiver } from "./support/receiver.js";
-import { runCli, startCli, type CliRun } from "./support/spawn.js";
+import { runCli, startCli, type CliProcess, type CliRun } from "./support/spawn.js";
 
 const running: CliRun[] = [];
 afterEach(async () => {
   while (running.length) await running.pop()!.stop("SIGKILL");
 });
-async function start(args: string[], nodeArgs?: string[]) {
-  const run = await startCli(args, nodeArgs);
+async function start(args: string[], nodeArgs?: string[], how?: CliProcess) {
+  const run = await startCli(args, nodeArgs, how);
   running.push(run);
   return run;
 }
@@ -209,7 +210,7 @@ describe("intake-server", { timeout: 90_000 }, () => {
     expect(result.stdout).toContain("--data-file FILE");
   });
 
-  it("answers --help and usage errors before loading the server, and loads no certificate generator for a certificate it is given", async () => {
+  it("answers --help and usage errors before loading the server, and loads no certificate generator for a certificate it is given or keeps", async () => {
     const probe = ["--import", fileURLToPath(new URL("./support/loaded-packages.mjs", import.meta.url))];
     const loaded = (stderr: string) => [...stderr.matchAll(/^loaded packages: (.*)$/gm)].flatMap((line) => JSON.parse(line[1]!) as string[]);
     for (const args of [["--help"], ["--rate-limit", "lots"], ["--fault", "createContact:explode=1"]]) {
@@ -223,10 +224,14 @@ describe("intake-server", { timeout: 90_000 }, () => {
     // The probe sees the server's storage load, and no selfsigned: the certificate given is used as it is.
     expect(loaded(given.stderr())).toContain("@mswjs/data");
     expect(loaded(given.stderr())).not.toContain("selfsigned");
-    // Without one, a certificate is made, and the probe sees what makes it.
-    const made = await start(["--port", "0"], probe);
+    // Without one, a certificate is made, and the probe sees what makes it; the next start reuses it.
+    const certDir = join(dir(), "certs");
+    const made = await start(["--port", "0", "--cert-dir", certDir], probe);
     expect(await made.stop("SIGTERM")).toBe(0);
     expect(loaded(made.stderr())).toContain("selfsigned");
+    const reused = await start(["--port", "0", "--cert-dir", certDir], probe);
+    expect(await reused.stop("SIGTERM")).toBe(0);
+    expect(loaded(reused.stderr())).not.toContain("selfsigned");
   });
 
   it("a bad seed file is refused with the field that is wrong", async () => {
@@ -313,6 +318,25 @@ describe("intake-server", { timeout: 90_000 }, () => {
       `intake-server: ${dataFile} holds a state this server cannot load (The records could not be loaded: list lst_orphan belongs to account acc_gone, which these records do not have). Move it away to start empty, or fix the record it names.`,
     );
     expect(existsSync(`${dataFile}.lock`)).toBe(false);
+  });
+
+  it("keeps its generated certificate in one place across restarts, so a client that trusts that file once keeps working", async () => {
+    const certDir = join(dir(), "certs");
+    const first = await start(["--port", "0", "--cert-dir", certDir]);
+    expect(first.info.certificate).toBe(join(certDir, "localhost.cert.pem"));
+    const trusted = readFileSync(first.info.certificate, "utf8");
+    await first.stop("SIGTERM");
+    // INTAKE_CERT_DIR names the folder when --cert-dir does not (the tests set it for every CLI they start).
+    expect(process.env.INTAKE_CERT_DIR).toBeTruthy();
+    const second = await start(["--port", "0"], [], { env: { INTAKE_CERT_DIR: certDir } });
+    expect(second.info.certificate).toBe(first.info.certificate);
+    const agent = new Agent({ connect: { ca: trusted } });
+    try {
+      const answer = await fetch(`${second.info.baseUrl}/contacts?apiKey=ik_nobody_00000000000&email=a%40example.com`, { dispatcher: agent } as RequestInit);
+      expect(answer.status).toBe(401);
+    } finally {
+      await agent.close();
+    }
   });
 
   it("a kept certificate that does not name a new --host is replaced, and stderr says clients must trust it again", async () => {

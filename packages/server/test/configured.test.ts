@@ -5,13 +5,12 @@ import { createIntake, type Intake, type IntakeOptions } from "@intake/server";
 import { openDataFile, persist, requestListener, serve } from "@intake/server/node";
 import Database from "better-sqlite3";
 import { execFile, spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { Agent, request } from "node:https";
 import { connect, type AddressInfo, type Socket } from "node:net";
 import { hostname, tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { connect as tlsConnect } from "node:tls";
 import { fileURLToPath } from "node:url";
 import { inspect } from "node:util";
@@ -527,45 +526,24 @@ describe("a listener on the domain events that fails", () => {
   });
 });
 
-describe("the node adapter's generated certificate", () => {
-  // Per-user folders are named by uid, which Windows has none of.
-  it.runIf(typeof process.getuid === "function")("is written in a folder of this user's own, and removed when the server stops or cannot listen", async () => {
-    const first = await serve(createIntake({ seed: SEED }), { port: 0 });
-    const folder = dirname(first.certificatePath);
-    const mine = () => readdirSync(folder).filter((name) => name.startsWith(`cert-${process.pid}-`));
-    try {
-      expect(folder).toBe(join(tmpdir(), `intake-server-${process.getuid!()}`));
-      expect(statSync(folder).mode & 0o777).toBe(0o700);
-      const before = mine();
-      await expect(serve(createIntake({ seed: SEED }), { port: first.port, host: "127.0.0.1" })).rejects.toThrow(`Port ${first.port} on 127.0.0.1 is in use`);
-      expect(mine()).toEqual(before);
-    } finally {
-      await first.close();
-    }
-    expect(existsSync(first.certificatePath)).toBe(false);
-  });
-});
-
-describe("the node adapter's certificate folder", () => {
-  // Per-user folders are named by uid, which Windows has none of.
-  it.runIf(typeof process.getuid === "function")("is passed over for one of the run's own when it is not this user's alone (open to others, a link)", async () => {
+describe("the node adapter's generated certificate, without a folder to keep it in", () => {
+  it("is this run's own, in a folder of its own closed to others, removed when the server stops or cannot listen", async () => {
+    // A temporary folder of this test's alone, so the folders counted are this test's servers'.
     const temporary = mkdtempSync(join(tmpdir(), "intake-tmpdir-"));
     const before = process.env.TMPDIR;
     process.env.TMPDIR = temporary;
     try {
-      const shared = join(temporary, `intake-server-${process.getuid!()}`);
-      for (const unsafe of [() => mkdirSync(shared, { mode: 0o777 }), () => symlinkSync(mkdtempSync(join(temporary, "elsewhere-")), shared)]) {
-        unsafe();
-        chmodSync(shared, 0o777);
-        const server = await serve(createIntake({ seed: SEED }), { port: 0 });
-        const folder = dirname(server.certificatePath);
-        expect(folder).not.toBe(shared);
-        expect(folder.startsWith(join(temporary, "intake-server-"))).toBe(true);
-        expect(statSync(folder).mode & 0o777).toBe(0o700);
-        await server.close();
-        expect(existsSync(folder)).toBe(false);
-        rmSync(shared, { recursive: true, force: true });
+      const first = await serve(createIntake({ seed: SEED }), { port: 0 });
+      const folder = dirname(first.certificatePath);
+      try {
+        expect(dirname(folder)).toBe(temporary);
+        if (process.platform !== "win32") expect(statSync(folder).mode & 0o777).toBe(0o700);
+        await expect(serve(createIntake({ seed: SEED }), { port: first.port, host: "127.0.0.1" })).rejects.toThrow(`Port ${first.port} on 127.0.0.1 is in use`);
+        expect(readdirSync(temporary)).toEqual([basename(folder)]);
+      } finally {
+        await first.close();
       }
+      expect(readdirSync(temporary)).toEqual([]);
     } finally {
       if (before === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = before;

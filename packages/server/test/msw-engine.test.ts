@@ -93,6 +93,18 @@ describe("msw mode", () => {
     expect(mock.intake.admin.listDeliveries()[0]).toMatchObject({ state: "delivered" });
   });
 
+  it("the handlers start with the rate limit off; rateLimit turns it on", async () => {
+    const free = createIntakeHandlers({ seed, origin: "https://free.intake.test" });
+    const limited = createIntakeHandlers({ seed, rateLimit: 1, origin: "https://limited.intake.test" });
+    server = setupServer(...free.handlers, ...limited.handlers);
+    server.listen({ onUnhandledRequest: "error" });
+    const client = createIntakeClient({ auth: "query", apiKey: KEY, baseUrl: free.baseUrl, maxRetries: 0 });
+    for (let i = 0; i < 130; i++) await expect(client.contacts.find({ email: `a${i}@example.com` })).resolves.toBeNull();
+    const other = createIntakeClient({ auth: "query", apiKey: KEY, baseUrl: limited.baseUrl, maxRetries: 0 });
+    await other.contacts.find({ email: "a@example.com" });
+    await expect(other.contacts.find({ email: "a@example.com" })).rejects.toMatchObject({ status: 429, code: "RATE_LIMITED" });
+  });
+
   it("each createIntakeHandlers call is its own service, with its own state", async () => {
     const a = createIntakeHandlers({ seed, origin: "https://a.intake.test" });
     const b = createIntakeHandlers({ seed, origin: "https://b.intake.test" });

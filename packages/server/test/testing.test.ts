@@ -70,6 +70,19 @@ describe("startIntakeServer and connectIntake", () => {
     }
   });
 
+  it("starts with the rate limit off, so a test may call as often as it needs; rateLimit turns it on", async () => {
+    server = await startIntakeServer({ seed: { accounts: [{ name: "Demo", apiKey: KEY }] } });
+    const client = createIntakeClient({ auth: "query", apiKey: KEY, baseUrl: server.baseUrl, fetch: server.fetch, maxRetries: 0 });
+    for (let i = 0; i < 130; i++) await expect(client.contacts.find({ email: `a${i}@example.com` })).resolves.toBeNull();
+    await server.stop();
+
+    server = await startIntakeServer({ rateLimit: 2, seed: { accounts: [{ name: "Demo", apiKey: KEY }] } });
+    const limited = createIntakeClient({ auth: "query", apiKey: KEY, baseUrl: server.baseUrl, fetch: server.fetch, maxRetries: 0 });
+    await limited.contacts.find({ email: "a@example.com" });
+    await limited.contacts.find({ email: "a@example.com" });
+    await expect(limited.contacts.find({ email: "a@example.com" })).rejects.toMatchObject({ status: 429, code: "RATE_LIMITED" });
+  });
+
   it("stop closes the port", async () => {
     server = await startIntakeServer();
     const { baseUrl } = server;

@@ -74,7 +74,8 @@ export async function startHarness(options: IntakeOptions = {}): Promise<HttpsHa
 /** The same service as msw handlers: requests to its origin never leave the process. */
 export async function startMswHarness(options: IntakeOptions = {}): Promise<Harness> {
   const errors: unknown[] = [];
-  const { handlers, intake, baseUrl, adminUrl } = createIntakeHandlers({ seed: SEED, adminToken: ADMIN_TOKEN, onError: (e) => errors.push(e), ...options });
+  // The behaviour suites check the rate-limit headers: the limit is asked for, as the HTTPS harness has it by default.
+  const { handlers, intake, baseUrl, adminUrl } = createIntakeHandlers({ seed: SEED, adminToken: ADMIN_TOKEN, rateLimit: 120, onError: (e) => errors.push(e), ...options });
   const server = setupServer(...handlers);
   server.listen({ onUnhandledRequest: "error" });
   const fetch: FetchFn = (input, init) => globalThis.fetch(input, init);

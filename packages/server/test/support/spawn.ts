@@ -41,6 +41,8 @@ export interface CliProcess {
   /** Runs it as this user and group (the test's own process must be root's). */
   uid?: number;
   gid?: number;
+  /** Variables set for it, over the test's own environment. */
+  env?: Record<string, string>;
 }
 
 /** Runs the CLI to its end; `nodeArgs` go to node before the CLI (a preload, say). */
@@ -58,7 +60,7 @@ export function runCli(args: string[], nodeArgs: string[] = [], how: CliProcess 
 /** Starts the CLI and leaves it to the caller. */
 function spawnCli(args: string[], nodeArgs: string[] = [], how: CliProcess = {}) {
   const command = [process.execPath, "--import", "tsx", "--conditions=@intake/source", ...nodeArgs, cli, ...args];
-  const options = { cwd: root, stdio: ["ignore", "pipe", "pipe"] as ["ignore", "pipe", "pipe"], uid: how.uid, gid: how.gid };
+  const options = { cwd: root, stdio: ["ignore", "pipe", "pipe"] as ["ignore", "pipe", "pipe"], uid: how.uid, gid: how.gid, env: { ...process.env, ...how.env } };
   if (how.fileSizeLimit === undefined) return spawn(command[0]!, command.slice(1), options);
   // exec: the CLI takes the shell's process, so the child's pid is still the server's.
   return spawn("sh", ["-c", `ulimit -f ${Math.floor(how.fileSizeLimit)} && exec "$0" "$@"`, ...command], options);

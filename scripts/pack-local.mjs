@@ -1,0 +1,45 @@
+// `npm run pack:local`: the three packages as the tarballs npm would publish, for installing them
+// from this repository until they are on the registry. Packs @intake/spec, @intake/client and
+// @intake/server, in that order (each depends on the one before), into a folder, and prints the
+// `npm install` line that installs them together.
+//
+//   node scripts/pack-local.mjs [folder]     default: packed/ at the repository's root
+import { execFileSync } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { join, resolve } from "node:path";
+
+export const PACKAGES = ["@intake/spec", "@intake/client", "@intake/server"];
+const root = fileURLToPath(new URL("..", import.meta.url));
+
+/** Packs the packages (already built) into `folder`; the tarballs' paths, in the packages' order. */
+export function packLocal(folder) {
+  mkdirSync(folder, { recursive: true });
+  return PACKAGES.map((name) => {
+    const out = execFileSync("npm", ["pack", "--silent", "--json", "--pack-destination", folder, "-w", name], {
+      cwd: root,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      shell: process.platform === "win32",
+    });
+    return join(folder, JSON.parse(out)[0].filename);
+  });
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  // A folder given is taken from where the command was typed (npm run starts scripts at the root).
+  const folder = process.argv[2] ? resolve(process.env.INIT_CWD ?? process.cwd(), process.argv[2]) : join(root, "packed");
+  let tarballs;
+  try {
+    tarballs = packLocal(folder);
+  } catch (error) {
+    process.stderr.write(`${error.stderr ?? ""}Packing failed: ${error.message.split("\n")[0]}\n`);
+    process.exit(1);
+  }
+  const shell = (path) => (/[^\w@%+=:,./-]/.test(path) ? `"${path}"` : path);
+  process.stdout.write(
+    `Packed into ${folder}:\n${tarballs.map((t) => `  ${t}`).join("\n")}\n\n` +
+      "Install them in your project, all three in one command (each finds the one it depends on among them):\n" +
+      `  npm install ${tarballs.map(shell).join(" ")}\n`,
+  );
+}
