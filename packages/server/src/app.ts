@@ -63,8 +63,9 @@ export interface IntakeOptions extends EngineOptions {
   faults?: FaultRuleInput[];
   /**
    * GET /__admin/events: how many of the latest events a reconnecting subscriber can replay
-   * (default 1000), how many unread events a subscriber may fall behind before it is disconnected
-   * (default 10 000), how often a quiet stream gets a keep-alive comment (default 15 000 ms).
+   * (default 1000), how many unread events a subscriber may stay behind for more than a second
+   * before it is disconnected (default 10 000; ten times as many disconnect it at once), how often
+   * a quiet stream gets a keep-alive comment (default 15 000 ms).
    */
   liveEvents?: { replay?: number; maxQueued?: number; keepAliveMs?: number };
 }

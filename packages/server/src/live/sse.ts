@@ -4,9 +4,11 @@
  * `id:` / `event:` / `data:` (one JSON line) and a blank line; a `: keep-alive` comment keeps
  * proxies and idle timers from closing a quiet stream.
  *
- * Bounded: a subscriber's unread events queue up to `maxQueued`; one more and the stream fails
- * (its connection is closed) rather than growing without end. The reader reconnects with
- * Last-Event-ID and replays what the feed still holds.
+ * Bounded: a subscriber still more than `maxQueued` events behind a second after it went past
+ * (or ten times as many at any moment) is dropped: its stream fails, its connection closes, and
+ * what it held is let go. The second lets a reader that keeps up take a burst larger than the
+ * bound (an import of many contacts happens in one go, before anyone can read). A dropped reader
+ * reconnects with Last-Event-ID and replays what the feed still holds.
  */
 import type { EventFeed, FeedEntry } from "./feed.js";
 
@@ -20,6 +22,11 @@ export interface StreamOptions {
 }
 
 export const STREAM_DEFAULTS = { keepAliveMs: 15_000, maxQueued: 10_000 };
+
+/** How long a reader may stay past the bound before it is dropped. */
+const CATCH_UP_MS = 1000;
+/** Past this many times the bound, a reader is dropped at once. */
+const HARD_FACTOR = 10;
 
 const encoder = new TextEncoder();
 const KEEP_ALIVE = encoder.encode(": keep-alive\n\n");
@@ -46,25 +53,34 @@ export function eventStream(feed: EventFeed, options: StreamOptions): ReadableSt
     {
       start(controller) {
         let unsubscribe = () => {};
+        let check: ReturnType<typeof setTimeout> | undefined;
         const timer = setInterval(() => {
           if ((controller.desiredSize ?? 0) > 0) controller.enqueue(KEEP_ALIVE);
         }, options.keepAliveMs);
+        unref(timer);
         stop = () => {
           unsubscribe();
           clearInterval(timer);
+          clearTimeout(check);
         };
-        // A stream left open does not keep the process alive (Node; browsers have no unref).
-        (timer as { unref?: () => void }).unref?.();
+        const behind = () => options.maxQueued - (controller.desiredSize ?? 0);
+        const drop = () => {
+          stop();
+          controller.error(new SlowSubscriberError(`The subscriber fell more than ${options.maxQueued} events behind; reconnect with Last-Event-ID.`));
+        };
         if (options.after !== undefined) for (const entry of feed.since(options.after, options.accountId)) controller.enqueue(frameOf(entry));
         unsubscribe = feed.subscribe({
           accountId: options.accountId,
           deliver(entry) {
-            if ((controller.desiredSize ?? 1) <= 0) {
-              stop();
-              controller.error(new SlowSubscriberError(`The subscriber fell more than ${options.maxQueued} events behind; reconnect with Last-Event-ID.`));
-              return;
-            }
             controller.enqueue(frameOf(entry));
+            if (behind() > HARD_FACTOR * options.maxQueued) return drop();
+            if (behind() > options.maxQueued && check === undefined) {
+              check = setTimeout(() => {
+                check = undefined;
+                if (behind() > options.maxQueued) drop();
+              }, CATCH_UP_MS);
+              unref(check);
+            }
           },
           end() {
             stop();
@@ -78,4 +94,9 @@ export function eventStream(feed: EventFeed, options: StreamOptions): ReadableSt
     },
     new CountQueuingStrategy({ highWaterMark: options.maxQueued }),
   );
+}
+
+/** A stream left open does not keep the process alive (Node; browsers have no unref). */
+function unref(timer: unknown) {
+  (timer as { unref?: () => void }).unref?.();
 }
