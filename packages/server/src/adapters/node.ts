@@ -286,6 +286,11 @@ async function sendStream(res: ServerResponse, status: number, headers: Record<s
     }
     if (next.done || res.writableEnded) return void (res.writableEnded || res.end());
     if (res.destroyed) return;
+    // The events of one turn (a burst) go out as one write, not one TLS record each.
+    if (res.writableCorked === 0) {
+      res.cork();
+      setImmediate(() => res.uncork());
+    }
     if (!res.write(next.value)) await Promise.race([once(res, "drain").catch(() => {}), gone, failed, ended]);
   }
 }
