@@ -357,6 +357,12 @@ describe("GET /__admin/events", () => {
     await late.done;
   });
 
+  it("refuses bounds that would spin or drop every reader", () => {
+    expect(() => createIntake({ liveEvents: { keepAliveMs: 0 } })).toThrow("liveEvents.keepAliveMs must be a whole number, 1 or more (got 0).");
+    expect(() => createIntake({ liveEvents: { maxQueued: 0.5 } })).toThrow("liveEvents.maxQueued must be a whole number, 1 or more (got 0.5).");
+    expect(() => createIntake({ liveEvents: { replay: -1 } })).toThrow("liveEvents.replay must be a whole number, 0 or more (got -1).");
+  });
+
   it("an event arrives after the answer of the request that caused it", async () => {
     const { admin, a } = await start();
     const live = follow(await admin.events());
