@@ -28,7 +28,8 @@ export interface Happenings {
 
 export function observeHappenings(feed: EventFeed, sources: HappeningSources): Happenings {
   const { store, clock, events } = sources;
-  const now = () => new Date(clock.now()).toISOString();
+  // The time is taken as the event happens and written out only when somebody reads the event.
+  const iso = (ms: number) => new Date(ms).toISOString();
 
   /** The account and contact a job is for, from what its payload names. */
   const subjectOf = (job: JobRecord): { accountId: string | null; contactId: string | null } => {
@@ -50,32 +51,32 @@ export function observeHappenings(feed: EventFeed, sources: HappeningSources): H
 
   const onChange = (change: Change) => {
     if (change.table === "clock") {
-      const at = now();
-      return feed.publish("clock.advanced", null, () => ({ type: "clock.advanced", at, accountId: null, now: at }));
+      const at = clock.now();
+      return feed.publish("clock.advanced", null, () => ({ type: "clock.advanced", at: iso(at), accountId: null, now: iso(at) }));
     }
     if (change.table === "all" || !change.created || !change.record) return;
-    const at = now();
+    const at = clock.now();
     switch (change.table) {
       case "contact": {
         const { id, accountId } = change.record as { id: string; accountId: string };
-        return feed.publish("contact.created", accountId, () => ({ type: "contact.created", at, accountId, contactId: id }));
+        return feed.publish("contact.created", accountId, () => ({ type: "contact.created", at: iso(at), accountId, contactId: id }));
       }
       case "message": {
         const { id, accountId, contactId, direction, source, status } = change.record as MessageRecord;
         if (direction === "inbound") {
-          return feed.publish("message.received", accountId, () => ({ type: "message.received", at, accountId, messageId: id, contactId }));
+          return feed.publish("message.received", accountId, () => ({ type: "message.received", at: iso(at), accountId, messageId: id, contactId }));
         }
-        return feed.publish("message.sent", accountId, () => ({ type: "message.sent", at, accountId, messageId: id, contactId, kind: source, status }));
+        return feed.publish("message.sent", accountId, () => ({ type: "message.sent", at: iso(at), accountId, messageId: id, contactId, kind: source, status }));
       }
       case "job": {
         const job = change.record as JobRecord;
         const { accountId, contactId } = subjectOf(job);
-        const runAt = new Date(job.runAt ?? clock.now()).toISOString();
-        return feed.publish("job.queued", accountId, () => ({ type: "job.queued", at, accountId, jobId: job.id, kind: job.kind, runAt, contactId }));
+        const runAt = job.runAt ?? at;
+        return feed.publish("job.queued", accountId, () => ({ type: "job.queued", at: iso(at), accountId, jobId: job.id, kind: job.kind, runAt: iso(runAt), contactId }));
       }
       case "alert": {
         const { id, accountId, contactId } = change.record as { id: string; accountId: string; contactId: string };
-        return feed.publish("alert.raised", accountId, () => ({ type: "alert.raised", at, accountId, alertId: id, contactId }));
+        return feed.publish("alert.raised", accountId, () => ({ type: "alert.raised", at: iso(at), accountId, alertId: id, contactId }));
       }
     }
   };
@@ -83,17 +84,17 @@ export function observeHappenings(feed: EventFeed, sources: HappeningSources): H
   const stops = [
     store.onChange(onChange),
     events.on("botOutcome", ({ message, outcome }) => {
-      const at = now();
+      const at = clock.now();
       const { accountId, contactId, id } = message;
-      feed.publish("bot.outcome", accountId, () => ({ type: "bot.outcome", at, accountId, contactId, messageId: id, outcome }));
+      feed.publish("bot.outcome", accountId, () => ({ type: "bot.outcome", at: iso(at), accountId, contactId, messageId: id, outcome }));
     }),
     events.on("deliveryAttempted", ({ delivery, attempt }) => {
-      const at = now();
+      const at = clock.now();
       const { accountId, id, messageId, state } = delivery;
       const { number, status, error } = attempt;
       feed.publish("delivery.attempted", accountId, () => ({
         type: "delivery.attempted",
-        at,
+        at: iso(at),
         accountId,
         deliveryId: id,
         messageId,
@@ -104,18 +105,18 @@ export function observeHappenings(feed: EventFeed, sources: HappeningSources): H
       }));
     }),
     sources.onJobRan((job) => {
-      const at = now();
+      const at = clock.now();
       const { accountId } = subjectOf(job);
-      feed.publish("job.ran", accountId, () => ({ type: "job.ran", at, accountId, jobId: job.id, kind: job.kind }));
+      feed.publish("job.ran", accountId, () => ({ type: "job.ran", at: iso(at), accountId, jobId: job.id, kind: job.kind }));
     }),
   ];
 
   return {
     requestAnswered(record) {
-      const at = new Date(record.at + record.durationMs).toISOString();
+      const at = record.at + record.durationMs;
       feed.publish("request.answered", record.accountId, () => ({
         type: "request.answered",
-        at,
+        at: iso(at),
         accountId: record.accountId,
         ...sources.requestLine(record),
         status: record.status,

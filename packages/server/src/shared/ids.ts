@@ -60,9 +60,10 @@ export function randomIds(): IdSource {
   // Built as one string: `prefix + token(12)` makes a two-part string that takes more memory,
   // and records keep ids by the hundred thousand.
   const id = (prefix: string) => {
-    const codes = Array.from(prefix, (char) => char.charCodeAt(0));
+    const codes: number[] = [];
+    for (let i = 0; i < prefix.length; i++) codes.push(prefix.charCodeAt(i));
     for (const byte of bytes(12)) codes.push(ALPHABET_CODES[byte % 62]!);
-    return String.fromCharCode(...codes);
+    return String.fromCharCode.apply(null, codes);
   };
   return { id, token, bytes, random: Math.random, state: () => undefined };
 }
