@@ -101,7 +101,7 @@ export function observeHappenings(feed: EventFeed, sources: HappeningSources): H
         attempt: number,
         status,
         error,
-        state: state as "pending" | "delivered" | "failed",
+        state,
       }));
     }),
     sources.onJobRan((job) => {

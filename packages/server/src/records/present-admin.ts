@@ -72,12 +72,12 @@ export function toDelivery(record: DeliveryRecord, attempts: DeliveryAttemptReco
   return {
     id: record.id,
     accountId: record.accountId,
-    kind: record.kind as Schemas["Delivery"]["kind"],
+    kind: record.kind,
     messageId: record.messageId,
     url: record.url,
     webhookId: record.webhookId,
     payload: JSON.parse(record.payload) as Record<string, unknown>,
-    state: record.state as Schemas["Delivery"]["state"],
+    state: record.state,
     attempts: attempts.map((a) => ({
       number: a.number,
       startedAt: a.startedAt,
@@ -120,7 +120,7 @@ export function toTransaction(record: CreditTransactionRecord): Schemas["CreditT
     amount: record.amount,
     balanceAfter: record.balanceAfter,
     description: record.description,
-    source: record.source as Schemas["CreditTransaction"]["source"],
+    source: record.source,
     idempotencyKey: record.idempotencyKey,
     createdAt: record.createdAt,
   };

@@ -5,6 +5,8 @@
 import { factory, nullable, primaryKey } from "@mswjs/data";
 import type { components } from "../generated/admin.js";
 
+type Schemas = components["schemas"];
+
 /** Every model and its fields. */
 export const MODELS = {
   account: {
@@ -92,7 +94,7 @@ export type AlertRecord = Entity<"alert">;
  * dictionary. Stored that way, a message cost more than all the rest of receiving it, and took
  * several times the memory.
  */
-export type MessageRecord = components["schemas"]["Message"];
+export type MessageRecord = Schemas["Message"];
 
 /**
  * An outgoing webhook (a reply, an auto-recharge notice) and where it stands. Deliveries, their
@@ -101,46 +103,18 @@ export type MessageRecord = components["schemas"]["Message"];
  * shape takes a fraction of the memory of the record @mswjs/data builds (a backlog of replies
  * must fit in a bounded heap).
  */
-export interface DeliveryRecord {
-  id: string;
-  accountId: string;
-  kind: string;
-  messageId: string | null;
-  url: string | null;
-  webhookId: string;
+export type DeliveryRecord = Omit<Schemas["Delivery"], "payload" | "attempts"> & {
   /** The JSON body, as signed and sent (every attempt sends the same bytes). */
   payload: string;
-  state: string;
+  /** How many attempts were made (the attempts themselves are records of their own). */
   attempts: number;
-  nextAttemptAt: string | null;
-  lastError: string | null;
-  createdAt: string;
-  completedAt: string | null;
-}
+};
 
 /** One try of a delivery. */
-export interface DeliveryAttemptRecord {
-  id: string;
-  deliveryId: string;
-  number: number;
-  startedAt: string;
-  durationMs: number;
-  status: number | null;
-  error: string | null;
-  nextAttemptAt: string | null;
-}
+export type DeliveryAttemptRecord = Schemas["DeliveryAttempt"] & { id: string; deliveryId: string };
 
 /** A change of an account's credits. */
-export interface CreditTransactionRecord {
-  id: string;
-  accountId: string;
-  amount: number;
-  balanceAfter: number;
-  description: string;
-  source: string;
-  idempotencyKey: string | null;
-  createdAt: string;
-}
+export type CreditTransactionRecord = Schemas["CreditTransaction"] & { accountId: string };
 
 /**
  * Scheduled work (webhook attempts, queued opening messages, follow-ups). Kept in a plain table

@@ -422,7 +422,7 @@ export class Store {
   addCredits(
     account: AccountRecord,
     amount: number,
-    entry: { description: string; source: string; idempotencyKey?: string | null },
+    entry: Pick<CreditTransactionRecord, "description" | "source"> & { idempotencyKey?: string | null },
   ): CreditTransactionRecord {
     account.credits = roundCredits(account.credits + amount);
     this.changedRecord("account", account);
