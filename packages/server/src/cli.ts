@@ -239,7 +239,10 @@ async function main() {
     certFile: args["tls-cert"],
     keyFile: args["tls-key"],
     dataFile,
+    trustForwardedProto: args["trust-proxy"],
   });
+  // The token goes in the fragment: browsers never send it, so it reaches no request line or log.
+  const dashboardUrl = `${server.dashboardUrl}#token=${encodeURIComponent(intake.adminToken)}`;
 
   // Ready for a stop before saying so: a program may send SIGTERM the moment it reads the line below.
   let stopping = false;
@@ -269,6 +272,7 @@ async function main() {
   }
   // People read the demo text; programs read the JSON line, which comes last so it marks "ready".
   if (args.demo) printDemo(demo, server.baseUrl, server.certificatePath);
+  process.stderr.write(`Dashboard: ${dashboardUrl}\n`);
   process.stdout.write(
     `${JSON.stringify({
       event: "listening",
@@ -277,6 +281,7 @@ async function main() {
       baseUrl: server.baseUrl,
       adminUrl: server.adminUrl,
       adminToken: intake.adminToken,
+      dashboardUrl,
       certificate: server.certificatePath,
       dataFile: dataFile ?? null,
       clock: intake.clock.mode,

@@ -53,7 +53,7 @@ function handlersFor(admin: AdminService): Handlers {
     createList: ({ body }) => created(admin.createList(body)),
     getList: ({ params }) => ok(admin.getList(params.listId!)),
     updateList: ({ params, body }) => ok(admin.updateList(params.listId!, body)),
-    listMembers: ({ params }) => ok(admin.listMembers(params.listId!)),
+    listMembers: ({ params, query }) => ok(admin.listMembers(params.listId!, query)),
     importContacts: ({ params, body }) => ok(admin.importContacts(params.listId!, body)),
     listContacts: ({ query }) => ok(admin.listContacts(query)),
     getContact: ({ params }) => ok(admin.getContact(params.contactId!)),

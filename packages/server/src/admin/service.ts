@@ -233,6 +233,19 @@ export function createAdminService(deps: AdminDeps) {
     return store.counts();
   }
 
+  /** The contact a phone number or email finds through the store's indexes (null: none); undefined when q is neither. */
+  function indexedContact(accountId: string, q: string): ContactRecord | null | undefined {
+    if (q.includes("@")) return store.contactByEmailAddress(accountId, q) ?? null;
+    if (!/^\+[\d\s().-]+$/.test(q)) return undefined;
+    let e164: string;
+    try {
+      e164 = toE164(q);
+    } catch {
+      return undefined;
+    }
+    return store.contactByPhoneNumber(accountId, e164) ?? null;
+  }
+
   function filterPage<T>(items: T[], limit = 1000, offset = 0): T[] {
     return items.slice(offset, offset + limit);
   }
@@ -396,9 +409,9 @@ export function createAdminService(deps: AdminDeps) {
       return toList(store.updateList(list, fields), store.memberCount(id));
     },
 
-    listMembers(id: string) {
+    listMembers(id: string, page: { limit?: number; offset?: number } = {}) {
       const list = store.listById(id) ?? fail(missing("list", id));
-      return store.members(list.id).map((m) => toAdminContact(store.contact(list.accountId, m.contactId)!));
+      return filterPage(store.members(list.id), page.limit, page.offset).map((m) => toAdminContact(store.contact(list.accountId, m.contactId)!));
     },
 
     /**
@@ -430,8 +443,23 @@ export function createAdminService(deps: AdminDeps) {
 
     // What tests read back -------------------------------------------------------------------
 
-    listContacts(filter: { accountId?: string; limit?: number; offset?: number } = {}) {
-      return filterPage(store.contacts(filter.accountId), filter.limit, filter.offset).map(toAdminContact);
+    listContacts(filter: { accountId?: string; q?: string; limit?: number; offset?: number } = {}) {
+      const limit = filter.limit ?? 1000;
+      const offset = filter.offset ?? 0;
+      const q = filter.q?.trim();
+      if (!q) return filterPage(store.contacts(filter.accountId), limit, offset).map(toAdminContact);
+      const indexed = filter.accountId ? indexedContact(filter.accountId, q) : undefined;
+      if (indexed !== undefined) return (offset === 0 && indexed ? [indexed] : []).map(toAdminContact);
+      // A name is found by scanning, stopping once the page is full: a first page is quick at any size.
+      const needle = q.toLowerCase();
+      const found: ContactRecord[] = [];
+      let skipped = 0;
+      for (const contact of store.contacts(filter.accountId)) {
+        if (!contactMatches(contact, needle)) continue;
+        if (skipped < offset) skipped++;
+        else if (found.push(contact) >= limit) break;
+      }
+      return found.map(toAdminContact);
     },
 
     getContact(id: string): Schemas["ContactDetail"] {
@@ -539,4 +567,9 @@ const LAST_TIME = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 function fail(error: Error): never {
   throw error;
+}
+
+function contactMatches(contact: ContactRecord, needle: string): boolean {
+  const name = `${contact.firstName ?? ""} ${contact.lastName ?? ""}`.toLowerCase();
+  return name.includes(needle) || (contact.phone?.includes(needle) ?? false) || (contact.email?.toLowerCase().includes(needle) ?? false);
 }

@@ -842,6 +842,14 @@ export const adminDocument: OpenApiDocument = {
           "Lists"
         ],
         "summary": "The list's contacts",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/Limit"
+          },
+          {
+            "$ref": "#/components/parameters/Offset"
+          }
+        ],
         "responses": {
           "200": {
             "description": "The members, in the order they joined.",
@@ -910,10 +918,22 @@ export const adminDocument: OpenApiDocument = {
         "tags": [
           "Conversations"
         ],
-        "summary": "List contacts",
+        "summary": "List or search contacts",
+        "description": "With `q`, only the contacts it finds: a phone number in E.164 (`+14155550123`) finds the account's contact with that number, an email address the account's first contact with it (any case), and any other text the contacts whose first and last name, phone or email contain it (any case). Without `accountId`, a phone number or email is searched for as text in every account.",
         "parameters": [
           {
             "$ref": "#/components/parameters/AccountFilter"
+          },
+          {
+            "name": "q",
+            "in": "query",
+            "required": false,
+            "description": "A phone number, an email address, or part of a name.",
+            "schema": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 200
+            }
           },
           {
             "$ref": "#/components/parameters/Limit"

@@ -298,7 +298,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List contacts */
+        /**
+         * List or search contacts
+         * @description With `q`, only the contacts it finds: a phone number in E.164 (`+14155550123`) finds the account's contact with that number, an email address the account's first contact with it (any case), and any other text the contacts whose first and last name, phone or email contain it (any case). Without `accountId`, a phone number or email is searched for as text in every account.
+         */
         get: operations["listContacts"];
         put?: never;
         post?: never;
@@ -1710,7 +1713,10 @@ export interface operations {
     };
     listMembers: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: components["parameters"]["Limit"];
+                offset?: components["parameters"]["Offset"];
+            };
             header?: never;
             path: {
                 listId: components["parameters"]["ListId"];
@@ -1766,6 +1772,8 @@ export interface operations {
             query?: {
                 /** @description Only this account's records. */
                 accountId?: components["parameters"]["AccountFilter"];
+                /** @description A phone number, an email address, or part of a name. */
+                q?: string;
                 limit?: components["parameters"]["Limit"];
                 offset?: components["parameters"]["Offset"];
             };

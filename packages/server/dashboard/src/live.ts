@@ -1,0 +1,108 @@
+/**
+ * The admin event stream (GET /__admin/events, text/event-stream) read with fetch, so the token
+ * goes in a header and never in a URL, and parsed with eventsource-parser. Pages reload what they
+ * show when an event comes. A server without the stream (404) is polled each second instead.
+ */
+import { createParser } from "eventsource-parser";
+import { useEffect, useRef } from "preact/hooks";
+import { ADMIN_BASE, token } from "./api.js";
+
+export interface LiveEvent {
+  type: string;
+  at: string;
+  accountId: string | null;
+  [field: string]: unknown;
+}
+
+type Listener = (event: LiveEvent) => void;
+
+const RETRY_MS = 1000;
+const POLL_MS = 1000;
+
+const listeners = new Set<Listener>();
+let running: { accountId: string | null; stop: () => void } | undefined;
+
+/** Runs the stream for one account (null: all) while anything listens. */
+function connect(accountId: string | null): () => void {
+  const abort = new AbortController();
+  let lastEventId: string | undefined;
+  let poll: ReturnType<typeof setInterval> | undefined;
+  const dispatch = (event: LiveEvent) => listeners.forEach((listener) => listener(event));
+
+  const run = async () => {
+    while (!abort.signal.aborted) {
+      try {
+        const headers: Record<string, string> = { authorization: `Bearer ${token.get() ?? ""}`, accept: "text/event-stream" };
+        if (lastEventId) headers["last-event-id"] = lastEventId;
+        const query = accountId ? `?accountId=${encodeURIComponent(accountId)}` : "";
+        const response = await fetch(`${ADMIN_BASE}/events${query}`, { headers, signal: abort.signal, cache: "no-store" });
+        if (response.status === 404 || response.status === 405) {
+          poll = setInterval(() => dispatch({ type: "poll", at: new Date().toISOString(), accountId }), POLL_MS);
+          return;
+        }
+        if (!response.ok || !response.body) throw new Error(`events: ${response.status}`);
+        const parser = createParser({
+          onEvent(message) {
+            if (message.id) lastEventId = message.id;
+            try {
+              dispatch(JSON.parse(message.data) as LiveEvent);
+            } catch {
+              // A line that is not JSON is not an event the dashboard knows.
+            }
+          },
+        });
+        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          parser.feed(value);
+        }
+      } catch {
+        if (abort.signal.aborted) return;
+      }
+      // The stream ended (a restart, a network blip): pick up where it left off.
+      dispatch({ type: "reconnect", at: new Date().toISOString(), accountId });
+      await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+    }
+  };
+  void run();
+  return () => {
+    abort.abort();
+    if (poll) clearInterval(poll);
+  };
+}
+
+/**
+ * Calls `onEvent` for the account's events (all accounts' when null), coalescing a burst into
+ * one call per animation frame so a page reloads once for many events.
+ */
+export function useLive(accountId: string | null, onEvent: (events: LiveEvent[]) => void): void {
+  const handler = useRef(onEvent);
+  handler.current = onEvent;
+  useEffect(() => {
+    let pending: LiveEvent[] = [];
+    let frame: ReturnType<typeof setTimeout> | undefined;
+    const listener: Listener = (event) => {
+      pending.push(event);
+      frame ??= setTimeout(() => {
+        const batch = pending;
+        pending = [];
+        frame = undefined;
+        handler.current(batch);
+      }, 16);
+    };
+    listeners.add(listener);
+    if (running?.accountId !== accountId) {
+      running?.stop();
+      running = { accountId, stop: connect(accountId) };
+    }
+    return () => {
+      listeners.delete(listener);
+      if (frame) clearTimeout(frame);
+      if (listeners.size === 0) {
+        running?.stop();
+        running = undefined;
+      }
+    };
+  }, [accountId]);
+}
