@@ -70,13 +70,14 @@ export interface CliTarget extends Target {
 
 /**
  * `intake-server` as users run it: the built CLI (packages/server/dist/cli.js, or `options.cli`) with
- * these arguments after `--port 0` and `--rate-limit 0`, in its own process. It stops as on SIGTERM
+ * these arguments after `--port 0`, `--rate-limit 0` and `--log quiet` (a line an event on stderr
+ * would measure the terminal), in its own process. It stops as on SIGTERM
  * when the benchmark that started it goes (exit-with-stdin.mjs, preloaded).
  */
 export async function startCli(name: string, args: string[], options: { nodeArgs?: string[]; cli?: string } = {}): Promise<CliTarget> {
   const started = performance.now();
   const cli = options.cli ?? `${root}packages/server/dist/cli.js`;
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", `${root}bench/support/exit-with-stdin.mjs`, cli, "--port", "0", "--rate-limit", "0", ...args], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", `${root}bench/support/exit-with-stdin.mjs`, cli, "--port", "0", "--rate-limit", "0", "--log", "quiet", ...args], {
     cwd: root,
     stdio: ["pipe", "pipe", "inherit"],
     env: { ...process.env, BENCH_EXIT_WITH_STDIN: "1" },

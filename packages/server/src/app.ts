@@ -16,6 +16,9 @@ import { createRateLimiter } from "./http/rate-limit.js";
 import { deterministicIds, randomIds, serialIds, type IdState } from "./shared/ids.js";
 import { Journal } from "./http/journal.js";
 import { Store, type Change } from "./store/store.js";
+import { EventFeed, type Subscriber } from "./live/feed.js";
+import { observeHappenings } from "./live/happenings.js";
+import { STREAM_DEFAULTS, eventStream } from "./live/sse.js";
 import type { AnswerHold } from "./http/pipeline.js";
 
 export interface IntakeOptions extends EngineOptions {
@@ -58,6 +61,13 @@ export interface IntakeOptions extends EngineOptions {
   onError?: (error: unknown) => void;
   /** Fault rules to start with (and to go back to on reset); see PUT /__admin/faults. */
   faults?: FaultRuleInput[];
+  /**
+   * GET /__admin/events: how many of the latest events a reconnecting subscriber can replay
+   * (default 1000), how many unread events a subscriber may stay behind for more than a second
+   * before it is disconnected (default 10 000; ten times as many disconnect it at once), how often
+   * a quiet stream gets a keep-alive comment (default 15 000 ms).
+   */
+  liveEvents?: { replay?: number; maxQueued?: number; keepAliveMs?: number };
 }
 
 export interface Intake {
@@ -80,6 +90,12 @@ export interface Intake {
   holdAnswers(hold: AnswerHold): () => void;
   /** Reports an unexpected error to `onError` (or console.error), never throwing: adapters send their own failures here. */
   reportError(error: unknown): void;
+  /**
+   * What happens, live (what GET /__admin/events streams): `subscriber.deliver` gets each event
+   * as it happens, of one account if `accountId` is given, until the returned function is called
+   * or the server closes (`end`).
+   */
+  subscribe(subscriber: Subscriber): () => void;
   close(): Promise<void>;
 }
 
@@ -150,6 +166,15 @@ export function createIntake(options: IntakeOptions = {}): Intake {
     allowHttpWebhooks: options.allowHttpWebhooks ?? false,
   });
   const adminToken = options.adminToken ?? `adm_${ids.token(32)}`;
+  const feed = new EventFeed({ replay: options.liveEvents?.replay }, onError);
+  const happenings = observeHappenings(feed, {
+    store,
+    clock,
+    events,
+    onJobRan: engine.onJobRan,
+    requestLine: (record) => journal.requestLine(record),
+  });
+  const streamLimits = { ...STREAM_DEFAULTS, ...definedOf(options.liveEvents ?? {}) };
 
   if (options.snapshot) {
     // The clock first: restoring picks up the stored jobs, whose times are on it.
@@ -176,12 +201,17 @@ export function createIntake(options: IntakeOptions = {}): Intake {
     trustForwardedProto,
     // Deterministic runs number them like every other id, so transcripts match byte for byte.
     requestId: deterministic ? () => ids.id("req_") : serialIds("req_", ids),
-    record: (entry) => journal.add(entry),
+    record: (entry) => {
+      journal.add(entry);
+      happenings.requestAnswered(entry);
+    },
     hold: held,
     version: () => store.version,
     onError,
   });
-  const adminApi = createAdminApi({ admin, token: adminToken, trustForwardedProto, maxBodyBytes, now: () => clock.now(), hold: held, version: () => store.version, onError });
+  const adminApi = createAdminApi({ admin, token: adminToken, trustForwardedProto, maxBodyBytes, now: () => clock.now(), hold: held, version: () => store.version, onError,
+    openEvents: ({ accountId, after }) => eventStream(feed, { ...streamLimits, accountId, after }),
+  });
 
   const handle = (request: ApiRequest) => {
     const { pathname } = request.url;
@@ -204,8 +234,13 @@ export function createIntake(options: IntakeOptions = {}): Intake {
       return () => (holds = holds.filter((h) => h !== hold));
     },
     reportError: onError,
-    /** Stops scheduling; webhook attempts in flight are aborted and stay stored for a restart. */
-    close: () => engine.close(),
+    subscribe: (subscriber) => feed.subscribe(subscriber),
+    /** Ends the live event streams, stops scheduling; webhook attempts in flight are aborted and stay stored for a restart. */
+    close: () => {
+      feed.close();
+      happenings.stop();
+      return engine.close();
+    },
   };
 }
 
@@ -217,4 +252,9 @@ function makeClock(options: IntakeOptions, deterministic: boolean): Clock {
     return virtualClock(start);
   }
   return realClock();
+}
+
+/** The options given, without those left undefined (so defaults fill them). */
+function definedOf<T extends object>(options: T): Partial<T> {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Partial<T>;
 }

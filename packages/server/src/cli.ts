@@ -15,6 +15,8 @@ import type { FaultRuleInput } from "./http/faults.js";
 // Its check only: the module loads none of what makes a certificate until one is made.
 import { halfPair } from "./adapters/tls.js";
 import type * as Demo from "./admin/demo-seed.js";
+import { LOG_FORMATS, LOG_LEVELS, logLine, logs, type LogFormat, type LogLevel } from "./live/log-line.js";
+import type { Intake } from "./app.js";
 
 const USAGE = `Usage: intake-server [options]
 
@@ -48,6 +50,10 @@ const USAGE = `Usage: intake-server [options]
                          send each auto-recharge webhook twice, with the same idempotency_key
   --allow-http-webhooks  accept http:// webhook URLs to any host (default: https://, and http://
                          to localhost, 127.0.0.0/8 or [::1] only)
+  --log quiet|info|debug what happens, a line each on stderr: info (default) shows contacts,
+                         messages, bot outcomes, webhook attempts, alerts, the clock and
+                         failed requests; debug adds every request and job; quiet, none
+  --log-format text|json lines for people (default) or one JSON object a line for programs
   --fault SPEC           inject a fault (repeatable): [operationId|*:]key[=value],...
                          keys: latency=MS status=429|500|502|503|504 retryAfter=S drop rate=0..1 times=N
                          e.g. --fault createContact:status=503,rate=0.5  --fault '*:latency=200'
@@ -164,6 +170,8 @@ async function main() {
         "funnel-rate": { type: "string" },
         "duplicate-recharge-webhooks": { type: "boolean", default: false },
         fault: { type: "string", multiple: true },
+        log: { type: "string", default: "info" },
+        "log-format": { type: "string", default: "text" },
         help: { type: "boolean", default: false },
       },
       strict: true,
@@ -177,6 +185,10 @@ async function main() {
   }
   if (args.clock !== "real" && args.clock !== "virtual") fail(`--clock is real or virtual (got ${args.clock}).`);
   if (args.seed && args.demo) fail("--seed and --demo both give a starting state: choose one.");
+  const log = args.log as LogLevel;
+  if (!LOG_LEVELS.includes(log)) fail(`--log is quiet, info or debug (got ${args.log}).`);
+  const logFormat = args["log-format"] as LogFormat;
+  if (!LOG_FORMATS.includes(logFormat)) fail(`--log-format is text or json (got ${args["log-format"]}).`);
   if (args.durability !== "full" && args.durability !== "normal") fail(`--durability is full or normal (got ${args.durability}).`);
   if (args.durability !== "full" && !args["data-file"]) fail("--durability applies to a --data-file: give one, or leave --durability out.");
   const half = halfPair(args["tls-cert"], args["tls-key"]);
@@ -227,6 +239,8 @@ async function main() {
   // change loses nothing.
   const { intake, persistence } = await loadState(dataFile, async () => {
     const intake = createIntake({ ...options, seed, bot, snapshot: file?.read(), onError });
+    // From the start: restored work that is due runs from the next microtask on.
+    if (log !== "quiet") printEvents(intake, log, logFormat);
     return { intake, persistence: file ? persist(intake, file) : undefined };
   });
   if (persistence?.keptJson) {
@@ -288,6 +302,28 @@ async function main() {
       ...(args.demo ? { demoKeys: demo.DEMO_KEYS, demoWebhookSecrets: demo.DEMO_WEBHOOK_SECRETS } : {}),
     })}\n`,
   );
+}
+
+/**
+ * Prints what happens on stderr, a line an event. Lines written in the same turn go out in one
+ * write: stderr is synchronous on a pipe, and a burst (an import) would otherwise cost a write each.
+ */
+function printEvents(intake: Intake, level: LogLevel, format: LogFormat) {
+  let pending: string[] = [];
+  const flush = () => {
+    const text = pending.join("");
+    pending = [];
+    process.stderr.write(text);
+  };
+  intake.subscribe({
+    deliver(entry) {
+      const event = entry.event();
+      if (!logs(level, event)) return;
+      if (pending.length === 0) setImmediate(flush);
+      pending.push(`${logLine(format, entry.id, event)}\n`);
+    },
+    end: () => (pending.length ? flush() : undefined),
+  });
 }
 
 /** Creates the server; a data file whose records cannot be loaded is named, with what to do. */

@@ -4,7 +4,9 @@ export { realClock, virtualClock, VIRTUAL_EPOCH, type Clock, type VirtualClock }
 export type { components as AdminComponents, paths as AdminPaths } from "./generated/admin.js";
 export type { JournalEntry } from "./http/journal.js";
 export type { ApiRequest, ApiResponse, HeaderReader } from "./http/exchange.js";
-export { createAdminClient, AdminApiError, type AdminClient, type AdminClientOptions, type Delivery } from "./admin/client.js";
+export { createAdminClient, AdminApiError, type AdminClient, type AdminClientOptions, type Delivery, type EventsOptions } from "./admin/client.js";
+export type { AdminEvent, EventSubscription, ReceivedEvent } from "./admin/event-stream.js";
+export type { FeedEntry, Subscriber } from "./live/feed.js";
 export type { FaultRule, FaultRuleInput } from "./http/faults.js";
 export { defaultBot, matchFaq, type Bot, type BotInput, type BotOutput } from "./engine/bot.js";
 export { WEBHOOK_DEFAULTS, type WebhookOptions } from "./engine/delivery.js";

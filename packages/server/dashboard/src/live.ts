@@ -1,23 +1,21 @@
 /**
  * The admin event stream (GET /__admin/events, text/event-stream) read with fetch, so the token
  * goes in a header and never in a URL, and parsed with eventsource-parser. Pages reload what they
- * show when an event comes. A server without the stream (404) is polled each second instead.
+ * show when an event comes, and when the stream comes back after a break (events may have been missed).
  */
 import { createParser } from "eventsource-parser";
 import { useEffect, useRef } from "preact/hooks";
-import { ADMIN_BASE, token } from "./api.js";
+import { ADMIN_BASE, token, type Schemas } from "./api.js";
 
-export interface LiveEvent {
-  type: string;
-  at: string;
-  accountId: string | null;
-  [field: string]: unknown;
-}
+/** An event of the stream, or the dashboard's own word that it may have missed some (a reconnect). */
+export type LiveEvent = Schemas["AdminEvent"] | { type: "reconnect"; at: string; accountId: string | null };
+
+/** Whether the event concerns this contact. */
+export const about = (event: LiveEvent, contactId: string) => "contactId" in event && event.contactId === contactId;
 
 type Listener = (event: LiveEvent) => void;
 
 const RETRY_MS = 1000;
-const POLL_MS = 1000;
 
 const listeners = new Set<Listener>();
 let running: { accountId: string | null; stop: () => void } | undefined;
@@ -26,7 +24,6 @@ let running: { accountId: string | null; stop: () => void } | undefined;
 function connect(accountId: string | null): () => void {
   const abort = new AbortController();
   let lastEventId: string | undefined;
-  let poll: ReturnType<typeof setInterval> | undefined;
   const dispatch = (event: LiveEvent) => listeners.forEach((listener) => listener(event));
 
   const run = async () => {
@@ -36,10 +33,6 @@ function connect(accountId: string | null): () => void {
         if (lastEventId) headers["last-event-id"] = lastEventId;
         const query = accountId ? `?accountId=${encodeURIComponent(accountId)}` : "";
         const response = await fetch(`${ADMIN_BASE}/events${query}`, { headers, signal: abort.signal, cache: "no-store" });
-        if (response.status === 404 || response.status === 405) {
-          poll = setInterval(() => dispatch({ type: "poll", at: new Date().toISOString(), accountId }), POLL_MS);
-          return;
-        }
         if (!response.ok || !response.body) throw new Error(`events: ${response.status}`);
         const parser = createParser({
           onEvent(message) {
@@ -66,10 +59,7 @@ function connect(accountId: string | null): () => void {
     }
   };
   void run();
-  return () => {
-    abort.abort();
-    if (poll) clearInterval(poll);
-  };
+  return () => abort.abort();
 }
 
 /**

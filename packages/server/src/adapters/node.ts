@@ -80,8 +80,9 @@ export async function serve(intake: Served, options: ServeOptions = {}): Promise
   };
   const https = createHttpsServer({ cert: tls.cert, key: tls.key, handshakeTimeout: headersTimeout, ...limits });
   const http = createHttpServer(limits);
+  const streams = new Set<() => Promise<void>>();
   for (const [server, scheme] of [[https, "https"], [http, "http"]] as const) {
-    const handlers = nodeHandlers(served, () => `${scheme}://${origin}`, { bodyTimeoutMs: headersTimeout });
+    const handlers = nodeHandlers(served, () => `${scheme}://${origin}`, { bodyTimeoutMs: headersTimeout, streams });
     server.on("request", handlers.request);
     server.on("checkExpectation", handlers.checkExpectation);
     server.on("connect", handlers.connect);
@@ -144,6 +145,8 @@ export async function serve(intake: Served, options: ServeOptions = {}): Promise
     ...(tls.renewed ? { certificateRenewed: tls.renewed } : {}),
     async close() {
       const closed = new Promise((resolve) => listener.close(resolve));
+      // Streams still open end as a stream ends (their body closed), before the connections are cut.
+      await Promise.race([Promise.all([...streams].map((end) => end())), sleep(CLOSE_GRACE_MS, undefined, { ref: false })]);
       // Also stops their timeout checks.
       https.close();
       http.close();
@@ -190,16 +193,18 @@ export function requestListener(intake: Served, origin: () => string, options: L
 export interface ListenerOptions {
   /** How long a request body may stop arriving before it is answered 408 and its connection closed. Default 60 000. */
   bodyTimeoutMs?: number;
+  /** Where each stream being sent puts how to end it (a stop ends them), while it is open. */
+  streams?: Set<() => Promise<void>>;
 }
 
 /**
  * The core behind each of node's HTTP server events: requests, and what node would otherwise
  * answer itself (outside the API's error shapes, without a request id) or leave unanswered.
  */
-function nodeHandlers(intake: Served, origin: () => string, { bodyTimeoutMs = 60_000 }: ListenerOptions) {
+function nodeHandlers(intake: Served, origin: () => string, { bodyTimeoutMs = 60_000, streams = new Set() }: ListenerOptions) {
   const answer = (req: IncomingMessage, res: ServerResponse, refusal?: Refusal) => {
     track(req, res);
-    void respond(intake, origin(), req, res, bodyTimeoutMs, refusal);
+    void respond(intake, origin(), req, res, { bodyTimeoutMs, streams }, refusal);
   };
   return {
     request: (req: IncomingMessage, res: ServerResponse) => answer(req, res),
@@ -215,7 +220,7 @@ function nodeHandlers(intake: Served, origin: () => string, { bodyTimeoutMs = 60
   };
 }
 
-async function respond(intake: Served, origin: string, req: IncomingMessage, res: ServerResponse, bodyTimeoutMs: number, given?: Refusal) {
+async function respond(intake: Served, origin: string, req: IncomingMessage, res: ServerResponse, { bodyTimeoutMs, streams }: Required<ListenerOptions>, given?: Refusal) {
   const target = req.url ?? "/";
   const socket = req.socket;
   try {
@@ -250,6 +255,7 @@ async function respond(intake: Served, origin: string, req: IncomingMessage, res
     // A body not read whole is not read further, and a client that sent a proxy's target or
     // headers past the limit is not speaking to us as the API expects: no connection is reused.
     if (cut || refusal) response.headers.connection = "close";
+    if (response.stream) return await sendStream(res, response.status, response.headers, response.stream, streams);
     // A known length spares the chunked framing: one write of head and body, not three.
     if (response.body !== null) response.headers["content-length"] = String(Buffer.byteLength(response.body));
     res.writeHead(response.status, response.headers);
@@ -263,6 +269,53 @@ async function respond(intake: Served, origin: string, req: IncomingMessage, res
 }
 
 const EMPTY = Buffer.alloc(0);
+
+/**
+ * A body that stays open (the live events), written as it comes: each chunk once the connection
+ * has taken the last, so a client that reads slowly leaves its chunks in the stream, which bounds
+ * them. It ends when the stream does (the server stops) and is cancelled when the client leaves;
+ * a stream that fails (its reader fell too far behind) closes the connection.
+ */
+async function sendStream(res: ServerResponse, status: number, headers: Record<string, string>, stream: ReadableStream<Uint8Array>, streams: Set<() => Promise<void>>) {
+  const reader = stream.getReader();
+  const gone = new Promise<void>((resolve) => res.once("close", resolve));
+  let ending: () => void = () => {};
+  const ended = new Promise<void>((resolve) => (ending = resolve));
+  const end = () => {
+    ending();
+    void reader.cancel().catch(() => {});
+    if (!res.writableEnded) res.end();
+    return gone;
+  };
+  streams.add(end);
+  void gone.then(() => {
+    streams.delete(end);
+    return reader.cancel().catch(() => {});
+  });
+  const failed = reader.closed.then(
+    () => undefined,
+    () => res.destroy(),
+  );
+  res.writeHead(status, headers);
+  // Sent at once: the client sees the stream open before the first event.
+  res.flushHeaders();
+  for (;;) {
+    let next;
+    try {
+      next = await reader.read();
+    } catch {
+      return void res.destroy();
+    }
+    if (next.done || res.writableEnded) return void (res.writableEnded || res.end());
+    if (res.destroyed) return;
+    // The events of one turn (a burst) go out as one write, not one TLS record each.
+    if (res.writableCorked === 0) {
+      res.cork();
+      setImmediate(() => res.uncork());
+    }
+    if (!res.write(next.value)) await Promise.race([once(res, "drain").catch(() => {}), gone, failed, ended]);
+  }
+}
 
 /** How long a stop waits for answers already made to be written. */
 const CLOSE_GRACE_MS = 2000;

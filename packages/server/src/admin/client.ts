@@ -1,10 +1,11 @@
 /**
  * A typed client of the admin API, for tests: seed and reset, advance the virtual clock, read the
- * journal, messages and deliveries, wait for a delivery, inject faults. Built on openapi-fetch
+ * journal, messages and deliveries, wait for a delivery, inject faults, follow the live events. Built on openapi-fetch
  * with admin-openapi.yaml's types; runs wherever fetch does (Node, a browser page with msw).
  */
 import createClient from "openapi-fetch";
 import type { components, paths } from "../generated/admin.js";
+import { readEvents, type EventSubscription } from "./event-stream.js";
 
 type Schemas = components["schemas"];
 export type Delivery = Schemas["Delivery"];
@@ -20,6 +21,11 @@ export class AdminApiError extends Error {
   }
 }
 
+function apiError(status: number, error: unknown): AdminApiError {
+  const detail = (error as { error?: { code?: string; message?: string } } | undefined)?.error;
+  return new AdminApiError(status, detail?.code, detail?.message ?? `The admin API answered ${status}.`);
+}
+
 export interface AdminClientOptions {
   /** `https://host:port/__admin` */
   adminUrl: string;
@@ -32,20 +38,48 @@ export type AdminClient = ReturnType<typeof createAdminClient>;
 
 type Query<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Q } } } ? NonNullable<Q> : never;
 
+export interface EventsOptions {
+  /** Only this account's events. */
+  accountId?: string;
+  /** Replay the events the server still holds after this id first (a reconnection). */
+  lastEventId?: number;
+  /** Aborting it closes the subscription. */
+  signal?: AbortSignal;
+}
+
 export function createAdminClient(options: AdminClientOptions) {
-  const raw = createClient<paths>({
-    baseUrl: options.adminUrl.replace(/\/$/, ""),
-    headers: { authorization: `Bearer ${options.token}` },
-    fetch: options.fetch ?? ((request) => globalThis.fetch(request)),
-  });
+  const baseUrl = options.adminUrl.replace(/\/$/, "");
+  const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  const raw = createClient<paths>({ baseUrl, headers: { authorization: `Bearer ${options.token}` }, fetch: send });
 
   async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
     const { data, error, response } = await call;
-    if (!response.ok) {
-      const detail = (error as { error?: { code?: string; message?: string } } | undefined)?.error;
-      throw new AdminApiError(response.status, detail?.code, detail?.message ?? `The admin API answered ${response.status}.`);
-    }
+    if (!response.ok) throw apiError(response.status, error);
     return data as T;
+  }
+
+  /**
+   * Subscribes to GET /events. Resolves once the server has the subscription, so whatever happens
+   * after is in it; iterate it with `for await`, and close it (or break out of the loop) when done.
+   */
+  async function events({ accountId, lastEventId, signal }: EventsOptions = {}): Promise<EventSubscription> {
+    const url = new URL(`${baseUrl}/events`);
+    if (accountId !== undefined) url.searchParams.set("accountId", accountId);
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(signal?.reason);
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    const headers: Record<string, string> = { authorization: `Bearer ${options.token}`, accept: "text/event-stream" };
+    if (lastEventId !== undefined) headers["last-event-id"] = String(lastEventId);
+    const response = await send(new Request(url, { headers, signal: controller.signal }));
+    if (!response.ok || !response.body) {
+      const body = (await response.json().catch(() => undefined)) as unknown;
+      throw apiError(response.status, body);
+    }
+    return readEvents(response.body, () => {
+      signal?.removeEventListener("abort", onAbort);
+      controller.abort();
+    });
   }
 
   const client = {
@@ -100,6 +134,9 @@ export function createAdminClient(options: AdminClientOptions) {
     /** Waits until the work started by earlier requests (bot answers, webhook attempts) has finished. */
     settle: () => unwrap(raw.POST("/settle")),
     jobs: () => unwrap(raw.GET("/jobs")),
+
+    /** The live events (GET /events), as an async iterable; see `events` above. */
+    events,
 
     faults: () => unwrap(raw.GET("/faults")),
     setFaults: (rules: Array<Schemas["FaultRuleInput"]>) => unwrap(raw.PUT("/faults", { body: rules })),

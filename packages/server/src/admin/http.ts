@@ -5,7 +5,7 @@
 import { adminDocument } from "../generated/admin-document.js";
 import type { operations } from "../generated/admin.js";
 import { HttpError } from "../shared/errors.js";
-import type { ApiRequest, ApiResponse } from "../http/exchange.js";
+import type { ApiRequest, ApiResponse, HeaderReader } from "../http/exchange.js";
 import { holdAnswer, pipeline, respond, type AnswerHold, type Result, type Step } from "../http/pipeline.js";
 import { buildRoutes } from "../http/routes.js";
 import { requireRoute, route } from "../http/routing.js";
@@ -24,13 +24,17 @@ interface Call<Id extends AdminOperationId> {
   body: BodyOf<Id>;
   query: Record<string, unknown>;
   params: Record<string, string>;
+  headers: HeaderReader;
 }
 type Handlers = { [Id in AdminOperationId]: (call: Call<Id>) => Result | Promise<Result> };
 
 const ok = (body: unknown): Result => ({ status: 200, body });
 const created = (body: unknown): Result => ({ status: 201, body });
 
-function handlersFor(admin: AdminService): Handlers {
+/** The live events' stream, of one account or all, after a replay of the events held after `after`. */
+export type OpenEvents = (options: { accountId?: string; after?: number }) => ReadableStream<Uint8Array>;
+
+function handlersFor(admin: AdminService, openEvents: OpenEvents): Handlers {
   return {
     getAdminOpenApi: () => ok(adminDocument),
     getSnapshot: () => ok(admin.snapshot()),
@@ -79,6 +83,16 @@ function handlersFor(admin: AdminService): Handlers {
     },
     getClock: () => ok(admin.clock()),
     advanceClock: async ({ body }) => ok(await admin.advanceClock(body)),
+    streamEvents: ({ query, headers }) => {
+      const after = lastEventId(headers.get("last-event-id")) ?? (query.lastEventId as number | undefined);
+      return {
+        status: 200,
+        body: null,
+        stream: openEvents({ accountId: query.accountId as string | undefined, after }),
+        // x-accel-buffering: a proxy in front (nginx) passes each event on as it comes.
+        headers: { "content-type": "text/event-stream", "cache-control": "no-store", "x-accel-buffering": "no" },
+      };
+    },
   };
 }
 
@@ -116,6 +130,7 @@ export interface AdminApiOptions {
   hold: AnswerHold;
   version: () => number;
   onError: (error: unknown) => void;
+  openEvents: OpenEvents;
 }
 
 /** /__admin: the pipeline's steps for the admin API — route, HTTPS, the admin token, validation, the call. */
@@ -133,7 +148,7 @@ export function createAdminApi(options: AdminApiOptions): (request: ApiRequest) 
       }),
       adminToken(options.token),
       validate((context) => validators.get(context.route!.operationId)!, options.maxBodyBytes),
-      operate(handlersFor(options.admin)),
+      operate(handlersFor(options.admin, options.openEvents)),
     ],
     options,
   );
@@ -144,8 +159,15 @@ function operate(handlers: Handlers): Step {
   return async (context) => {
     const handler = handlers[context.route!.operationId as AdminOperationId] as (call: Call<AdminOperationId>) => Result | Promise<Result>;
     const { body, query, params } = context.input!;
-    context.result = await handler({ body: body as never, query, params });
+    context.result = await handler({ body: body as never, query, params, headers: context.request.headers });
   };
+}
+
+/** A Last-Event-ID header's id (the stream's ids are whole numbers). */
+function lastEventId(header: string | null): number | undefined {
+  if (header === null || header.trim() === "") return undefined;
+  if (!/^\d{1,15}$/.test(header.trim())) throw new HttpError<AdminErrorCode>(400, "VALIDATION_ERROR", "Last-Event-ID must be the id of an event of this stream, a whole number.");
+  return Number(header.trim());
 }
 
 function adminToken(token: string): Step {

@@ -50,11 +50,16 @@ export type Conversations = ReturnType<typeof createConversations>;
 export function createConversations(deps: ConversationDeps) {
   const { store, scheduler, deliveries, credits } = deps;
 
+  const setOutcome = (message: MessageRecord, botOutcome: BotOutcome) => {
+    store.updateMessage(message, { botOutcome });
+    deps.events.emit("botOutcome", { message, outcome: botOutcome });
+  };
+
   deps.events.on("messageReceived", ({ message, contact }) => {
     // The contact answered: the follow-ups waiting for them are no longer needed.
     scheduler.cancel(followUpKey(contact.id));
     if (message.messageType === "reaction") {
-      store.updateMessage(message, { botOutcome: "reaction" });
+      setOutcome(message, "reaction");
       return;
     }
     // With no earlier message of this contact still to answer, a campaign that stops the bot now
@@ -65,7 +70,7 @@ export function createConversations(deps: ConversationDeps) {
     if (!scheduler.has(key)) {
       const account = store.account(message.accountId);
       const routed = account && campaignFor(message, contact, account);
-      if (routed && "outcome" in routed) return void store.updateMessage(message, { botOutcome: routed.outcome });
+      if (routed && "outcome" in routed) return setOutcome(message, routed.outcome);
     }
     scheduler.add("inbound", { messageId: message.id }, null, key);
   });
@@ -115,7 +120,7 @@ export function createConversations(deps: ConversationDeps) {
     const account = store.account(message.accountId);
     const contact = account && store.contact(account.id, message.contactId);
     if (!account || !contact) return;
-    const outcome = (botOutcome: BotOutcome) => void store.updateMessage(message, { botOutcome });
+    const outcome = (botOutcome: BotOutcome) => setOutcome(message, botOutcome);
     const prepared = prepare(message, contact, account);
     if ("outcome" in prepared) return outcome(prepared.outcome);
     const { campaign } = prepared;

@@ -11,6 +11,7 @@ import { Webhook } from "standardwebhooks";
 import type { Clock } from "../shared/clock.js";
 import type { AccountRecord, DeliveryRecord } from "../store/models.js";
 import type { Store } from "../store/store.js";
+import type { DomainEvents } from "./events.js";
 import { webhookUrlProblem } from "../shared/webhook-url.js";
 import { DEFER, type Scheduler } from "./scheduler.js";
 
@@ -59,6 +60,8 @@ export interface DeliveryDeps {
   store: Store;
   clock: Clock;
   scheduler: Scheduler;
+  /** Told of each attempt once it ended. */
+  events: DomainEvents;
   fetch: FetchLike;
   options: WebhookOptions;
   /** http:// URLs to any host are delivered to, not only loopback ones. */
@@ -118,7 +121,7 @@ export function createDeliveries(deps: DeliveryDeps) {
     const ok = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
     const last = number >= options.maxAttempts;
     const nextAt = ok || last ? null : clock.now() + waitBefore(number, outcome.retryAfterMs);
-    store.createAttempt({
+    const record = store.createAttempt({
       id: store.ids.id("wha_"),
       deliveryId: delivery.id,
       number,
@@ -128,10 +131,13 @@ export function createDeliveries(deps: DeliveryDeps) {
       error: outcome.error,
       nextAttemptAt: nextAt === null ? null : iso(nextAt),
     });
-    if (ok) return finish(delivery, "delivered", null);
-    if (nextAt === null) return finish(delivery, "failed", `Failed after ${number} attempts; the last: ${outcome.error}`);
-    store.updateDelivery(delivery, { nextAttemptAt: iso(nextAt), lastError: outcome.error });
-    scheduler.add("deliver", { deliveryId: delivery.id }, nextAt);
+    if (ok) finish(delivery, "delivered", null);
+    else if (nextAt === null) finish(delivery, "failed", `Failed after ${number} attempts; the last: ${outcome.error}`);
+    else {
+      store.updateDelivery(delivery, { nextAttemptAt: iso(nextAt), lastError: outcome.error });
+      scheduler.add("deliver", { deliveryId: delivery.id }, nextAt);
+    }
+    deps.events.emit("deliveryAttempted", { delivery, attempt: record });
   }
 
   /** The wait after attempt `number`: the receiver's Retry-After if it gave one, else backoff with jitter. */

@@ -1,14 +1,19 @@
 /**
  * What operations report after they change state. The engine (bot, funnel, webhooks) listens;
  * operations never call it directly, so the request path stays the same whatever is listening.
+ * The engine reports its own outcomes here too, for the live events.
  */
-import type { ContactRecord, ListRecord, MessageRecord } from "../store/models.js";
+import type { ContactRecord, DeliveryAttemptRecord, DeliveryRecord, ListRecord, MessageRecord } from "../store/models.js";
 
 export interface DomainEventMap {
   /** `batchSize`: how many joined in the same batch (an import), 1 for an API add. */
   contactAddedToList: { list: ListRecord; contact: ContactRecord; source: "api" | "manual" | "import"; batch: string; batchSize: number };
   messageReceived: { message: MessageRecord; contact: ContactRecord };
   messageSent: { message: MessageRecord; contact: ContactRecord };
+  /** The bot's outcome was set on a received message (the engine's own; the live events listen). */
+  botOutcome: { message: MessageRecord; outcome: string };
+  /** A webhook attempt ended; `delivery` is as the attempt left it (its state after it). */
+  deliveryAttempted: { delivery: DeliveryRecord; attempt: DeliveryAttemptRecord };
 }
 
 export type DomainEventName = keyof DomainEventMap;

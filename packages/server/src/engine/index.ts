@@ -6,7 +6,7 @@
  */
 import type { Clock } from "../shared/clock.js";
 import type { IdSource } from "../shared/ids.js";
-import type { AccountRecord } from "../store/models.js";
+import type { AccountRecord, JobRecord } from "../store/models.js";
 import type { Store } from "../store/store.js";
 import { defaultBot, type Bot } from "./bot.js";
 import { createConversations } from "./conversation.js";
@@ -50,6 +50,7 @@ export function createEngine(deps: EngineDeps, options: EngineOptions = {}) {
     store,
     clock,
     scheduler,
+    events,
     fetch: options.fetch ?? ((request) => globalThis.fetch(request)),
     options: { ...WEBHOOK_DEFAULTS, ...options.webhooks },
     allowHttp: options.allowHttpWebhooks ?? false,
@@ -64,6 +65,8 @@ export function createEngine(deps: EngineDeps, options: EngineOptions = {}) {
     /** Resolves once nothing is running (work due later waits for its time). */
     settle: () => scheduler.settle(),
     pending: () => scheduler.pending(),
+    /** Tells `listener` of each job that ran to its end (not one cancelled, nor one a stop cut short). */
+    onJobRan: (listener: (job: JobRecord) => void) => scheduler.onRan(listener),
     /** Before the state is replaced: work in flight is aborted and waited for, so none of it lands in the new state. */
     quiesce: () => scheduler.quiesce(),
     /** Picks the stored jobs up again after the state was replaced (start, reset, restore). */

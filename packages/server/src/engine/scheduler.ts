@@ -72,6 +72,14 @@ export class Scheduler {
     this.generation = new AbortController();
   }
 
+  private ranListeners: Array<(job: JobRecord) => void> = [];
+
+  /** Tells `listener` of each job that ran to its end (not one cancelled, nor one a stop cut short). */
+  onRan(listener: (job: JobRecord) => void): () => void {
+    this.ranListeners.push(listener);
+    return () => (this.ranListeners = this.ranListeners.filter((l) => l !== listener));
+  }
+
   /** `pool`: run this kind's jobs a few at a time (see the top of this file) rather than all at once. */
   on(kind: string, handler: JobHandler, pool?: PoolOptions): void {
     this.handlers.set(kind, handler);
@@ -254,6 +262,13 @@ export class Scheduler {
     if (outcome === DEFER || (!finished && signal.aborted && this.stopped)) return;
     this.forget(job);
     this.store.removeJob(job.id);
+    for (const listener of this.ranListeners) {
+      try {
+        listener(job);
+      } catch (error) {
+        this.onError(error);
+      }
+    }
   }
 
   /** One clock timer, set for the soonest job. */

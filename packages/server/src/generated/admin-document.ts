@@ -1631,6 +1631,71 @@ export const adminDocument: OpenApiDocument = {
           }
         }
       }
+    },
+    "/events": {
+      "get": {
+        "operationId": "streamEvents",
+        "tags": [
+          "Testing"
+        ],
+        "summary": "What happens, live (server-sent events)",
+        "description": "A `text/event-stream` kept open: one event per thing that happens, as it happens. Each is\n`id: <n>` (increasing for the server's life), `event: <type>`, `data: <one JSON line>`\n(an `AdminEvent`), then a blank line. A `: keep-alive` comment comes at least every 15 s.\n\n`request.answered` is sent for `/v1` requests only (what the journal records, keys\nredacted the same way); the admin API's own requests are not events.\n\nReconnect with `Last-Event-ID` (or `lastEventId`) to get the events after that id still\nheld: the last 1,000. A subscriber that falls more than 10,000 events behind (it reads\ntoo slowly) is disconnected; it can reconnect with `Last-Event-ID`. The stream ends when\nthe server stops. Browsers cannot set `Authorization` on `EventSource`: read it with\n`fetch` and an SSE parser.\n",
+        "parameters": [
+          {
+            "name": "accountId",
+            "in": "query",
+            "required": false,
+            "description": "Only this account's events (not its sub-accounts', nor those of no account).",
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "lastEventId",
+            "in": "query",
+            "required": false,
+            "description": "As the `Last-Event-ID` header, which wins when both are given.",
+            "schema": {
+              "type": "integer",
+              "minimum": 0
+            }
+          },
+          {
+            "name": "Last-Event-ID",
+            "in": "header",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The stream; each event's data is one of the AdminEvent shapes.",
+            "headers": {
+              "Cache-Control": {
+                "schema": {
+                  "type": "string",
+                  "const": "no-store"
+                }
+              }
+            },
+            "content": {
+              "text/event-stream": {
+                "schema": {
+                  "$ref": "#/components/schemas/AdminEvent"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          }
+        }
+      }
     }
   },
   "components": {
@@ -3589,6 +3654,506 @@ export const adminDocument: OpenApiDocument = {
             "type": "string"
           },
           "customChannel": {
+            "type": "string"
+          }
+        }
+      },
+      "AdminEvent": {
+        "description": "One event of GET /events; `type` tells which.",
+        "oneOf": [
+          {
+            "$ref": "#/components/schemas/RequestAnsweredEvent"
+          },
+          {
+            "$ref": "#/components/schemas/ContactCreatedEvent"
+          },
+          {
+            "$ref": "#/components/schemas/MessageReceivedEvent"
+          },
+          {
+            "$ref": "#/components/schemas/MessageSentEvent"
+          },
+          {
+            "$ref": "#/components/schemas/BotOutcomeEvent"
+          },
+          {
+            "$ref": "#/components/schemas/DeliveryAttemptedEvent"
+          },
+          {
+            "$ref": "#/components/schemas/JobQueuedEvent"
+          },
+          {
+            "$ref": "#/components/schemas/JobRanEvent"
+          },
+          {
+            "$ref": "#/components/schemas/ClockAdvancedEvent"
+          },
+          {
+            "$ref": "#/components/schemas/AlertRaisedEvent"
+          }
+        ],
+        "discriminator": {
+          "propertyName": "type",
+          "mapping": {
+            "request.answered": "#/components/schemas/RequestAnsweredEvent",
+            "contact.created": "#/components/schemas/ContactCreatedEvent",
+            "message.received": "#/components/schemas/MessageReceivedEvent",
+            "message.sent": "#/components/schemas/MessageSentEvent",
+            "bot.outcome": "#/components/schemas/BotOutcomeEvent",
+            "delivery.attempted": "#/components/schemas/DeliveryAttemptedEvent",
+            "job.queued": "#/components/schemas/JobQueuedEvent",
+            "job.ran": "#/components/schemas/JobRanEvent",
+            "clock.advanced": "#/components/schemas/ClockAdvancedEvent",
+            "alert.raised": "#/components/schemas/AlertRaisedEvent"
+          }
+        }
+      },
+      "RequestAnsweredEvent": {
+        "type": "object",
+        "description": "A /v1 request was answered (as the journal records it, keys redacted).",
+        "required": [
+          "type",
+          "at",
+          "accountId",
+          "method",
+          "path",
+          "status",
+          "requestId",
+          "durationMs",
+          "code"
+        ],
+        "properties": {
+          "type": {
+            "type": "string",
+            "enum": [
+              "request.answered"
+            ],
+            "description": "discriminator enum property added by openapi-typescript"
+          },
+          "at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When, on the server's clock."
+          },
+          "accountId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "method": {
+            "type": "string"
+          },
+          "path": {
+            "type": "string"
+          },
+          "status": {
+            "type": "integer"
+          },
+          "requestId": {
+            "type": "string"
+          },
+          "durationMs": {
+            "type": "number"
+          },
+          "code": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The error code answered, if any."
+          }
+        }
+      },
+      "ContactCreatedEvent": {
+        "type": "object",
+        "description": "A contact was created (API, import, seed or a received message).",
+        "required": [
+          "type",
+          "at",
+          "accountId",
+          "contactId"
+        ],
+        "properties": {
+          "type": {
+            "type": "string",
+            "enum": [
+              "contact.created"
+            ],
+            "description": "discriminator enum property added by openapi-typescript"
+          },
+          "at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When, on the server's clock."
+          },
+          "accountId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "contactId": {
+            "type": "string"
+          }
+        }
+      },
+      "MessageReceivedEvent": {
+        "type": "object",
+        "description": "A message from a contact was stored.",
+        "required": [
+          "type",
+          "at",
+          "accountId",
+          "messageId",
+          "contactId"
+        ],
+        "properties": {
+          "type": {
+            "type": "string",
+            "enum": [
+              "message.received"
+            ],
+            "description": "discriminator enum property added by openapi-typescript"
+          },
+          "at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When, on the server's clock."
+          },
+          "accountId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "messageId": {
+            "type": "string"
+          },
+          "contactId": {
+            "type": "string"
+          }
+        }
+      },
+      "MessageSentEvent": {
+        "type": "object",
+        "description": "A message to a contact was stored (`status` says whether it went out yet).",
+        "required": [
+          "type",
+          "at",
+          "accountId",
+          "messageId",
+          "contactId",
+          "kind",
+          "status"
+        ],
+        "properties": {
+          "type": {
+            "type": "string",
+            "enum": [
+              "message.sent"
+            ],
+            "description": "discriminator enum property added by openapi-typescript"
+          },
+          "at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When, on the server's clock."
+          },
+          "accountId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "messageId": {
+            "type": "string"
+          },
+          "contactId": {
+            "type": "string"
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "api_send",
+              "api_receive",
+              "bot",
+              "human",
+              "opening",
+              "follow_up"
+            ],
+            "description": "The message's `source`."
+          },
+          "status": {
+            "type": "string"
+          }
+        }
+      },
+      "BotOutcomeEvent": {
+        "type": "object",
+        "description": "What the bot did with a received message (its `botOutcome`).",
+        "required": [
+          "type",
+          "at",
+          "accountId",
+          "contactId",
+          "messageId",
+          "outcome"
+        ],
+        "properties": {
+          "type": {
+            "type": "string",
+            "enum": [
+              "bot.outcome"
+            ],
+            "description": "discriminator enum property added by openapi-typescript"
+          },
+          "at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When, on the server's clock."
+          },
+          "accountId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "contactId": {
+            "type": "string"
+          },
+          "messageId": {
+            "type": "string",
+            "description": "The received message."
+          },
+          "outcome": {
+            "type": "string"
+          }
+        }
+      },
+      "DeliveryAttemptedEvent": {
+        "type": "object",
+        "description": "A webhook delivery attempt ended.",
+        "required": [
+          "type",
+          "at",
+          "accountId",
+          "deliveryId",
+          "messageId",
+          "attempt",
+          "status",
+          "error",
+          "state"
+        ],
+        "properties": {
+          "type": {
+            "type": "string",
+            "enum": [
+              "delivery.attempted"
+            ],
+            "description": "discriminator enum property added by openapi-typescript"
+          },
+          "at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When, on the server's clock."
+          },
+          "accountId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "deliveryId": {
+            "type": "string"
+          },
+          "messageId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "attempt": {
+            "type": "integer",
+            "minimum": 1
+          },
+          "status": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "description": "The receiver's HTTP status; null when none came."
+          },
+          "error": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "state": {
+            "type": "string",
+            "enum": [
+              "pending",
+              "delivered",
+              "failed"
+            ],
+            "description": "The delivery's state after this attempt."
+          }
+        }
+      },
+      "JobQueuedEvent": {
+        "type": "object",
+        "description": "Work was scheduled.",
+        "required": [
+          "type",
+          "at",
+          "accountId",
+          "jobId",
+          "kind",
+          "runAt",
+          "contactId"
+        ],
+        "properties": {
+          "type": {
+            "type": "string",
+            "enum": [
+              "job.queued"
+            ],
+            "description": "discriminator enum property added by openapi-typescript"
+          },
+          "at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When, on the server's clock."
+          },
+          "accountId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "jobId": {
+            "type": "string"
+          },
+          "kind": {
+            "type": "string"
+          },
+          "runAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "contactId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        }
+      },
+      "JobRanEvent": {
+        "type": "object",
+        "description": "Scheduled work finished running.",
+        "required": [
+          "type",
+          "at",
+          "accountId",
+          "jobId",
+          "kind"
+        ],
+        "properties": {
+          "type": {
+            "type": "string",
+            "enum": [
+              "job.ran"
+            ],
+            "description": "discriminator enum property added by openapi-typescript"
+          },
+          "at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When, on the server's clock."
+          },
+          "accountId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "jobId": {
+            "type": "string"
+          },
+          "kind": {
+            "type": "string"
+          }
+        }
+      },
+      "ClockAdvancedEvent": {
+        "type": "object",
+        "description": "The virtual clock was advanced (POST /clock/advance).",
+        "required": [
+          "type",
+          "at",
+          "accountId",
+          "now"
+        ],
+        "properties": {
+          "type": {
+            "type": "string",
+            "enum": [
+              "clock.advanced"
+            ],
+            "description": "discriminator enum property added by openapi-typescript"
+          },
+          "at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When, on the server's clock."
+          },
+          "accountId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "now": {
+            "type": "string",
+            "format": "date-time"
+          }
+        }
+      },
+      "AlertRaisedEvent": {
+        "type": "object",
+        "description": "The bot handed a conversation to the team.",
+        "required": [
+          "type",
+          "at",
+          "accountId",
+          "alertId",
+          "contactId"
+        ],
+        "properties": {
+          "type": {
+            "type": "string",
+            "enum": [
+              "alert.raised"
+            ],
+            "description": "discriminator enum property added by openapi-typescript"
+          },
+          "at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When, on the server's clock."
+          },
+          "accountId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "alertId": {
+            "type": "string"
+          },
+          "contactId": {
             "type": "string"
           }
         }

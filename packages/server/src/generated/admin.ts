@@ -565,6 +565,37 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What happens, live (server-sent events)
+         * @description A `text/event-stream` kept open: one event per thing that happens, as it happens. Each is
+         *     `id: <n>` (increasing for the server's life), `event: <type>`, `data: <one JSON line>`
+         *     (an `AdminEvent`), then a blank line. A `: keep-alive` comment comes at least every 15 s.
+         *
+         *     `request.answered` is sent for `/v1` requests only (what the journal records, keys
+         *     redacted the same way); the admin API's own requests are not events.
+         *
+         *     Reconnect with `Last-Event-ID` (or `lastEventId`) to get the events after that id still
+         *     held: the last 1,000. A subscriber that falls more than 10,000 events behind (it reads
+         *     too slowly) is disconnected; it can reconnect with `Last-Event-ID`. The stream ends when
+         *     the server stops. Browsers cannot set `Authorization` on `EventSource`: read it with
+         *     `fetch` and an SSE parser.
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1055,6 +1086,192 @@ export interface components {
             fromId?: string;
             customChannel?: string;
         };
+        /** @description One event of GET /events; `type` tells which. */
+        AdminEvent: components["schemas"]["RequestAnsweredEvent"] | components["schemas"]["ContactCreatedEvent"] | components["schemas"]["MessageReceivedEvent"] | components["schemas"]["MessageSentEvent"] | components["schemas"]["BotOutcomeEvent"] | components["schemas"]["DeliveryAttemptedEvent"] | components["schemas"]["JobQueuedEvent"] | components["schemas"]["JobRanEvent"] | components["schemas"]["ClockAdvancedEvent"] | components["schemas"]["AlertRaisedEvent"];
+        /** @description A /v1 request was answered (as the journal records it, keys redacted). */
+        RequestAnsweredEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "request.answered";
+            /**
+             * Format: date-time
+             * @description When, on the server's clock.
+             */
+            at: string;
+            accountId: string | null;
+            method: string;
+            path: string;
+            status: number;
+            requestId: string;
+            durationMs: number;
+            /** @description The error code answered, if any. */
+            code: string | null;
+        };
+        /** @description A contact was created (API, import, seed or a received message). */
+        ContactCreatedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "contact.created";
+            /**
+             * Format: date-time
+             * @description When, on the server's clock.
+             */
+            at: string;
+            accountId: string | null;
+            contactId: string;
+        };
+        /** @description A message from a contact was stored. */
+        MessageReceivedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "message.received";
+            /**
+             * Format: date-time
+             * @description When, on the server's clock.
+             */
+            at: string;
+            accountId: string | null;
+            messageId: string;
+            contactId: string;
+        };
+        /** @description A message to a contact was stored (`status` says whether it went out yet). */
+        MessageSentEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "message.sent";
+            /**
+             * Format: date-time
+             * @description When, on the server's clock.
+             */
+            at: string;
+            accountId: string | null;
+            messageId: string;
+            contactId: string;
+            /**
+             * @description The message's `source`.
+             * @enum {string}
+             */
+            kind: "api_send" | "api_receive" | "bot" | "human" | "opening" | "follow_up";
+            status: string;
+        };
+        /** @description What the bot did with a received message (its `botOutcome`). */
+        BotOutcomeEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "bot.outcome";
+            /**
+             * Format: date-time
+             * @description When, on the server's clock.
+             */
+            at: string;
+            accountId: string | null;
+            contactId: string;
+            /** @description The received message. */
+            messageId: string;
+            outcome: string;
+        };
+        /** @description A webhook delivery attempt ended. */
+        DeliveryAttemptedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "delivery.attempted";
+            /**
+             * Format: date-time
+             * @description When, on the server's clock.
+             */
+            at: string;
+            accountId: string | null;
+            deliveryId: string;
+            messageId: string | null;
+            attempt: number;
+            /** @description The receiver's HTTP status; null when none came. */
+            status: number | null;
+            error: string | null;
+            /**
+             * @description The delivery's state after this attempt.
+             * @enum {string}
+             */
+            state: "pending" | "delivered" | "failed";
+        };
+        /** @description Work was scheduled. */
+        JobQueuedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "job.queued";
+            /**
+             * Format: date-time
+             * @description When, on the server's clock.
+             */
+            at: string;
+            accountId: string | null;
+            jobId: string;
+            kind: string;
+            /** Format: date-time */
+            runAt: string;
+            contactId: string | null;
+        };
+        /** @description Scheduled work finished running. */
+        JobRanEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "job.ran";
+            /**
+             * Format: date-time
+             * @description When, on the server's clock.
+             */
+            at: string;
+            accountId: string | null;
+            jobId: string;
+            kind: string;
+        };
+        /** @description The virtual clock was advanced (POST /clock/advance). */
+        ClockAdvancedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "clock.advanced";
+            /**
+             * Format: date-time
+             * @description When, on the server's clock.
+             */
+            at: string;
+            accountId: string | null;
+            /** Format: date-time */
+            now: string;
+        };
+        /** @description The bot handed a conversation to the team. */
+        AlertRaisedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "alert.raised";
+            /**
+             * Format: date-time
+             * @description When, on the server's clock.
+             */
+            at: string;
+            accountId: string | null;
+            alertId: string;
+            contactId: string;
+        };
     };
     responses: {
         /** @description The request is not valid; the message says why. */
@@ -1152,6 +1369,17 @@ export type SeedSubaccount = components['schemas']['SeedSubaccount'];
 export type SeedCampaign = components['schemas']['SeedCampaign'];
 export type SeedList = components['schemas']['SeedList'];
 export type SeedContact = components['schemas']['SeedContact'];
+export type AdminEvent = components['schemas']['AdminEvent'];
+export type RequestAnsweredEvent = components['schemas']['RequestAnsweredEvent'];
+export type ContactCreatedEvent = components['schemas']['ContactCreatedEvent'];
+export type MessageReceivedEvent = components['schemas']['MessageReceivedEvent'];
+export type MessageSentEvent = components['schemas']['MessageSentEvent'];
+export type BotOutcomeEvent = components['schemas']['BotOutcomeEvent'];
+export type DeliveryAttemptedEvent = components['schemas']['DeliveryAttemptedEvent'];
+export type JobQueuedEvent = components['schemas']['JobQueuedEvent'];
+export type JobRanEvent = components['schemas']['JobRanEvent'];
+export type ClockAdvancedEvent = components['schemas']['ClockAdvancedEvent'];
+export type AlertRaisedEvent = components['schemas']['AlertRaisedEvent'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseNotFound = components['responses']['NotFound'];
@@ -2216,6 +2444,36 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                /** @description Only this account's events (not its sub-accounts', nor those of no account). */
+                accountId?: string;
+                /** @description As the `Last-Event-ID` header, which wins when both are given. */
+                lastEventId?: number;
+            };
+            header?: {
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream; each event's data is one of the AdminEvent shapes. */
+            200: {
+                headers: {
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["AdminEvent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
         };
     };
 }

@@ -32,8 +32,10 @@ export interface ApiRequest {
 export interface ApiResponse {
   status: number;
   headers: Record<string, string>;
-  /** The JSON text; null for no body. */
+  /** The JSON text; null for no body (or a stream). */
   body: string | null;
+  /** A body sent as it comes, kept open until it ends (the live events); body is null then. */
+  stream?: ReadableStream<Uint8Array>;
   /** Close the connection without an answer (a fault rule). */
   drop?: true;
 }
@@ -63,7 +65,7 @@ export function fromFetchRequest(request: Request): ApiRequest {
 }
 
 export function toFetchResponse(response: ApiResponse): Response {
-  return response.drop ? Response.error() : new Response(response.body, { status: response.status, headers: response.headers });
+  return response.drop ? Response.error() : new Response(response.stream ?? response.body, { status: response.status, headers: response.headers });
 }
 
 /** Reads at most maxBytes + 1 bytes of a fetch body. */

@@ -59,6 +59,13 @@ export class Journal {
     return [...this.entries.slice(this.oldest), ...this.entries.slice(0, this.oldest)].map((entry) => present(entry, isKey));
   }
 
+  /** A record's method and path as `list` shows them, keys redacted (what the live events show). */
+  requestLine(record: JournalRecord): { method: string; path: string } {
+    const isKey = (value: string) => hasApiKeyShape(value) || this.isKey(value);
+    const redact: Redact = (text) => withoutKeys(text, isKey, record.key);
+    return { method: redact(record.method), path: redactedPath(record.path, redact) };
+  }
+
   clear(): void {
     this.entries = [];
     this.oldest = 0;

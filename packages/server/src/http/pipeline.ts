@@ -15,6 +15,8 @@ export interface Result {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** Sent as it comes instead of `body`, with `headers` saying its type (the live events). */
+  stream?: ReadableStream<Uint8Array>;
 }
 
 /** One request on its way through the steps. */
@@ -111,7 +113,9 @@ export function respond(onError: (error: unknown) => void): Step {
       const result = context.result;
       if (!result) throw new Error(`No step answered ${context.request.method} ${context.url.pathname}.`);
       if (result.headers) Object.assign(context.headers, result.headers);
-      context.response = jsonResponse(result.status, result.body, context.headers);
+      context.response = result.stream
+        ? { status: result.status, headers: context.headers, body: null, stream: result.stream }
+        : jsonResponse(result.status, result.body, context.headers);
     } catch (caught) {
       const error = caught instanceof HttpError ? caught : (onError(caught), internalError());
       Object.assign(context.headers, error.headers);

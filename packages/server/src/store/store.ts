@@ -46,9 +46,10 @@ export const TABLE_NAMES = [...MODEL_NAMES, "message", "idempotencyRecord", "job
 
 /**
  * What changed, as a persistence layer needs it: a record (the live object, or undefined once it
- * is removed); the whole state (a load, a reset); or the clock (a virtual one advanced).
+ * is removed), `created` when it is new (the live events tell a new contact from a changed one);
+ * the whole state (a load, a reset); or the clock (a virtual one advanced).
  */
-export type Change = { table: TableName; id: string; record: object | undefined } | { table: "all" } | { table: "clock" };
+export type Change = { table: TableName; id: string; record: object | undefined; created?: true } | { table: "all" } | { table: "clock" };
 
 /** Index key of a value within an account. */
 const scoped = (accountId: string, value: string) => `${accountId}\n${value}`;
@@ -130,8 +131,8 @@ export class Store {
     for (const listener of this.listeners) listener(change);
   }
 
-  private changedRecord(table: TableName, record: { id: string }): void {
-    this.changed({ table, id: record.id, record });
+  private changedRecord(table: TableName, record: { id: string }, created?: true): void {
+    this.changed(created ? { table, id: record.id, record, created } : { table, id: record.id, record });
   }
 
   private removedRecord(table: TableName, id: string): void {
@@ -307,7 +308,7 @@ export class Store {
 
   createMessage(fields: MessageRecord): MessageRecord {
     const message = this.insertMessage(fields);
-    this.changedRecord("message", message);
+    this.changedRecord("message", message, true);
     return message;
   }
 
@@ -384,7 +385,7 @@ export class Store {
 
   addJob(job: JobRecord): void {
     this.jobTable.set(job.id, job);
-    this.changedRecord("job", job);
+    this.changedRecord("job", job, true);
   }
 
   rescheduleJob(job: JobRecord, runAt: number | null): void {
@@ -510,7 +511,7 @@ export class Store {
   private create<M extends ModelName>(name: M, fields: Fields<M>): Entity<M> {
     const record = (this.db[name].create as (values: Fields<M>) => Entity<M>)(fields);
     this.index(name, record as never);
-    if (!this.loading) this.changedRecord(name, record);
+    if (!this.loading) this.changedRecord(name, record, true);
     return record;
   }
 

@@ -6,7 +6,7 @@ import { Link, Loading, Page, Time, useLoad } from "../ui.js";
 
 export function Alerts({ account }: PageProps) {
   const alerts = useLoad(() => call(admin.GET("/alerts", { params: { query: { accountId: account.id } } })), [account.id]);
-  useLive(account.id, (events) => events.some((e) => e.type === "alert.raised" || e.type === "poll") && alerts.reload());
+  useLive(account.id, (events) => events.some((e) => e.type === "alert.raised" || e.type === "reconnect") && alerts.reload());
   return (
     <Page title="Alerts">
       <Loading loaded={alerts}>

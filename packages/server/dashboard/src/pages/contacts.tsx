@@ -18,7 +18,7 @@ export function Contacts({ account }: PageProps) {
   );
   const campaigns = useLoad(() => call(admin.GET("/campaigns", { params: { query: { accountId: account.id } } })), [account.id]);
   useLive(account.id, (events) => {
-    if (events.some((e) => e.type === "contact.created" || e.type === "bot.outcome" || e.type === "poll" || e.type === "reconnect")) contacts.reload();
+    if (events.some((e) => e.type === "contact.created" || e.type === "bot.outcome" || e.type === "alert.raised" || e.type === "reconnect")) contacts.reload();
   });
   const campaignName = (id: string | null) => (id ? (campaigns.data?.find((c) => c.id === id)?.name ?? id) : "—");
 

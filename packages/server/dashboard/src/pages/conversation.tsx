@@ -1,7 +1,7 @@
 /** A contact's conversation as a chat, each message with its status, error and delivery attempts; a human reply; pause or resume the bot. */
 import type { PageProps } from "../app.js";
 import { admin, call, type Delivery, type Message } from "../api.js";
-import { useLive } from "../live.js";
+import { about, useLive } from "../live.js";
 import { contactName, ErrorNote, Field, Link, Loading, Page, Time, useAction, useLoad } from "../ui.js";
 
 const SOURCE: Record<Message["source"], string> = {
@@ -23,7 +23,7 @@ export function Conversation({ id, account }: { id: string } & PageProps) {
   }, [id]);
   const lists = useLoad(() => call(admin.GET("/lists", { params: { query: { accountId: account.id } } })), [account.id]);
   useLive(account.id, (events) => {
-    if (events.some((e) => e.contactId === id || e.type.startsWith("delivery.") || e.type === "poll" || e.type === "reconnect")) detail.reload();
+    if (events.some((e) => about(e, id) || e.type === "delivery.attempted" || e.type === "reconnect")) detail.reload();
   });
   const pause = useAction();
   const reply = useAction();

@@ -6,7 +6,7 @@ import { Json, Link, Loading, Page, Time, useLoad } from "../ui.js";
 
 export function Deliveries({ account }: PageProps) {
   const deliveries = useLoad(() => call(admin.GET("/deliveries", { params: { query: { accountId: account.id } } })), [account.id]);
-  useLive(account.id, (events) => events.some((e) => e.type.startsWith("delivery.") || e.type === "poll") && deliveries.reload());
+  useLive(account.id, (events) => events.some((e) => e.type === "delivery.attempted" || e.type === "reconnect") && deliveries.reload());
   return (
     <Page title="Deliveries">
       <Loading loaded={deliveries}>

@@ -9,7 +9,7 @@ export function Journal({ account }: PageProps) {
   const { query } = useLocation();
   const failedOnly = query.get("failed") === "1";
   const journal = useLoad(() => call(admin.GET("/journal", { params: { query: { accountId: account.id, limit: 200 } } })), [account.id]);
-  useLive(account.id, (events) => events.some((e) => e.type === "request.answered" || e.type === "poll") && journal.reload());
+  useLive(account.id, (events) => events.some((e) => e.type === "request.answered" || e.type === "reconnect") && journal.reload());
   return (
     <Page title="Journal">
       <label class="check">

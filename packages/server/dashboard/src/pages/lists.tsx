@@ -11,7 +11,7 @@ import { PAGE_SIZE } from "./contacts.js";
 export function Lists({ account }: PageProps) {
   const lists = useLoad(() => call(admin.GET("/lists", { params: { query: { accountId: account.id } } })), [account.id]);
   const campaigns = useLoad(() => call(admin.GET("/campaigns", { params: { query: { accountId: account.id } } })), [account.id]);
-  useLive(account.id, (events) => events.some((e) => e.type === "contact.created" || e.type === "poll") && lists.reload());
+  useLive(account.id, (events) => events.some((e) => e.type === "contact.created" || e.type === "request.answered" || e.type === "reconnect") && lists.reload());
   const create = useAction();
   return (
     <Page title="Lists">
@@ -98,7 +98,7 @@ export function ListDetail({ id, account }: { id: string } & PageProps) {
   const members = useLoad(() => call(admin.GET("/lists/{listId}/contacts", { params: { path: { listId: id }, query: { limit: PAGE_SIZE + 1, offset } } })), [id, offset]);
   const campaigns = useLoad(() => call(admin.GET("/campaigns", { params: { query: { accountId: account.id } } })), [account.id]);
   useLive(account.id, (events) => {
-    if (events.some((e) => e.type === "contact.created" || e.type === "poll")) {
+    if (events.some((e) => e.type === "contact.created" || e.type === "request.answered" || e.type === "reconnect")) {
       list.reload();
       members.reload();
     }

@@ -14,7 +14,7 @@ export function Queue(_: PageProps) {
   const clock = useLoad(() => call(admin.GET("/clock")), []);
   const jobs = useLoad(() => call(admin.GET("/jobs")), []);
   useLive(null, (events) => {
-    if (events.some((e) => e.type.startsWith("job.") || e.type === "clock.advanced" || e.type === "poll")) {
+    if (events.some((e) => e.type.startsWith("job.") || e.type === "clock.advanced" || e.type === "reconnect")) {
       clock.reload();
       jobs.reload();
     }

@@ -7,7 +7,7 @@ import { ErrorNote, Field, formValue, Link, Loading, Page, Time, useAction, useL
 
 export function Settings({ account, accounts, reloadAccounts }: PageProps) {
   const credits = useLoad(() => call(admin.GET("/accounts/{accountId}/credits", { params: { path: { accountId: account.id } } })), [account.id]);
-  useLive(account.id, (events) => events.some((e) => e.type === "message.sent" || e.type === "bot.outcome" || e.type === "poll") && credits.reload());
+  useLive(account.id, (events) => events.some((e) => e.type === "message.sent" || e.type === "bot.outcome" || e.type === "request.answered" || e.type === "reconnect") && credits.reload());
   const webhook = useAction();
   const generate = useAction();
   const subaccount = useAction();

@@ -1,0 +1,52 @@
+/**
+ * The live events as the CLI prints them on stderr: one readable line each, or one JSON line each
+ * for programs. What a funnel builder watches at `info`: what happened to contacts, messages, the
+ * bot, webhooks, alerts and the clock, and the requests that failed; every request and every job
+ * at `debug`. The events carry ids, never keys (a request's path is redacted as the journal's).
+ */
+import type { LiveEvent } from "./feed.js";
+
+export const LOG_LEVELS = ["quiet", "info", "debug"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+export const LOG_FORMATS = ["text", "json"] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+/** Whether `level` prints this event. */
+export function logs(level: LogLevel, event: LiveEvent): boolean {
+  if (level === "quiet") return false;
+  if (level === "debug") return true;
+  if (event.type === "request.answered") return event.status >= 400 || event.status < 200;
+  return event.type !== "job.queued" && event.type !== "job.ran";
+}
+
+/** One line, without its newline. */
+export function logLine(format: LogFormat, id: number, event: LiveEvent): string {
+  return format === "json" ? JSON.stringify({ id, ...event }) : `${event.at.slice(11, 23)} ${(event.accountId ?? "-").padEnd(14)} ${describe(event)}`;
+}
+
+function describe(event: LiveEvent): string {
+  switch (event.type) {
+    case "request.answered":
+      return `${event.method} ${event.path} -> ${event.status}${event.code ? ` ${event.code}` : ""} in ${event.durationMs} ms (${event.requestId})`;
+    case "contact.created":
+      return `contact ${event.contactId} created`;
+    case "message.received":
+      return `message ${event.messageId} received from ${event.contactId}`;
+    case "message.sent":
+      return `message ${event.messageId} (${event.kind}) to ${event.contactId}: ${event.status}`;
+    case "bot.outcome":
+      return `bot: ${event.outcome.replace(/_/g, " ")} for message ${event.messageId} of ${event.contactId}`;
+    case "delivery.attempted": {
+      const answer = event.status === null ? (event.error ?? "no answer") : `HTTP ${event.status}`;
+      return `webhook ${event.deliveryId}${event.messageId ? ` (message ${event.messageId})` : ""} attempt ${event.attempt}: ${answer}, ${event.state}`;
+    }
+    case "job.queued":
+      return `job ${event.jobId} (${event.kind}) queued for ${event.runAt}${event.contactId ? ` for ${event.contactId}` : ""}`;
+    case "job.ran":
+      return `job ${event.jobId} (${event.kind}) ran`;
+    case "clock.advanced":
+      return `clock advanced to ${event.now}`;
+    case "alert.raised":
+      return `alert ${event.alertId}: ${event.contactId} handed to the team`;
+  }
+}

@@ -1,0 +1,75 @@
+// intake-server --log and --log-format: what happens, a line each on stderr, for people or programs.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { runCli, startCli, type CliRun } from "./support/spawn.js";
+
+const KEY = "ik_cli_log_key_00000000001";
+const TOKEN = "adm_cli_log_token_00000";
+const running: CliRun[] = [];
+afterEach(async () => {
+  while (running.length) await running.pop()!.stop("SIGKILL");
+});
+
+async function start(args: string[]) {
+  const seed = join(mkdtempSync(join(tmpdir(), "intake-log-")), "seed.json");
+  writeFileSync(seed, JSON.stringify({ accounts: [{ id: "acc_log", name: "Log", apiKey: KEY }] }));
+  const run = await startCli(["--port", "0", "--seed", seed, "--admin-token", TOKEN, "--clock", "virtual", ...args]);
+  running.push(run);
+  const v1 = (path: string, init: RequestInit = {}) => run.fetch(`${run.info.baseUrl}${path}`, init);
+  const created = async (email: string) => {
+    const response = await v1(`/contacts?apiKey=${KEY}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email }) });
+    return ((await response.json()) as { id: string }).id;
+  };
+  const advance = () =>
+    run.fetch(`${run.info.adminUrl}/clock/advance`, { method: "POST", headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" }, body: '{"ms":1000}' });
+  return { run, v1, created, advance };
+}
+
+describe("intake-server --log", { timeout: 90_000 }, () => {
+  it("by default prints a readable line per happening and per failed request, never a key", async () => {
+    const { run, v1, created, advance } = await start([]);
+    const id = await created("ada@example.com");
+    await v1(`/contacts/${id}?apiKey=${KEY}x`);
+    await advance();
+    await expect.poll(() => run.stderr()).toMatch(/clock advanced to 2026-01-01T00:00:01\.000Z/);
+    const lines = run.stderr().trim().split("\n");
+    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^00:00:00\\.000 acc_log +contact ${id} created$`)));
+    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`GET /v1/contacts/${id} -> 4\\d\\d [A-Z_]+ in \\d+ ms \\(req_\\w+\\)$`)));
+    // A request answered 2xx is a debug line.
+    expect(run.stderr()).not.toContain("POST /v1/contacts");
+    expect(run.stderr()).not.toContain(KEY);
+    expect(run.stderr()).not.toContain(TOKEN);
+  });
+
+  it("--log debug --log-format json prints every event as one JSON object a line", async () => {
+    const { run, created } = await start(["--log", "debug", "--log-format", "json"]);
+    const id = await created("grace@example.com");
+    await expect.poll(() => run.stderr()).toContain('"request.answered"');
+    const events = run.stderr().trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(events).toContainEqual(expect.objectContaining({ type: "contact.created", contactId: id, accountId: "acc_log", id: expect.any(Number) }));
+    expect(events).toContainEqual(expect.objectContaining({ type: "request.answered", method: "POST", path: "/v1/contacts", status: 201, code: null }));
+    expect(run.stderr()).not.toContain(KEY);
+  });
+
+  it("--log quiet prints nothing after the start line", async () => {
+    const { run, v1, created, advance } = await start(["--log", "quiet"]);
+    await created("quiet@example.com");
+    await v1(`/contacts/nope?apiKey=${KEY}`);
+    await advance();
+    // Given the server time to print had it meant to: a debug run prints these within milliseconds.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(run.stderr()).toBe("");
+    expect(run.info.event).toBe("listening");
+  });
+
+  it("refuses a --log or --log-format it does not know", async () => {
+    const level = await runCli(["--log", "loud"]);
+    expect(level.code).toBe(2);
+    expect(level.stderr).toContain("--log is quiet, info or debug (got loud).");
+    const format = await runCli(["--log-format", "xml"]);
+    expect(format.code).toBe(2);
+    expect(format.stderr).toContain("--log-format is text or json (got xml).");
+  });
+});
