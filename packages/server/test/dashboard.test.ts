@@ -108,6 +108,17 @@ describe("the dashboard in a browser", () => {
     const human = setup.receiver.received.find((r) => r.json?.body === "Hi Ada, this is Sam from the front desk.")!;
     expect(setup.receiver.verify(human, SECRET)).toMatchObject({ body: "Hi Ada, this is Sam from the front desk.", toId: "+14155550123" });
 
+    // The deliveries page: the human reply's webhook, sent again with the same webhook-id.
+    await nav(page, "Deliveries");
+    const card = page.getByRole("listitem").filter({ hasText: "Hi Ada, this is Sam from the front desk." });
+    await card.getByRole("button", { name: "Redeliver" }).click();
+    await card.getByRole("row").filter({ hasText: /^2/ }).filter({ hasText: "200" }).waitFor();
+    const copies = setup.receiver.received.filter((r) => r.json?.body === "Hi Ada, this is Sam from the front desk.");
+    expect(copies).toHaveLength(2);
+    expect(copies[1]!.headers["webhook-id"]).toBe(copies[0]!.headers["webhook-id"]);
+    await page.goBack();
+    await page.getByRole("heading", { level: 1, name: "Ada Lovelace" }).waitFor();
+
     // Pause and resume the bot.
     await page.getByRole("button", { name: "Pause the bot" }).click();
     await page.getByRole("button", { name: "Resume the bot" }).waitFor();

@@ -67,6 +67,7 @@ function handlersFor(admin: AdminService, openEvents: OpenEvents): Handlers {
     replyToContact: ({ params, body }) => created(admin.replyToContact(params.contactId!, body.body)),
     listDeliveries: ({ query }) => ok(admin.listDeliveries(query)),
     getDelivery: ({ params }) => ok(admin.getDelivery(params.deliveryId!)),
+    redeliver: ({ params }) => ok(admin.redeliver(params.deliveryId!)),
     listAlerts: ({ query }) => ok(admin.listAlerts(query.accountId as string | undefined)),
     listJobs: () => ok(admin.listJobs()),
     settle: async () => ok(await admin.settle()),

@@ -499,6 +499,13 @@ export function createAdminService(deps: AdminDeps) {
       return toDelivery(delivery, store.attemptsOf(delivery.id));
     },
 
+    redeliver(id: string) {
+      const delivery = store.delivery(id) ?? fail(missing("delivery", id));
+      if (delivery.state === "pending") throw conflict(`Delivery ${id} is still under way (next attempt at ${delivery.nextAttemptAt ?? "once one is free"}): it is sent again only once it has been delivered or has failed.`);
+      deps.engine.redeliver(delivery);
+      return toDelivery(delivery, store.attemptsOf(delivery.id));
+    },
+
     listAlerts: (accountId?: string) => store.alerts(accountId).map(toAlert),
 
     listJobs: () => deps.engine.pending().map(toJob),

@@ -1306,6 +1306,47 @@ export const adminDocument: OpenApiDocument = {
         }
       }
     },
+    "/deliveries/{deliveryId}/redeliver": {
+      "parameters": [
+        {
+          "name": "deliveryId",
+          "in": "path",
+          "required": true,
+          "schema": {
+            "type": "string"
+          }
+        }
+      ],
+      "post": {
+        "operationId": "redeliver",
+        "tags": [
+          "Conversations"
+        ],
+        "summary": "Send a finished webhook again",
+        "description": "A delivered or failed delivery is sent again at once to the URL set now, with the same `webhook-id` and payload (a receiver that already has it can tell) and a fresh signature. Its attempts are numbered on from the last; a failure is retried while the attempts in all stay within the limit (6 by default), else the delivery fails again after that one. 409 while it is still pending.",
+        "responses": {
+          "200": {
+            "description": "The delivery, pending again.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Delivery"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          }
+        }
+      }
+    },
     "/alerts": {
       "get": {
         "operationId": "listAlerts",

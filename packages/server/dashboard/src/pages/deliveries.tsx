@@ -2,7 +2,7 @@
 import type { PageProps } from "../app.js";
 import { admin, call, type Delivery } from "../api.js";
 import { useLive } from "../live.js";
-import { Json, Link, Loading, Page, Time, useLoad } from "../ui.js";
+import { ErrorNote, Json, Link, Loading, Page, Time, useAction, useLoad } from "../ui.js";
 
 export function Deliveries({ account }: PageProps) {
   const deliveries = useLoad(() => call(admin.GET("/deliveries", { params: { query: { accountId: account.id } } })), [account.id]);
@@ -15,7 +15,7 @@ export function Deliveries({ account }: PageProps) {
             {rows.length === 0 ? <p class="muted">No webhooks sent yet.</p> : null}
             <ol class="deliveries">
               {[...rows].reverse().map((delivery) => (
-                <DeliveryItem key={delivery.id} delivery={delivery} />
+                <DeliveryItem key={delivery.id} delivery={delivery} onChange={deliveries.reload} />
               ))}
             </ol>
           </>
@@ -25,7 +25,8 @@ export function Deliveries({ account }: PageProps) {
   );
 }
 
-function DeliveryItem({ delivery }: { delivery: Delivery }) {
+function DeliveryItem({ delivery, onChange }: { delivery: Delivery; onChange: () => void }) {
+  const redeliver = useAction();
   return (
     <li class="card delivery" data-delivery-id={delivery.id}>
       <h2>
@@ -92,6 +93,14 @@ function DeliveryItem({ delivery }: { delivery: Delivery }) {
         <summary>Payload</summary>
         <Json value={delivery.payload} />
       </details>
+      <ErrorNote error={redeliver.error} />
+      <button
+        type="button"
+        disabled={redeliver.busy || delivery.state === "pending"}
+        onClick={() => redeliver.run(() => call(admin.POST("/deliveries/{deliveryId}/redeliver", { params: { path: { deliveryId: delivery.id } } })).then(onChange))}
+      >
+        Redeliver
+      </button>
     </li>
   );
 }
