@@ -22,6 +22,7 @@ export function Conversation({ id, account }: { id: string } & PageProps) {
     return { ...found, deliveries: new Map(outbound.map((m, i) => [m.id, deliveries[i]!])) };
   }, [id]);
   const lists = useLoad(() => call(admin.GET("/lists", { params: { query: { accountId: account.id } } })), [account.id]);
+  const campaigns = useLoad(() => call(admin.GET("/campaigns", { params: { query: { accountId: account.id } } })), [account.id]);
   useLive(account.id, (events) => {
     if (events.some((e) => about(e, id) || e.type === "delivery.attempted" || e.type === "reconnect")) detail.reload();
   });
@@ -52,7 +53,7 @@ export function Conversation({ id, account }: { id: string } & PageProps) {
             <dt>Bot</dt>
             <dd>{contact.botPaused ? "paused (a person answers)" : "active"}</dd>
             <dt>Campaign</dt>
-            <dd>{contact.campaignId ? <Link to={`/campaigns/${contact.campaignId}`}>{contact.campaignId}</Link> : "—"}</dd>
+            <dd>{contact.campaignId ? <Link to={`/campaigns/${contact.campaignId}`}>{campaigns.data?.find((c) => c.id === contact.campaignId)?.name ?? contact.campaignId}</Link> : "—"}</dd>
             <dt>Lists</dt>
             <dd>
               {listIds.length
