@@ -14,7 +14,7 @@ afterEach(async () => {
 });
 
 describe("redelivering a webhook", () => {
-  it("sends a delivered or failed webhook again with its webhook-id, numbering attempts on; 409 while pending, 404 when unknown", async () => {
+  it("lists a conversation's deliveries; sends a delivered or failed webhook again with its webhook-id, numbering attempts on; 409 while pending, 404 when unknown", async () => {
     receiver = await startReceiver();
     harness = await startHarness({ clock: "virtual" });
     const { admin } = harness;
@@ -26,6 +26,12 @@ describe("redelivering a webhook", () => {
     await admin("POST", "/settle");
     const [first] = (await admin("GET", `/deliveries?messageId=${reply.id}`)).body;
     expect(first).toMatchObject({ state: "delivered", attempts: [{ number: 1, status: 200 }] });
+    // A conversation's webhooks at once: its bot answer's and the reply's, no other contact's.
+    const conversation = (await admin("GET", `/contacts/${contactId}`)).body.messages.map((m: any) => m.id);
+    const ofContact = (await admin("GET", `/deliveries?contactId=${contactId}`)).body;
+    expect(ofContact.map((d: any) => d.id)).toContain(first.id);
+    expect(ofContact.every((d: any) => conversation.includes(d.messageId))).toBe(true);
+    expect((await admin("GET", "/deliveries?contactId=ct_nobody")).body).toEqual([]);
 
     const again = await admin("POST", `/deliveries/${first.id}/redeliver`);
     expect(again).toMatchObject({ status: 200, body: { id: first.id, state: "pending", completedAt: null } });

@@ -80,7 +80,8 @@ function Shell({ onLogOut }: { onLogOut: () => void }) {
       </nav>
       <main id="main" tabIndex={-1}>
         <ErrorNote error={accounts.error} />
-        {account ? <Route path={path} account={account} accounts={accounts.data!} reloadAccounts={accounts.reload} /> : null}
+        {/* A page starts loading with the account's id, alongside the accounts, not after them. */}
+        {chosen && (account || !accounts.data) ? <Route path={path} accountId={chosen} account={account} accounts={accounts.data ?? []} reloadAccounts={accounts.reload} /> : null}
       </main>
     </div>
   );
@@ -118,7 +119,9 @@ function AccountPicker({ accounts, value, path }: { accounts: Account[]; value: 
 }
 
 export interface PageProps {
-  account: Account;
+  accountId: string;
+  /** Undefined until the accounts are loaded. */
+  account: Account | undefined;
   accounts: Account[];
   reloadAccounts: () => void;
 }

@@ -63,23 +63,26 @@ function connect(accountId: string | null): () => void {
 }
 
 /**
- * Calls `onEvent` for the account's events (all accounts' when null), coalescing a burst into
- * one call per animation frame so a page reloads once for many events.
+ * Calls `onEvent` for the account's events (all accounts' when null), coalescing the events that
+ * arrive together (one read of the stream) into one call, so a page reloads once for them.
  */
 export function useLive(accountId: string | null, onEvent: (events: LiveEvent[]) => void): void {
   const handler = useRef(onEvent);
   handler.current = onEvent;
   useEffect(() => {
     let pending: LiveEvent[] = [];
-    let frame: ReturnType<typeof setTimeout> | undefined;
+    let queued = false;
+    let live = true;
     const listener: Listener = (event) => {
       pending.push(event);
-      frame ??= setTimeout(() => {
+      if (queued) return;
+      queued = true;
+      queueMicrotask(() => {
         const batch = pending;
         pending = [];
-        frame = undefined;
-        handler.current(batch);
-      }, 16);
+        queued = false;
+        if (live) handler.current(batch);
+      });
     };
     listeners.add(listener);
     if (running?.accountId !== accountId) {
@@ -88,7 +91,7 @@ export function useLive(accountId: string | null, onEvent: (events: LiveEvent[])
     }
     return () => {
       listeners.delete(listener);
-      if (frame) clearTimeout(frame);
+      live = false;
       if (listeners.size === 0) {
         running?.stop();
         running = undefined;

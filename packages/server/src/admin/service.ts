@@ -486,8 +486,12 @@ export function createAdminService(deps: AdminDeps) {
       return toMessage(message);
     },
 
-    listDeliveries(filter: { accountId?: string; messageId?: string; kind?: string; state?: string; limit?: number; offset?: number } = {}) {
-      const source = filter.messageId ? store.deliveriesOf(filter.messageId) : store.deliveries();
+    listDeliveries(filter: { accountId?: string; messageId?: string; contactId?: string; kind?: string; state?: string; limit?: number; offset?: number } = {}) {
+      const source = filter.messageId
+        ? store.deliveriesOf(filter.messageId)
+        : filter.contactId
+          ? store.conversation(filter.contactId).flatMap((m) => (m.direction === "outbound" ? store.deliveriesOf(m.id) : []))
+          : store.deliveries();
       const matching = source.filter(
         (d) => (!filter.accountId || d.accountId === filter.accountId) && (!filter.kind || d.kind === filter.kind) && (!filter.state || d.state === filter.state),
       );

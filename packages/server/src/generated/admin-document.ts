@@ -1218,6 +1218,15 @@ export const adminDocument: OpenApiDocument = {
             }
           },
           {
+            "name": "contactId",
+            "in": "query",
+            "required": false,
+            "description": "Only the deliveries of this contact's messages (its conversation's webhooks).",
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
             "name": "kind",
             "in": "query",
             "required": false,

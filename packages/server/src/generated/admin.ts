@@ -2190,6 +2190,8 @@ export interface operations {
                 /** @description Only this account's records. */
                 accountId?: components["parameters"]["AccountFilter"];
                 messageId?: string;
+                /** @description Only the deliveries of this contact's messages (its conversation's webhooks). */
+                contactId?: string;
                 kind?: "reply" | "auto_recharge";
                 state?: "pending" | "delivered" | "failed";
                 limit?: components["parameters"]["Limit"];

@@ -4,9 +4,9 @@ import { admin, call } from "../api.js";
 import { useLive } from "../live.js";
 import { Link, Loading, Page, Time, useLoad } from "../ui.js";
 
-export function Alerts({ account }: PageProps) {
-  const alerts = useLoad(() => call(admin.GET("/alerts", { params: { query: { accountId: account.id } } })), [account.id]);
-  useLive(account.id, (events) => events.some((e) => e.type === "alert.raised" || e.type === "reconnect") && alerts.reload());
+export function Alerts({ accountId }: PageProps) {
+  const alerts = useLoad(() => call(admin.GET("/alerts", { params: { query: { accountId: accountId } } })), [accountId]);
+  useLive(accountId, (events) => events.some((e) => e.type === "alert.raised" || e.type === "reconnect") && alerts.reload());
   return (
     <Page title="Alerts">
       <Loading loaded={alerts}>

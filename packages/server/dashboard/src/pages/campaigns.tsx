@@ -10,8 +10,8 @@ const STATES: Schemas["CampaignState"][] = ["Draft", "Live", "Paused", "Complete
 const CHANNELS: Schemas["Channel"][] = ["messaging_app", "sms", "photo_social", "chat_app"];
 const APPROVALS: Schemas["OpeningTemplate"]["approval"][] = ["draft", "submitted", "approved", "rejected"];
 
-export function Campaigns({ account }: PageProps) {
-  const campaigns = useLoad(() => call(admin.GET("/campaigns", { params: { query: { accountId: account.id } } })), [account.id]);
+export function Campaigns({ accountId, account }: PageProps) {
+  const campaigns = useLoad(() => call(admin.GET("/campaigns", { params: { query: { accountId: accountId } } })), [accountId]);
   const create = useAction();
   return (
     <Page title="Campaigns">
@@ -34,7 +34,7 @@ export function Campaigns({ account }: PageProps) {
                 <tr key={c.id}>
                   <td>
                     <Link to={`/campaigns/${c.id}`}>{c.name}</Link>
-                    {account.defaultCampaignId === c.id ? <span class="badge">default</span> : null}
+                    {account?.defaultCampaignId === c.id ? <span class="badge">default</span> : null}
                   </td>
                   <td>{c.type}</td>
                   <td>{c.state}</td>
@@ -58,7 +58,7 @@ export function Campaigns({ account }: PageProps) {
           const form = event.currentTarget;
           let created: Campaign | undefined;
           const ok = await create.run(async () => {
-            created = await call(admin.POST("/campaigns", { body: { accountId: account.id, name: formValue(form, "name"), type: formValue(form, "type") as Campaign["type"] } }));
+            created = await call(admin.POST("/campaigns", { body: { accountId: accountId, name: formValue(form, "name"), type: formValue(form, "type") as Campaign["type"] } }));
           });
           if (ok && created) navigate(href(`/campaigns/${created.id}`));
         }}
@@ -96,7 +96,7 @@ const lines = (text: string) =>
 
 export function CampaignDetail({ id, account, reloadAccounts }: { id: string } & PageProps) {
   const campaign = useLoad(() => call(admin.GET("/campaigns/{campaignId}", { params: { path: { campaignId: id } } })), [id]);
-  return <Loading loaded={campaign}>{(current) => <CampaignForm key={current.id} campaign={current} isDefault={account.defaultCampaignId === id} onSaved={() => (campaign.reload(), reloadAccounts())} />}</Loading>;
+  return <Loading loaded={campaign}>{(current) => <CampaignForm key={current.id} campaign={current} isDefault={account?.defaultCampaignId === id} onSaved={() => (campaign.reload(), reloadAccounts())} />}</Loading>;
 }
 
 function CampaignForm({ campaign, isDefault, onSaved }: { campaign: Campaign; isDefault: boolean; onSaved: () => void }) {

@@ -7,17 +7,17 @@ import { contactName, Link, Loading, Page, Time, useLoad } from "../ui.js";
 
 export const PAGE_SIZE = 50;
 
-export function Contacts({ account }: PageProps) {
+export function Contacts({ accountId }: PageProps) {
   const { query } = useLocation();
   const q = query.get("q") ?? "";
   const offset = Number(query.get("offset") ?? 0) || 0;
   // One more than a page tells whether there is a next one.
   const contacts = useLoad(
-    () => call(admin.GET("/contacts", { params: { query: { accountId: account.id, limit: PAGE_SIZE + 1, offset, ...(q ? { q } : {}) } } })),
-    [account.id, q, offset],
+    () => call(admin.GET("/contacts", { params: { query: { accountId: accountId, limit: PAGE_SIZE + 1, offset, ...(q ? { q } : {}) } } })),
+    [accountId, q, offset],
   );
-  const campaigns = useLoad(() => call(admin.GET("/campaigns", { params: { query: { accountId: account.id } } })), [account.id]);
-  useLive(account.id, (events) => {
+  const campaigns = useLoad(() => call(admin.GET("/campaigns", { params: { query: { accountId: accountId } } })), [accountId]);
+  useLive(accountId, (events) => {
     if (events.some((e) => e.type === "contact.created" || e.type === "bot.outcome" || e.type === "alert.raised" || e.type === "reconnect")) contacts.reload();
   });
   const campaignName = (id: string | null) => (id ? (campaigns.data?.find((c) => c.id === id)?.name ?? id) : "—");

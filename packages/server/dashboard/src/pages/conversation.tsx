@@ -13,17 +13,20 @@ const SOURCE: Record<Message["source"], string> = {
   follow_up: "Follow-up",
 };
 
-export function Conversation({ id, account }: { id: string } & PageProps) {
+export function Conversation({ id, accountId }: { id: string } & PageProps) {
   const detail = useLoad(async () => {
-    const found = await call(admin.GET("/contacts/{contactId}", { params: { path: { contactId: id } } }));
-    // A conversation has few outgoing messages: their deliveries one call each.
-    const outbound = found.messages.filter((m) => m.direction === "outbound");
-    const deliveries = await Promise.all(outbound.map((m) => call(admin.GET("/deliveries", { params: { query: { messageId: m.id } } }))));
-    return { ...found, deliveries: new Map(outbound.map((m, i) => [m.id, deliveries[i]!])) };
+    // The contact and its conversation's webhooks at once.
+    const [found, deliveries] = await Promise.all([
+      call(admin.GET("/contacts/{contactId}", { params: { path: { contactId: id } } })),
+      call(admin.GET("/deliveries", { params: { query: { contactId: id } } })),
+    ]);
+    const byMessage = new Map<string, Delivery[]>();
+    for (const delivery of deliveries) if (delivery.messageId) byMessage.set(delivery.messageId, [...(byMessage.get(delivery.messageId) ?? []), delivery]);
+    return { ...found, deliveries: byMessage };
   }, [id]);
-  const lists = useLoad(() => call(admin.GET("/lists", { params: { query: { accountId: account.id } } })), [account.id]);
-  const campaigns = useLoad(() => call(admin.GET("/campaigns", { params: { query: { accountId: account.id } } })), [account.id]);
-  useLive(account.id, (events) => {
+  const lists = useLoad(() => call(admin.GET("/lists", { params: { query: { accountId: accountId } } })), [accountId]);
+  const campaigns = useLoad(() => call(admin.GET("/campaigns", { params: { query: { accountId: accountId } } })), [accountId]);
+  useLive(accountId, (events) => {
     if (events.some((e) => about(e, id) || e.type === "delivery.attempted" || e.type === "reconnect")) detail.reload();
   });
   const pause = useAction();

@@ -4,9 +4,9 @@ import { admin, call, type Delivery } from "../api.js";
 import { useLive } from "../live.js";
 import { ErrorNote, Json, Link, Loading, Page, Time, useAction, useLoad } from "../ui.js";
 
-export function Deliveries({ account }: PageProps) {
-  const deliveries = useLoad(() => call(admin.GET("/deliveries", { params: { query: { accountId: account.id } } })), [account.id]);
-  useLive(account.id, (events) => events.some((e) => e.type === "delivery.attempted" || e.type === "reconnect") && deliveries.reload());
+export function Deliveries({ accountId }: PageProps) {
+  const deliveries = useLoad(() => call(admin.GET("/deliveries", { params: { query: { accountId: accountId } } })), [accountId]);
+  useLive(accountId, (events) => events.some((e) => e.type === "delivery.attempted" || e.type === "reconnect") && deliveries.reload());
   return (
     <Page title="Deliveries">
       <Loading loaded={deliveries}>

@@ -5,11 +5,11 @@ import { useLive } from "../live.js";
 import { href, navigate, useLocation } from "../router.js";
 import { Json, Loading, Page, Time, useLoad } from "../ui.js";
 
-export function Journal({ account }: PageProps) {
+export function Journal({ accountId }: PageProps) {
   const { query } = useLocation();
   const failedOnly = query.get("failed") === "1";
-  const journal = useLoad(() => call(admin.GET("/journal", { params: { query: { accountId: account.id, limit: 200 } } })), [account.id]);
-  useLive(account.id, (events) => events.some((e) => e.type === "request.answered" || e.type === "reconnect") && journal.reload());
+  const journal = useLoad(() => call(admin.GET("/journal", { params: { query: { accountId: accountId, limit: 200 } } })), [accountId]);
+  useLive(accountId, (events) => events.some((e) => e.type === "request.answered" || e.type === "reconnect") && journal.reload());
   return (
     <Page title="Journal">
       <label class="check">

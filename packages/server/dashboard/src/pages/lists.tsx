@@ -8,10 +8,10 @@ import { navigate, href, useLocation } from "../router.js";
 import { contactName, ErrorNote, Field, formValue, Link, Loading, Page, Time, useAction, useLoad } from "../ui.js";
 import { PAGE_SIZE } from "./contacts.js";
 
-export function Lists({ account }: PageProps) {
-  const lists = useLoad(() => call(admin.GET("/lists", { params: { query: { accountId: account.id } } })), [account.id]);
-  const campaigns = useLoad(() => call(admin.GET("/campaigns", { params: { query: { accountId: account.id } } })), [account.id]);
-  useLive(account.id, (events) => events.some((e) => e.type === "contact.created" || e.type === "request.answered" || e.type === "reconnect") && lists.reload());
+export function Lists({ accountId }: PageProps) {
+  const lists = useLoad(() => call(admin.GET("/lists", { params: { query: { accountId: accountId } } })), [accountId]);
+  const campaigns = useLoad(() => call(admin.GET("/campaigns", { params: { query: { accountId: accountId } } })), [accountId]);
+  useLive(accountId, (events) => events.some((e) => e.type === "contact.created" || e.type === "request.answered" || e.type === "reconnect") && lists.reload());
   const create = useAction();
   return (
     <Page title="Lists">
@@ -52,7 +52,7 @@ export function Lists({ account }: PageProps) {
           const campaignId = formValue(form, "campaignId") || null;
           let created: Schemas["List"] | undefined;
           const ok = await create.run(async () => {
-            created = await call(admin.POST("/lists", { body: { accountId: account.id, name: formValue(form, "name"), campaignId } }));
+            created = await call(admin.POST("/lists", { body: { accountId: accountId, name: formValue(form, "name"), campaignId } }));
           });
           if (ok && created) navigate(href(`/lists/${created.id}`));
         }}
@@ -91,13 +91,13 @@ function CampaignSelect({ campaigns, value }: { campaigns: Schemas["Campaign"][]
 /** The columns a CSV file may have (a header row names them); phone is needed for a new contact. */
 const CSV_FIELDS = ["phone", "firstName", "lastName", "email"] as const;
 
-export function ListDetail({ id, account }: { id: string } & PageProps) {
+export function ListDetail({ id, accountId }: { id: string } & PageProps) {
   const { query } = useLocation();
   const offset = Number(query.get("offset") ?? 0) || 0;
   const list = useLoad(() => call(admin.GET("/lists/{listId}", { params: { path: { listId: id } } })), [id]);
   const members = useLoad(() => call(admin.GET("/lists/{listId}/contacts", { params: { path: { listId: id }, query: { limit: PAGE_SIZE + 1, offset } } })), [id, offset]);
-  const campaigns = useLoad(() => call(admin.GET("/campaigns", { params: { query: { accountId: account.id } } })), [account.id]);
-  useLive(account.id, (events) => {
+  const campaigns = useLoad(() => call(admin.GET("/campaigns", { params: { query: { accountId: accountId } } })), [accountId]);
+  useLive(accountId, (events) => {
     if (events.some((e) => e.type === "contact.created" || e.type === "request.answered" || e.type === "reconnect")) {
       list.reload();
       members.reload();

@@ -1,11 +1,17 @@
 /** Settings: the Custom Channel Webhook URL and its secret, the API key with Generate, credits and their history, an agency's sub-accounts. */
 import { useState } from "preact/hooks";
 import type { PageProps } from "../app.js";
-import { admin, call } from "../api.js";
+import { admin, call, type Account } from "../api.js";
 import { useLive } from "../live.js";
 import { ErrorNote, Field, formValue, Link, Loading, Page, Time, useAction, useLoad } from "../ui.js";
 
-export function Settings({ account, accounts, reloadAccounts }: PageProps) {
+export function Settings({ account, ...props }: PageProps) {
+  // The account's settings are on its record: wait for the accounts.
+  if (!account) return <p class="muted">Loading…</p>;
+  return <AccountSettings account={account} {...props} />;
+}
+
+function AccountSettings({ account, accounts, reloadAccounts }: PageProps & { account: Account }) {
   const credits = useLoad(() => call(admin.GET("/accounts/{accountId}/credits", { params: { path: { accountId: account.id } } })), [account.id]);
   useLive(account.id, (events) => events.some((e) => e.type === "message.sent" || e.type === "bot.outcome" || e.type === "request.answered" || e.type === "reconnect") && credits.reload());
   const webhook = useAction();
