@@ -1,6 +1,6 @@
 /** The dashboard's few building blocks: loading state, errors, fields, links, times. */
 import type { ComponentChildren } from "preact";
-import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { ApiError } from "./api.js";
 import { follow, href } from "./router.js";
 
@@ -21,7 +21,8 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
       (error: Error) => ticket === latest.current && setState((previous) => ({ data: previous.data, error })),
     );
   }, deps);
-  useEffect(() => {
+  // Before the first paint, not after it: the request is on its way while the page draws.
+  useLayoutEffect(() => {
     setState({});
     run();
   }, [run]);
