@@ -192,6 +192,9 @@ describe("the dashboard in a browser", () => {
       await page.getByText("Loading…").waitFor({ state: "detached" });
       expect(await accessibilityProblems(page), path).toEqual([]);
     }
+    // The check itself finds a control without a label.
+    await page.evaluate(() => document.querySelector("main")!.append(Object.assign(document.createElement("input"), { type: "text" })));
+    expect((await accessibilityProblems(page)).join("\n")).toContain("label");
     noProblems(problems);
   }, 90_000);
 });
