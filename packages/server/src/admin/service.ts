@@ -447,9 +447,10 @@ export function createAdminService(deps: AdminDeps) {
       const limit = filter.limit ?? 1000;
       const offset = filter.offset ?? 0;
       const q = filter.q?.trim();
-      if (!q) return filterPage(store.contacts(filter.accountId), limit, offset).map(toAdminContact);
+      const row = (contact: ContactRecord): Schemas["ContactRow"] => ({ ...toAdminContact(contact), listIds: store.listIdsOf(contact.id) });
+      if (!q) return filterPage(store.contacts(filter.accountId), limit, offset).map(row);
       const indexed = filter.accountId ? indexedContact(filter.accountId, q) : undefined;
-      if (indexed !== undefined) return (offset === 0 && indexed ? [indexed] : []).map(toAdminContact);
+      if (indexed !== undefined) return (offset === 0 && indexed ? [indexed] : []).map(row);
       // A name is found by scanning, stopping once the page is full: a first page is quick at any size.
       const needle = q.toLowerCase();
       const found: ContactRecord[] = [];
@@ -459,7 +460,7 @@ export function createAdminService(deps: AdminDeps) {
         if (skipped < offset) skipped++;
         else if (found.push(contact) >= limit) break;
       }
-      return found.map(toAdminContact);
+      return found.map(row);
     },
 
     getContact(id: string): Schemas["ContactDetail"] {

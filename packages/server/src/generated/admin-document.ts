@@ -950,7 +950,7 @@ export const adminDocument: OpenApiDocument = {
                 "schema": {
                   "type": "array",
                   "items": {
-                    "$ref": "#/components/schemas/Contact"
+                    "$ref": "#/components/schemas/ContactRow"
                   }
                 }
               }
@@ -2873,6 +2873,29 @@ export const adminDocument: OpenApiDocument = {
             "format": "date-time"
           }
         }
+      },
+      "ContactRow": {
+        "description": "A contact as GET /contacts lists it, with the lists it is in.",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/Contact"
+          },
+          {
+            "type": "object",
+            "required": [
+              "listIds"
+            ],
+            "properties": {
+              "listIds": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                },
+                "description": "The lists it is in, in the order it joined them."
+              }
+            }
+          }
+        ]
       },
       "ContactDetail": {
         "type": "object",

@@ -883,6 +883,11 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        /** @description A contact as GET /contacts lists it, with the lists it is in. */
+        ContactRow: components["schemas"]["Contact"] & {
+            /** @description The lists it is in, in the order it joined them. */
+            listIds: string[];
+        };
         ContactDetail: {
             contact: components["schemas"]["Contact"];
             listIds: string[];
@@ -1375,6 +1380,7 @@ export type ListPatch = components['schemas']['ListPatch'];
 export type ImportInput = components['schemas']['ImportInput'];
 export type ImportResult = components['schemas']['ImportResult'];
 export type Contact = components['schemas']['Contact'];
+export type ContactRow = components['schemas']['ContactRow'];
 export type ContactDetail = components['schemas']['ContactDetail'];
 export type Message = components['schemas']['Message'];
 export type Delivery = components['schemas']['Delivery'];
@@ -2039,7 +2045,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Contact"][];
+                    "application/json": components["schemas"]["ContactRow"][];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -201,6 +201,7 @@ export const admin: Register = (target, options) => {
       expect(added.body.added).toBe(3);
       const search = async (q: string, extra = "") => (await call("GET", `/contacts?accountId=acc_acme&q=${encodeURIComponent(q)}${extra}`)).body.map((c: any) => c.firstName);
       expect(await search("+14155550173")).toEqual(["Grace"]);
+      expect((await call("GET", "/contacts?accountId=acc_acme&q=hopper")).body[0].listIds).toEqual(["lst_acme"]);
       expect(await search("ada@example.COM")).toEqual(["Ada"]);
       expect(await search("ada")).toEqual(["Ada", "Adam"]);
       expect(await search("ada", "&limit=1&offset=1")).toEqual(["Adam"]);

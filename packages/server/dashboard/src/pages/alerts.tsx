@@ -5,7 +5,7 @@ import { useLive } from "../live.js";
 import { Link, Loading, Page, Time, useLoad } from "../ui.js";
 
 export function Alerts({ accountId }: PageProps) {
-  const alerts = useLoad(() => call(admin.GET("/alerts", { params: { query: { accountId: accountId } } })), [accountId]);
+  const alerts = useLoad(() => call(admin.GET("/alerts", { params: { query: { accountId } } })), [accountId]);
   useLive(accountId, (events) => events.some((e) => e.type === "alert.raised" || e.type === "reconnect") && alerts.reload());
   return (
     <Page title="Alerts">

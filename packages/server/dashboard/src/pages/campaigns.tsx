@@ -11,7 +11,7 @@ const CHANNELS: Schemas["Channel"][] = ["messaging_app", "sms", "photo_social", 
 const APPROVALS: Schemas["OpeningTemplate"]["approval"][] = ["draft", "submitted", "approved", "rejected"];
 
 export function Campaigns({ accountId, account }: PageProps) {
-  const campaigns = useLoad(() => call(admin.GET("/campaigns", { params: { query: { accountId: accountId } } })), [accountId]);
+  const campaigns = useLoad(() => call(admin.GET("/campaigns", { params: { query: { accountId } } })), [accountId]);
   const create = useAction();
   return (
     <Page title="Campaigns">

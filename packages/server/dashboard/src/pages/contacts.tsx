@@ -16,7 +16,9 @@ export function Contacts({ accountId }: PageProps) {
     () => call(admin.GET("/contacts", { params: { query: { accountId: accountId, limit: PAGE_SIZE + 1, offset, ...(q ? { q } : {}) } } })),
     [accountId, q, offset],
   );
-  const campaigns = useLoad(() => call(admin.GET("/campaigns", { params: { query: { accountId: accountId } } })), [accountId]);
+  const campaigns = useLoad(() => call(admin.GET("/campaigns", { params: { query: { accountId } } })), [accountId]);
+  const lists = useLoad(() => call(admin.GET("/lists", { params: { query: { accountId } } })), [accountId]);
+  const listName = (id: string) => lists.data?.find((l) => l.id === id)?.name ?? id;
   useLive(accountId, (events) => {
     if (events.some((e) => e.type === "contact.created" || e.type === "bot.outcome" || e.type === "alert.raised" || e.type === "reconnect")) contacts.reload();
   });
@@ -45,6 +47,7 @@ export function Contacts({ accountId }: PageProps) {
                   <th scope="col">Name</th>
                   <th scope="col">Phone</th>
                   <th scope="col">Email</th>
+                  <th scope="col">Lists</th>
                   <th scope="col">Campaign</th>
                   <th scope="col">Bot</th>
                   <th scope="col">Added</th>
@@ -58,6 +61,7 @@ export function Contacts({ accountId }: PageProps) {
                     </td>
                     <td>{contact.phone ?? "—"}</td>
                     <td>{contact.email ?? "—"}</td>
+                    <td>{contact.listIds.length ? contact.listIds.map(listName).join(", ") : "—"}</td>
                     <td>{campaignName(contact.campaignId)}</td>
                     <td>{contact.botPaused ? <span class="badge warn">paused</span> : <span class="badge">active</span>}</td>
                     <td>

@@ -24,8 +24,8 @@ export function Conversation({ id, accountId }: { id: string } & PageProps) {
     for (const delivery of deliveries) if (delivery.messageId) byMessage.set(delivery.messageId, [...(byMessage.get(delivery.messageId) ?? []), delivery]);
     return { ...found, deliveries: byMessage };
   }, [id]);
-  const lists = useLoad(() => call(admin.GET("/lists", { params: { query: { accountId: accountId } } })), [accountId]);
-  const campaigns = useLoad(() => call(admin.GET("/campaigns", { params: { query: { accountId: accountId } } })), [accountId]);
+  const lists = useLoad(() => call(admin.GET("/lists", { params: { query: { accountId } } })), [accountId]);
+  const campaigns = useLoad(() => call(admin.GET("/campaigns", { params: { query: { accountId } } })), [accountId]);
   useLive(accountId, (events) => {
     if (events.some((e) => about(e, id) || e.type === "delivery.attempted" || e.type === "reconnect")) detail.reload();
   });

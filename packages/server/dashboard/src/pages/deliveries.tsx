@@ -5,7 +5,7 @@ import { useLive } from "../live.js";
 import { ErrorNote, Json, Link, Loading, Page, Time, useAction, useLoad } from "../ui.js";
 
 export function Deliveries({ accountId }: PageProps) {
-  const deliveries = useLoad(() => call(admin.GET("/deliveries", { params: { query: { accountId: accountId } } })), [accountId]);
+  const deliveries = useLoad(() => call(admin.GET("/deliveries", { params: { query: { accountId } } })), [accountId]);
   useLive(accountId, (events) => events.some((e) => e.type === "delivery.attempted" || e.type === "reconnect") && deliveries.reload());
   return (
     <Page title="Deliveries">

@@ -9,8 +9,8 @@ import { contactName, ErrorNote, Field, formValue, Link, Loading, Page, Time, us
 import { PAGE_SIZE } from "./contacts.js";
 
 export function Lists({ accountId }: PageProps) {
-  const lists = useLoad(() => call(admin.GET("/lists", { params: { query: { accountId: accountId } } })), [accountId]);
-  const campaigns = useLoad(() => call(admin.GET("/campaigns", { params: { query: { accountId: accountId } } })), [accountId]);
+  const lists = useLoad(() => call(admin.GET("/lists", { params: { query: { accountId } } })), [accountId]);
+  const campaigns = useLoad(() => call(admin.GET("/campaigns", { params: { query: { accountId } } })), [accountId]);
   useLive(accountId, (events) => events.some((e) => e.type === "contact.created" || e.type === "request.answered" || e.type === "reconnect") && lists.reload());
   const create = useAction();
   return (
@@ -96,7 +96,7 @@ export function ListDetail({ id, accountId }: { id: string } & PageProps) {
   const offset = Number(query.get("offset") ?? 0) || 0;
   const list = useLoad(() => call(admin.GET("/lists/{listId}", { params: { path: { listId: id } } })), [id]);
   const members = useLoad(() => call(admin.GET("/lists/{listId}/contacts", { params: { path: { listId: id }, query: { limit: PAGE_SIZE + 1, offset } } })), [id, offset]);
-  const campaigns = useLoad(() => call(admin.GET("/campaigns", { params: { query: { accountId: accountId } } })), [accountId]);
+  const campaigns = useLoad(() => call(admin.GET("/campaigns", { params: { query: { accountId } } })), [accountId]);
   useLive(accountId, (events) => {
     if (events.some((e) => e.type === "contact.created" || e.type === "request.answered" || e.type === "reconnect")) {
       list.reload();
