@@ -18,7 +18,7 @@ import { Journal } from "./http/journal.js";
 import { Store, type Change } from "./store/store.js";
 import { EventFeed, type Subscriber } from "./live/feed.js";
 import { observeHappenings } from "./live/happenings.js";
-import { STREAM_DEFAULTS, eventStream } from "./live/sse.js";
+import { STREAM_DEFAULTS, checkedLimits, eventStream } from "./live/sse.js";
 import type { AnswerHold } from "./http/pipeline.js";
 
 export interface IntakeOptions extends EngineOptions {
@@ -133,6 +133,8 @@ export function createIntake(options: IntakeOptions = {}): Intake {
     }
   };
   const events = createEvents(onError);
+  const feed = new EventFeed({ replay: options.liveEvents?.replay }, onError);
+  const streamLimits = checkedLimits({ ...STREAM_DEFAULTS, ...definedOf(options.liveEvents ?? {}) });
   const trustForwardedProto = options.trustForwardedProto ?? false;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
 
@@ -166,7 +168,6 @@ export function createIntake(options: IntakeOptions = {}): Intake {
     allowHttpWebhooks: options.allowHttpWebhooks ?? false,
   });
   const adminToken = options.adminToken ?? `adm_${ids.token(32)}`;
-  const feed = new EventFeed({ replay: options.liveEvents?.replay }, onError);
   const happenings = observeHappenings(feed, {
     store,
     clock,
@@ -174,7 +175,6 @@ export function createIntake(options: IntakeOptions = {}): Intake {
     onJobRan: engine.onJobRan,
     requestLine: (record) => journal.requestLine(record),
   });
-  const streamLimits = { ...STREAM_DEFAULTS, ...definedOf(options.liveEvents ?? {}) };
 
   if (options.snapshot) {
     // The clock first: restoring picks up the stored jobs, whose times are on it.
@@ -209,7 +209,15 @@ export function createIntake(options: IntakeOptions = {}): Intake {
     version: () => store.version,
     onError,
   });
-  const adminApi = createAdminApi({ admin, token: adminToken, trustForwardedProto, maxBodyBytes, now: () => clock.now(), hold: held, version: () => store.version, onError,
+  const adminApi = createAdminApi({
+    admin,
+    token: adminToken,
+    trustForwardedProto,
+    maxBodyBytes,
+    now: () => clock.now(),
+    hold: held,
+    version: () => store.version,
+    onError,
     openEvents: ({ accountId, after }) => eventStream(feed, { ...streamLimits, accountId, after }),
   });
 

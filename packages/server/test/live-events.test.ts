@@ -1,6 +1,8 @@
 // GET /__admin/events over HTTPS (and through the fetch-style core): each event type caused through
 // the public API and seen with its fields, the account filter, replay with Last-Event-ID, the bound
 // on a reader that does not read, and the end of the stream when the server stops.
+import { serve } from "@intake/server/node";
+import { Agent } from "undici";
 import { createAdminClient, createIntake, type AdminEvent, type EventSubscription, type IntakeOptions, type ReceivedEvent, type Seed } from "@intake/server";
 import { adminDocument } from "../src/generated/admin-document.js";
 import Ajv2020 from "ajv/dist/2020.js";
@@ -302,6 +304,40 @@ describe("GET /__admin/events", () => {
     }
   });
 
+  it("over HTTPS, a stream outlives the server's request timeouts and gets keep-alive comments when quiet", async () => {
+    const intake = createIntake({ seed: seed(null), adminToken: ADMIN_TOKEN, clock: "virtual", liveEvents: { keepAliveMs: 100 } });
+    const server = await serve(intake, { headersTimeoutMs: 200, requestTimeoutMs: 300 });
+    const dispatcher = new Agent({ connect: { ca: server.certificate } });
+    try {
+      const response = await fetch(`${server.adminUrl}/events`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, dispatcher } as RequestInit);
+      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let text = "";
+      const read = (async () => {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return;
+          text += value;
+        }
+      })();
+      // Well past both timeouts, and the node server's check of them.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(text).toContain(": keep-alive\n\n");
+      await fetch(`${server.adminUrl}/clock/advance`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+        body: '{"ms":5}',
+        dispatcher,
+      } as RequestInit);
+      await expect.poll(() => text).toContain("event: clock.advanced");
+      await server.close();
+      await read;
+    } finally {
+      await server.close();
+      await intake.close();
+      await dispatcher.close();
+    }
+  });
+
   it("a server stop ends open streams, which end cleanly", async () => {
     const { h, admin } = await start();
     const live = follow(await admin.events());
@@ -319,6 +355,12 @@ describe("GET /__admin/events", () => {
     // A subscription after the stop ends at once.
     const late = follow(await admin.events());
     await late.done;
+  });
+
+  it("refuses bounds that would spin or drop every reader", () => {
+    expect(() => createIntake({ liveEvents: { keepAliveMs: 0 } })).toThrow("liveEvents.keepAliveMs must be a whole number, 1 or more (got 0).");
+    expect(() => createIntake({ liveEvents: { maxQueued: 0.5 } })).toThrow("liveEvents.maxQueued must be a whole number, 1 or more (got 0.5).");
+    expect(() => createIntake({ liveEvents: { replay: -1 } })).toThrow("liveEvents.replay must be a whole number, 0 or more (got -1).");
   });
 
   it("an event arrives after the answer of the request that caused it", async () => {

@@ -100,10 +100,10 @@ describe("@intake/server/connect", () => {
       platform: "node",
       format: "esm",
       metafile: true,
-      external: ["openapi-fetch"],
+      external: ["openapi-fetch", "eventsource-parser"],
       logLevel: "silent",
     });
     const loaded = Object.keys(metafile.inputs).map((path) => path.replace(/^.*packages\/server\//, ""));
-    expect(loaded.sort()).toEqual(["src/admin/client.ts", "src/connect.ts"]);
+    expect(loaded.sort()).toEqual(["src/admin/client.ts", "src/admin/event-stream.ts", "src/connect.ts"]);
   });
 });

@@ -306,8 +306,12 @@ async function sendStream(res: ServerResponse, status: number, headers: Record<s
     } catch {
       return void res.destroy();
     }
-    if (next.done || res.writableEnded) return void (res.writableEnded || res.end());
     if (res.destroyed) return;
+    if (next.done || res.writableEnded) {
+      // Ended already when a stop ended it.
+      if (!res.writableEnded) res.end();
+      return;
+    }
     // The events of one turn (a burst) go out as one write, not one TLS record each.
     if (res.writableCorked === 0) {
       res.cork();

@@ -23,6 +23,15 @@ export interface StreamOptions {
 
 export const STREAM_DEFAULTS = { keepAliveMs: 15_000, maxQueued: 10_000 };
 
+/** The limits, checked: a keep-alive of 0 would spin, a bound of 0 would drop every reader. */
+export function checkedLimits<T extends { keepAliveMs: number; maxQueued: number }>(limits: T): T {
+  for (const name of ["keepAliveMs", "maxQueued"] as const) {
+    const value = limits[name];
+    if (!Number.isInteger(value) || value < 1) throw new RangeError(`liveEvents.${name} must be a whole number, 1 or more (got ${value}).`);
+  }
+  return limits;
+}
+
 /** How long a reader may stay past the bound before it is dropped. */
 const CATCH_UP_MS = 1000;
 /** Past this many times the bound, a reader is dropped at once. */
