@@ -161,6 +161,26 @@ describe("the dashboard in a browser", () => {
     noProblems(problems);
   }, 60_000);
 
+  it("adds contacts to a list by hand and from a CSV file", async () => {
+    const { page, problems } = await openTab(setup);
+    const list = await admin(setup, "POST", "/lists", { accountId: "acc_fit", name: "Open day" });
+    await page.goto(setup.cli.info.dashboardUrl.replace("#", `lists/${list.id}?account=acc_fit#`));
+    await page.getByLabel("Phone").fill("+14155550140");
+    await page.getByLabel("First name").fill("Katherine");
+    await page.getByRole("button", { name: "Add contact" }).click();
+    await page.getByRole("status").filter({ hasText: "1 added, 0 already members." }).waitFor();
+    const csv = "phone,firstName,lastName,email\n+14155550141,Dorothy,Vaughan,dorothy@example.com\n\"+14155550140\",Katherine,,\n";
+    await page.getByLabel("CSV file", { exact: true }).setInputFiles({ name: "leads.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+    await page.getByRole("button", { name: "Import" }).click();
+    await page.getByRole("status").filter({ hasText: "1 added, 1 already members." }).waitFor();
+    await page.getByRole("heading", { name: "Members (2)" }).waitFor();
+    expect((await admin(setup, "GET", `/lists/${list.id}/contacts`)).map((c: any) => [c.firstName, c.email])).toEqual([
+      ["Katherine", null],
+      ["Dorothy", "dorothy@example.com"],
+    ]);
+    noProblems(problems);
+  }, 60_000);
+
   it("logs in on its login page with the admin token, and refuses another", async () => {
     const { page, problems } = await openTab(setup);
     await page.goto(`${setup.cli.info.url}/__dashboard/`);
