@@ -181,15 +181,23 @@ describe("the dashboard in a browser", () => {
     noProblems(problems);
   }, 60_000);
 
-  it("logs in on its login page with the admin token, and refuses another", async () => {
+  it("logs in on its login page with the admin token, and refuses another; works by keyboard", async () => {
     const { page, problems } = await openTab(setup);
     await page.goto(`${setup.cli.info.url}/__dashboard/`);
     await page.getByLabel("Admin token").fill("adm_wrong");
     await page.getByRole("button", { name: "Log in" }).click();
     await page.getByRole("alert").filter({ hasText: "The server refused this token" }).waitFor();
-    await page.getByLabel("Admin token").fill(ADMIN_TOKEN);
-    await page.getByRole("button", { name: "Log in" }).click();
+    // By keyboard alone: the token field, Enter; then Tab to a page's link and Enter.
+    await page.getByLabel("Admin token").fill("");
+    await page.getByLabel("Admin token").focus();
+    await page.keyboard.type(ADMIN_TOKEN);
+    await page.keyboard.press("Enter");
     await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Contacts");
+    const focused = () => page.evaluate(() => document.activeElement?.textContent?.trim() ?? "");
+    for (let i = 0; i < 12 && (await focused()) !== "Campaigns"; i++) await page.keyboard.press("Tab");
+    expect(await focused()).toBe("Campaigns");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Campaigns");
     // The agency's sub-account is under it in the account picker.
     await page.getByLabel("Account").selectOption({ label: "Client One (sub-account)" });
     await expect.poll(() => page.url()).toContain("account=sub_client");
