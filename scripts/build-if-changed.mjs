@@ -9,9 +9,11 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 
-/** What the packages' builds read besides their src folders. */
+/** What the packages' builds read besides their source folders. */
 const ROOT_INPUTS = ["openapi.yaml", "package-lock.json", "tsconfig.base.json"];
 const PACKAGE_INPUTS = ["package.json", "tsup.config.ts", "tsconfig.json", "admin-openapi.yaml"];
+/** Folders of sources: a package's own, and the server's dashboard (built by Vite). */
+const SOURCE_FOLDERS = ["src", "dashboard"];
 const STAMP = join("node_modules", ".cache", "intake", "build-stamp");
 
 const packages = existsSync("packages")
@@ -52,7 +54,7 @@ function inputsHash() {
   const digest = createHash("sha256");
   const files = [
     ...ROOT_INPUTS,
-    ...packages.flatMap((folder) => [...PACKAGE_INPUTS.map((name) => join(folder, name)), ...walk(join(folder, "src"))]),
+    ...packages.flatMap((folder) => [...PACKAGE_INPUTS.map((name) => join(folder, name)), ...SOURCE_FOLDERS.flatMap((name) => walk(join(folder, name)))]),
   ].filter((path) => existsSync(path) && statSync(path).isFile());
   for (const path of files.sort()) digest.update(`${path}\0`).update(readFileSync(path)).update("\0");
   return digest.digest("hex");

@@ -282,7 +282,10 @@ async function main() {
     keyFile: args["tls-key"],
     dataFile,
     certDir: args["cert-dir"] ?? defaultCertDir(),
+    trustForwardedProto: args["trust-proxy"],
   });
+  // The token goes in the fragment: browsers never send it, so it reaches no request line or log.
+  const dashboardUrl = `${server.dashboardUrl}#token=${encodeURIComponent(intake.adminToken)}`;
 
   // Ready for a stop before saying so: a program may send SIGTERM the moment it reads the line below.
   let stopping = false;
@@ -313,7 +316,9 @@ async function main() {
   // People read the keys and a curl line; programs read the JSON line, which comes last so it marks "ready".
   if (seed) {
     const { baseUrl, adminUrl, certificatePath: certificate } = server;
-    process.stderr.write(welcomeText({ baseUrl, adminUrl, adminToken: intake.adminToken, certificate, accounts: intake.admin.listAccounts() }));
+    process.stderr.write(welcomeText({ baseUrl, adminUrl, adminToken: intake.adminToken, dashboardUrl, certificate, accounts: intake.admin.listAccounts() }));
+  } else {
+    process.stderr.write(`Dashboard: ${dashboardUrl}\n`);
   }
   process.stdout.write(
     `${JSON.stringify({
@@ -323,6 +328,7 @@ async function main() {
       baseUrl: server.baseUrl,
       adminUrl: server.adminUrl,
       adminToken: intake.adminToken,
+      dashboardUrl,
       certificate: server.certificatePath,
       dataFile: dataFile ?? null,
       clock: intake.clock.mode,

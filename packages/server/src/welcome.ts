@@ -1,6 +1,7 @@
 /**
  * What intake-server prints for a person when it starts with a seed (--demo or --seed): the
- * accounts' keys and webhook secrets, the admin URL and token, and a curl line that works as pasted.
+ * dashboard's address, the accounts' keys and webhook secrets, the admin URL and token, and a curl
+ * line that works as pasted.
  */
 import type { components } from "./generated/admin.js";
 
@@ -10,6 +11,8 @@ export interface Welcome {
   baseUrl: string;
   adminUrl: string;
   adminToken: string;
+  /** The dashboard's address, the admin token in its fragment. */
+  dashboardUrl: string;
   certificate: string;
   accounts: Account[];
 }
@@ -17,7 +20,7 @@ export interface Welcome {
 /** More accounts than this are counted, not listed: a seed for a load test may hold thousands. */
 const LISTED = 10;
 
-export function welcomeText({ baseUrl, adminUrl, adminToken, certificate, accounts }: Welcome): string {
+export function welcomeText({ baseUrl, adminUrl, adminToken, dashboardUrl, certificate, accounts }: Welcome): string {
   const listed = accounts.slice(0, LISTED);
   const rest = accounts.length - listed.length;
   const more = rest > 0 ? [`  ... and ${rest} more: GET ${adminUrl}/accounts`] : [];
@@ -31,6 +34,7 @@ export function welcomeText({ baseUrl, adminUrl, adminToken, certificate, accoun
   return [
     "",
     `Intake reference server: ${baseUrl}`,
+    `Dashboard: ${dashboardUrl}`,
     "",
     "API keys:",
     ...listed.map((account) => column(label(account), account.apiKey)),

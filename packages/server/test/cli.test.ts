@@ -65,9 +65,11 @@ describe("intake-server", { timeout: 90_000 }, () => {
       baseUrl: `${run.info.url}/v1`,
       adminUrl: `${run.info.url}/__admin`,
       adminToken: "adm_cli_token_000000",
+      dashboardUrl: `${run.info.url}/__dashboard/#token=adm_cli_token_000000`,
       clock: "real",
       dataFile: null,
     });
+    expect(run.stderr()).toContain(`Dashboard: ${run.info.url}/__dashboard/#token=adm_cli_token_000000\n`);
     expect(readFileSync(run.info.certificate, "utf8")).toMatch(/^-----BEGIN CERTIFICATE-----/);
     expect((await createContact(run, "+14155550123")).status).toBe(201);
     const accounts = await run.fetch(`${run.info.adminUrl}/accounts`, { headers: { authorization: "Bearer adm_cli_token_000000" } });

@@ -13,6 +13,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { debuglog } from "node:util";
 import type { ApiRequest, ApiResponse } from "../http/exchange.js";
 import { HttpError, badRequest } from "../shared/errors.js";
+import { createDashboard, DASHBOARD_BASE, isDashboardPath } from "../http/dashboard.js";
+import { dashboardFiles } from "./dashboard-files.js";
 import { loadCertificate, type Certificate, type CertificateOptions } from "./tls.js";
 
 /** What the adapter needs of the service (an Intake has it): its core, and where to report the adapter's own failures. */
@@ -36,6 +38,10 @@ export interface ServeOptions extends CertificateOptions {
   requestTimeoutMs?: number;
   /** Connections open at once (1 or more); those past it are closed as they come. Default 1000. */
   maxConnections?: number;
+  /** Serve the dashboard at /__dashboard/ from the built files (default), from this folder, or not (false). */
+  dashboard?: boolean | string;
+  /** Believe X-Forwarded-Proto for the dashboard's HTTPS check (as createIntake's option does for the API). Default false. */
+  trustForwardedProto?: boolean;
 }
 
 export interface RunningServer {
@@ -49,6 +55,8 @@ export interface RunningServer {
   certificatePath: string;
   /** Why the certificate kept beside the data file was replaced by a new one, when it was: clients must trust the new one. */
   certificateRenewed?: string;
+  /** `https://host:port/__dashboard/`: log in with the admin token (in the fragment, `#token=…`, or on its login page). */
+  dashboardUrl: string;
   close(): Promise<void>;
 }
 
@@ -58,6 +66,7 @@ export async function serve(intake: Served, options: ServeOptions = {}): Promise
   // 0 would refuse every connection: a server that serves no one is a mistake to say at once.
   if (!Number.isInteger(maxConnections) || maxConnections < 1) throw new Error(`maxConnections takes a whole number, 1 or more (got ${maxConnections}).`);
   const tls = await loadCertificate({ ...options, hosts: [host, ...(options.hosts ?? [])] });
+  const served = withDashboard(intake, options);
   // Filled in once listening: requests are addressed to this server, whatever their Host header says.
   let origin = "";
   const headersTimeout = options.headersTimeoutMs ?? 60_000;
@@ -73,7 +82,7 @@ export async function serve(intake: Served, options: ServeOptions = {}): Promise
   const http = createHttpServer(limits);
   const streams = new Set<() => Promise<void>>();
   for (const [server, scheme] of [[https, "https"], [http, "http"]] as const) {
-    const handlers = nodeHandlers(intake, () => `${scheme}://${origin}`, { bodyTimeoutMs: headersTimeout, streams });
+    const handlers = nodeHandlers(served, () => `${scheme}://${origin}`, { bodyTimeoutMs: headersTimeout, streams });
     server.on("request", handlers.request);
     server.on("checkExpectation", handlers.checkExpectation);
     server.on("connect", handlers.connect);
@@ -129,6 +138,7 @@ export async function serve(intake: Served, options: ServeOptions = {}): Promise
     origin: url,
     baseUrl: `${url}/v1`,
     adminUrl: `${url}/__admin`,
+    dashboardUrl: `${url}${DASHBOARD_BASE}/`,
     port,
     certificate: tls.cert,
     certificatePath: tls.certPath,
@@ -150,6 +160,18 @@ export async function serve(intake: Served, options: ServeOptions = {}): Promise
       await closed;
       await removeTemporary(tls);
     },
+  };
+}
+
+/** The service, with /__dashboard answered from the dashboard's files (refused requests go to the core, which answers them all). */
+function withDashboard(intake: Served, options: ServeOptions): Served {
+  if (options.dashboard === false) return intake;
+  const dashboard = createDashboard(dashboardFiles(typeof options.dashboard === "string" ? options.dashboard : undefined), {
+    trustForwardedProto: options.trustForwardedProto ?? false,
+  });
+  return {
+    handle: (request) => (!request.refusal && isDashboardPath(request.url.pathname) ? dashboard(request) : intake.handle(request)),
+    reportError: (error) => intake.reportError(error),
   };
 }
 

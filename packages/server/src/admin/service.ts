@@ -233,6 +233,19 @@ export function createAdminService(deps: AdminDeps) {
     return store.counts();
   }
 
+  /** The contact a phone number or email finds through the store's indexes (null: none); undefined when q is neither. */
+  function indexedContact(accountId: string, q: string): ContactRecord | null | undefined {
+    if (q.includes("@")) return store.contactByEmailAddress(accountId, q) ?? null;
+    if (!/^\+[\d\s().-]+$/.test(q)) return undefined;
+    let e164: string;
+    try {
+      e164 = toE164(q);
+    } catch {
+      return undefined;
+    }
+    return store.contactByPhoneNumber(accountId, e164) ?? null;
+  }
+
   function filterPage<T>(items: T[], limit = 1000, offset = 0): T[] {
     return items.slice(offset, offset + limit);
   }
@@ -396,9 +409,9 @@ export function createAdminService(deps: AdminDeps) {
       return toList(store.updateList(list, fields), store.memberCount(id));
     },
 
-    listMembers(id: string) {
+    listMembers(id: string, page: { limit?: number; offset?: number } = {}) {
       const list = store.listById(id) ?? fail(missing("list", id));
-      return store.members(list.id).map((m) => toAdminContact(store.contact(list.accountId, m.contactId)!));
+      return filterPage(store.members(list.id), page.limit, page.offset).map((m) => toAdminContact(store.contact(list.accountId, m.contactId)!));
     },
 
     /**
@@ -430,8 +443,24 @@ export function createAdminService(deps: AdminDeps) {
 
     // What tests read back -------------------------------------------------------------------
 
-    listContacts(filter: { accountId?: string; limit?: number; offset?: number } = {}) {
-      return filterPage(store.contacts(filter.accountId), filter.limit, filter.offset).map(toAdminContact);
+    listContacts(filter: { accountId?: string; q?: string; limit?: number; offset?: number } = {}) {
+      const limit = filter.limit ?? 1000;
+      const offset = filter.offset ?? 0;
+      const q = filter.q?.trim();
+      const row = (contact: ContactRecord): Schemas["ContactRow"] => ({ ...toAdminContact(contact), listIds: store.listIdsOf(contact.id) });
+      if (!q) return filterPage(store.contacts(filter.accountId), limit, offset).map(row);
+      const indexed = filter.accountId ? indexedContact(filter.accountId, q) : undefined;
+      if (indexed !== undefined) return (offset === 0 && indexed ? [indexed] : []).map(row);
+      // A name is found by scanning, stopping once the page is full: a first page is quick at any size.
+      const needle = q.toLowerCase();
+      const found: ContactRecord[] = [];
+      let skipped = 0;
+      for (const contact of store.contacts(filter.accountId)) {
+        if (!contactMatches(contact, needle)) continue;
+        if (skipped < offset) skipped++;
+        else if (found.push(contact) >= limit) break;
+      }
+      return found.map(row);
     },
 
     getContact(id: string): Schemas["ContactDetail"] {
@@ -458,8 +487,12 @@ export function createAdminService(deps: AdminDeps) {
       return toMessage(message);
     },
 
-    listDeliveries(filter: { accountId?: string; messageId?: string; kind?: string; state?: string; limit?: number; offset?: number } = {}) {
-      const source = filter.messageId ? store.deliveriesOf(filter.messageId) : store.deliveries();
+    listDeliveries(filter: { accountId?: string; messageId?: string; contactId?: string; kind?: string; state?: string; limit?: number; offset?: number } = {}) {
+      const source = filter.messageId
+        ? store.deliveriesOf(filter.messageId)
+        : filter.contactId
+          ? store.conversation(filter.contactId).flatMap((m) => (m.direction === "outbound" ? store.deliveriesOf(m.id) : []))
+          : store.deliveries();
       const matching = source.filter(
         (d) => (!filter.accountId || d.accountId === filter.accountId) && (!filter.kind || d.kind === filter.kind) && (!filter.state || d.state === filter.state),
       );
@@ -468,6 +501,13 @@ export function createAdminService(deps: AdminDeps) {
 
     getDelivery(id: string) {
       const delivery = store.delivery(id) ?? fail(missing("delivery", id));
+      return toDelivery(delivery, store.attemptsOf(delivery.id));
+    },
+
+    redeliver(id: string) {
+      const delivery = store.delivery(id) ?? fail(missing("delivery", id));
+      if (delivery.state === "pending") throw conflict(`Delivery ${id} is still under way (next attempt at ${delivery.nextAttemptAt ?? "once one is free"}): it is sent again only once it has been delivered or has failed.`);
+      deps.engine.redeliver(delivery);
       return toDelivery(delivery, store.attemptsOf(delivery.id));
     },
 
@@ -539,4 +579,9 @@ const LAST_TIME = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 function fail(error: Error): never {
   throw error;
+}
+
+function contactMatches(contact: ContactRecord, needle: string): boolean {
+  const name = `${contact.firstName ?? ""} ${contact.lastName ?? ""}`.toLowerCase();
+  return name.includes(needle) || (contact.phone?.includes(needle) ?? false) || (contact.email?.toLowerCase().includes(needle) ?? false);
 }

@@ -218,6 +218,15 @@ export function createDeliveries(deps: DeliveryDeps) {
       scheduler.add("deliver", { deliveryId: delivery.id });
       return delivery;
     },
+
+    /**
+     * A finished delivery (delivered or failed) sent again: the same webhook-id and payload,
+     * attempts numbered on from the last, retried while the attempt budget lasts.
+     */
+    redeliver(delivery: DeliveryRecord): void {
+      store.updateDelivery(delivery, { state: "pending", completedAt: null, nextAttemptAt: iso(clock.now()), lastError: null });
+      scheduler.add("deliver", { deliveryId: delivery.id });
+    },
   };
 }
 

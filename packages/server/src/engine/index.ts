@@ -62,6 +62,7 @@ export function createEngine(deps: EngineDeps, options: EngineOptions = {}) {
 
   return {
     humanReply: conversations.humanReply,
+    redeliver: deliveries.redeliver,
     /** Resolves once nothing is running (work due later waits for its time). */
     settle: () => scheduler.settle(),
     pending: () => scheduler.pending(),

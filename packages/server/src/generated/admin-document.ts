@@ -842,6 +842,14 @@ export const adminDocument: OpenApiDocument = {
           "Lists"
         ],
         "summary": "The list's contacts",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/Limit"
+          },
+          {
+            "$ref": "#/components/parameters/Offset"
+          }
+        ],
         "responses": {
           "200": {
             "description": "The members, in the order they joined.",
@@ -910,10 +918,22 @@ export const adminDocument: OpenApiDocument = {
         "tags": [
           "Conversations"
         ],
-        "summary": "List contacts",
+        "summary": "List or search contacts",
+        "description": "With `q`, only the contacts it finds: a phone number in E.164 (`+14155550123`) finds the account's contact with that number, an email address the account's first contact with it (any case), and any other text the contacts whose first and last name, phone or email contain it (any case). Without `accountId`, a phone number or email is searched for as text in every account.",
         "parameters": [
           {
             "$ref": "#/components/parameters/AccountFilter"
+          },
+          {
+            "name": "q",
+            "in": "query",
+            "required": false,
+            "description": "A phone number, an email address, or part of a name.",
+            "schema": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 200
+            }
           },
           {
             "$ref": "#/components/parameters/Limit"
@@ -930,7 +950,7 @@ export const adminDocument: OpenApiDocument = {
                 "schema": {
                   "type": "array",
                   "items": {
-                    "$ref": "#/components/schemas/Contact"
+                    "$ref": "#/components/schemas/ContactRow"
                   }
                 }
               }
@@ -1198,6 +1218,15 @@ export const adminDocument: OpenApiDocument = {
             }
           },
           {
+            "name": "contactId",
+            "in": "query",
+            "required": false,
+            "description": "Only the deliveries of this contact's messages (its conversation's webhooks).",
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
             "name": "kind",
             "in": "query",
             "required": false,
@@ -1282,6 +1311,47 @@ export const adminDocument: OpenApiDocument = {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          }
+        }
+      }
+    },
+    "/deliveries/{deliveryId}/redeliver": {
+      "parameters": [
+        {
+          "name": "deliveryId",
+          "in": "path",
+          "required": true,
+          "schema": {
+            "type": "string"
+          }
+        }
+      ],
+      "post": {
+        "operationId": "redeliver",
+        "tags": [
+          "Conversations"
+        ],
+        "summary": "Send a finished webhook again",
+        "description": "A delivered or failed delivery is sent again at once to the URL set now, with the same `webhook-id` and payload (a receiver that already has it can tell) and a fresh signature. Its attempts are numbered on from the last; a failure is retried while the attempts in all stay within the limit (6 by default), else the delivery fails again after that one. 409 while it is still pending.",
+        "responses": {
+          "200": {
+            "description": "The delivery, pending again.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Delivery"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
           }
         }
       }
@@ -2803,6 +2873,29 @@ export const adminDocument: OpenApiDocument = {
             "format": "date-time"
           }
         }
+      },
+      "ContactRow": {
+        "description": "A contact as GET /contacts lists it, with the lists it is in.",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/Contact"
+          },
+          {
+            "type": "object",
+            "required": [
+              "listIds"
+            ],
+            "properties": {
+              "listIds": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                },
+                "description": "The lists it is in, in the order it joined them."
+              }
+            }
+          }
+        ]
       },
       "ContactDetail": {
         "type": "object",

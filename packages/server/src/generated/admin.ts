@@ -298,7 +298,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List contacts */
+        /**
+         * List or search contacts
+         * @description With `q`, only the contacts it finds: a phone number in E.164 (`+14155550123`) finds the account's contact with that number, an email address the account's first contact with it (any case), and any other text the contacts whose first and last name, phone or email contain it (any case). Without `accountId`, a phone number or email is searched for as text in every account.
+         */
         get: operations["listContacts"];
         put?: never;
         post?: never;
@@ -419,6 +422,28 @@ export interface paths {
         get: operations["getDelivery"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a finished webhook again
+         * @description A delivered or failed delivery is sent again at once to the URL set now, with the same `webhook-id` and payload (a receiver that already has it can tell) and a fresh signature. Its attempts are numbered on from the last; a failure is retried while the attempts in all stay within the limit (6 by default), else the delivery fails again after that one. 409 while it is still pending.
+         */
+        post: operations["redeliver"];
         delete?: never;
         options?: never;
         head?: never;
@@ -857,6 +882,11 @@ export interface components {
             campaignId: string | null;
             /** Format: date-time */
             createdAt: string;
+        };
+        /** @description A contact as GET /contacts lists it, with the lists it is in. */
+        ContactRow: components["schemas"]["Contact"] & {
+            /** @description The lists it is in, in the order it joined them. */
+            listIds: string[];
         };
         ContactDetail: {
             contact: components["schemas"]["Contact"];
@@ -1350,6 +1380,7 @@ export type ListPatch = components['schemas']['ListPatch'];
 export type ImportInput = components['schemas']['ImportInput'];
 export type ImportResult = components['schemas']['ImportResult'];
 export type Contact = components['schemas']['Contact'];
+export type ContactRow = components['schemas']['ContactRow'];
 export type ContactDetail = components['schemas']['ContactDetail'];
 export type Message = components['schemas']['Message'];
 export type Delivery = components['schemas']['Delivery'];
@@ -1938,7 +1969,10 @@ export interface operations {
     };
     listMembers: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: components["parameters"]["Limit"];
+                offset?: components["parameters"]["Offset"];
+            };
             header?: never;
             path: {
                 listId: components["parameters"]["ListId"];
@@ -1994,6 +2028,8 @@ export interface operations {
             query?: {
                 /** @description Only this account's records. */
                 accountId?: components["parameters"]["AccountFilter"];
+                /** @description A phone number, an email address, or part of a name. */
+                q?: string;
                 limit?: components["parameters"]["Limit"];
                 offset?: components["parameters"]["Offset"];
             };
@@ -2009,7 +2045,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Contact"][];
+                    "application/json": components["schemas"]["ContactRow"][];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -2160,6 +2196,8 @@ export interface operations {
                 /** @description Only this account's records. */
                 accountId?: components["parameters"]["AccountFilter"];
                 messageId?: string;
+                /** @description Only the deliveries of this contact's messages (its conversation's webhooks). */
+                contactId?: string;
                 kind?: "reply" | "auto_recharge";
                 state?: "pending" | "delivered" | "failed";
                 limit?: components["parameters"]["Limit"];
@@ -2205,6 +2243,31 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    redeliver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, pending again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delivery"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     listAlerts: {

@@ -189,6 +189,28 @@ export const admin: Register = (target, options) => {
       expect(dup.status).toBe(409);
     });
 
+    it("searches an account's contacts by phone, email or part of a name, a page at a time", async () => {
+      const added = await call("POST", "/lists/lst_acme/contacts", {
+        source: "manual",
+        contacts: [
+          { phone: "+14155550171", firstName: "Ada", lastName: "Lovelace", email: "Ada@Example.com" },
+          { phone: "+14155550172", firstName: "Adam", lastName: "Smith" },
+          { phone: "+14155550173", firstName: "Grace", lastName: "Hopper" },
+        ],
+      });
+      expect(added.body.added).toBe(3);
+      const search = async (q: string, extra = "") => (await call("GET", `/contacts?accountId=acc_acme&q=${encodeURIComponent(q)}${extra}`)).body.map((c: any) => c.firstName);
+      expect(await search("+14155550173")).toEqual(["Grace"]);
+      expect((await call("GET", "/contacts?accountId=acc_acme&q=hopper")).body[0].listIds).toEqual(["lst_acme"]);
+      expect(await search("ada@example.COM")).toEqual(["Ada"]);
+      expect(await search("ada")).toEqual(["Ada", "Adam"]);
+      expect(await search("ada", "&limit=1&offset=1")).toEqual(["Adam"]);
+      expect(await search("hopper")).toEqual(["Grace"]);
+      expect(await search("+19995550100")).toEqual([]);
+      expect((await call("GET", "/contacts?accountId=acc_globex&q=ada")).body).toEqual([]);
+      expect((await call("GET", "/contacts?q=")).status).toBe(400);
+    });
+
     it("the real clock cannot be advanced", async () => {
       const clock = await call("GET", "/clock");
       if (clock.body.mode === "real") expect((await call("POST", "/clock/advance", { ms: 1000 })).status).toBe(409);

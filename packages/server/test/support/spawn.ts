@@ -15,6 +15,8 @@ export interface Started {
   baseUrl: string;
   adminUrl: string;
   adminToken: string;
+  /** The dashboard's address with the admin token in its fragment. */
+  dashboardUrl: string;
   certificate: string;
   dataFile: string | null;
   clock: string;

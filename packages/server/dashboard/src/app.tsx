@@ -1,0 +1,161 @@
+/** The shell: login, the account picker, the navigation, and the page the path names. */
+import type { ComponentChildren } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import { admin, call, onUnauthorized, token, type Account } from "./api.js";
+import { Login } from "./pages/login.js";
+import { Contacts } from "./pages/contacts.js";
+import { Conversation } from "./pages/conversation.js";
+import { Lists, ListDetail } from "./pages/lists.js";
+import { Campaigns, CampaignDetail } from "./pages/campaigns.js";
+import { Deliveries } from "./pages/deliveries.js";
+import { Queue } from "./pages/queue.js";
+import { Alerts } from "./pages/alerts.js";
+import { Journal } from "./pages/journal.js";
+import { Faults } from "./pages/faults.js";
+import { Settings } from "./pages/settings.js";
+import { href, match, navigate, useLocation } from "./router.js";
+import { ErrorNote, Link, useLoad } from "./ui.js";
+
+const NAV: [path: string, label: string][] = [
+  ["/contacts", "Contacts"],
+  ["/lists", "Lists"],
+  ["/campaigns", "Campaigns"],
+  ["/deliveries", "Deliveries"],
+  ["/queue", "Queue & clock"],
+  ["/alerts", "Alerts"],
+  ["/journal", "Journal"],
+  ["/faults", "Faults"],
+  ["/settings", "Settings"],
+];
+
+export function App() {
+  const [loggedIn, setLoggedIn] = useState(() => token.get() !== null);
+  useEffect(
+    () =>
+      onUnauthorized(() => {
+        token.clear();
+        setLoggedIn(false);
+      }),
+    [],
+  );
+  if (!loggedIn) return <Login onLogIn={() => setLoggedIn(true)} />;
+  return <Shell onLogOut={() => (token.clear(), setLoggedIn(false))} />;
+}
+
+function Shell({ onLogOut }: { onLogOut: () => void }) {
+  const { path, query } = useLocation();
+  const accounts = useLoad(() => call(admin.GET("/accounts")), []);
+  const chosen = query.get("account");
+  const account = accounts.data?.find((a) => a.id === chosen);
+
+  useEffect(() => {
+    // No account chosen (or one gone): the first, on the contacts page when at the root.
+    if (!accounts.data?.length || account) return;
+    const first = accounts.data[0]!.id;
+    navigate(href(path === "/" ? "/contacts" : path, { account: first }), true);
+  }, [accounts.data, account, path]);
+
+  return (
+    <div class="shell">
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <span class="brand">Intake</span>
+        {accounts.data ? <AccountPicker accounts={accounts.data} value={chosen} path={path} /> : null}
+        <button type="button" class="link-button" onClick={onLogOut}>
+          Log out
+        </button>
+      </header>
+      <nav aria-label="Pages" class="side">
+        <ul>
+          {NAV.map(([to, label]) => (
+            <li key={to}>
+              <Link to={to} current={path === to || path.startsWith(`${to}/`)}>
+                {label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="main" tabIndex={-1}>
+        <ErrorNote error={accounts.error} />
+        {/* A page starts loading with the account's id, alongside the accounts, not after them. */}
+        {chosen && (account || !accounts.data) ? <Route path={path} accountId={chosen} account={account} accounts={accounts.data ?? []} reloadAccounts={accounts.reload} /> : null}
+      </main>
+    </div>
+  );
+}
+
+/** Agencies with their sub-accounts under them. */
+function AccountPicker({ accounts, value, path }: { accounts: Account[]; value: string | null; path: string }) {
+  const top = accounts.filter((a) => a.kind !== "subaccount");
+  const under = (agency: Account) => accounts.filter((a) => a.agencyId === agency.id);
+  // Another account's record is not on its pages: go to the section's list.
+  const section = `/${path.split("/")[1] ?? "contacts"}`;
+  return (
+    <label class="picker">
+      Account
+      <select value={value ?? ""} onChange={(event) => navigate(href(section, { account: (event.currentTarget as HTMLSelectElement).value }))}>
+        {top.map((a) =>
+          a.kind === "agency" ? (
+            <optgroup key={a.id} label={`${a.name} (agency)`}>
+              <option value={a.id}>{a.name} (agency)</option>
+              {under(a).map((sub) => (
+                <option key={sub.id} value={sub.id}>
+                  {sub.name} (sub-account)
+                </option>
+              ))}
+            </optgroup>
+          ) : (
+            <option key={a.id} value={a.id}>
+              {a.name}
+            </option>
+          ),
+        )}
+      </select>
+    </label>
+  );
+}
+
+export interface PageProps {
+  accountId: string;
+  /** Undefined until the accounts are loaded. */
+  account: Account | undefined;
+  accounts: Account[];
+  reloadAccounts: () => void;
+}
+
+function Route({ path, ...props }: { path: string } & PageProps): ComponentChildren {
+  let params: Record<string, string> | undefined;
+  if ((params = match("/contacts/:id", path))) return <Conversation key={params.id} id={params.id!} {...props} />;
+  if ((params = match("/lists/:id", path))) return <ListDetail key={params.id} id={params.id!} {...props} />;
+  if ((params = match("/campaigns/:id", path))) return <CampaignDetail key={params.id} id={params.id!} {...props} />;
+  switch (path.replace(/\/$/, "") || "/") {
+    case "/":
+    case "/contacts":
+      return <Contacts {...props} />;
+    case "/lists":
+      return <Lists {...props} />;
+    case "/campaigns":
+      return <Campaigns {...props} />;
+    case "/deliveries":
+      return <Deliveries {...props} />;
+    case "/queue":
+      return <Queue {...props} />;
+    case "/alerts":
+      return <Alerts {...props} />;
+    case "/journal":
+      return <Journal {...props} />;
+    case "/faults":
+      return <Faults {...props} />;
+    case "/settings":
+      return <Settings {...props} />;
+    default:
+      return (
+        <p role="alert">
+          No page at {path}. <Link to="/contacts">Contacts</Link>
+        </p>
+      );
+  }
+}

@@ -1,0 +1,34 @@
+import { useState } from "preact/hooks";
+import { logIn } from "../api.js";
+import { Field } from "../ui.js";
+
+export function Login({ onLogIn }: { onLogIn: () => void }) {
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const value = ((event.currentTarget as HTMLFormElement).elements.namedItem("token") as HTMLInputElement).value.trim();
+    setBusy(true);
+    const ok = await logIn(value).catch(() => false);
+    setBusy(false);
+    if (ok) onLogIn();
+    else setError("The server refused this token. Use the admin token it printed at start (or gave with --admin-token).");
+  };
+  return (
+    <main id="main" class="login">
+      <h1>Intake dashboard</h1>
+      <p>Log in with the admin token the server printed at start. The URL it printed logs in by itself.</p>
+      <form onSubmit={submit}>
+        <Field label="Admin token">{(id) => <input id={id} name="token" type="password" autoComplete="off" required autoFocus />}</Field>
+        {error ? (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <button type="submit" disabled={busy}>
+          Log in
+        </button>
+      </form>
+    </main>
+  );
+}

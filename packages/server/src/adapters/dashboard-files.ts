@@ -1,0 +1,34 @@
+/** The dashboard's built files on disk, read once each and kept. */
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import type { DashboardFiles } from "../http/dashboard.js";
+
+/**
+ * Where the build puts them: beside the bundled adapter (dist/dashboard), or, running from the
+ * TypeScript sources (tests), in the package's dist.
+ */
+const CANDIDATES = [new URL("./dashboard/", import.meta.url), new URL("../../dist/dashboard/", import.meta.url)];
+
+/** The files in `folder` (default: the built dashboard); undefined when it holds no index.html. */
+export function dashboardFiles(folder?: string): DashboardFiles | undefined {
+  const root = folder ?? CANDIDATES.map((url) => fileURLToPath(url)).find((path) => existsSync(`${path}index.html`));
+  if (!root || !existsSync(`${root.replace(/\/?$/, "/")}index.html`)) return undefined;
+  const base = root.replace(/\/?$/, "/");
+  const cache = new Map<string, Promise<string | undefined>>();
+  return {
+    read(name) {
+      let file = cache.get(name);
+      if (!file) {
+        // Names are checked by the core (no "..", no slashes past assets/).
+        file = readFile(`${base}${name}`, "utf8").catch(() => {
+          // Only files found are kept: names asked for in vain do not pile up.
+          cache.delete(name);
+          return undefined;
+        });
+        cache.set(name, file);
+      }
+      return file;
+    },
+  };
+}
