@@ -111,6 +111,8 @@ describe("the dashboard in a browser", () => {
     // The deliveries page: the human reply's webhook, sent again with the same webhook-id.
     await nav(page, "Deliveries");
     const card = page.getByRole("listitem").filter({ hasText: "Hi Ada, this is Sam from the front desk." });
+    // Its attempt shows the signature the receiver got.
+    await card.getByText(`webhook-signature: ${String(human.headers["webhook-signature"])}`).waitFor();
     await card.getByRole("button", { name: "Redeliver" }).click();
     await card.getByRole("row").filter({ hasText: /^2/ }).filter({ hasText: "200" }).waitFor();
     const copies = setup.receiver.received.filter((r) => r.json?.body === "Hi Ada, this is Sam from the front desk.");

@@ -215,6 +215,11 @@ describe("reply webhook delivery", () => {
     expect(failed).toMatchObject({ state: "failed", lastError: "Failed after 4 attempts; the last: HTTP 500: receiver is down" });
     expect(failed.attempts.at(-1).nextAttemptAt).toBeNull();
     expect(new Set(hooks.received.map((r) => r.headers["webhook-id"]))).toEqual(new Set([failed.webhookId]));
+    // Each attempt shows the signed headers that the receiver got from it, which verify.
+    expect(failed.attempts.map((a: { webhookTimestamp: number; webhookSignature: string }) => [String(a.webhookTimestamp), a.webhookSignature])).toEqual(
+      hooks.received.map((r) => [r.headers["webhook-timestamp"], r.headers["webhook-signature"]]),
+    );
+    for (const call of hooks.received) expect(() => hooks.verify(call, SECRET)).not.toThrow();
     expect(await get(`/messages/${failed.messageId}`)).toMatchObject({ status: "failed", error: "Failed after 4 attempts; the last: HTTP 500: receiver is down" });
   });
 

@@ -130,6 +130,8 @@ export function createDeliveries(deps: DeliveryDeps) {
       deliveryId: delivery.id,
       number,
       startedAt: iso(startedAt),
+      webhookTimestamp: outcome.webhookTimestamp,
+      webhookSignature: outcome.webhookSignature,
       durationMs: outcome.durationMs,
       status: outcome.status,
       error: outcome.error,
@@ -155,13 +157,17 @@ export function createDeliveries(deps: DeliveryDeps) {
     // Receivers check webhook-timestamp against their own clock, so it is wall-clock time even
     // when the server runs on a virtual clock.
     const sentAt = new Date();
+    const webhookTimestamp = Math.floor(sentAt.getTime() / 1000);
+    const webhookSignature = new Webhook(account.webhookSecret).sign(delivery.webhookId, sentAt, delivery.payload);
     const headers = {
       "content-type": "application/json",
       "user-agent": "Intake-Webhooks/1.0",
       "webhook-id": delivery.webhookId,
-      "webhook-timestamp": String(Math.floor(sentAt.getTime() / 1000)),
-      "webhook-signature": new Webhook(account.webhookSecret).sign(delivery.webhookId, sentAt, delivery.payload),
+      "webhook-timestamp": String(webhookTimestamp),
+      "webhook-signature": webhookSignature,
     };
+    // Kept with the attempt, so the admin API (and the dashboard) show what the receiver was sent.
+    const signed = { webhookTimestamp, webhookSignature };
     const started = performance.now();
     const took = () => Math.round(performance.now() - started);
     // One signal for the timeout and the stop, its listener on the stop removed once done: a
@@ -183,6 +189,7 @@ export function createDeliveries(deps: DeliveryDeps) {
       const text = (await untilAborted(response.text(), signal).catch(() => "")).slice(0, 500);
       const ok = response.status >= 200 && response.status < 300;
       return {
+        ...signed,
         status: response.status,
         durationMs: took(),
         error: ok ? null : `HTTP ${response.status}${text ? `: ${text}` : ""}`,
@@ -190,7 +197,7 @@ export function createDeliveries(deps: DeliveryDeps) {
       };
     } catch (error) {
       const reason = timedOut ? new DOMException("timed out", "TimeoutError") : error;
-      return { status: null, durationMs: took(), error: describe(reason, options.timeoutMs), retryAfterMs: null };
+      return { ...signed, status: null, durationMs: took(), error: describe(reason, options.timeoutMs), retryAfterMs: null };
     } finally {
       clearTimeout(timer);
       stop.removeEventListener("abort", onStop);

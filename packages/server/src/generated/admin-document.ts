@@ -3158,6 +3158,8 @@ export const adminDocument: OpenApiDocument = {
         "required": [
           "number",
           "startedAt",
+          "webhookTimestamp",
+          "webhookSignature",
           "durationMs",
           "status",
           "error",
@@ -3170,6 +3172,20 @@ export const adminDocument: OpenApiDocument = {
           "startedAt": {
             "type": "string",
             "format": "date-time"
+          },
+          "webhookTimestamp": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "description": "The `webhook-timestamp` header this attempt sent: Unix seconds on the wall clock (a receiver checks it against its own, so it is not the server's virtual clock). Null for an attempt saved before attempts kept their headers."
+          },
+          "webhookSignature": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The `webhook-signature` header this attempt sent (`v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{payload}` with the account's webhook secret). With the delivery's `webhookId` and `payload`, what a receiver needs to check it. Null for an attempt saved before attempts kept their headers."
           },
           "durationMs": {
             "type": "number"

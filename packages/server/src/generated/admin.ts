@@ -952,6 +952,10 @@ export interface components {
             number: number;
             /** Format: date-time */
             startedAt: string;
+            /** @description The `webhook-timestamp` header this attempt sent: Unix seconds on the wall clock (a receiver checks it against its own, so it is not the server's virtual clock). Null for an attempt saved before attempts kept their headers. */
+            webhookTimestamp: number | null;
+            /** @description The `webhook-signature` header this attempt sent (`v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{payload}` with the account's webhook secret). With the delivery's `webhookId` and `payload`, what a receiver needs to check it. Null for an attempt saved before attempts kept their headers. */
+            webhookSignature: string | null;
             durationMs: number;
             /** @description The receiver's HTTP status; null when there was none (timeout, refused). */
             status: number | null;

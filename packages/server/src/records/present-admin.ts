@@ -81,6 +81,9 @@ export function toDelivery(record: DeliveryRecord, attempts: DeliveryAttemptReco
     attempts: attempts.map((a) => ({
       number: a.number,
       startedAt: a.startedAt,
+      // Attempts saved before they kept their headers have none.
+      webhookTimestamp: a.webhookTimestamp ?? null,
+      webhookSignature: a.webhookSignature ?? null,
       durationMs: a.durationMs,
       status: a.status,
       error: a.error,

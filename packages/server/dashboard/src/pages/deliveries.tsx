@@ -43,11 +43,13 @@ function DeliveryItem({ delivery, onChange }: { delivery: Delivery; onChange: ()
             </dd>
           </>
         ) : null}
-        <dt>Signed headers</dt>
+        <dt>Headers</dt>
         <dd class="mono">
           webhook-id: {delivery.webhookId}
           <br />
-          webhook-timestamp, webhook-signature: per attempt (HMAC-SHA256 of id, timestamp and payload with the account's webhook secret)
+          content-type: application/json
+          <br />
+          webhook-timestamp, webhook-signature: each attempt's, below
         </dd>
         <dt>Next attempt</dt>
         <dd>
@@ -69,6 +71,7 @@ function DeliveryItem({ delivery, onChange }: { delivery: Delivery; onChange: ()
             <th scope="col">Took</th>
             <th scope="col">Status</th>
             <th scope="col">Error</th>
+            <th scope="col">Signed headers</th>
             <th scope="col">Next attempt</th>
           </tr>
         </thead>
@@ -82,6 +85,17 @@ function DeliveryItem({ delivery, onChange }: { delivery: Delivery; onChange: ()
               <td>{Math.round(a.durationMs)} ms</td>
               <td>{a.status ?? "none"}</td>
               <td>{a.error ?? "—"}</td>
+              <td class="mono">
+                {a.webhookSignature === null ? (
+                  "not kept"
+                ) : (
+                  <>
+                    webhook-timestamp: {a.webhookTimestamp}
+                    <br />
+                    webhook-signature: {a.webhookSignature}
+                  </>
+                )}
+              </td>
               <td>
                 <Time at={a.nextAttemptAt} />
               </td>
