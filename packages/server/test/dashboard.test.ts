@@ -180,6 +180,9 @@ describe("the dashboard in a browser", () => {
       ["Katherine", null],
       ["Dorothy", "dorothy@example.com"],
     ]);
+    // The contacts page shows the newest first: the one just imported at the top.
+    await page.goto(setup.cli.info.dashboardUrl.replace("#", "contacts?account=acc_fit#"));
+    await expect.poll(() => page.getByRole("row").nth(1).textContent()).toContain("Dorothy Vaughan");
     noProblems(problems);
   }, 60_000);
 

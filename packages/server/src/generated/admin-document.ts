@@ -936,6 +936,20 @@ export const adminDocument: OpenApiDocument = {
             }
           },
           {
+            "name": "order",
+            "in": "query",
+            "required": false,
+            "description": "`oldest` first (the default) or `newest` first (the dashboard's order: the contacts a funnel just added at the top).",
+            "schema": {
+              "type": "string",
+              "enum": [
+                "oldest",
+                "newest"
+              ],
+              "default": "oldest"
+            }
+          },
+          {
             "$ref": "#/components/parameters/Limit"
           },
           {
@@ -944,7 +958,7 @@ export const adminDocument: OpenApiDocument = {
         ],
         "responses": {
           "200": {
-            "description": "Contacts, oldest first.",
+            "description": "Contacts, in the order asked for (oldest first by default).",
             "content": {
               "application/json": {
                 "schema": {

@@ -2034,6 +2034,8 @@ export interface operations {
                 accountId?: components["parameters"]["AccountFilter"];
                 /** @description A phone number, an email address, or part of a name. */
                 q?: string;
+                /** @description `oldest` first (the default) or `newest` first (the dashboard's order: the contacts a funnel just added at the top). */
+                order?: "oldest" | "newest";
                 limit?: components["parameters"]["Limit"];
                 offset?: components["parameters"]["Offset"];
             };
@@ -2043,7 +2045,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Contacts, oldest first. */
+            /** @description Contacts, in the order asked for (oldest first by default). */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -209,6 +209,15 @@ export const admin: Register = (target, options) => {
       expect(await search("+19995550100")).toEqual([]);
       expect((await call("GET", "/contacts?accountId=acc_globex&q=ada")).body).toEqual([]);
       expect((await call("GET", "/contacts?q=")).status).toBe(400);
+      // Newest first: the same contacts the other way round, paged from the newest.
+      expect(await search("ada", "&order=newest")).toEqual(["Adam", "Ada"]);
+      const names = async (query: string) => (await call("GET", `/contacts?accountId=acc_acme${query}`)).body.map((c: any) => c.firstName);
+      const oldestFirst = await names("");
+      expect(await names("&order=newest")).toEqual([...oldestFirst].reverse());
+      expect(await names("&order=newest&limit=2")).toEqual(["Grace", "Adam"]);
+      expect(await names("&order=newest&limit=2&offset=2")).toEqual([...oldestFirst].reverse().slice(2, 4));
+      expect(await names(`&order=newest&offset=${oldestFirst.length}`)).toEqual([]);
+      expect((await call("GET", "/contacts?accountId=acc_acme&order=latest")).status).toBe(400);
     });
 
     it("the real clock cannot be advanced", async () => {

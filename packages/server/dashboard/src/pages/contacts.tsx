@@ -13,7 +13,7 @@ export function Contacts({ accountId }: PageProps) {
   const offset = Number(query.get("offset") ?? 0) || 0;
   // One more than a page tells whether there is a next one.
   const contacts = useLoad(
-    () => call(admin.GET("/contacts", { params: { query: { accountId: accountId, limit: PAGE_SIZE + 1, offset, ...(q ? { q } : {}) } } })),
+    () => call(admin.GET("/contacts", { params: { query: { accountId: accountId, order: "newest", limit: PAGE_SIZE + 1, offset, ...(q ? { q } : {}) } } })),
     [accountId, q, offset],
   );
   const campaigns = useLoad(() => call(admin.GET("/campaigns", { params: { query: { accountId } } })), [accountId]);
