@@ -355,7 +355,7 @@ export class Store {
 
   createDelivery(fields: DeliveryRecord): DeliveryRecord {
     const delivery = this.insertDelivery(fields);
-    this.changedRecord("delivery", delivery);
+    this.changedRecord("delivery", delivery, true);
     return delivery;
   }
 
@@ -380,7 +380,7 @@ export class Store {
   createAttempt(fields: DeliveryAttemptRecord): DeliveryAttemptRecord {
     const attempt = { ...fields };
     push(this.attemptsOfDelivery, attempt.deliveryId, attempt);
-    this.changedRecord("deliveryAttempt", attempt);
+    this.changedRecord("deliveryAttempt", attempt, true);
     return attempt;
   }
 
@@ -437,7 +437,7 @@ export class Store {
       createdAt: this.timestamp(),
     };
     push(this.transactionsOf, transaction.accountId, transaction);
-    this.changedRecord("creditTransaction", transaction);
+    this.changedRecord("creditTransaction", transaction, true);
     return transaction;
   }
 
@@ -521,6 +521,8 @@ export class Store {
     for (const name of MODEL_NAMES) {
       for (const fields of records[name] ?? []) this.create(name, fields as never);
     }
+    // @mswjs/data refuses a second record with a primary key it has; the plain tables check here.
+    for (const table of ["deliveryAttempt", "creditTransaction", "idempotencyRecord", "job"] as const) refuseDuplicates(table, records[table]);
     for (const delivery of records.delivery ?? []) this.insertDelivery(delivery);
     for (const attempt of records.deliveryAttempt ?? []) push(this.attemptsOfDelivery, attempt.deliveryId, { ...attempt });
     for (const transaction of records.creditTransaction ?? []) push(this.transactionsOf, transaction.accountId, { ...transaction });
@@ -633,6 +635,15 @@ export class Store {
  * variable of a wider type that carries one does not pass either.
  */
 type Patch<R, Indexed extends keyof R> = Partial<Omit<R, "id" | Indexed | symbol>> & { [K in "id" | Indexed]?: never };
+
+/** Throws when two records of a table have one id. */
+function refuseDuplicates(table: TableName, records: ReadonlyArray<{ id: string }> = []): void {
+  const seen = new Set<string>();
+  for (const { id } of records) {
+    if (seen.has(id)) throw new Error(`There are two ${table} records with the id ${id}.`);
+    seen.add(id);
+  }
+}
 
 /** The record if it belongs to the account, else undefined. */
 function ownedBy<R extends { accountId: string }>(accountId: string, record: R | undefined): R | undefined {

@@ -165,6 +165,11 @@ export const admin: Register = (target, options) => {
       const restore = await call("PUT", "/snapshot", duplicated);
       expect(restore).toMatchObject({ status: 400, body: { error: { code: "VALIDATION_ERROR", message: expect.stringContaining("Nothing was changed.") } } });
       expect(JSON.stringify((await call("GET", "/snapshot")).body.records)).toBe(before);
+      // The same for a kind kept in a plain table beside @mswjs/data.
+      expect(snapshot.records.creditTransaction.length).toBeGreaterThan(0);
+      const twice = { ...snapshot, records: { ...snapshot.records, creditTransaction: [...snapshot.records.creditTransaction, snapshot.records.creditTransaction[0]] } };
+      expect(await call("PUT", "/snapshot", twice)).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining("two creditTransaction records with the id") } } });
+      expect(JSON.stringify((await call("GET", "/snapshot")).body.records)).toBe(before);
       const globexContact = await client(target(), "query", KEYS.globex).contacts.create({ email: "g@example.com" });
       const afterGlobex = JSON.stringify((await call("GET", "/snapshot")).body.records);
       const partial = await call("POST", "/lists/lst_acme/contacts", { contacts: [{ phone: "+14155550199" }, { email: "x@example.com" }, { firstName: "nobody" }] });
