@@ -350,10 +350,9 @@ function printEvents(intake: Intake, level: LogLevel, format: LogFormat) {
   };
   intake.subscribe({
     deliver(entry) {
-      const event = entry.event();
-      if (!logs(level, event)) return;
+      if (!logs(level, entry)) return;
       if (pending.length === 0) setImmediate(flush);
-      pending.push(`${logLine(format, entry.id, event)}\n`);
+      pending.push(`${logLine(format, entry.id, entry.event())}\n`);
     },
     end: () => (pending.length ? flush() : undefined),
   });

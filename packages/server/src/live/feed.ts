@@ -14,6 +14,11 @@ export interface FeedEntry {
   readonly id: number;
   readonly type: LiveEventType;
   readonly accountId: string | null;
+  /**
+   * A detail (a request answered 2xx or 3xx, a job queued or run): what a log shows only at debug.
+   * Known without making the event's data, so a log that skips it costs nothing.
+   */
+  readonly detail: boolean;
   /** The event's data (made once, on first use). */
   event(): LiveEvent;
 }
@@ -50,9 +55,9 @@ export class EventFeed {
   }
 
   /** Records what happened; `make` gives its data when somebody first needs it. */
-  publish(type: LiveEventType, accountId: string | null, make: () => LiveEvent): void {
+  publish(type: LiveEventType, accountId: string | null, make: () => LiveEvent, detail = false): void {
     let made: LiveEvent | undefined;
-    const entry: FeedEntry = { id: ++this.lastId, type, accountId, event: () => (made ??= make()) };
+    const entry: FeedEntry = { id: ++this.lastId, type, accountId, detail, event: () => (made ??= make()) };
     if (this.capacity > 0) {
       if (this.ring.length < this.capacity) this.ring.push(entry);
       else {
@@ -87,9 +92,6 @@ export class EventFeed {
     return () => this.subscribers.delete(subscriber);
   }
 
-  get subscriberCount(): number {
-    return this.subscribers.size;
-  }
 
   /** Ends every subscription (the server stops); later ones end at once. */
   close(): void {

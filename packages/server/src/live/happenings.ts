@@ -72,7 +72,7 @@ export function observeHappenings(feed: EventFeed, sources: HappeningSources): H
         const job = change.record as JobRecord;
         const { accountId, contactId } = subjectOf(job);
         const runAt = job.runAt ?? at;
-        return feed.publish("job.queued", accountId, () => ({ type: "job.queued", at: iso(at), accountId, jobId: job.id, kind: job.kind, runAt: iso(runAt), contactId }));
+        return feed.publish("job.queued", accountId, () => ({ type: "job.queued", at: iso(at), accountId, jobId: job.id, kind: job.kind, runAt: iso(runAt), contactId }), true);
       }
       case "alert": {
         const { id, accountId, contactId } = change.record as { id: string; accountId: string; contactId: string };
@@ -107,7 +107,7 @@ export function observeHappenings(feed: EventFeed, sources: HappeningSources): H
     sources.onJobRan((job) => {
       const at = clock.now();
       const { accountId } = subjectOf(job);
-      feed.publish("job.ran", accountId, () => ({ type: "job.ran", at: iso(at), accountId, jobId: job.id, kind: job.kind }));
+      feed.publish("job.ran", accountId, () => ({ type: "job.ran", at: iso(at), accountId, jobId: job.id, kind: job.kind }), true);
     }),
   ];
 
@@ -123,7 +123,9 @@ export function observeHappenings(feed: EventFeed, sources: HappeningSources): H
         requestId: record.id,
         durationMs: record.durationMs,
         code: record.errorCode,
-      }));
+      }),
+        record.status >= 200 && record.status < 400,
+      );
     },
     stop() {
       for (const stop of stops) stop();

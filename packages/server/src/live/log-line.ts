@@ -4,19 +4,17 @@
  * bot, webhooks, alerts and the clock, and the requests that failed; every request and every job
  * at `debug`. The events carry ids, never keys (a request's path is redacted as the journal's).
  */
-import type { LiveEvent } from "./feed.js";
+import type { FeedEntry, LiveEvent } from "./feed.js";
 
 export const LOG_LEVELS = ["quiet", "info", "debug"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export const LOG_FORMATS = ["text", "json"] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
-/** Whether `level` prints this event. */
-export function logs(level: LogLevel, event: LiveEvent): boolean {
+/** Whether `level` prints this event: decided before its data is made, which a skipped one never is. */
+export function logs(level: LogLevel, entry: FeedEntry): boolean {
   if (level === "quiet") return false;
-  if (level === "debug") return true;
-  if (event.type === "request.answered") return event.status >= 400 || event.status < 200;
-  return event.type !== "job.queued" && event.type !== "job.ran";
+  return level === "debug" || !entry.detail;
 }
 
 /** One line, without its newline. */

@@ -10,6 +10,7 @@
  * bound (an import of many contacts happens in one go, before anyone can read). A dropped reader
  * reconnects with Last-Event-ID and replays what the feed still holds.
  */
+import { unref } from "../shared/clock.js";
 import type { EventFeed, FeedEntry } from "./feed.js";
 
 export interface StreamOptions {
@@ -103,9 +104,4 @@ export function eventStream(feed: EventFeed, options: StreamOptions): ReadableSt
     },
     new CountQueuingStrategy({ highWaterMark: options.maxQueued }),
   );
-}
-
-/** A stream left open does not keep the process alive (Node; browsers have no unref). */
-function unref(timer: unknown) {
-  (timer as { unref?: () => void }).unref?.();
 }

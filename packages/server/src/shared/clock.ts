@@ -31,8 +31,8 @@ export const VIRTUAL_EPOCH = Date.UTC(2026, 0, 1);
 
 const MAX_TIMEOUT = 2 ** 31 - 1;
 
-/** In Node, a pending timer must not keep a finished process alive. */
-function unref<T>(timer: T): T {
+/** In Node, a pending timer must not keep a finished process alive (browsers have no unref). */
+export function unref<T>(timer: T): T {
   (timer as { unref?: () => void }).unref?.();
   return timer;
 }
