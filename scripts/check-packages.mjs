@@ -6,10 +6,9 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFile
 import { builtinModules, createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { packLocal } from "./pack-local.mjs";
+import { PACKAGES as packages, packLocal } from "./pack-local.mjs";
 
 const require = createRequire(import.meta.url);
-const packages = ["@intake/spec", "@intake/client", "@intake/server"];
 const dirOf = (name) => `packages/${name.split("/")[1]}`;
 let failed = false;
 

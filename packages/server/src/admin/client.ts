@@ -71,15 +71,22 @@ export function createAdminClient(options: AdminClientOptions) {
     signal?.addEventListener("abort", onAbort, { once: true });
     const headers: Record<string, string> = { authorization: `Bearer ${options.token}`, accept: "text/event-stream" };
     if (lastEventId !== undefined) headers["last-event-id"] = String(lastEventId);
-    const response = await send(new Request(url, { headers, signal: controller.signal }));
-    if (!response.ok || !response.body) {
-      const body = (await response.json().catch(() => undefined)) as unknown;
-      throw apiError(response.status, body);
-    }
-    return readEvents(response.body, () => {
+    const stop = () => {
       signal?.removeEventListener("abort", onAbort);
       controller.abort();
-    });
+    };
+    try {
+      const response = await send(new Request(url, { headers, signal: controller.signal }));
+      if (!response.ok || !response.body) {
+        const body = (await response.json().catch(() => undefined)) as unknown;
+        throw apiError(response.status, body);
+      }
+      return readEvents(response.body, stop);
+    } catch (error) {
+      // Refused or never answered: nothing is left listening on the caller's signal.
+      stop();
+      throw error;
+    }
   }
 
   const client = {
