@@ -235,18 +235,26 @@ import { trustingFetch } from "@intake/server/connect";
 const require = createRequire(import.meta.url);
 if (typeof require("@intake/client").createIntakeClient !== "function") throw new Error("client: require has no createIntakeClient");
 if (!document.paths["/contacts"] || !require("@intake/spec").document.paths["/contacts"]) throw new Error("spec: the document has no /contacts");
-const cli = spawn("npx", ["--offline", "intake-server", "--demo", "--port", "0"], { stdio: ["ignore", "pipe", "ignore"] });
-let line = "";
-for await (const chunk of cli.stdout) {
-  line += chunk;
-  if (line.includes("\\n")) break;
+const cli = spawn("npx", ["--offline", "intake-server", "--demo", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+let stderr = "";
+cli.stderr.on("data", (chunk) => (stderr += chunk));
+let contact;
+try {
+  let line = "";
+  for await (const chunk of cli.stdout) {
+    line += chunk;
+    if (line.includes("\\n")) break;
+  }
+  if (!line.includes("\\n")) throw new Error("intake-server ended before it listened: " + stderr);
+  const started = JSON.parse(line.split("\\n")[0]);
+  const fetch = trustingFetch(readFileSync(started.certificate, "utf8"));
+  const client = createIntakeClient({ auth: "query", apiKey: started.demoKeys.business, baseUrl: started.baseUrl, fetch });
+  contact = await client.contacts.create({ phone: "+14155550123", firstName: "Ada" });
+  fetch.close();
+} finally {
+  // Never left running in a folder about to be removed.
+  cli.kill("SIGTERM");
 }
-const started = JSON.parse(line.split("\\n")[0]);
-const fetch = trustingFetch(readFileSync(started.certificate, "utf8"));
-const client = createIntakeClient({ auth: "query", apiKey: started.demoKeys.business, baseUrl: started.baseUrl, fetch });
-const contact = await client.contacts.create({ phone: "+14155550123", firstName: "Ada" });
-fetch.close();
-cli.kill("SIGTERM");
 await once(cli, "exit");
 console.log("npx intake-server --demo started from them, and a client created contact " + contact.id + " over HTTPS");
 `,

@@ -1,7 +1,7 @@
 // The certificate kept beside a data file or in a folder: reused on restart while it still
 // serves, replaced (and the reason given) when it no longer does.
 import { X509Certificate } from "node:crypto";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { defaultCertDir, loadCertificate } from "@intake/server/node";
@@ -132,6 +132,20 @@ describe("the certificate kept in a folder (the CLI's: the user's cache folder)"
     const link = certDir();
     symlinkSync(mkdtempSync(join(tmpdir(), "intake-elsewhere-")), link);
     await expect(loadCertificate({ certDir: link })).rejects.toThrow(`The certificate folder ${link} is not a folder (a link or a file)`);
+  });
+});
+
+describe("the lock on the certificate's folder", () => {
+  it("left behind by a start that died is taken over once stale, and gone after", async () => {
+    const folder = certDir();
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const lock = join(folder, "localhost.cert.pem.lock");
+    writeFileSync(lock, "");
+    const stale = new Date(Date.now() - 20_000);
+    utimesSync(lock, stale, stale);
+    const loaded = await loadCertificate({ certDir: folder });
+    expect(loaded.certPath).toBe(join(folder, "localhost.cert.pem"));
+    expect(readdirSync(folder)).not.toContain("localhost.cert.pem.lock");
   });
 });
 
