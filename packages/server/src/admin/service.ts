@@ -16,7 +16,7 @@ import { toE164 } from "../operations/phone.js";
 import { clean, storedCustomFields } from "../records/present-v1.js";
 import { webhookUrlProblem } from "../shared/webhook-url.js";
 import type { AccountRecord, ContactRecord } from "../store/models.js";
-import { roundCredits, type Records, type Store } from "../store/store.js";
+import { isCreditAmount, type Records, type Store } from "../store/store.js";
 import {
   toAccount,
   toAdminContact,
@@ -360,9 +360,7 @@ export function createAdminService(deps: AdminDeps) {
 
     adjustCredits(id: string, amount: number, description?: string) {
       const record = account(id);
-      const rounded = roundCredits(amount);
-      // Bounded like a /v1 grant: no sum of bounded amounts overflows a balance to Infinity.
-      if (!Number.isFinite(amount) || rounded === 0 || Math.abs(rounded - amount) > 1e-9 || Math.abs(amount) > 1e9) {
+      if (!isCreditAmount(amount)) {
         throw adminError(400, "VALIDATION_ERROR", "amount must be a non-zero number of credits with at most 6 decimal places, at most 1000000000 either way.");
       }
       if (record.credits + amount < 0) {

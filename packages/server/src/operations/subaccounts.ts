@@ -1,6 +1,6 @@
 /** POST /subaccounts/credits. */
 import { HttpError, badRequest, notFound } from "../shared/errors.js";
-import { roundCredits } from "../store/store.js";
+import { isCreditAmount, roundCredits } from "../store/store.js";
 import type { Handler } from "./types.js";
 
 export const grantSubaccountCredits: Handler<"grantSubaccountCredits"> = ({ account, body, headers }, { store, limits }) => {
@@ -32,13 +32,12 @@ export const grantSubaccountCredits: Handler<"grantSubaccountCredits"> = ({ acco
   return { status: 200, body: result };
 };
 
-/** Credits are kept to 6 decimal places: an amount with more would not add up in the history. */
+/** A grant's amount, as kept (to 6 decimal places). */
 export function creditAmount(amount: number): number {
-  const rounded = roundCredits(amount);
-  if (!Number.isFinite(amount) || rounded <= 0 || Math.abs(rounded - amount) > 1e-9 || amount > 1e9) {
+  if (!isCreditAmount(amount) || amount < 0) {
     throw badRequest("INVALID_AMOUNT", "amount must be a positive number of credits with at most 6 decimal places, at most 1000000000.");
   }
-  return rounded;
+  return roundCredits(amount);
 }
 
 /** JSON with object keys sorted, so equal requests compare equal whatever their key order. */

@@ -656,6 +656,16 @@ function push<T>(map: Map<string, T[]>, key: string, value: T) {
   else map.set(key, [value]);
 }
 
+/**
+ * An amount of credits a grant or an adjustment may move: not zero, at most 6 decimal places (an
+ * amount with more would not add up in the history), at most 1e9 either way (no sum of such
+ * amounts overflows a balance to Infinity).
+ */
+export function isCreditAmount(amount: number): boolean {
+  const rounded = roundCredits(amount);
+  return Number.isFinite(amount) && rounded !== 0 && Math.abs(rounded - amount) <= 1e-9 && Math.abs(amount) <= 1e9;
+}
+
 /** Credits are kept to 6 decimals, so 0.1 + 0.2 gives 0.3. */
 export function roundCredits(value: number): number {
   // A value this large has no sixth decimal left to round, and scaling it could overflow to
