@@ -235,7 +235,8 @@ import { trustingFetch } from "@intake/server/connect";
 const require = createRequire(import.meta.url);
 if (typeof require("@intake/client").createIntakeClient !== "function") throw new Error("client: require has no createIntakeClient");
 if (!document.paths["/contacts"] || !require("@intake/spec").document.paths["/contacts"]) throw new Error("spec: the document has no /contacts");
-const cli = spawn("npx", ["--offline", "intake-server", "--demo", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+// Its own process group: npx does not pass a SIGTERM on to the server it started, the group gets it.
+const cli = spawn("npx", ["--offline", "intake-server", "--demo", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"], detached: true });
 let stderr = "";
 cli.stderr.on("data", (chunk) => (stderr += chunk));
 let contact;
@@ -252,8 +253,10 @@ try {
   contact = await client.contacts.create({ phone: "+14155550123", firstName: "Ada" });
   fetch.close();
 } finally {
-  // Never left running in a folder about to be removed.
-  cli.kill("SIGTERM");
+  // Never left running in a folder about to be removed; its output no longer read.
+  process.kill(-cli.pid, "SIGTERM");
+  cli.stdout.destroy();
+  cli.stderr.destroy();
 }
 await once(cli, "exit");
 console.log("npx intake-server --demo started from them, and a client created contact " + contact.id + " over HTTPS");
