@@ -2,8 +2,8 @@
  * The client's cost: per call against a raw `fetch` of the same request to the same server,
  * bundle size (min+gzip) and import time.
  *
- * - Per call: over plain HTTP to the Intake core behind node:http (the shortest round trip, where
- *   the client's share shows at its largest) and over HTTPS to the real server, in their own
+ * - Per call: over plain HTTP to the server as it runs behind a TLS-terminating proxy (the
+ *   shortest round trip, where the client's share shows at its largest) and over HTTPS, in their own
  *   processes on 127.0.0.1; calls one after another, the sides taking turns call by call; medians
  *   of the rounds' means. Beside
  *   the raw fetch, a raw fetch with a timeout (a per-call AbortSignal) shows what any call that
@@ -49,19 +49,20 @@ const withTimeout = (url: string, init: RequestInit = {}) => {
 };
 
 function callsTo(target: Target): Record<string, Record<Side, Call>> {
-  const client = createIntakeClient({ auth: "query", apiKey: BENCH_KEY, baseUrl: target.base, allowInsecureLoopback: true, maxRetries: 0 });
+  const headers = target.headers ?? {};
+  const client = createIntakeClient({ auth: "query", apiKey: BENCH_KEY, baseUrl: target.base, allowInsecureLoopback: true, maxRetries: 0, headers });
   let sequence = 0;
   const lookupUrl = () => `${target.base}/contacts?apiKey=${BENCH_KEY}&phoneNumber=${encodeURIComponent(benchPhone(sequence++ % STORED))}`;
   const createInit = () => ({
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { ...headers, "content-type": "application/json" },
     body: JSON.stringify({ phone: benchNewPhone(sequence++), firstName: "Lead" }),
   });
   return {
     "look up a contact": {
       client: () => client.contacts.find({ phoneNumber: benchPhone(sequence++ % STORED) }),
-      raw: () => fetch(lookupUrl()).then(json),
-      rawTimeout: () => withTimeout(lookupUrl()),
+      raw: () => fetch(lookupUrl(), { headers }).then(json),
+      rawTimeout: () => withTimeout(lookupUrl(), { headers }),
     },
     "create a contact": {
       client: () => client.contacts.create({ phone: benchNewPhone(sequence++), firstName: "Lead" }),
@@ -90,7 +91,7 @@ async function round(sides: Record<Side, Call>, index: number): Promise<Record<S
 }
 
 const TRANSPORTS = [
-  { kind: "core-http", transport: "plain HTTP" },
+  { kind: "intake-proxied", transport: "plain HTTP" },
   { kind: "intake-https", transport: "HTTPS" },
 ] as const;
 type Samples = Record<Side, number[]>;
@@ -170,9 +171,9 @@ ${runLine()}.
 Each side makes the same request to the same server, ${fmt(STORED)} contacts stored: the client through
 \`contacts.find\` / \`contacts.create\` (auth "query", retries off, no middleware), the raw side with
 \`fetch\` and \`response.json()\`, and for reference the raw side again with a 30 s timeout through a
-per-call AbortController, as code that must not hang writes it. Plain HTTP goes to the Intake core
-behind node:http (the bench harness: the shortest round trip, where the client's share is
-largest); HTTPS to the Intake server as users run it. ${ROUNDS} rounds of ${fmt(BATCH)} calls per side, one after
+per-call AbortController, as code that must not hang writes it. Plain HTTP goes to the Intake server
+as it runs behind a TLS-terminating proxy (\`--trust-proxy\`, X-Forwarded-Proto: https; the shortest
+round trip, where the client's share is largest); HTTPS to the Intake server as the CLI runs it. ${ROUNDS} rounds of ${fmt(BATCH)} calls per side, one after
 another, the sides taking turns call by call in every order in turn (so noise on the shared machine
 falls on all alike, as does what one call leaves for the next: each side follows each other side
 as often); the median of the rounds' means per side.

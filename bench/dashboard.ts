@@ -42,7 +42,7 @@ async function bigSnapshot(): Promise<Snapshot> {
     clock: "virtual",
     seed: { accounts: [{ id: "acc_bench", name: "Bench Gym", apiKey: KEY, credits: 1_000_000, campaigns: [{ id: "cmp_bench", name: "Bench funnel", state: "Live" }], lists: [{ id: "lst_bench", name: "Bench leads", campaignId: "cmp_bench" }] }] },
   });
-  const snapshot = small.admin.snapshot() as Snapshot;
+  const snapshot = small.snapshot();
   await small.close();
   const start = Date.parse("2026-01-01T00:00:00Z");
   const contacts: object[] = [];

@@ -91,11 +91,11 @@ async function main() {
     new Promise((_, reject) => (watchdog = setTimeout(() => reject(new Error(`only ${seen.size} of ${N} arrived in 120 s`)), 120_000))),
   ]);
   clearTimeout(watchdog);
-  await intake.engine.settle();
+  await intake.admin.settle();
   const finished = performance.now();
   const grown = heapAfterGc() - before;
 
-  const deliveries = intake.admin.listDeliveries({ limit: 10 * N });
+  const deliveries = await intake.admin.deliveries({ limit: 10 * N });
   const delivered = deliveries.filter((d) => d.state === "delivered").length;
   const duplicates = [...seen.values()].filter((count) => count > 1).length;
   const attempts = deliveries.reduce((sum, d) => sum + d.attempts.length, 0);

@@ -15,7 +15,7 @@ import { startPrismTarget, startTarget, type Target } from "./support/targets.js
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const SECONDS = Number(process.env.SECONDS ?? 2);
-
+const PROXIED = "Intake behind a TLS proxy (plain HTTP)";
 
 const log = (line: string) => console.log(line);
 // ONLY=receive (say) measures the routes whose name contains it: for profiling, not for the report.
@@ -24,7 +24,7 @@ const routes = only ? allRoutes.filter((r) => r.name.includes(only)) : allRoutes
 const targets: Target[] = [];
 try {
   targets.push(await startTarget("bare-http", { name: "bare node:http" }));
-  targets.push(await startTarget("core-http", { name: "Intake core on node:http", contacts: STORED, lists: STORED }));
+  targets.push(await startTarget("intake-proxied", { name: PROXIED, contacts: STORED, lists: STORED }));
   targets.push(await startPrismTarget(true));
   targets.push(await startPrismTarget(false));
   targets.push(await startTarget("bare-https", { name: "bare node:https" }));
@@ -50,8 +50,8 @@ async function report(samples: Samples) {
     }
     lines.push("");
     for (const [check, intake, other, target] of [
-      ["Intake core / prism mock -v silent", "Intake core on node:http", "prism mock -v silent", 5],
-      ["Intake core / bare node:http", "Intake core on node:http", "bare node:http", 0.5],
+      ["Intake behind a proxy / prism mock -v silent", PROXIED, "prism mock -v silent", 5],
+      ["Intake behind a proxy / bare node:http", PROXIED, "bare node:http", 0.5],
       ["Intake server / bare node:https", "Intake server (HTTPS)", "bare node:https", 0.5],
     ] as const) {
       const { ratio, rounds } = rateRatio(samples, route, intake, other);
@@ -76,8 +76,9 @@ request answered: what it spent, whichever side set the pace.
 
 - **bare node:http / node:https**: answer a fixed JSON the size of a lookup's answer, after reading the
   request: the ceiling of node on this machine with this load generator.
-- **Intake core on node:http**: the whole core (routing, auth, validation, operation, storage, journal) behind
-  a plain node:http server, the bench-only harness that compares it with plain-HTTP servers. Rate limit off.
+- **Intake behind a TLS proxy (plain HTTP)**: the same server as it runs behind a TLS-terminating proxy
+  (\`trustForwardedProto\`, \`--trust-proxy\`): plain HTTP on its port, each request with \`X-Forwarded-Proto:
+  https\`, so it compares with the plain-HTTP servers. Rate limit off.
 - **Intake server (HTTPS)**: \`intake-server\` as users run it (\`serve\`, TLS, the build in dist). Rate limit off.
 - **prism mock**: \`prism mock openapi.yaml\` (@stoplight/prism-cli 5.14), with its default logging and with
   \`-v silent\`.

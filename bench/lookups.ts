@@ -41,7 +41,7 @@ const label = (n: number) => `${fmt(n)} contacts`;
 const anchorLabel = (n: number) => `${label(n)}, minimal Map server`;
 const targets: Target[] = [];
 try {
-  for (const [kind, name] of [["core-http", label], ["map-http", anchorLabel]] as const) {
+  for (const [kind, name] of [["intake-proxied", label], ["map-http", anchorLabel]] as const) {
     for (const contacts of SIZES) {
       const started = performance.now();
       targets.push(await startTarget(kind, { name: name(contacts), contacts, heapMb: 8192 }));
@@ -83,8 +83,8 @@ async function report(samples: Samples) {
   );
   const markdown = `# Lookups with 1,000 and with 1,000,000 contacts stored
 
-${runLine()}. Four servers, each in its own process: the Intake core behind node:http (the harness
-of http.md) and a minimal Map server (below), each seeded once with ${fmt(SIZES[0]!)} contacts and once with ${fmt(SIZES[1]!)}.
+${runLine()}. Four servers, each in its own process: Intake behind a TLS proxy (plain HTTP, as in
+http.md) and a minimal Map server (below), each seeded once with ${fmt(SIZES[0]!)} contacts and once with ${fmt(SIZES[1]!)}.
 autocannon, ${CONNECTIONS} connections; ${ROUNDS} rounds of ${SECONDS} s per server and lookup, each lookup
 warmed up for 2 s on every server before its first round;
 in every round each lookup loads the four servers in turn, the lookups and the servers each

@@ -5,8 +5,8 @@
  * with the most self time. For finding where a target of bench/http.ts is missed; compare kinds on
  * one route in one sitting, the machine is noisy.
  *
- * Run: npm run bench:profile -- <kind> <route>   e.g. `-- core-http receive`, `-- bare-http receive`
- *      kinds: core-http, bare-http, intake-https, bare-https, map-http (lookups only); route: part of a bench/http.ts route's name
+ * Run: npm run bench:profile -- <kind> <route>   e.g. `-- intake-proxied receive`, `-- bare-http receive`
+ *      kinds: intake-proxied, bare-http, intake-https, bare-https, map-http (lookups only); route: part of a bench/http.ts route's name
  *      env: SECONDS (default 6), CONTACTS (stored, default 1000), PROFILE=1 (profile into bench/results/profiles/)
  */
 import { mkdir, readdir, readFile } from "node:fs/promises";
@@ -15,7 +15,7 @@ import { load } from "./support/load.js";
 import { routes } from "./support/routes.js";
 import { startTarget, type Kind } from "./support/targets.js";
 
-const [kind = "core-http", routeName = "receive"] = process.argv.slice(2) as [Kind?, string?];
+const [kind = "intake-proxied", routeName = "receive"] = process.argv.slice(2) as [Kind?, string?];
 const route = routes.find((r) => r.name.includes(routeName));
 if (!route) throw new Error(`No route matches ${routeName}: ${routes.map((r) => r.name).join("; ")}`);
 const SECONDS = Number(process.env.SECONDS ?? 6);

@@ -54,7 +54,7 @@ export async function buildDataFile(path: string, contacts: number, messages: nu
   const started = performance.now();
   const intake = createIntake({ seed: benchSeed(contacts, 1, { senders: true }), rateLimit: 0 });
   const [inbound, outbound] = await templates(intake);
-  const snapshot = intake.admin.snapshot();
+  const snapshot = intake.snapshot();
   await intake.close();
   const end = Date.parse(snapshot.clock.now);
   const start = end - SPAN_MS;
@@ -115,8 +115,8 @@ async function templates(intake: ReturnType<typeof createIntake>): Promise<[Mess
   const received = await post("/incoming_custom_channel_message", { messageSid: "SM0", fromId: sender, toId: "acme", body: "Hello" });
   const sent = await post("/send_custom_channel_message", { fromId: sender, customChannel: "acme", body: "Hi!" });
   // The bot's outcome is set once the engine has taken the received message up.
-  await intake.engine.settle();
-  const stored = intake.admin.snapshot().records.message as unknown as Message[];
+  await intake.admin.settle();
+  const stored = intake.snapshot().records.message as unknown as Message[];
   const find = (id: string) => stored.find((m) => m.id === id)!;
   return [find(received), find(sent)];
 }

@@ -70,7 +70,7 @@ export async function load(target: Target, route: Route, seconds: number, option
             ...request,
             method: call.method,
             path: `${prefix}${call.path}`,
-            headers: call.body === undefined ? {} : { "content-type": "application/json" },
+            headers: { ...target.headers, ...(call.body === undefined ? {} : { "content-type": "application/json" }) },
             body: call.body,
           };
         },

@@ -6,15 +6,15 @@
  *
  * Kinds: bare-http and bare-https answer a fixed JSON (the ceiling of node on this machine);
  * map-http answers lookups from two Maps of the seeded contacts (the anchor of bench/lookups.ts);
- * core-http is the Intake core behind a plain node:http server (a bench-only harness, to compare
- * with other plain-HTTP servers); intake-https is the real server. Intake is loaded from its
- * build (dist), as users run it.
+ * intake-https is the server as the CLI runs it; intake-proxied is the same server as it runs
+ * behind a TLS-terminating proxy (plain HTTP, X-Forwarded-Proto trusted), to compare it with other
+ * plain-HTTP servers. Intake is loaded from its build (dist), as users run it.
  */
 import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo, Server } from "node:net";
 import { createIntake, type Seed } from "@intake/server";
-import { loadCertificate, requestListener, serve } from "@intake/server/node";
+import { loadCertificate, serve } from "@intake/server/node";
 import { FIXED_LOOKUP, benchSeed } from "./seed.js";
 
 const kind = process.argv[2];
@@ -96,13 +96,10 @@ switch (kind) {
     url = await listen(server, "http");
     break;
   }
-  case "core-http": {
-    const intake = createIntake(intakeOptions());
-    let origin = "";
-    const server = createHttpServer(requestListener(intake, () => origin));
-    url = await listen(server, "http");
-    // The core sees every request as HTTPS, as behind a TLS-terminating proxy.
-    origin = url.replace("http:", "https:");
+  case "intake-proxied": {
+    // The port takes plain HTTP too: a proxy's requests, believed HTTPS by their X-Forwarded-Proto.
+    const server = await serve(createIntake({ ...intakeOptions(), trustForwardedProto: true }), { port: 0 });
+    url = server.origin.replace("https:", "http:");
     break;
   }
   case "intake-https": {
@@ -112,7 +109,7 @@ switch (kind) {
     break;
   }
   default:
-    console.error(`Unknown kind ${kind}: bare-http, bare-https, map-http, core-http or intake-https.`);
+    console.error(`Unknown kind ${kind}: bare-http, bare-https, map-http, intake-proxied or intake-https.`);
     process.exit(2);
 }
 process.stdout.write(`${JSON.stringify({ url, certificate })}\n`);

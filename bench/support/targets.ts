@@ -14,12 +14,14 @@ export interface Target {
   contacts?: number;
   /** The PEM certificate an HTTPS target serves. */
   certificate?: string;
+  /** Headers every request to it carries: what a TLS-terminating proxy adds (intake-proxied). */
+  headers?: Record<string, string>;
   /** The server's process, where it has its own. */
   pid?: number;
   stop(): Promise<void>;
 }
 
-export type Kind = "bare-http" | "bare-https" | "map-http" | "core-http" | "intake-https";
+export type Kind = "bare-http" | "bare-https" | "map-http" | "intake-proxied" | "intake-https";
 
 export async function startTarget(
   kind: Kind,
@@ -39,6 +41,7 @@ export async function startTarget(
     base: `${url}/v1`,
     contacts: options.contacts ?? 1000,
     certificate,
+    ...(kind === "intake-proxied" ? { headers: { "x-forwarded-proto": "https" } } : {}),
     pid: child.pid,
     stop: () =>
       new Promise<void>((resolve) => {

@@ -28,7 +28,7 @@ describe("a data file built for bench:durability", () => {
         ["msg_bench0000005", "outbound", "api_send"],
         ["msg_bench0000009", "inbound", "api_receive"],
       ]);
-      const all = intake.admin.snapshot().records as unknown as { contact: unknown[]; message: Message[] };
+      const all = intake.snapshot().records as unknown as { contact: unknown[]; message: Message[] };
       expect(all.contact).toHaveLength(4);
       expect(all.message).toHaveLength(10);
       // Dated in the order they were made, after the contacts were.

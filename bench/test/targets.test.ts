@@ -15,7 +15,7 @@ describe("the minimal Map server, the anchor of the lookups benchmark", () => {
     // Both settled before failing, so one failing to start does not leave the other running.
     const [mine, intake] = await Promise.allSettled([
       startTarget("map-http", { contacts: 20, nodeArgs: SOURCES }),
-      startTarget("core-http", { contacts: 20, nodeArgs: SOURCES }),
+      startTarget("intake-proxied", { contacts: 20, nodeArgs: SOURCES }),
     ]);
     anchor = mine.status === "fulfilled" ? mine.value : undefined;
     core = intake.status === "fulfilled" ? intake.value : undefined;
@@ -24,7 +24,7 @@ describe("the minimal Map server, the anchor of the lookups benchmark", () => {
   afterAll(() => Promise.all([anchor?.stop(), core?.stop()]));
 
   const get = async (target: Target, request: string) => {
-    const response = await fetch(`${target.base}/${request}`);
+    const response = await fetch(`${target.base}/${request}`, { headers: target.headers ?? {} });
     return { status: response.status, headers: [...response.headers], text: await response.text() };
   };
   // The two stores stamp their contacts, and date their answers, at different moments.

@@ -1,25 +1,36 @@
 /**
  * createIntake: the whole service as a fetch-style function, `(Request) => Promise<Response>`,
- * plus the admin service, the clock and close(). Nothing here is Node-specific: the msw handlers
- * wrap `fetch`; the node adapter hands requests to `handle`, the same function without the cost
- * of building fetch Requests and Responses.
+ * plus its admin API as a typed client, the clock and close(). Nothing here is Node-specific: the
+ * msw handlers wrap `fetch`; the node adapter hands requests to `handle`, the same function on the
+ * core's own request and response shapes.
+ *
+ * The parts, and how news travels between them: every change goes through domain/ and is told
+ * on the one event stream, which the engine, the journal, the live feed, the rate limiter and the
+ * fault rules (on a reset) and the data file (adapters/write-through.ts) subscribe to.
  */
-import { bodyChecker, createAdminApi, ADMIN_BASE } from "./admin/http.js";
-import { createAdminService, type AdminService, type Seed, type Snapshot } from "./admin/service.js";
-import { realClock, virtualClock, VIRTUAL_EPOCH, type Clock, type VirtualClock } from "./shared/clock.js";
-import { createEngine, type Engine, type EngineOptions } from "./engine/index.js";
-import { createEvents, type DomainEvents } from "./engine/events.js";
-import { createApi } from "./http/api.js";
+import { createAdminClient, type AdminClient } from "./admin/client.js";
+import { operations as adminOperations, type AdminDeps } from "./admin/operations.js";
+import { adminValidator, bodyChecker } from "./admin/validators.js";
+import { operations as apiOperations } from "./api/operations.js";
+import type { Domain } from "./domain/domain.js";
+import { createDomain } from "./domain/index.js";
+import { applySeed, loadSnapshot, snapshot, type Seed, type Snapshot } from "./domain/state.js";
+import { createEngine, type EngineOptions } from "./engine/index.js";
+import type { EventSource } from "./events/stream.js";
+import { adminDocument } from "./generated/admin-document.js";
+import type { OpenApiDocument } from "@intake/spec";
+import type { DashboardFiles } from "./http/dashboard.js";
 import { fromFetchRequest, toFetchResponse, type ApiRequest, type ApiResponse } from "./http/exchange.js";
 import { Faults, type FaultRuleInput } from "./http/faults.js";
+import { createFrontDoor, type AdminOperation } from "./http/front-door.js";
+import type { AnswerHold } from "./http/hold.js";
 import { createRateLimiter } from "./http/rate-limit.js";
-import { deterministicIds, randomIds, serialIds, type IdState } from "./shared/ids.js";
-import { Journal } from "./http/journal.js";
-import { Store, type Change } from "./store/store.js";
 import { EventFeed, type Subscriber } from "./live/feed.js";
-import { observeHappenings } from "./live/happenings.js";
+import { Journal } from "./live/journal.js";
+import { feedLiveEvents } from "./live/live-events.js";
 import { STREAM_DEFAULTS, checkedLimits, eventStream } from "./live/sse.js";
-import type { AnswerHold } from "./http/pipeline.js";
+import { realClock, virtualClock, VIRTUAL_EPOCH, type Clock, type VirtualClock } from "./shared/clock.js";
+import { deterministicIds, randomIds, serialIds, type IdState } from "./shared/ids.js";
 
 export interface IntakeOptions extends EngineOptions {
   /** Accounts, campaigns, lists and contacts to start with (and to go back to on reset). */
@@ -71,17 +82,22 @@ export interface IntakeOptions extends EngineOptions {
 }
 
 export interface Intake {
-  /** Serves /v1 and /__admin. */
+  /** Serves /v1, /__admin and /__dashboard. */
   fetch(request: Request): Promise<Response>;
   /** `fetch` on the core's own request and response shapes (what the node adapter uses). */
   handle(request: ApiRequest): Promise<ApiResponse>;
-  admin: AdminService;
+  /** For an adapter whose core could not answer: its refusal, or else a 500, in the route's shape (an adapter's last resort). */
+  failed(method: string, pathname: string, refusal?: ApiRequest["refusal"]): ApiResponse;
+  /** The admin API (/__admin), in process: the same typed client a test gets from connectIntake. */
+  admin: AdminClient;
   clock: Clock;
   adminToken: string;
-  events: DomainEvents;
-  engine: Engine;
-  /** Called after every change of state, with what changed (persistence listens). */
-  onChange(listener: (change: Change) => void): () => void;
+  /** Everything that happens, as it happens: the domain's events and every request answered. */
+  events: EventSource;
+  /** The whole state now: what GET /__admin/snapshot gives, and what a data file holds. */
+  snapshot(): Snapshot;
+  /** Where a deterministic id source is (saved with the state, so a restart goes on from it); undefined for random ids. */
+  idState(): IdState | undefined;
   /**
    * Answers and outgoing webhooks wait for the promise `hold` returns, when it returns one: the
    * data file holds them until the changes they stem from are committed. A rejection becomes the
@@ -96,6 +112,9 @@ export interface Intake {
    * or the server closes (`end`).
    */
   subscribe(subscriber: Subscriber): () => void;
+  /** Serves the dashboard from these files at /__dashboard/ (the node adapter gives them; the core reads no disk). */
+  serveDashboard(files: DashboardFiles | undefined): void;
+  /** Ends the live event streams, stops scheduling; webhook attempts in flight are aborted and stay stored for a restart. */
   close(): Promise<void>;
 }
 
@@ -118,136 +137,151 @@ export function createIntake(options: IntakeOptions = {}): Intake {
   const clock = makeClock(options, deterministic !== undefined);
   const restoredIds = options.snapshot?.ids as IdState | null | undefined;
   const ids = deterministic ? deterministicIds(deterministic.seed ?? 1, restoredIds ?? undefined) : randomIds();
-  const store = new Store(ids, clock);
-  const journal = new Journal(options.journalSize ?? DEFAULTS.journalSize, (value) => store.accountByApiKey(value) !== undefined);
-  const rateLimiter = createRateLimiter(options.rateLimit ?? DEFAULTS.rateLimit, clock);
-  const faults = new Faults(options.faults ?? [], ids, bodyChecker("setFaults", "Fault rules"));
-  // Every part reports through this one: an onError that throws (tests often rethrow) must not
-  // stop an answer, a save or the scheduler's bookkeeping.
-  const report = options.onError ?? ((error: unknown) => console.error("intake: unexpected error", error));
-  const onError = (error: unknown) => {
+  const onError = safeReporter(options.onError);
+  const domain = createDomain({
+    clock,
+    ids,
+    onError,
+    limits: {
+      maxMediaBytes: options.maxMediaBytes ?? DEFAULTS.maxMediaBytes,
+      maxAccountMediaBytes: options.maxAccountMediaBytes ?? DEFAULTS.maxAccountMediaBytes,
+      idempotencyTtlMs: options.idempotencyTtlMs ?? DEFAULTS.idempotencyTtlMs,
+    },
+    rules: { allowHttpWebhooks: options.allowHttpWebhooks ?? false, duplicateRechargeWebhooks: options.duplicateRechargeWebhooks ?? false },
+  });
+  const { events } = domain;
+  const parts = subscribers(domain, options, onError);
+  const holds = answerHolds();
+  const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  // A webhook goes out only once the state that caused it is saved: a crash never leaves a receiver
+  // told of a message the restarted server does not have.
+  const fetchHeld = async (request: Request) => {
+    await holds.held();
+    return send(request);
+  };
+  const engine = createEngine({ domain, fetch: fetchHeld, onError, sequential: deterministic !== undefined }, options);
+  startFrom(domain, options);
+  engine.start();
+
+  const adminToken = options.adminToken ?? `adm_${ids.token(32)}`;
+  let dashboardFiles: DashboardFiles | undefined;
+  const adminDeps: AdminDeps = {
+    domain,
+    engine,
+    journal: parts.journal,
+    faults: parts.faults,
+    initialSeed: options.seed,
+    openEvents: ({ accountId, after }) => eventStream(parts.feed, { ...parts.streamLimits, accountId, after }),
+  };
+  const door = createFrontDoor({
+    domain,
+    api: apiOperations,
+    admin: {
+      document: adminDocument as unknown as OpenApiDocument,
+      operation: (operationId) => bindAdmin(operationId, adminDeps),
+      validator: adminValidator,
+      token: adminToken,
+    },
+    dashboardFiles: () => dashboardFiles,
+    rateLimiter: parts.rateLimiter,
+    faults: parts.faults,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
+    trustForwardedProto: options.trustForwardedProto ?? false,
+    // Deterministic runs number them like every other id, so transcripts match byte for byte.
+    requestId: deterministic ? () => ids.id("req_") : serialIds("req_", ids),
+    hold: holds.held,
+    onError,
+  });
+  const fetch = async (request: Request) => toFetchResponse(await door.handle(fromFetchRequest(request)));
+
+  return {
+    fetch,
+    handle: door.handle,
+    failed: door.failed,
+    admin: createAdminClient({ adminUrl: IN_PROCESS_ADMIN, token: adminToken, fetch }),
+    clock,
+    adminToken,
+    events,
+    snapshot: () => snapshot(domain),
+    idState: () => ids.state(),
+    holdAnswers: holds.add,
+    reportError: onError,
+    subscribe: (subscriber) => parts.feed.subscribe(subscriber),
+    serveDashboard: (files) => void (dashboardFiles = files),
+    close: () => {
+      parts.feed.close();
+      parts.stop();
+      return engine.close();
+    },
+  };
+}
+
+/** Where the in-process admin client addresses the core (any origin does: the core routes by path). */
+const IN_PROCESS_ADMIN = "https://intake.in-process/__admin";
+
+/** An admin operation with what it works with. */
+function bindAdmin(operationId: string, deps: AdminDeps): AdminOperation {
+  const operation = adminOperations[operationId as keyof typeof adminOperations] as (call: Parameters<AdminOperation>[0], deps: AdminDeps) => ReturnType<AdminOperation>;
+  return (call) => operation(call, deps);
+}
+
+/** Every part reports through this one: an onError that throws (tests often rethrow) must not stop an answer, a save or the scheduler's bookkeeping. */
+function safeReporter(report: ((error: unknown) => void) | undefined): (error: unknown) => void {
+  const reporter = report ?? ((error: unknown) => console.error("intake: unexpected error", error));
+  return (error) => {
     try {
-      report(error);
+      reporter(error);
     } catch (thrown) {
       console.error("intake: onError threw", thrown, "while reporting", error);
     }
   };
-  const events = createEvents(onError);
+}
+
+/** The parts that keep what happened (the journal, the live feed) or start afresh on a reset (the rate limiter, the fault rules). */
+function subscribers(domain: Domain, options: IntakeOptions, onError: (error: unknown) => void) {
+  const { events, store, ids, clock } = domain;
+  const journal = new Journal(options.journalSize ?? DEFAULTS.journalSize, (value) => store.account.find("apiKey", "", value) !== undefined);
+  const rateLimiter = createRateLimiter(options.rateLimit ?? DEFAULTS.rateLimit, clock);
+  const faults = new Faults(options.faults ?? [], ids, bodyChecker("setFaults", "Fault rules"));
   const feed = new EventFeed({ replay: options.liveEvents?.replay }, onError);
   const streamLimits = checkedLimits({ ...STREAM_DEFAULTS, ...definedOf(options.liveEvents ?? {}) });
-  const trustForwardedProto = options.trustForwardedProto ?? false;
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
+  const stops = [
+    journal.follow(events),
+    feedLiveEvents(events, feed, store, journal),
+    events.on(["state.replaced"], ({ cause }) => {
+      if (cause !== "reset") return;
+      rateLimiter.reset();
+      faults.reset();
+    }),
+  ];
+  return { journal, rateLimiter, faults, feed, streamLimits, stop: () => stops.forEach((stop) => stop()) };
+}
 
+/** The starting state: a snapshot (what a data file holds), else the seed. */
+function startFrom(domain: Domain, options: IntakeOptions): void {
+  if (options.snapshot) {
+    // The clock first: the stored jobs' times are on it.
+    if (domain.clock.mode === "virtual") (domain.clock as VirtualClock).set(Date.parse(options.snapshot.clock.now));
+    loadSnapshot(domain, options.snapshot, "load");
+  } else if (options.seed) {
+    bodyChecker("applySeed", "Seed")(options.seed);
+    applySeed(domain, options.seed);
+  }
+}
+
+/** What answers (and webhooks) wait for: every hold's promise, when any gives one. */
+function answerHolds() {
   let holds: AnswerHold[] = [];
   const held: AnswerHold = () => {
     if (holds.length === 0) return undefined;
     const waits = holds.map((hold) => hold()).filter((wait) => wait !== undefined);
     return waits.length ? Promise.all(waits).then(() => undefined) : undefined;
   };
-  const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
-  // A webhook goes out only once the state that caused it is saved: a crash never leaves a receiver
-  // told of a message the restarted server does not have.
-  const fetch = async (request: Request) => {
-    const wait = held();
-    if (wait) await wait;
-    return send(request);
-  };
-
-  const engine = createEngine({ store, clock, ids, events, random: () => ids.random(), onError, sequential: deterministic !== undefined }, { ...options, fetch });
-  const admin = createAdminService({
-    store,
-    clock,
-    ids,
-    journal,
-    rateLimiter,
-    faults,
-    events,
-    engine,
-    initialSeed: options.seed,
-    checkSeed: bodyChecker("applySeed", "Seed"),
-    allowHttpWebhooks: options.allowHttpWebhooks ?? false,
-  });
-  const adminToken = options.adminToken ?? `adm_${ids.token(32)}`;
-  const happenings = observeHappenings(feed, {
-    store,
-    clock,
-    events,
-    onJobRan: engine.onJobRan,
-    requestLine: (record) => journal.requestLine(record),
-  });
-
-  if (options.snapshot) {
-    // The clock first: restoring picks up the stored jobs, whose times are on it.
-    if (clock.mode === "virtual") (clock as VirtualClock).set(Date.parse(options.snapshot.clock.now));
-    admin.load(options.snapshot);
-  } else if (options.seed) {
-    admin.applySeed(options.seed);
-  }
-
-  const api = createApi({
-    services: {
-      store,
-      clock,
-      events,
-      limits: {
-        maxMediaBytes: options.maxMediaBytes ?? DEFAULTS.maxMediaBytes,
-        maxAccountMediaBytes: options.maxAccountMediaBytes ?? DEFAULTS.maxAccountMediaBytes,
-        idempotencyTtlMs: options.idempotencyTtlMs ?? DEFAULTS.idempotencyTtlMs,
-      },
-    },
-    rateLimiter,
-    faults,
-    maxBodyBytes,
-    trustForwardedProto,
-    // Deterministic runs number them like every other id, so transcripts match byte for byte.
-    requestId: deterministic ? () => ids.id("req_") : serialIds("req_", ids),
-    record: (entry) => {
-      journal.add(entry);
-      happenings.requestAnswered(entry);
-    },
-    hold: held,
-    version: () => store.version,
-    onError,
-  });
-  const adminApi = createAdminApi({
-    admin,
-    token: adminToken,
-    trustForwardedProto,
-    maxBodyBytes,
-    now: () => clock.now(),
-    hold: held,
-    version: () => store.version,
-    onError,
-    openEvents: ({ accountId, after }) => eventStream(feed, { ...streamLimits, accountId, after }),
-  });
-
-  const handle = (request: ApiRequest) => {
-    const { pathname } = request.url;
-    // A request an adapter refused is answered (and journaled) as the API answers, whatever its path.
-    const isAdmin = pathname === ADMIN_BASE || pathname.startsWith(`${ADMIN_BASE}/`);
-    return isAdmin && !request.refusal ? adminApi(request) : api(request);
-  };
-
   return {
-    fetch: async (request) => toFetchResponse(await handle(fromFetchRequest(request))),
-    handle,
-    admin,
-    clock,
-    adminToken,
-    events,
-    engine,
-    onChange: (listener) => store.onChange(listener),
-    holdAnswers(hold) {
+    held,
+    add(hold: AnswerHold) {
       holds.push(hold);
       return () => (holds = holds.filter((h) => h !== hold));
-    },
-    reportError: onError,
-    subscribe: (subscriber) => feed.subscribe(subscriber),
-    /** Ends the live event streams, stops scheduling; webhook attempts in flight are aborted and stay stored for a restart. */
-    close: () => {
-      feed.close();
-      happenings.stop();
-      return engine.close();
     },
   };
 }

@@ -1,8 +1,10 @@
 export { createIntake, DEFAULTS, type Intake, type IntakeOptions } from "./app.js";
-export type { AdminService, Seed, Snapshot } from "./admin/service.js";
+export type { Seed, Snapshot } from "./domain/state.js";
 export { realClock, virtualClock, VIRTUAL_EPOCH, type Clock, type VirtualClock } from "./shared/clock.js";
 export type { components as AdminComponents, paths as AdminPaths } from "./generated/admin.js";
-export type { JournalEntry } from "./http/journal.js";
+export type { JournalEntry } from "./live/journal.js";
+export type { AnsweredRequest, BotOutcome, DomainEvent, Published } from "./events/events.js";
+export type { EventSource, Listener } from "./events/stream.js";
 export type { ApiRequest, ApiResponse, HeaderReader } from "./http/exchange.js";
 export { createAdminClient, AdminApiError, type AdminClient, type AdminClientOptions, type Delivery, type EventsOptions } from "./admin/client.js";
 export type { AdminEvent, EventSubscription, ReceivedEvent } from "./admin/event-stream.js";
@@ -11,4 +13,4 @@ export type { FaultRule, FaultRuleInput } from "./http/faults.js";
 export { defaultBot, matchFaq, type Bot, type BotInput, type BotOutput } from "./engine/bot.js";
 export { WEBHOOK_DEFAULTS, type WebhookOptions } from "./engine/delivery.js";
 export { FUNNEL_DEFAULTS, type FunnelOptions } from "./engine/funnel.js";
-export type { Engine, EngineOptions } from "./engine/index.js";
+export type { EngineOptions } from "./engine/index.js";

@@ -1,5 +1,5 @@
 /** Node-only parts: the HTTPS adapter, certificates and the data file. */
-export { requestListener, serve, type ListenerOptions, type RunningServer, type ServeOptions } from "./adapters/node.js";
+export { serve, type RunningServer, type Servable, type ServeOptions } from "./adapters/node.js";
 export { defaultCertDir, loadCertificate, type Certificate, type CertificateOptions } from "./adapters/tls.js";
 export { openDataFile, SCHEMA_VERSION, TABLES, type DataFile, type Durability } from "./adapters/data-file.js";
 export { persist, type Persistence } from "./adapters/write-through.js";

@@ -44,7 +44,7 @@ export async function startIntakeServer(options: IntakeOptions & { host?: string
     adminToken,
     certificate: server.certificate,
     certificatePath: server.certificatePath,
-    keys: Object.fromEntries(intake.admin.listAccounts().map((a) => [a.id, a.apiKey])),
+    keys: Object.fromEntries((await intake.admin.accounts()).map((a) => [a.id, a.apiKey])),
   };
   const connected = connectIntake(connection);
   return {

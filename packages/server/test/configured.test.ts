@@ -2,18 +2,18 @@
 // an unexpected failure, the node adapter's and the data file's own failures.
 import { ConnectionError, createIntakeClient, IntakeApiError, IntakeConfigError, RateLimitError, type LogEntry } from "@intake/client";
 import { createIntake, type Intake, type IntakeOptions } from "@intake/server";
-import { openDataFile, persist, requestListener, serve } from "@intake/server/node";
+import { openDataFile, persist, serve } from "@intake/server/node";
 import Database from "better-sqlite3";
 import { execFile, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
 import { Agent, request } from "node:https";
-import { connect, type AddressInfo, type Socket } from "node:net";
+import { connect, type Socket } from "node:net";
 import { hostname, tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { connect as tlsConnect } from "node:tls";
 import { fileURLToPath } from "node:url";
 import { inspect } from "node:util";
+import { Agent as UndiciAgent } from "undici";
 import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { quoted } from "./support/child-output.js";
 import { client, httpsTarget, json, raw, startHarness, type HttpsHarness } from "./support/harness.js";
@@ -129,7 +129,7 @@ describe("Idempotency-Key memory", () => {
       });
     const first = await startHarness();
     const sent = await grant(first);
-    const saved = JSON.parse(JSON.stringify(first.intake.admin.snapshot()));
+    const saved = JSON.parse(JSON.stringify(first.intake.snapshot()));
     await first.close();
     harness = await startHarness({ snapshot: saved });
     const again = await grant(harness);
@@ -144,14 +144,14 @@ describe("fault rules given at start", () => {
     expect(() => createIntake({ faults: [{ status: 200 as never }] })).toThrow(/^Fault rules: .*status/);
     expect(() => createIntake({ faults: [{ operationId: "createContct" as never, drop: true }] })).toThrow(/^Fault rules: .*operationId/);
     const intake = createIntake({ faults: [{ operationId: "createContact", status: 503 }] });
-    expect(intake.admin.listFaults()).toMatchObject([{ operationId: "createContact", status: 503 }]);
+    expect(await intake.admin.faults()).toMatchObject([{ operationId: "createContact", status: 503 }]);
     await intake.close();
   });
 
   it("are checked the same when set from code later (msw users do), and a refused set changes nothing", async () => {
     const intake = createIntake({ faults: [{ operationId: "createContact", status: 503 }] });
-    expect(() => intake.admin.setFaults([{ status: 200 as never }])).toThrow(/^Fault rules: .*status/);
-    expect(intake.admin.listFaults()).toMatchObject([{ operationId: "createContact", status: 503 }]);
+    await expect(intake.admin.setFaults([{ status: 200 as never }])).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/status/) });
+    expect(await intake.admin.faults()).toMatchObject([{ operationId: "createContact", status: 503 }]);
     await intake.close();
   });
 });
@@ -332,7 +332,7 @@ describe("the journal's storage", () => {
       const response = await post(intake, JSON.stringify(body));
       answers.push({ status: response.status, body: await response.json() });
     }
-    const journal = intake.admin.journal();
+    const journal = (await intake.admin.journal());
     expect(journal.map((e) => e.requestBody)).toEqual(sent.slice(-40));
     expect(journal.map((e) => ({ status: e.status, body: e.responseBody }))).toEqual(answers.slice(-40));
     expect(new Set(answers.slice(-40).map((a) => a.status))).toEqual(new Set([201, 400]));
@@ -349,7 +349,7 @@ describe("the journal's storage", () => {
       let kept: unknown[] = [];
       for (let i = 0; i < 160; i++) {
         if (random() < 0.02) {
-          intake.admin.clearJournal();
+          await intake.admin.clearJournal();
           kept = [];
         }
         const length = random() < 0.15 ? Math.floor(random() * 20_000) : Math.floor(random() * 300);
@@ -357,7 +357,7 @@ describe("the journal's storage", () => {
         const body = { phone: `+1415557${String(i).padStart(4, "0")}`, firstName: piece.repeat(length) + i };
         await post(intake, JSON.stringify(body));
         kept = [...kept, body].slice(-journalSize);
-        expect(intake.admin.journal().map((e) => e.requestBody)).toEqual(kept);
+        expect((await intake.admin.journal()).map((e) => e.requestBody)).toEqual(kept);
       }
       await intake.close();
     }
@@ -367,20 +367,20 @@ describe("the journal's storage", () => {
     for (const journalSize of [2.5, -1, Number.NaN]) expect(() => createIntake({ journalSize })).toThrow(`journalSize must be a whole number, 0 or more (got ${journalSize}).`);
     const off = createIntake({ seed: SEED, rateLimit: 0, journalSize: 0 });
     expect((await post(off, '{"phone":"+14155550100"}')).status).toBe(201);
-    expect(off.admin.journal()).toEqual([]);
+    expect((await off.admin.journal())).toEqual([]);
     await off.close();
   });
 
   it("keeps thousands of entries in order, and starts afresh when cleared", async () => {
     const intake = createIntake({ seed: SEED, rateLimit: 0, journalSize: 3000 });
     for (let i = 0; i < 2500; i++) await post(intake, JSON.stringify({ phone: `+1415556${String(i).padStart(4, "0")}` }));
-    const journal = intake.admin.journal();
+    const journal = (await intake.admin.journal());
     expect(journal).toHaveLength(2500);
     expect(journal.map((e) => (e.requestBody as { phone: string }).phone)).toEqual(Array.from({ length: 2500 }, (_, i) => `+1415556${String(i).padStart(4, "0")}`));
-    intake.admin.clearJournal();
-    expect(intake.admin.journal()).toEqual([]);
+    await intake.admin.clearJournal();
+    expect((await intake.admin.journal())).toEqual([]);
     await post(intake, "{not json");
-    expect(intake.admin.journal()).toMatchObject([{ status: 400, requestBody: null, errorCode: expect.any(String) }]);
+    expect((await intake.admin.journal())).toMatchObject([{ status: 400, requestBody: null, errorCode: expect.any(String) }]);
     await intake.close();
   });
 });
@@ -418,7 +418,7 @@ describe("an unexpected failure", () => {
 
   it("a stored job that fails is removed all the same when onError throws (it is not run again)", async () => {
     const first = createIntake({ seed: SEED, rateLimit: 0 });
-    const saved = first.admin.snapshot();
+    const saved = first.snapshot();
     await first.close();
     (saved.records.job as unknown[]).push({ id: "job_unknown", kind: "no-such-kind", runAt: null, key: null, payload: "{}", createdAt: saved.clock.now });
     const errors: unknown[] = [];
@@ -432,10 +432,10 @@ describe("an unexpected failure", () => {
       },
     });
     try {
-      await second.engine.settle();
+      await second.admin.settle();
       expect(errors.map((e) => (e as Error).message)).toEqual(["No handler for no-such-kind jobs"]);
       expect(console_.mock.calls[0]![0]).toBe("intake: onError threw");
-      expect(second.engine.pending()).toEqual([]);
+      expect(await second.admin.jobs()).toEqual([]);
     } finally {
       console_.mockRestore();
       await second.close();
@@ -517,7 +517,7 @@ describe("a listener on the domain events that fails", () => {
   it("is reported to onError and does not fail the request that caused it", async () => {
     const errors: unknown[] = [];
     harness = await startHarness({ onError: (e) => errors.push(e) });
-    harness.intake.events.on("messageReceived", () => {
+    harness.intake.events.on(["message.received"], () => {
       throw new Error("listener broke");
     });
     const acme = client(httpsTarget(harness), "query", KEYS.acme);
@@ -817,16 +817,14 @@ describe("the node adapter", () => {
 
   it("a failure of its own is answered 500 in the route's shape and reported to onError, the key kept out, even when onError throws", async () => {
     const { intake, errors, console_ } = rethrowingIntake();
-    const broken = { ...intake, handle: () => Promise.reject(new Error("boom")) };
-    let origin = "";
-    const server = createServer(requestListener(broken, () => origin));
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const server = await serve({ ...intake, handle: () => Promise.reject(new Error("boom")) }, { port: 0 });
+    const dispatcher = new UndiciAgent({ connect: { ca: server.certificate } });
+    const send = (path: string, init: RequestInit = {}) => fetch(`${server.origin}${path}`, { ...init, dispatcher } as RequestInit);
     try {
-      const receive = await fetch(`${origin}/v1/incoming_custom_channel_message?apiKey=${KEYS.acme}`, { method: "POST", body: "{}" });
+      const receive = await send(`/v1/incoming_custom_channel_message?apiKey=${KEYS.acme}`, { method: "POST", body: "{}" });
       expect(receive.status).toBe(500);
       expect(await receive.json()).toEqual({ error: "Internal error. Retry later." });
-      const find = await fetch(`${origin}/v1/contacts?apiKey=${KEYS.acme}&email=a%40example.com`);
+      const find = await send(`/v1/contacts?apiKey=${KEYS.acme}&email=a%40example.com`);
       expect(await find.json()).toEqual({ error: { code: "INTERNAL_ERROR", message: "Internal error. Retry later." } });
       expect(errors.map((e) => (e as Error).message)).toEqual([
         "The node adapter could not answer POST /v1/incoming_custom_channel_message.",
@@ -837,8 +835,8 @@ describe("the node adapter", () => {
       expect(console_.mock.calls[0]![0]).toBe("intake: onError threw");
     } finally {
       console_.mockRestore();
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await dispatcher.close();
+      await server.close();
       await intake.close();
     }
   });

@@ -741,7 +741,7 @@ describe("engine edge cases", () => {
     const started = Date.now();
     await h.intake.close();
     expect(Date.now() - started).toBeLessThan(1000);
-    const pending = h.intake.engine.pending().filter((j) => j.kind === "deliver");
+    const pending = (await h.intake.admin.jobs()).filter((j) => j.kind === "deliver");
     expect(pending).toHaveLength(5);
     expect(hooks.received.length).toBeLessThanOrEqual(1);
   });

@@ -63,7 +63,7 @@ describe("msw mode", () => {
     await channel.messages.receive({ customData: { messageSid: "SM-1", fromId: "+14155550123", toId: "acme", body: "How much is a membership?", channel: "acme-chat" } });
     await settle(mock.adminUrl, "adm_msw");
 
-    const messages = mock.intake.admin.getContact(lead.id).messages;
+    const messages = (await mock.intake.admin.contact(lead.id)).messages;
     expect(messages.map((m) => [m.source, m.status, m.body])).toEqual([
       ["opening", "sent", "Hi Ada!"],
       ["api_receive", "received", "How much is a membership?"],
@@ -90,7 +90,7 @@ describe("msw mode", () => {
     await channel.messages.receive({ customData: { messageSid: "SM-1", fromId: "u1", toId: "acme", body: "How much is a membership?" } });
     await settle(mock.adminUrl, "adm_msw");
     expect(hooks).toEqual([expect.objectContaining({ body: "29 a month.", toId: "u1" })]);
-    expect(mock.intake.admin.listDeliveries()[0]).toMatchObject({ state: "delivered" });
+    expect((await mock.intake.admin.deliveries())[0]).toMatchObject({ state: "delivered" });
   });
 
   it("the handlers start with the rate limit off; rateLimit turns it on", async () => {

@@ -1,7 +1,7 @@
 // toE164 answers as libphonenumber-js's full parse does, for the "+1 and ten digits" it takes as sent.
 import { parsePhoneNumberFromString } from "libphonenumber-js";
 import { describe, expect, it } from "vitest";
-import { toE164 } from "../src/operations/phone.js";
+import { toE164 } from "../src/domain/phone.js";
 
 /** The full parse's answer: the E.164 number, or "refused". */
 function fullParse(input: string): string {

@@ -34,19 +34,19 @@ describe("a graceful stop while the bot is answering", () => {
     const closing = first.close();
     release();
     await closing;
-    const saved = first.admin.snapshot();
+    const saved = first.snapshot();
     // The job whose work was done is not kept for the restart.
-    expect(first.engine.pending().map((j) => j.kind)).not.toContain("inbound");
+    expect((await first.admin.jobs()).map((j) => j.kind)).not.toContain("inbound");
 
     const second = createIntake({ snapshot: saved, rateLimit: 0, bot });
-    await second.engine.settle();
+    await second.admin.settle();
     expect(asked).toHaveLength(1);
-    const messages = second.admin.listMessages({}).map((m) => [m.direction, m.source, m.botOutcome ?? null]);
+    const messages = (await second.admin.messages()).map((m) => [m.direction, m.source, m.botOutcome ?? null]);
     expect(messages).toEqual([
       ["inbound", "api_receive", "replied"],
       ["outbound", "bot", null],
     ]);
-    expect(second.engine.pending()).toEqual([]);
+    expect(await second.admin.jobs()).toEqual([]);
     await second.close();
   });
 });
@@ -60,8 +60,8 @@ describe("a data file saved by an earlier version, with the job of an answered m
     };
     const first = createIntake({ seed, rateLimit: 0, bot });
     expect((await receive(first, "SM-1")).status).toBe(200);
-    await first.engine.settle();
-    const saved = first.admin.snapshot();
+    await first.admin.settle();
+    const saved = first.snapshot();
     await first.close();
     const [inbound] = saved.records.message as unknown as Array<{ id: string; contactId: string; botOutcome: string | null }>;
     expect(inbound!.botOutcome).toBe("replied");
@@ -69,10 +69,10 @@ describe("a data file saved by an earlier version, with the job of an answered m
     (saved.records.job as unknown[]).push({ id: "job_old", kind: "inbound", runAt: null, key: `inbound:${inbound!.contactId}`, payload: JSON.stringify({ messageId: inbound!.id }), createdAt: saved.clock.now });
 
     const second = createIntake({ snapshot: saved, rateLimit: 0, bot });
-    await second.engine.settle();
+    await second.admin.settle();
     expect(asked).toHaveLength(1);
-    expect(second.admin.listMessages({}).filter((m) => m.direction === "outbound")).toHaveLength(1);
-    expect(second.engine.pending()).toEqual([]);
+    expect((await second.admin.messages()).filter((m) => m.direction === "outbound")).toHaveLength(1);
+    expect(await second.admin.jobs()).toEqual([]);
     await second.close();
   });
 });

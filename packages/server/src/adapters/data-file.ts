@@ -6,10 +6,10 @@
  */
 import { accessSync, closeSync, constants, existsSync, linkSync, openSync, readFileSync, readSync, renameSync, rmSync } from "node:fs";
 import Database from "better-sqlite3";
-import type { Snapshot } from "../admin/service.js";
+import type { Snapshot } from "../domain/state.js";
 import { fieldPath } from "../shared/field-path.js";
 import { nonFinite, notFinite } from "../shared/finite.js";
-import { TABLE_NAMES, type TableName } from "../store/store.js";
+import { KINDS, KIND_NAMES, type KindName } from "../store/kinds.js";
 import { claimDataFile, type DataFileClaim } from "./data-file-lock.js";
 
 /** The layout of the tables; a file of another version is refused (PRAGMA user_version). */
@@ -17,21 +17,8 @@ export const SCHEMA_VERSION = 1;
 /** PRAGMA application_id, "Intk": tells an Intake data file from another program's database. */
 export const APPLICATION_ID = 0x496e746b;
 
-/** The table of each kind of record. */
-export const TABLES: Record<TableName, string> = {
-  account: "accounts",
-  campaign: "campaigns",
-  list: "lists",
-  listMember: "list_members",
-  contact: "contacts",
-  creditTransaction: "credit_transactions",
-  delivery: "deliveries",
-  deliveryAttempt: "delivery_attempts",
-  alert: "alerts",
-  message: "messages",
-  idempotencyRecord: "idempotency_records",
-  job: "jobs",
-};
+/** The table of each kind of record, as the kind declares it (store/kinds.ts). */
+export const TABLES = Object.fromEntries(KIND_NAMES.map((kind) => [kind, KINDS[kind].table])) as Record<KindName, string>;
 
 /**
  * SQLite's `synchronous`: "full" flushes every commit to the disk (it survives a crash of the
@@ -40,8 +27,8 @@ export const TABLES: Record<TableName, string> = {
 export type Durability = "full" | "normal";
 export const DURABILITIES: readonly Durability[] = ["full", "normal"];
 
-/** Changed records by table and id; undefined for one removed. */
-export type Changes = Map<TableName, Map<string, object | undefined>>;
+/** Changed records by kind and id; undefined for one removed. */
+export type Changes = Map<KindName, Map<string, object | undefined>>;
 
 /** The state beside the records: the clock and the id sequence. */
 export type Meta = Pick<Snapshot, "clock" | "ids">;
@@ -184,18 +171,19 @@ function dataFile(path: string, durability: Durability, claim: DataFileClaim, op
 
 const SCHEMA = [
   "CREATE TABLE intake_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-  ...TABLE_NAMES.map((table) => `CREATE TABLE ${TABLES[table]} (id TEXT PRIMARY KEY, record TEXT NOT NULL)`),
+  ...KIND_NAMES.map((table) => `CREATE TABLE ${TABLES[table]} (id TEXT PRIMARY KEY, record TEXT NOT NULL)`),
 ].join(";\n");
 
 function prepare(db: Database.Database) {
-  const tables = {} as Record<TableName, { upsert: Database.Statement; remove: Database.Statement; insert: Database.Statement; clear: Database.Statement }>;
-  for (const table of TABLE_NAMES) {
+  const tables = {} as Record<KindName, { upsert: Database.Statement; remove: Database.Statement; insert: Database.Statement; clear: Database.Statement }>;
+  for (const table of KIND_NAMES) {
     const name = TABLES[table];
     tables[table] = {
-      // An update keeps its row (and so its place: rows load in the order they were made), but an
-      // idempotency record written again moves to the end, as the store's table does.
+      // An update keeps its row (and so its place: rows load in the order they were made), but a
+      // record of a kind kept in the order written (idempotency records) moves to the end, as the
+      // store's table does.
       upsert:
-        table === "idempotencyRecord"
+        (KINDS[table] as { order?: string }).order === "written"
           ? db.prepare(`INSERT OR REPLACE INTO ${name} (id, record) VALUES (?, ?)`)
           : db.prepare(`INSERT INTO ${name} (id, record) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET record = excluded.record`),
       remove: db.prepare(`DELETE FROM ${name} WHERE id = ?`),
@@ -212,9 +200,9 @@ function writeMeta(statements: ReturnType<typeof prepare>, meta: Meta) {
 }
 
 function replaceAll(db: Database.Database, statements: ReturnType<typeof prepare>, snapshot: Snapshot) {
-  const records = snapshot.records as unknown as Partial<Record<TableName, Array<{ id: string }>>>;
+  const records = snapshot.records as unknown as Partial<Record<KindName, Array<{ id: string }>>>;
   db.transaction(() => {
-    for (const table of TABLE_NAMES) {
+    for (const table of KIND_NAMES) {
       const { clear, insert } = statements.tables[table];
       clear.run();
       for (const record of records[table] ?? []) insert.run(record.id, JSON.stringify(record));
@@ -294,7 +282,7 @@ function isIntakeFile(path: string, db: Database.Database): boolean {
           : `${path} has schema version ${version}, which this intake-server (version ${SCHEMA_VERSION}) cannot migrate: export the state with the intake-server that wrote it (GET /__admin/snapshot) and load it here (PUT /__admin/snapshot).`,
       );
     }
-    const missing = ["intake_meta", ...TABLE_NAMES.map((table) => TABLES[table])].filter((name) => !tables.includes(name));
+    const missing = ["intake_meta", ...KIND_NAMES.map((table) => TABLES[table])].filter((name) => !tables.includes(name));
     if (missing.length) throw new Error(`${path} lacks the tables ${missing.join(", ")}: it is damaged. Restore it from a copy, or move it away to start empty.`);
     return true;
   } catch (error) {
@@ -308,7 +296,7 @@ function readState(path: string, db: Database.Database): Snapshot {
   try {
     const meta = new Map(db.prepare("SELECT key, value FROM intake_meta").raw().all() as Array<[string, string]>);
     const records: Record<string, object[]> = {};
-    for (const table of TABLE_NAMES) {
+    for (const table of KIND_NAMES) {
       const rows: object[] = (records[table] = []);
       for (const [id, text] of db.prepare(`SELECT id, record FROM ${TABLES[table]} ORDER BY rowid`).raw().iterate() as Iterable<[string, string]>) {
         rows.push(parseRow(path, TABLES[table], id, text));

@@ -1,19 +1,20 @@
 /**
- * Writes the state's changes through to the data file: the changes of one event-loop turn are
- * committed in one transaction at the end of the turn, and the answers (and webhooks) that stem
- * from them wait for that commit. A crash loses nothing that was answered, and a write costs what
- * it changed, however large the state.
+ * Writes the state's changes through to the data file: a subscriber of the event stream, it
+ * collects the changes each event carries and commits one event-loop turn's in one transaction
+ * at the end of the turn; the answers (and webhooks) that stem from them wait for that commit. A
+ * crash loses nothing that was answered, and a write costs what it changed, however large the state.
  */
-import type { Snapshot } from "../admin/service.js";
+import type { Snapshot } from "../domain/state.js";
+import type { Published } from "../events/events.js";
 import { HttpError } from "../shared/errors.js";
-import type { Change } from "../store/store.js";
 import { explain, type Changes, type DataFile, type Meta } from "./data-file.js";
 
 /** What persistence needs of the service (an Intake has it). */
 export interface Persisted {
-  admin: { snapshot(): Snapshot; idState(): unknown };
+  snapshot(): Snapshot;
+  idState(): unknown;
   clock: { mode: "real" | "virtual"; now(): number };
-  onChange(listener: (change: Change) => void): () => void;
+  events: { subscribe(listener: (event: Published) => void): () => void };
   holdAnswers(hold: () => Promise<void> | undefined): () => void;
   reportError(error: unknown): void;
 }
@@ -45,7 +46,7 @@ export function persist(intake: Persisted, file: DataFile): Persistence {
   let keptJson: string | undefined;
   if (file.kind !== "sqlite") {
     try {
-      keptJson = file.create(intake.admin.snapshot());
+      keptJson = file.create(intake.snapshot());
     } catch (error) {
       file.close();
       // Errors of SQLite's and Node's carry a code; one without is already explained.
@@ -64,14 +65,19 @@ export function persist(intake: Persisted, file: DataFile): Persistence {
   /** The last commit failed: the next failures are not reported again, until one succeeds. */
   let failing = false;
 
-  const unsubscribe = intake.onChange((change) => {
-    if (change.table === "all") {
+  const unsubscribe = intake.events.subscribe((event) => {
+    if (event.type === "state.replaced") {
       everything = true;
       changes = new Map();
-    } else if (change.table !== "clock" && !everything) {
-      let table = changes.get(change.table);
-      if (!table) changes.set(change.table, (table = new Map()));
-      table.set(change.id, change.record);
+    } else if (event.changes.length === 0 && event.type !== "clock.advanced") {
+      // Nothing to save (a request answered): the clock and the ids go with the next commit.
+      return;
+    } else if (!everything) {
+      for (const change of event.changes) {
+        let records = changes.get(change.kind);
+        if (!records) changes.set(change.kind, (records = new Map()));
+        records.set(change.id, change.record);
+      }
     }
     dirty = true;
     scheduled ??= setImmediate(commit);
@@ -91,7 +97,7 @@ export function persist(intake: Persisted, file: DataFile): Persistence {
     waiting = undefined;
     if (!dirty) return waiters?.resolve();
     try {
-      if (everything) file.replace(intake.admin.snapshot());
+      if (everything) file.replace(intake.snapshot());
       else file.write(changes, meta());
     } catch (error) {
       // Rolled back: the file keeps the last commit, and these changes are tried again.
@@ -111,7 +117,7 @@ export function persist(intake: Persisted, file: DataFile): Persistence {
   function meta(): Meta {
     return {
       clock: { mode: intake.clock.mode, now: new Date(intake.clock.now()).toISOString() },
-      ids: (intake.admin.idState() ?? null) as Meta["ids"],
+      ids: (intake.idState() ?? null) as Meta["ids"],
     };
   }
 

@@ -3,7 +3,7 @@
  * and its list, and an agency with a sub-account on auto-recharge. The keys are fixed so the
  * README's commands work as printed; never use them outside a local demo.
  */
-import type { Seed } from "./service.js";
+import type { Seed } from "../domain/state.js";
 
 export const DEMO_KEYS = {
   business: "ik_demo_business_7Hq2xK9mPwRt4wBn",

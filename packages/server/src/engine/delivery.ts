@@ -1,5 +1,5 @@
 /**
- * Outgoing webhooks (replies on a custom channel, auto-recharge requests), signed per Standard
+ * Sending outgoing webhooks (replies on a custom channel, auto-recharge requests), signed per Standard
  * Webhooks with the account's secret. A 2xx is success; an error status, a timeout or a failed
  * connection is retried with exponential backoff and jitter (or after the receiver's
  * Retry-After), up to a bounded number of attempts, then Failed with the error kept. Every
@@ -8,11 +8,10 @@
  * receiver that is slow or down makes its own deliveries wait and holds up nothing else.
  */
 import { Webhook } from "standardwebhooks";
-import type { Clock } from "../shared/clock.js";
-import type { AccountRecord, DeliveryRecord } from "../store/models.js";
-import type { Store } from "../store/store.js";
-import type { DomainEvents } from "./events.js";
+import { currentUrl, giveUp, recordAttempt, retarget } from "../domain/deliveries.js";
+import type { Domain } from "../domain/domain.js";
 import { webhookUrlProblem } from "../shared/webhook-url.js";
+import type { AccountRecord, DeliveryRecord } from "../store/models.js";
 import { DEFER, type Scheduler } from "./scheduler.js";
 
 export interface WebhookOptions {
@@ -47,39 +46,23 @@ export const WEBHOOK_DEFAULTS: WebhookOptions = {
 
 export type FetchLike = (request: Request) => Promise<Response>;
 
-export interface Enqueue {
-  account: AccountRecord;
-  kind: "reply" | "auto_recharge";
-  messageId: string | null;
-  url: string | null;
-  webhookId: string;
-  payload: object;
-}
-
 export interface DeliveryDeps {
-  store: Store;
-  clock: Clock;
+  domain: Domain;
   scheduler: Scheduler;
-  /** Told of each attempt once it ended. */
-  events: DomainEvents;
   fetch: FetchLike;
   options: WebhookOptions;
-  /** http:// URLs to any host are delivered to, not only loopback ones. */
-  allowHttp: boolean;
   /** A number in [0, 1): Math.random, or a seeded generator in deterministic mode. */
   random: () => number;
 }
 
-export type Deliveries = ReturnType<typeof createDeliveries>;
-
-export function createDeliveries(deps: DeliveryDeps) {
-  const { store, clock, scheduler, options } = deps;
-  const iso = (ms: number) => new Date(ms).toISOString();
+/** Sends each delivery queued (`delivery.queued`), attempt after attempt, through the scheduler's pool. */
+export function startDeliveries({ domain, scheduler, fetch, options, random }: DeliveryDeps): void {
+  const { store, clock } = domain;
 
   /** The lane a due delivery waits in: the URL it goes to now. */
   function laneOf(payload: Record<string, unknown>): string {
-    const delivery = store.delivery(String(payload.deliveryId));
-    const account = delivery && store.account(delivery.accountId);
+    const delivery = store.delivery.get(String(payload.deliveryId));
+    const account = delivery && store.account.get(delivery.accountId);
     return (delivery && account && currentUrl(delivery, account)) ?? "";
   }
 
@@ -88,69 +71,41 @@ export function createDeliveries(deps: DeliveryDeps) {
     perLane: options.concurrencyPerUrl,
     total: options.concurrency,
   });
-
-  function finish(delivery: DeliveryRecord, state: "delivered" | "failed", error: string | null) {
-    store.updateDelivery(delivery, { state, completedAt: iso(clock.now()), nextAttemptAt: null, lastError: error });
-    const message = delivery.messageId ? store.messageById(delivery.messageId) : undefined;
-    if (message) store.updateMessage(message, state === "delivered" ? { status: "sent", error: null } : { status: "failed", error });
-  }
-
-  /** Where the delivery goes now: the setting as it is at this attempt, so a corrected URL takes effect. */
-  function currentUrl(delivery: DeliveryRecord, account: AccountRecord): string | null {
-    return delivery.kind === "reply" ? account.webhookUrl : account.autoRechargeUrl;
-  }
+  domain.events.on(["delivery.queued"], ({ delivery }) => void scheduler.add("deliver", { deliveryId: delivery.id }));
 
   async function attempt(id: string, signal: AbortSignal): Promise<void | typeof DEFER> {
-    const delivery = store.delivery(id);
+    const delivery = store.delivery.get(id);
     if (!delivery || delivery.state !== "pending") return;
-    const account = store.account(delivery.accountId);
+    const account = store.account.get(delivery.accountId);
     const url = account && currentUrl(delivery, account);
     const setting = delivery.kind === "reply" ? "Custom Channel Webhook URL (Settings > Custom Channel Webhook)" : "agency's auto-recharge URL";
     if (!url || !account) {
       const field = delivery.kind === "reply" ? "webhookUrl" : "autoRechargeUrl";
       const where = account ? ` Set it with PATCH /__admin/accounts/${account.id} (${field}), or at /__dashboard/settings?account=${account.id}.` : "";
-      return finish(delivery, "failed", `No ${setting} is set, so there is nowhere to deliver.${where}`);
+      return giveUp(domain, delivery, `No ${setting} is set, so there is nowhere to deliver.${where}`);
     }
     // The admin API refuses such a URL; one can still come from a snapshot or data file made before
     // it did, or with --allow-http-webhooks. Nothing is sent there, and retrying would not help.
-    const problem = webhookUrlProblem(url, deps.allowHttp);
-    if (problem) return finish(delivery, "failed", `Not delivered: the ${setting} ${problem}`);
-    if (url !== delivery.url) store.updateDelivery(delivery, { url });
-    const number = delivery.attempts + 1;
+    const problem = webhookUrlProblem(url, domain.rules.allowHttpWebhooks);
+    if (problem) return giveUp(domain, delivery, `Not delivered: the ${setting} ${problem}`);
+    if (url !== delivery.url) retarget(domain, delivery, url);
     const startedAt = clock.now();
     const outcome = signal.aborted ? DEFER : await send(delivery, account, url, signal);
     // Stopping or replacing the state: the attempt did not happen (or its end is unknown); its job stays.
     if (outcome === DEFER || signal.aborted) return DEFER;
-    store.updateDelivery(delivery, { attempts: number });
+    const number = delivery.attempts + 1;
     const ok = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
-    const last = number >= options.maxAttempts;
-    const nextAt = ok || last ? null : clock.now() + waitBefore(number, outcome.retryAfterMs);
-    const record = store.createAttempt({
-      id: store.ids.id("wha_"),
-      deliveryId: delivery.id,
-      number,
-      startedAt: iso(startedAt),
-      webhookTimestamp: outcome.webhookTimestamp,
-      webhookSignature: outcome.webhookSignature,
-      durationMs: outcome.durationMs,
-      status: outcome.status,
-      error: outcome.error,
-      nextAttemptAt: nextAt === null ? null : iso(nextAt),
-    });
-    if (ok) finish(delivery, "delivered", null);
-    else if (nextAt === null) finish(delivery, "failed", `Failed after ${number} attempts; the last: ${outcome.error}`);
-    else {
-      store.updateDelivery(delivery, { nextAttemptAt: iso(nextAt), lastError: outcome.error });
-      scheduler.add("deliver", { deliveryId: delivery.id }, nextAt);
-    }
-    deps.events.emit("deliveryAttempted", { delivery, attempt: record });
+    const nextAttemptAt = ok || number >= options.maxAttempts ? null : clock.now() + waitBefore(number, outcome.retryAfterMs);
+    const { retryAfterMs: _, ...attempt } = outcome;
+    recordAttempt(domain, delivery, { ...attempt, startedAt: new Date(startedAt).toISOString() }, nextAttemptAt);
+    if (nextAttemptAt !== null) scheduler.add("deliver", { deliveryId: delivery.id }, nextAttemptAt);
   }
 
   /** The wait after attempt `number`: the receiver's Retry-After if it gave one, else backoff with jitter. */
   function waitBefore(number: number, retryAfterMs: number | null): number {
     if (retryAfterMs !== null) return Math.min(retryAfterMs, options.maxDelayMs);
     const base = Math.min(options.maxDelayMs, options.initialDelayMs * options.factor ** (number - 1));
-    return Math.round(base * (1 + options.jitter * (2 * deps.random() - 1)));
+    return Math.round(base * (1 + options.jitter * (2 * random() - 1)));
   }
 
   async function send(delivery: DeliveryRecord, account: AccountRecord, url: string, stop: AbortSignal) {
@@ -185,7 +140,7 @@ export function createDeliveries(deps: DeliveryDeps) {
     else stop.addEventListener("abort", onStop, { once: true });
     try {
       // Raced against the signal too, so an injected fetch that ignores it still times out.
-      const response = await untilAborted(deps.fetch(new Request(url, { method: "POST", headers, body: delivery.payload, redirect: "manual", signal })), signal);
+      const response = await untilAborted(fetch(new Request(url, { method: "POST", headers, body: delivery.payload, redirect: "manual", signal })), signal);
       const text = (await untilAborted(response.text(), signal).catch(() => "")).slice(0, 500);
       const ok = response.status >= 200 && response.status < 300;
       return {
@@ -203,38 +158,6 @@ export function createDeliveries(deps: DeliveryDeps) {
       stop.removeEventListener("abort", onStop);
     }
   }
-
-  return {
-    /** Records a delivery and makes its first attempt as soon as possible. */
-    enqueue(entry: Enqueue): DeliveryRecord {
-      const delivery = store.createDelivery({
-        id: store.ids.id("whd_"),
-        accountId: entry.account.id,
-        kind: entry.kind,
-        messageId: entry.messageId,
-        url: entry.url,
-        webhookId: entry.webhookId,
-        payload: JSON.stringify(entry.payload),
-        state: "pending",
-        attempts: 0,
-        nextAttemptAt: iso(clock.now()),
-        lastError: null,
-        createdAt: iso(clock.now()),
-        completedAt: null,
-      });
-      scheduler.add("deliver", { deliveryId: delivery.id });
-      return delivery;
-    },
-
-    /**
-     * A finished delivery (delivered or failed) sent again: the same webhook-id and payload,
-     * attempts numbered on from the last, retried while the attempt budget lasts.
-     */
-    redeliver(delivery: DeliveryRecord): void {
-      store.updateDelivery(delivery, { state: "pending", completedAt: null, nextAttemptAt: iso(clock.now()), lastError: null });
-      scheduler.add("deliver", { deliveryId: delivery.id });
-    },
-  };
 }
 
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {

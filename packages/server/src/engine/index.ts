@@ -1,19 +1,16 @@
 /**
- * The engine: what happens after an operation has changed the state. It listens to the domain
- * events the operations emit and does its work through the durable scheduler: the bot's answer
- * and its delivery, the funnel's opening messages and follow-ups, credit charges and auto-recharge
- * requests.
+ * The engine: what happens after an operation has changed the state. It hears the domain events
+ * and does its work through the durable scheduler, writing through the domain operations like
+ * everyone else: the bot's answer and its delivery, the funnel's opening messages and follow-ups,
+ * webhook attempts. It also moves the virtual clock, running what falls due on the way.
  */
-import type { Clock } from "../shared/clock.js";
-import type { IdSource } from "../shared/ids.js";
-import type { AccountRecord, JobRecord } from "../store/models.js";
-import type { Store } from "../store/store.js";
+import { advanceBy, clockAdvanced } from "../domain/clock.js";
+import type { Domain } from "../domain/domain.js";
+import type { VirtualClock } from "../shared/clock.js";
 import { defaultBot, type Bot } from "./bot.js";
-import { createConversations } from "./conversation.js";
-import { createCredits } from "./credits.js";
-import { WEBHOOK_DEFAULTS, createDeliveries, type FetchLike, type WebhookOptions } from "./delivery.js";
-import type { DomainEvents } from "./events.js";
-import { FUNNEL_DEFAULTS, createFunnel, type FunnelOptions } from "./funnel.js";
+import { startConversations } from "./conversation.js";
+import { WEBHOOK_DEFAULTS, startDeliveries, type FetchLike, type WebhookOptions } from "./delivery.js";
+import { FUNNEL_DEFAULTS, startFunnel, type FunnelOptions } from "./funnel.js";
 import { Scheduler } from "./scheduler.js";
 
 export interface EngineOptions {
@@ -31,52 +28,53 @@ export interface EngineOptions {
 }
 
 export interface EngineDeps {
-  store: Store;
-  clock: Clock;
-  ids: IdSource;
-  events: DomainEvents;
-  random: () => number;
+  domain: Domain;
+  fetch: FetchLike;
   onError: (error: unknown) => void;
   /** Run jobs one at a time (deterministic mode). */
-  sequential?: boolean;
+  sequential: boolean;
 }
 
 export type Engine = ReturnType<typeof createEngine>;
 
-export function createEngine(deps: EngineDeps, options: EngineOptions = {}) {
-  const { store, clock, events, onError } = deps;
-  const scheduler = new Scheduler(store, clock, deps.ids, onError, deps.sequential ?? false);
-  const deliveries = createDeliveries({
-    store,
-    clock,
-    scheduler,
-    events,
-    fetch: options.fetch ?? ((request) => globalThis.fetch(request)),
-    options: { ...WEBHOOK_DEFAULTS, ...options.webhooks },
-    allowHttp: options.allowHttpWebhooks ?? false,
-    random: deps.random,
-  });
-  const credits = createCredits({ store, deliveries, duplicateRechargeWebhooks: options.duplicateRechargeWebhooks ?? false });
-  const conversations = createConversations({ store, scheduler, events, deliveries, credits, bot: options.bot ?? defaultBot, onError });
-  const funnel = createFunnel({ store, clock, scheduler, events, credits, options: { ...FUNNEL_DEFAULTS, ...options.funnel } });
+export function createEngine({ domain, fetch, onError, sequential }: EngineDeps, options: EngineOptions = {}) {
+  const scheduler = new Scheduler(domain, onError, sequential);
+  startDeliveries({ domain, scheduler, fetch, options: { ...WEBHOOK_DEFAULTS, ...options.webhooks }, random: () => domain.ids.random() });
+  startConversations({ domain, scheduler, bot: options.bot ?? defaultBot, onError });
+  const funnel = startFunnel({ domain, scheduler, options: { ...FUNNEL_DEFAULTS, ...options.funnel } });
+
+  /** Picks the stored jobs up (at start, and once the state was replaced). */
+  const start = () => {
+    funnel.restore();
+    scheduler.restore();
+  };
 
   return {
-    humanReply: conversations.humanReply,
-    redeliver: deliveries.redeliver,
+    start,
     /** Resolves once nothing is running (work due later waits for its time). */
     settle: () => scheduler.settle(),
+    /** Pending jobs, soonest first. */
     pending: () => scheduler.pending(),
-    /** Tells `listener` of each job that ran to its end (not one cancelled, nor one a stop cut short). */
-    onJobRan: (listener: (job: JobRecord) => void) => scheduler.onRan(listener),
-    /** Before the state is replaced: work in flight is aborted and waited for, so none of it lands in the new state. */
-    quiesce: () => scheduler.quiesce(),
-    /** Picks the stored jobs up again after the state was replaced (start, reset, restore). */
-    restore() {
-      funnel.restore();
-      scheduler.restore();
+    /**
+     * Runs `replace` (a reset, a restore) with no work in flight: what is running is aborted and
+     * waited for first, so none of it lands in the new state; then the stored jobs are picked up.
+     */
+    async whilePaused<T>(replace: () => T): Promise<T> {
+      await scheduler.quiesce();
+      try {
+        return replace();
+      } finally {
+        start();
+      }
     },
-    /** A debit made outside the engine (an admin adjustment) may cross an auto-recharge threshold too. */
-    debited: (account: AccountRecord, before: number) => credits.requestRecharge(account, before),
+    /** Moves a virtual clock: work already started finishes first, then whatever falls due on the way runs in order. */
+    async advanceClock(by: { ms?: number; to?: string }): Promise<void> {
+      const ms = advanceBy(domain, by);
+      await scheduler.settle();
+      await (domain.clock as VirtualClock).advance(ms);
+      await scheduler.settle();
+      clockAdvanced(domain);
+    },
     /** Stops, aborting webhook attempts in flight; what did not finish stays stored for a restart. */
     close: () => scheduler.close(),
   };

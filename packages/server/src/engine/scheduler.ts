@@ -12,10 +12,10 @@
  * queue of their stored records, first come first served, holding no promise or timer each. So a
  * backlog costs its records only, and a slow lane holds up its own jobs, not the others.
  */
-import type { Clock, TimerHandle } from "../shared/clock.js";
-import type { IdSource } from "../shared/ids.js";
+import type { Domain } from "../domain/domain.js";
+import { cancelJob, finishJob, queueJob } from "../domain/jobs.js";
+import type { TimerHandle } from "../shared/clock.js";
 import type { JobRecord } from "../store/models.js";
-import type { Store } from "../store/store.js";
 
 /** A handler returns DEFER when it stopped because the scheduler is stopping: its job stays stored. */
 export const DEFER = Symbol("defer");
@@ -75,21 +75,23 @@ export class Scheduler {
   private readonly inflight = new Set<Promise<void>>();
   private readonly handlers = new Map<string, JobHandler>();
   private readonly pools = new Map<string, Pool>();
-  private readonly cancelled = new Set<string>();
-  /** Job ids by key, so cancelling a contact's follow-ups does not scan every pending job. */
-  private readonly byKey = new Map<string, Set<string>>();
+  private readonly cancelled = new Set<JobRecord>();
+  /** Jobs by key, so cancelling a contact's follow-ups does not scan every pending job. */
+  private readonly byKey = new Map<string, Set<JobRecord>>();
   private stopped = false;
   private generation = new AbortController();
   /** In deterministic mode jobs run one at a time, so ids follow the schedule, not network timing. */
   private chain: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly store: Store,
-    private readonly clock: Clock,
-    private readonly ids: IdSource,
+    private readonly domain: Domain,
     private readonly onError: (error: unknown) => void,
     private readonly sequential = false,
   ) {}
+
+  private get clock() {
+    return this.domain.clock;
+  }
 
   /**
    * Aborts the work in flight (webhook attempts stop without sending) and waits for it to end,
@@ -99,14 +101,6 @@ export class Scheduler {
     this.generation.abort();
     await this.settle();
     this.generation = new AbortController();
-  }
-
-  private ranListeners: Array<(job: JobRecord) => void> = [];
-
-  /** Tells `listener` of each job that ran to its end (not one cancelled, nor one a stop cut short). */
-  onRan(listener: (job: JobRecord) => void): () => void {
-    this.ranListeners.push(listener);
-    return () => (this.ranListeners = this.ranListeners.filter((l) => l !== listener));
   }
 
   /** `pool`: run this kind's jobs a few at a time (see the top of this file) rather than all at once. */
@@ -128,8 +122,7 @@ export class Scheduler {
    * `key` lets `cancel` find it again.
    */
   add(kind: string, payload: Record<string, unknown>, runAt: number | null = null, key: string | null = null): JobRecord {
-    const job: JobRecord = { id: this.ids.id("job_"), kind, runAt, key, payload: JSON.stringify(payload), createdAt: this.store.timestamp() };
-    this.store.addJob(job);
+    const job = queueJob(this.domain, kind, payload, runAt, key);
     this.remember(job);
     this.place(job);
     return job;
@@ -142,33 +135,34 @@ export class Scheduler {
 
   /** Removes the pending jobs added with this key. */
   cancel(key: string): number {
-    const ids = this.byKey.get(key);
-    if (!ids) return 0;
+    const jobs = this.byKey.get(key);
+    if (!jobs) return 0;
     this.byKey.delete(key);
-    for (const id of ids) {
-      this.cancelled.add(id);
-      this.store.removeJob(id);
+    for (const job of jobs) {
+      this.cancelled.add(job);
+      cancelJob(this.domain, job);
     }
-    return ids.size;
+    return jobs.size;
   }
 
   private remember(job: JobRecord) {
-    if (!job.key) return;
-    let ids = this.byKey.get(job.key);
-    if (!ids) this.byKey.set(job.key, (ids = new Set()));
-    ids.add(job.id);
+    if (job.key === null) return;
+    let jobs = this.byKey.get(job.key);
+    if (!jobs) this.byKey.set(job.key, (jobs = new Set()));
+    jobs.add(job);
   }
 
   private forget(job: JobRecord) {
-    const ids = job.key ? this.byKey.get(job.key) : undefined;
-    if (!ids) return;
-    ids.delete(job.id);
-    if (!ids.size) this.byKey.delete(job.key!);
+    if (job.key === null) return;
+    const jobs = this.byKey.get(job.key);
+    if (!jobs) return;
+    jobs.delete(job);
+    if (!jobs.size) this.byKey.delete(job.key);
   }
 
   /** Pending jobs, soonest first. */
   pending(): JobRecord[] {
-    return this.store.jobs().sort((a, b) => (a.runAt ?? 0) - (b.runAt ?? 0));
+    return [...this.domain.store.job.all()].sort((a, b) => (a.runAt ?? 0) - (b.runAt ?? 0));
   }
 
   /** Picks the stored jobs up again (after a restart, a reset or a restored snapshot). */
@@ -179,7 +173,7 @@ export class Scheduler {
     this.byKey.clear();
     if (this.timer) this.clock.clearTimer(this.timer.handle);
     this.timer = undefined;
-    for (const job of this.store.jobs()) {
+    for (const job of this.domain.store.job.all()) {
       this.remember(job);
       this.place(job);
     }
@@ -272,7 +266,7 @@ export class Scheduler {
 
   private async execute(job: JobRecord): Promise<void> {
     await Promise.resolve();
-    if (this.cancelled.delete(job.id)) return;
+    if (this.cancelled.delete(job)) return;
     const { signal } = this.generation;
     // Not begun before the stop (queued behind others in deterministic mode): a restart begins it.
     if (signal.aborted && this.stopped) return;
@@ -290,14 +284,7 @@ export class Scheduler {
     // came): one that finished its work is done, or a restart would do it twice.
     if (outcome === DEFER || (!finished && signal.aborted && this.stopped)) return;
     this.forget(job);
-    this.store.removeJob(job.id);
-    for (const listener of this.ranListeners) {
-      try {
-        listener(job);
-      } catch (error) {
-        this.onError(error);
-      }
-    }
+    finishJob(this.domain, job);
   }
 
   /** One clock timer, set for the soonest job. */

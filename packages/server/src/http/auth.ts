@@ -1,29 +1,24 @@
 /**
- * Which account a request belongs to. The key may come in three places; an operation accepts
- * only some of them (the contract's security list). A key in a place the operation does not
- * accept is refused with a message naming the place it does.
+ * Who a request acts for. On /v1 the API key may come in three places; an operation accepts only
+ * some of them (the contract's security list), and a key in a place it does not accept is refused
+ * with a message naming the place it does. /__admin takes its own token.
  */
 import type { AuthForm } from "@intake/spec";
-import type { AccountRecord } from "../store/models.js";
-import type { Store } from "../store/store.js";
+import type { StoreReader } from "../store/store.js";
 import { HttpError } from "../shared/errors.js";
+import type { Step } from "./compose.js";
+import type { ApiKey, Authenticated, Context, Routed } from "./context.js";
 import type { ApiRequest } from "./exchange.js";
-import type { Step } from "./pipeline.js";
 import type { Route } from "./routes.js";
 
-interface Authenticated {
-  form: AuthForm;
-  key: string;
-  account: AccountRecord;
-}
+const accountOf = (store: StoreReader, key: string) => (key ? store.account.find("apiKey", "", key) : undefined);
 
 /** The request's account, from its API key in a form the route accepts. */
-export function apiKey(store: Store): Step {
-  return (context, next) => {
-    const { form, key, account } = authenticate(context.request, context.url, context.route!, store);
-    context.auth = { form, key };
-    context.account = account;
-    return next();
+export function authenticate(store: StoreReader): Step<Routed, Authenticated> {
+  return function authenticate(context, next) {
+    const auth = presentedKey(context.request, context.url, context.route);
+    const account = accountOf(store, auth.key) ?? invalidKey();
+    return next(Object.assign(context, { auth, account }));
   };
 }
 
@@ -33,18 +28,36 @@ export function apiKey(store: Store): Step {
  * it is applied whole to the state it finds, or refused as a request sent with that key now is
  * (no account, no rate-limit headers).
  */
-export function currentAccount(store: Store): Step {
-  return (context, next) => {
-    if (context.bodyText === undefined) return next();
-    const account = store.accountByApiKey(context.auth!.key);
+export function confirmAccount(store: StoreReader): Step<Authenticated> {
+  return function confirmAccount(context, next) {
+    if (context.bodyText === undefined) return next(context);
+    const account = accountOf(store, context.auth.key);
     if (!account) {
       for (const name of Object.keys(context.headers)) if (name.startsWith("ratelimit-")) delete context.headers[name];
-      context.account = undefined;
+      const seen: Context = context;
+      delete seen.account;
       invalidKey();
     }
-    context.account = account;
-    return next();
+    return next(Object.assign(context, { account }));
   };
+}
+
+/** /__admin: the admin token, as a Bearer header. */
+export function requireAdminToken(token: string): Step {
+  return function requireAdminToken(context, next) {
+    const given = /^Bearer\s+(.+)$/i.exec(context.request.headers.get("authorization") ?? "")?.[1]?.trim() ?? "";
+    if (!equal(given, token)) {
+      throw new HttpError(401, "UNAUTHORIZED", "Send the admin token as Authorization: Bearer <token>; the server printed it at start (or set it with --admin-token).");
+    }
+    return next(context);
+  };
+}
+
+/** Compares in time independent of where the strings differ. */
+function equal(a: string, b: string): boolean {
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < Math.max(a.length, b.length); i++) diff |= (a.charCodeAt(i) || 0) ^ (b.charCodeAt(i) || 0);
+  return diff === 0;
 }
 
 const DESCRIBE: Record<AuthForm, string> = {
@@ -58,7 +71,7 @@ function presentedKeys(request: ApiRequest, url: URL): Array<{ form: AuthForm; k
   const found: Array<{ form: AuthForm; key: string }> = [];
   const query = url.searchParams.getAll("apiKey");
   if (query.length > 1) throw new HttpError(401, "INVALID_API_KEY", "apiKey is given more than once in the query; send it once.");
-  if (query.length === 1) found.push({ form: "query", key: query[0]!.trim() });
+  for (const key of query) found.push({ form: "query", key: key.trim() });
   const header = request.headers.get("x-api-key");
   if (header !== null) found.push({ form: "header", key: header.trim() });
   const authorization = request.headers.get("authorization");
@@ -67,12 +80,13 @@ function presentedKeys(request: ApiRequest, url: URL): Array<{ form: AuthForm; k
     if (!bearer) {
       throw new HttpError(401, "INVALID_API_KEY", "The Authorization header must be 'Bearer <API_KEY>'.");
     }
-    found.push({ form: "bearer", key: bearer[1]!.trim() });
+    found.push({ form: "bearer", key: (bearer[1] ?? "").trim() });
   }
   return found;
 }
 
-function authenticate(request: ApiRequest, url: URL, route: Route, store: Store): Authenticated {
+/** The one key the request carries, in a form its route accepts. */
+function presentedKey(request: ApiRequest, url: URL, route: Route): ApiKey {
   const presented = presentedKeys(request, url);
   // Only an error names them; a request that authenticates pays for none of this text.
   const where = () => `${route.method} ${route.template}`;
@@ -92,10 +106,7 @@ function authenticate(request: ApiRequest, url: URL, route: Route, store: Store)
   if (presented.length > 1) {
     throw new HttpError(401, "WRONG_AUTH_FORM", `Send the API key in one place only; this request has it as ${presented.map((p) => DESCRIBE[p.form]).join(" and ")}.`);
   }
-  const { form, key } = presented[0]!;
-  const account = key ? store.accountByApiKey(key) : undefined;
-  if (!account) throw invalidKey();
-  return { form, key, account };
+  return presented[0] as ApiKey;
 }
 
 function invalidKey(): never {

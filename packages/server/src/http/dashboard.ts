@@ -1,12 +1,13 @@
 /**
- * /__dashboard: the dashboard's prebuilt files (packages/server/dashboard, built into
+ * /__dashboard: the dashboard's prebuilt files (packages/dashboard, shipped in the server's
  * dist/dashboard), served with a strict Content-Security-Policy. Any path that is not one of its
  * hashed assets answers index.html, so each page has an address of its own. The files come from
- * the adapter (the core reads no disk); without them the path says how to get them.
+ * the adapter (the core reads no disk); without them the path says why.
  */
-import type { ApiRequest, ApiResponse } from "./exchange.js";
-
-export const DASHBOARD_BASE = "/__dashboard";
+import { HttpError } from "../shared/errors.js";
+import type { Step } from "./compose.js";
+import type { Routed } from "./context.js";
+import { BASES } from "./routes.js";
 
 /** The dashboard's built files by name (`index.html`, `assets/index-3f2a.js`); undefined when there is none. */
 export interface DashboardFiles {
@@ -37,44 +38,37 @@ const TYPES: Record<string, string> = {
 
 const ASSET = /^assets\/[A-Za-z0-9_-][A-Za-z0-9._-]*\.([a-z0-9]+)$/;
 
-export function isDashboardPath(pathname: string): boolean {
-  return pathname === DASHBOARD_BASE || pathname.startsWith(`${DASHBOARD_BASE}/`);
-}
+const NOT_SERVED = "The dashboard is not served here: it is built with `npm run build` and served by the node adapter (intake-server, serve()), not with msw.";
 
-export function createDashboard(files: DashboardFiles | undefined, options: { trustForwardedProto: boolean }) {
-  return async (request: ApiRequest): Promise<ApiResponse> => {
-    const { url } = request;
-    const secure = url.protocol === "https:" || (options.trustForwardedProto && request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https");
-    if (!secure) return text(400, `The dashboard is served over HTTPS only: https://${url.host}${DASHBOARD_BASE}/`);
-    if (request.method !== "GET" && request.method !== "HEAD") return text(405, `Method ${request.method} is not allowed on the dashboard; use GET.`, { allow: "GET, HEAD" });
-    if (url.pathname === DASHBOARD_BASE) return { status: 308, headers: { ...secured(), location: `${DASHBOARD_BASE}/${url.search}` }, body: null };
-    if (!files) return text(404, "The dashboard is not built: run `npm run build -w @intake/server` (it is served by the node adapter only, not with msw).");
+/** Every answer of the dashboard's, its errors too, carries the policy and its companions. */
+export const secureDashboard: Step = function secureDashboard(context, next) {
+  Object.assign(context.headers, {
+    "content-security-policy": DASHBOARD_CSP,
+    "x-content-type-options": "nosniff",
+    "x-frame-options": "DENY",
+    "referrer-policy": "no-referrer",
+    "cross-origin-opener-policy": "same-origin",
+  });
+  return next(context);
+};
 
-    const name = url.pathname.slice(DASHBOARD_BASE.length + 1);
+/** Answers the file the path names (`files()`: the adapter's, or none). */
+export function serveDashboard(files: () => DashboardFiles | undefined): Step<Routed> {
+  return async function serveDashboardFile(context) {
+    const { url, request, headers } = context;
+    if (url.pathname === BASES.dashboard) return { status: 308, headers: Object.assign(headers, { location: `${BASES.dashboard}/${url.search}` }), body: null };
+    const source = files();
+    if (!source) throw new HttpError(404, "NOT_FOUND", NOT_SERVED);
+    const name = context.params.file ?? "";
     const asset = ASSET.exec(name);
-    if (name.startsWith("assets/") && !asset) return text(404, `No dashboard file ${name}.`);
-    const body = await files.read(asset ? name : "index.html");
-    if (body === undefined) return text(404, asset ? `No dashboard file ${name}.` : "The dashboard is not built: run `npm run build -w @intake/server`.");
-    const headers = secured({
+    if (name.startsWith("assets/") && !asset) throw new HttpError(404, "NOT_FOUND", `No dashboard file ${name}.`);
+    const body = await source.read(asset ? name : "index.html");
+    if (body === undefined) throw new HttpError(404, "NOT_FOUND", asset ? `No dashboard file ${name}.` : NOT_SERVED);
+    Object.assign(headers, {
       "content-type": TYPES[asset?.[1] ?? "html"] ?? "application/octet-stream",
       // Asset names carry a hash of their content; the page names the current ones.
       "cache-control": asset ? "public, max-age=31536000, immutable" : "no-store",
     });
     return { status: 200, headers, body: request.method === "HEAD" ? null : body };
   };
-}
-
-function secured(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    "content-security-policy": DASHBOARD_CSP,
-    "x-content-type-options": "nosniff",
-    "x-frame-options": "DENY",
-    "referrer-policy": "no-referrer",
-    "cross-origin-opener-policy": "same-origin",
-    ...extra,
-  };
-}
-
-function text(status: number, message: string, extra: Record<string, string> = {}): ApiResponse {
-  return { status, headers: secured({ "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", ...extra }), body: message };
 }

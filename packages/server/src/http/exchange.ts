@@ -4,7 +4,7 @@
  * what the core does with a lookup). `intake.fetch` wraps these for fetch-style callers (msw).
  */
 import { byteSize } from "../shared/byte-size.js";
-import { badRequest } from "../shared/errors.js";
+import { badRequest, errorBody, type ErrorShape, type HttpError } from "../shared/errors.js";
 
 /** Header lookup by name, case-insensitive (Headers has it; so does a node request's header map). */
 export interface HeaderReader {
@@ -40,19 +40,38 @@ export interface ApiResponse {
   drop?: true;
 }
 
+/** What an operation answers: a 2xx status and its body. */
+export interface Result {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+  /** Sent as it comes instead of `body`, with `headers` saying its type (the live events). */
+  stream?: ReadableStream<Uint8Array>;
+}
+
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string>): ApiResponse {
   headers["content-type"] = "application/json";
   headers["cache-control"] = "no-store";
   return { status, headers, body: status === 204 ? null : JSON.stringify(body) };
 }
 
-/** The Date header's text: the same for a whole second, so formatted once a second. */
-export function httpDate(ms: number): string {
-  const second = Math.floor(ms / 1000);
-  if (second !== lastDate.second) lastDate = { second, text: new Date(second * 1000).toUTCString() };
-  return lastDate.text;
+export function textResponse(status: number, text: string, headers: Record<string, string>): ApiResponse {
+  headers["content-type"] ??= "text/plain; charset=utf-8";
+  headers["cache-control"] ??= "no-store";
+  return { status, headers, body: text };
 }
-let lastDate = { second: NaN, text: "" };
+
+/** An error as the answer, in the route's shape: the one rule, for the core and for an adapter whose core failed. */
+export function errorResponse(shape: ErrorShape, error: HttpError<string>, headers: Record<string, string>): ApiResponse {
+  Object.assign(headers, error.headers);
+  return shape === "text" ? textResponse(error.status, error.message, headers) : jsonResponse(error.status, errorBody(shape, error), headers);
+}
+
+/** An operation's result as the answer, with the headers the request gathered. */
+export function answerOf(result: Result, headers: Record<string, string>): ApiResponse {
+  if (result.headers) Object.assign(headers, result.headers);
+  return result.stream ? { status: result.status, headers, body: null, stream: result.stream } : jsonResponse(result.status, result.body, headers);
+}
 
 export function fromFetchRequest(request: Request): ApiRequest {
   let read: Promise<Uint8Array> | undefined;

@@ -6,7 +6,9 @@
 import type { components } from "../generated/admin.js";
 import type { IdSource } from "../shared/ids.js";
 import { HttpError } from "../shared/errors.js";
-import type { Step } from "./pipeline.js";
+import type { Step } from "./compose.js";
+import type { Routed } from "./context.js";
+import type { ApiResponse } from "./exchange.js";
 
 export type FaultRuleInput = components["schemas"]["FaultRuleInput"];
 export type FaultRule = components["schemas"]["FaultRule"];
@@ -94,20 +96,23 @@ export class Faults {
 }
 
 /** Applies the fault rules that hit the request's operation: their latency, then a drop or an error status. */
-export function injectFaults(faults: Faults): Step {
-  return async (context, next) => {
-    const fault = faults.pick(context.route!.operationId);
-    if (!fault) return next();
+export function injectFaults(faults: Faults): Step<Routed> {
+  return async function injectFaults(context, next) {
+    const fault = faults.pick(context.route.operationId);
+    if (!fault) return next(context);
     context.fault = fault.ruleId;
     if (fault.latencyMs) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
     if (fault.drop) {
-      context.drop = true;
-      return;
+      context.errorCode = "CONNECTION_DROPPED";
+      return dropped();
     }
     if (fault.status !== null) throw injected(fault.status, fault.retryAfter, fault.ruleId);
-    return next();
+    return next(context);
   };
 }
+
+/** No answer: the connection is closed. */
+const dropped = (): ApiResponse => ({ status: 0, headers: {}, body: null, drop: true });
 
 function injected(status: number, retryAfter: number, ruleId: string): HttpError {
   const message = `Injected fault ${ruleId}: ${status}. See GET /__admin/faults.`;

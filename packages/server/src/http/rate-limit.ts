@@ -5,7 +5,8 @@
  */
 import type { Clock } from "../shared/clock.js";
 import { HttpError } from "../shared/errors.js";
-import type { Step } from "./pipeline.js";
+import type { Step } from "./compose.js";
+import type { Authenticated } from "./context.js";
 
 const WINDOW_MS = 60_000;
 
@@ -52,9 +53,9 @@ function prune(windows: Map<string, { start: number }>, now: number) {
 }
 
 /** Counts the request against its key's window; the RateLimit-* headers go on every answer after. */
-export function rateLimit(limiter: RateLimiter): Step {
-  return (context, next) => {
-    Object.assign(context.headers, limiter.take(context.auth!.key));
-    return next();
+export function limitRate(limiter: RateLimiter): Step<Authenticated> {
+  return function limitRate(context, next) {
+    Object.assign(context.headers, limiter.take(context.auth.key));
+    return next(context);
   };
 }

@@ -1,13 +1,21 @@
 /**
- * The route table, read from the contract: each path and method of openapi.yaml becomes a route
- * carrying its operationId, the auth forms it accepts and the error shape it answers in.
+ * Where requests go: one table for the whole service. /v1 and /__admin are read from their
+ * contracts (each path and method an operation, with the auth forms it accepts and the error
+ * shape it answers in); /__dashboard is the dashboard's files. Any other path is the API's, which
+ * answers it 404.
  */
 import { AUTH_SCHEMES, listOperations, schemesOf, type AuthForm, type OpenApiDocument } from "@intake/spec";
 import type { ErrorShape } from "../shared/errors.js";
 
-export interface Route<Id extends string = string> {
-  operationId: Id;
+export type Area = "api" | "admin" | "dashboard";
+
+export const BASES: Record<Area, string> = { api: "/v1", admin: "/__admin", dashboard: "/__dashboard" };
+
+export interface Route {
+  area: Area;
+  operationId: string;
   method: string;
+  /** The path under the area's base, as its contract writes it: `/lists/{listId}/contacts`. */
   template: string;
   pattern: RegExp;
   paramNames: string[];
@@ -18,17 +26,15 @@ export interface Route<Id extends string = string> {
   bodyRequired: boolean;
 }
 
-export type RouteMatch<Id extends string = string> =
-  | { kind: "found"; route: Route<Id>; params: Record<string, string> }
+export type RouteMatch =
+  | { kind: "found"; route: Route; params: Record<string, string> }
   | { kind: "wrong-method"; allow: string[]; shape: ErrorShape; template: string }
   | { kind: "not-found" };
 
-const FORM_OF_SCHEME = Object.fromEntries(Object.entries(AUTH_SCHEMES).map(([form, scheme]) => [scheme, form])) as Record<
-  string,
-  AuthForm
->;
+const FORM_OF_SCHEME = Object.fromEntries(Object.entries(AUTH_SCHEMES).map(([form, scheme]) => [scheme, form])) as Record<string, AuthForm>;
 
-export function buildRoutes<Id extends string>(doc: OpenApiDocument): Array<Route<Id>> {
+/** A contract's operations as routes of an area. */
+export function routesOf(doc: OpenApiDocument, area: Area): Route[] {
   return listOperations(doc).map(({ path, method, operation }) => {
     const paramNames: string[] = [];
     const source = path.replace(/\{([^}]+)\}/g, (_, name: string) => {
@@ -36,7 +42,8 @@ export function buildRoutes<Id extends string>(doc: OpenApiDocument): Array<Rout
       return "([^/]+)";
     });
     return {
-      operationId: operation.operationId as Id,
+      area,
+      operationId: operation.operationId ?? `${method} ${path}`,
       method: method.toUpperCase(),
       template: path,
       pattern: new RegExp(`^${source}$`),
@@ -49,28 +56,60 @@ export function buildRoutes<Id extends string>(doc: OpenApiDocument): Array<Rout
   });
 }
 
+/** The dashboard: its page and files, at every path under its base, to GET (or HEAD). */
+export const DASHBOARD_ROUTES: Route[] = ["GET", "HEAD"].map((method) => ({
+  area: "dashboard",
+  operationId: "dashboardFile",
+  method,
+  template: "/{file}",
+  pattern: /^(?:\/(.*))?$/s,
+  paramNames: ["file"],
+  forms: [],
+  shape: "text",
+  takesBody: false,
+  bodyRequired: false,
+}));
+
 /** The receive endpoint is the one whose errors the contract types as `ReceiveError`. */
 function shapeOf(operation: Record<string, unknown>): ErrorShape {
   const bad = (operation.responses as Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>)["400"];
   return bad?.content?.["application/json"]?.schema?.$ref?.endsWith("/ReceiveError") ? "string" : "general";
 }
 
-export function matchRoute<Id extends string>(routes: Array<Route<Id>>, method: string, path: string): RouteMatch<Id> {
+export interface Router {
+  /** The area a path is in (a refused request, whatever its path, is the API's), and the route its method and path name there. */
+  match(method: string, pathname: string, refused: boolean): { area: Area; match: RouteMatch };
+}
+
+export function createRouter(tables: Record<Area, Route[]>): Router {
+  const areas = (Object.keys(BASES) as Area[]).map((area) => ({ area, base: BASES[area], routes: tables[area] }));
+  return {
+    match(method, pathname, refused) {
+      const entry = areas.find(({ base }) => pathname === base || pathname.startsWith(`${base}/`));
+      if (!entry || (refused && entry.area !== "api")) return { area: "api", match: NOT_FOUND };
+      const relative = pathname.slice(entry.base.length);
+      return { area: entry.area, match: matchRoute(entry.routes, method, entry.area === "dashboard" ? relative : relative || "/") };
+    },
+  };
+}
+
+const NOT_FOUND: RouteMatch = { kind: "not-found" };
+const NO_PARAMS: string[] = [];
+
+export function matchRoute(routes: Route[], method: string, path: string): RouteMatch {
   // A plain loop: this runs on every request, and the table is small.
-  let onPath: Array<Route<Id>> | undefined;
+  let onPath: Route[] | undefined;
   for (const route of routes) {
     const match = route.paramNames.length === 0 ? (route.template === path ? NO_PARAMS : null) : route.pattern.exec(path);
     if (!match) continue;
     if (route.method === method) {
       const params: Record<string, string> = {};
-      for (let i = 0; i < route.paramNames.length; i++) params[route.paramNames[i]!] = match[i + 1]!;
+      route.paramNames.forEach((name, i) => (params[name] = match[i + 1] ?? ""));
       return { kind: "found", route, params };
     }
     (onPath ??= []).push(route);
   }
-  if (!onPath) return { kind: "not-found" };
-  const first = onPath[0]!;
+  if (!onPath) return NOT_FOUND;
+  const [first] = onPath as [Route, ...Route[]];
   return { kind: "wrong-method", allow: onPath.map((route) => route.method), shape: first.shape, template: first.template };
 }
-
-const NO_PARAMS: string[] = [];

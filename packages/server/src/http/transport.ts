@@ -1,23 +1,29 @@
 /**
- * The service accepts HTTPS only. An adapter hands the core a request whose URL says how the
- * request arrived; behind a TLS-terminating proxy, X-Forwarded-Proto is believed only when the
- * server was told to trust it.
+ * The service accepts HTTPS only. An adapter hands the core a request whose URL says how it
+ * arrived; behind a TLS-terminating proxy, X-Forwarded-Proto is believed only when the server was
+ * told to trust it. One rule for the API, the admin API and the dashboard alike.
  */
 import { HttpError, badRequest } from "../shared/errors.js";
-import type { Step } from "./pipeline.js";
+import type { Step } from "./compose.js";
+import type { ApiRequest } from "./exchange.js";
+import { BASES } from "./routes.js";
 
-export function httpsOnly(trustForwardedProto: boolean): Step {
-  return (context, next) => {
-    const { request, url } = context;
-    const forwarded = trustForwardedProto ? request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase() : undefined;
-    const scheme = forwarded || url.protocol.slice(0, -1);
-    if (scheme !== "https") {
-      throw badRequest(
-        "HTTPS_REQUIRED",
-        `The API accepts HTTPS only: send this request to https://${url.host}${url.pathname}. Plain HTTP is refused so API keys do not travel in clear.`,
-      );
-    }
-    return next();
+/** Whether the request came over HTTPS (or, trusted, through a proxy that says it did). */
+export function isSecure(request: ApiRequest, trustForwardedProto: boolean): boolean {
+  const forwarded = trustForwardedProto ? request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase() : undefined;
+  return (forwarded || request.url.protocol.slice(0, -1)) === "https";
+}
+
+export function requireHttps(trustForwardedProto: boolean): Step {
+  return function requireHttpsStep(context, next) {
+    if (isSecure(context.request, trustForwardedProto)) return next(context);
+    const { host, pathname } = context.url;
+    throw badRequest(
+      "HTTPS_REQUIRED",
+      context.area === "dashboard"
+        ? `The dashboard is served over HTTPS only: https://${host}${BASES.dashboard}/`
+        : `The API accepts HTTPS only: send this request to https://${host}${pathname}. Plain HTTP is refused so API keys do not travel in clear.`,
+    );
   };
 }
 
@@ -26,8 +32,8 @@ export function httpsOnly(trustForwardedProto: boolean): Step {
  * HTTP, a target that is not a path) is answered with the adapter's reason, in the shape of the
  * route its path names.
  */
-export const adapterRefusal: Step = (context, next) => {
+export const refuseForAdapter: Step = function refuseForAdapter(context, next) {
   const { refusal } = context.request;
   if (refusal) throw new HttpError(refusal.status ?? 400, refusal.code, refusal.message);
-  return next();
+  return next(context);
 };

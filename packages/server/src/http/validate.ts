@@ -4,18 +4,20 @@
  * request sent.
  */
 import { readJson } from "./body.js";
-import type { Context, Step } from "./pipeline.js";
+import type { Step } from "./compose.js";
+import type { Checked, Context, Routed } from "./context.js";
 import type { OperationValidator } from "./validation.js";
 
-export function validate(validatorFor: (context: Context) => OperationValidator, maxBodyBytes: number): Step {
-  return async (context, next) => {
+/** `validatorFor` picks the operation's validator from what the steps before found (`Needs`: the auth form's spelling, on /v1). */
+export function validateRequest<Needs = unknown>(validatorFor: (context: Context & Routed & Needs) => OperationValidator, maxBodyBytes: number): Step<Routed & Needs, Checked> {
+  return async function validateRequest(context, next) {
     const { request, route } = context;
     const validator = validatorFor(context);
     const query = validator.query(context.url);
-    const params = validator.path(context.params ?? {});
+    const params = validator.path(context.params);
     validator.header(request.headers);
     // An optional body sent empty is no body, whichever adapter the request came through.
-    const sent = route!.takesBody && (route!.bodyRequired || (await request.bytes(maxBodyBytes)).byteLength > 0);
+    const sent = route.takesBody && (route.bodyRequired || (await request.bytes(maxBodyBytes)).byteLength > 0);
     let body: unknown;
     if (sent) {
       const read = await readJson(request, maxBodyBytes);
@@ -23,7 +25,6 @@ export function validate(validatorFor: (context: Context) => OperationValidator,
       validator.body(read.value);
       body = read.value;
     }
-    context.input = { query, params, body };
-    return next();
+    return next(Object.assign(context, { input: { query, params, body } }));
   };
 }

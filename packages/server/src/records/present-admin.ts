@@ -68,7 +68,7 @@ export function toMessage(record: MessageRecord): Schemas["Message"] {
   return { ...record };
 }
 
-export function toDelivery(record: DeliveryRecord, attempts: DeliveryAttemptRecord[]): Schemas["Delivery"] {
+export function toDelivery(record: DeliveryRecord, attempts: readonly DeliveryAttemptRecord[]): Schemas["Delivery"] {
   return {
     id: record.id,
     accountId: record.accountId,

@@ -13,14 +13,3 @@ export function toContact(record: ContactRecord): components["schemas"]["Contact
     createdAt: record.createdAt,
   };
 }
-
-/** Custom fields as stored: their JSON text, or null when there are none. */
-export function storedCustomFields(fields: Record<string, unknown> | null | undefined): string | null {
-  return fields && Object.keys(fields).length ? JSON.stringify(fields) : null;
-}
-
-/** A name or email as stored: trimmed, and absent when empty. */
-export function clean(value: string | null | undefined): string | null {
-  const trimmed = value?.trim();
-  return trimmed ? trimmed : null;
-}

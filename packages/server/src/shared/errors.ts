@@ -1,10 +1,11 @@
 /**
- * Errors an operation or a pipeline step throws, and the two body shapes they leave in: the
- * general `{ error: { code, message } }` and the receive endpoint's `{ error: message }`.
+ * Errors an operation or a pipeline step throws, and the shapes they leave in: the API's general
+ * `{ error: { code, message } }` and the receive endpoint's `{ error: message }`, and the
+ * dashboard's plain text (a person reads it in a browser).
  */
 import type { ErrorCode } from "@intake/spec";
 
-export type ErrorShape = "general" | "string";
+export type ErrorShape = "general" | "string" | "text";
 
 export class HttpError<Code extends string = ErrorCode> extends Error {
   constructor(
@@ -20,7 +21,8 @@ export class HttpError<Code extends string = ErrorCode> extends Error {
 export const badRequest = (code: ErrorCode, message: string) => new HttpError(400, code, message);
 export const notFound = (code: ErrorCode, message: string) => new HttpError(404, code, message);
 
-export function errorBody(shape: ErrorShape, error: HttpError<string>) {
+/** The JSON body of an error in the API's shapes. */
+export function errorBody(shape: Exclude<ErrorShape, "text">, error: HttpError<string>) {
   return shape === "string" ? { error: error.message } : { error: { code: error.code, message: error.message } };
 }
 

@@ -1,6 +1,15 @@
 /**
- * The @mswjs/data models. Structured settings (a campaign's FAQs, follow-ups, ...) are kept as
- * JSON text, because the models hold flat values; the store parses them at its edge.
+ * The fields of every kind of record. The kinds the service writes now and then (accounts,
+ * campaigns, lists and their members, contacts, alerts) are @mswjs/data models, which make their
+ * records: fields filled in, a null refused where the model allows none, unknown fields dropped.
+ * Structured settings (a campaign's FAQs, follow-ups, ...) are kept as JSON text, because the
+ * models hold flat values; the presenters parse them.
+ *
+ * The kinds written for every message (the message itself, its deliveries and their attempts,
+ * credit transactions, jobs) and idempotency records are plain objects of the admin contract's
+ * shapes: @mswjs/data's create builds a record property by property into an object V8 keeps as a
+ * dictionary, which cost more than all the rest of receiving a message and several times the
+ * memory (a backlog of replies must fit in a bounded heap).
  */
 import { factory, nullable, primaryKey } from "@mswjs/data";
 import type { components } from "../generated/admin.js";
@@ -77,8 +86,9 @@ export function createDatabase() {
 }
 
 export type Database = ReturnType<typeof createDatabase>;
-export type ModelName = Exclude<keyof Database, symbol>;
-type Entity<M extends ModelName> = ReturnType<Database[M]["create"]>;
+export type ModelName = keyof typeof MODELS;
+/** A model's record: its fields (the entity @mswjs/data makes also carries symbols of its own). */
+type Entity<M extends ModelName> = Omit<ReturnType<Database[M]["create"]>, symbol>;
 
 export type AccountRecord = Entity<"account">;
 export type CampaignRecord = Entity<"campaign">;
@@ -87,22 +97,10 @@ export type ListMemberRecord = Entity<"listMember">;
 export type ContactRecord = Entity<"contact">;
 export type AlertRecord = Entity<"alert">;
 
-/**
- * A message received or sent, stored as the admin contract shows it. Kept as a plain object in a
- * table beside @mswjs/data rather than in it: messages are what the service writes most, and
- * @mswjs/data's create builds a record this wide property by property into an object V8 keeps as a
- * dictionary. Stored that way, a message cost more than all the rest of receiving it, and took
- * several times the memory.
- */
+/** A message received or sent, stored as the admin contract shows it. */
 export type MessageRecord = Schemas["Message"];
 
-/**
- * An outgoing webhook (a reply, an auto-recharge notice) and where it stands. Deliveries, their
- * attempts and credit transactions are kept in plain tables beside @mswjs/data, as messages are:
- * one or more of each is written for every message a bot answers, and a plain object of a fixed
- * shape takes a fraction of the memory of the record @mswjs/data builds (a backlog of replies
- * must fit in a bounded heap).
- */
+/** An outgoing webhook (a reply, an auto-recharge notice) and where it stands. */
 export type DeliveryRecord = Omit<Schemas["Delivery"], "payload" | "attempts"> & {
   /** The JSON body, as signed and sent (every attempt sends the same bytes). */
   payload: string;
@@ -116,11 +114,7 @@ export type DeliveryAttemptRecord = Schemas["DeliveryAttempt"] & { id: string; d
 /** A change of an account's credits. */
 export type CreditTransactionRecord = Schemas["CreditTransaction"] & { accountId: string };
 
-/**
- * Scheduled work (webhook attempts, queued opening messages, follow-ups). Kept in a plain table
- * beside @mswjs/data rather than in it: jobs come and go all the time, and @mswjs/data deletes by
- * scanning every record.
- */
+/** Scheduled work (webhook attempts, queued opening messages, follow-ups, received messages to answer). */
 export interface JobRecord {
   id: string;
   kind: string;
@@ -132,11 +126,7 @@ export interface JobRecord {
   createdAt: string;
 }
 
-/**
- * A credit grant's answer, kept for its Idempotency-Key so a retry gets the first answer. Kept in a
- * plain table beside @mswjs/data, as jobs are: they expire, and @mswjs/data deletes by scanning
- * every record.
- */
+/** A credit grant's answer, kept for its Idempotency-Key so a retry gets the first answer. */
 export interface IdempotencyRecord {
   id: string;
   accountId: string;
@@ -147,14 +137,3 @@ export interface IdempotencyRecord {
   createdAt: string;
 }
 
-/** What each model's `create` takes. */
-export type Fields<M extends ModelName> = Parameters<Database[M]["create"]>[0] & object;
-
-export const MODEL_NAMES = [
-  "account",
-  "campaign",
-  "list",
-  "listMember",
-  "contact",
-  "alert",
-] as const satisfies readonly ModelName[];

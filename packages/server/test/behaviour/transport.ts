@@ -53,7 +53,7 @@ export const transport: Register = (target, options) => {
     });
 
     direct("32 levels of nesting are read as JSON (then validated); 33 are refused as too deep, in a small body and in a large one", async () => {
-      // Large bodies (over 64 Ki characters) are checked another way than small ones: both are held to the same line.
+      // A small body and a large one (over 64 Ki characters) are held to the same line.
       for (const padding of ["", "x".repeat(70_000)]) {
         const nested = (levels: number) => `{"phone":"+14155550123","firstName":"${padding}","customFields":{"a":${"[".repeat(levels - 2)}${"]".repeat(levels - 2)}}}`;
         const send = (body: string) => raw(target(), `/contacts?apiKey=${KEYS.acme}`, { method: "POST", headers: { "content-type": "application/json" }, body });

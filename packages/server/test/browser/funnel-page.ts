@@ -68,7 +68,7 @@ async function roundTrip() {
     membership,
     inbound,
     refused,
-    messages: mock.intake.admin.listMessages({ accountId: "acc_browser" }).map((m) => ({ direction: m.direction, source: m.source, status: m.status, body: m.body })),
+    messages: (await mock.intake.admin.messages({ accountId: "acc_browser" })).map((m) => ({ direction: m.direction, source: m.source, status: m.status, body: m.body })),
     webhooks,
   };
 }

@@ -1,30 +1,15 @@
 /**
  * The request journal: the most recent /v1 requests with their outcome, for tests to assert on,
- * and the pipeline step that records each one once answered. Bounded, so a long CI run does not
- * grow memory without end; keys never appear in it.
+ * kept from the `request.answered` events. Bounded, so a long CI run does not grow memory without
+ * end; keys never appear in what it shows.
  */
 import type { components } from "../generated/admin.js";
+import type { AnsweredRequest } from "../events/events.js";
+import type { EventStream } from "../events/stream.js";
 import { API_KEY_SHAPE_IN_TEXT, hasApiKeyShape } from "../shared/ids.js";
-import type { Step } from "./pipeline.js";
 
 export type JournalEntry = components["schemas"]["JournalEntry"];
-
-/**
- * An entry as the pipeline records it: the time as a number, the query and bodies as the text
- * that was sent, all made into a JournalEntry (the key redacted) only when somebody reads the
- * journal.
- */
-export type JournalRecord = Omit<JournalEntry, "at" | "query" | "requestBody" | "responseBody"> & {
-  at: number;
-  search: string;
-  requestText: string | null;
-  responseText: string | null;
-  /**
-   * The key the request was authenticated with, never shown: kept so that it is redacted wherever
-   * else the request repeated it, even once it is no account's key and has no key's shape.
-   */
-  key?: string;
-};
+type JournalRecord = AnsweredRequest;
 
 /** Bodies larger than this are replaced by a note saying how large they were. */
 const MAX_BODY_CHARS = 64 * 1024;
@@ -40,6 +25,14 @@ export class Journal {
     private readonly isKey: (value: string) => boolean = () => false,
   ) {
     if (!Number.isInteger(capacity) || capacity < 0) throw new RangeError(`journalSize must be a whole number, 0 or more (got ${capacity}).`);
+  }
+
+  /** Keeps each request answered from now on, and starts afresh when the state is reset. */
+  follow(events: EventStream): () => void {
+    return events.on(["request.answered", "state.replaced"], (event) => {
+      if (event.type === "request.answered") this.add(event.request);
+      else if (event.cause === "reset") this.clear();
+    });
   }
 
   add(record: JournalRecord): void {
@@ -147,50 +140,3 @@ function bounded(text: string | null): string | null {
 }
 
 const parsed = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
-
-/** A refused request may carry up to 64 KiB of URL: the journal keeps 1 KiB of its path, no query. */
-const REFUSED_PATH_CHARS = 1024;
-
-/** A seed's key is at most this long; the service's are shorter. */
-const MAX_KEY_CHARS = 128;
-
-/**
- * The first `max` characters of a text, less a run of key characters the cut ends inside when the
- * run is no longer than a key: a key cut short is no longer found as a key, and would be shown.
- */
-function cut(text: string, max: number): string {
-  const isKeyCharacter = (at: number) => /[A-Za-z0-9_-]/.test(text.charAt(at));
-  if (text.length <= max || !isKeyCharacter(max - 1) || !isKeyCharacter(max)) return text.slice(0, max);
-  let start = max;
-  while (start > 0 && isKeyCharacter(start - 1) && max - start <= MAX_KEY_CHARS) start--;
-  let end = max;
-  while (end < text.length && isKeyCharacter(end) && end - start <= MAX_KEY_CHARS) end++;
-  return end - start <= MAX_KEY_CHARS ? text.slice(0, start) : text.slice(0, max);
-}
-
-/** Records each request and its answer, once answered. */
-export function journal(record: (entry: JournalRecord) => void, now: () => number): Step {
-  return async (context, next) => {
-    await next();
-    const { request, url, response } = context;
-    const refused = request.refusal !== undefined;
-    record({
-      key: context.auth?.key,
-      id: context.requestId ?? "",
-      at: context.started,
-      method: request.method,
-      path: refused ? cut(url.pathname, REFUSED_PATH_CHARS) : url.pathname,
-      search: refused ? "" : url.search,
-      operationId: context.route?.operationId ?? null,
-      authForm: context.auth?.form ?? null,
-      accountId: context.account?.id ?? null,
-      status: response!.status,
-      errorCode: context.errorCode ?? null,
-      fault: context.fault ?? null,
-      durationMs: now() - context.started,
-      requestText: context.bodyText ?? null,
-      responseText: response!.body,
-    });
-  };
-}
-

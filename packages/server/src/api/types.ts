@@ -1,9 +1,7 @@
-/** What an operation receives and returns; request and response bodies are the contract's types. */
+/** What a /v1 operation receives and returns; request and response bodies are the contract's types. */
 import type { AuthForm, operations, paths } from "@intake/spec";
-import type { Clock } from "../shared/clock.js";
-import type { DomainEvents } from "../engine/events.js";
+import type { Domain } from "../domain/domain.js";
 import type { AccountRecord } from "../store/models.js";
-import type { Store } from "../store/store.js";
 
 type PathOperation = {
   [P in keyof paths]: { [M in keyof paths[P]]: M extends "parameters" ? never : NonNullable<paths[P][M]> }[keyof paths[P]];
@@ -34,20 +32,4 @@ export interface OperationInput<Id extends OperationId> {
   headers: { get(name: string): string | null };
 }
 
-export interface Limits {
-  /** Largest file one received message may embed (its decoded data URL), in bytes. */
-  maxMediaBytes: number;
-  /** Most bytes of embedded files an account's stored messages may hold together. */
-  maxAccountMediaBytes: number;
-  /** How long an Idempotency-Key is remembered. */
-  idempotencyTtlMs: number;
-}
-
-export interface Services {
-  store: Store;
-  clock: Clock;
-  events: DomainEvents;
-  limits: Limits;
-}
-
-export type Handler<Id extends OperationId> = (input: OperationInput<Id>, services: Services) => Success<Id> | Promise<Success<Id>>;
+export type Handler<Id extends OperationId> = (input: OperationInput<Id>, domain: Domain) => Success<Id> | Promise<Success<Id>>;

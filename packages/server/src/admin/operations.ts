@@ -1,0 +1,205 @@
+/**
+ * /__admin: one handler per operationId of admin-openapi.yaml (the type makes a missing one a
+ * compile error). Each finds the records its path names, calls the domain (or the engine, for the
+ * clock and the work in flight) and answers in the admin contract's shapes.
+ */
+import { adminDocument } from "../generated/admin-document.js";
+import type { components, operations as contract } from "../generated/admin.js";
+import { adjustCredits, createAccount, rotateApiKey, updateAccount } from "../domain/accounts.js";
+import { createCampaign, updateCampaign } from "../domain/campaigns.js";
+import { searchContacts, updateContact, type ContactSearch } from "../domain/contacts.js";
+import { findDeliveries, redeliver, type DeliveryFilter } from "../domain/deliveries.js";
+import { ownedBy, type Domain } from "../domain/domain.js";
+import { conflict, fail, missing } from "../domain/errors.js";
+import { createList, importContacts, listIdsOf, updateList } from "../domain/lists.js";
+import { findMessages, type MessageFilter } from "../domain/messages.js";
+import { humanReply } from "../domain/replies.js";
+import { applySeed, loadSnapshot, resetState, snapshot, type Seed } from "../domain/state.js";
+import type { Engine } from "../engine/index.js";
+import type { HeaderReader, Result } from "../http/exchange.js";
+import type { Faults } from "../http/faults.js";
+import type { Journal } from "../live/journal.js";
+import * as present from "../records/present-admin.js";
+import { HttpError } from "../shared/errors.js";
+import type { AccountRecord, ContactRecord } from "../store/models.js";
+
+type Schemas = components["schemas"];
+type BodyOf<Id extends keyof contract> = contract[Id] extends { requestBody?: { content: { "application/json": infer B } } } ? B : undefined;
+
+export interface Call<Id extends keyof contract> {
+  body: BodyOf<Id>;
+  query: Record<string, unknown>;
+  params: Record<string, string>;
+  headers: HeaderReader;
+}
+
+export interface AdminDeps {
+  domain: Domain;
+  engine: Engine;
+  journal: Journal;
+  faults: Faults;
+  /** What a reset without a seed goes back to. */
+  initialSeed: Seed | undefined;
+  /** The live events' stream, of one account or all, after a replay of the events held after `after`. */
+  openEvents: (options: { accountId?: string; after?: number }) => ReadableStream<Uint8Array>;
+}
+
+export type AdminHandler<Id extends keyof contract> = (call: Call<Id>, deps: AdminDeps) => Result | Promise<Result>;
+
+const ok = (body: unknown): Result => ({ status: 200, body });
+const created = (body: unknown): Result => ({ status: 201, body });
+const noContent: Result = { status: 204, body: null };
+
+const accountOf = ({ store }: Domain, id: string) => store.account.get(id) ?? fail(missing("account", id));
+const listOf = ({ store }: Domain, id: string) => store.list.get(id) ?? fail(missing("list", id));
+const campaignOf = ({ store }: Domain, id: string) => store.campaign.get(id) ?? fail(missing("campaign", id));
+const contactOf = ({ store }: Domain, id: string) => store.contact.get(id) ?? fail(missing("contact", id));
+const deliveryOf = ({ store }: Domain, id: string) => store.delivery.get(id) ?? fail(missing("delivery", id));
+
+/** A page of a list: `limit` (default 1000) from `offset`. */
+const page = <T>(items: readonly T[], query: Record<string, unknown>) => {
+  const offset = (query.offset as number | undefined) ?? 0;
+  return items.slice(offset, offset + ((query.limit as number | undefined) ?? 1000));
+};
+
+const credits = ({ store }: Domain, account: AccountRecord): Schemas["Credits"] => ({
+  accountId: account.id,
+  balance: account.credits,
+  transactions: store.creditTransaction.group("account", account.id).map(present.toTransaction),
+});
+const listView = ({ store }: Domain, list: Parameters<typeof present.toList>[0]) => present.toList(list, store.listMember.group("list", list.id).length);
+const contactRow = (domain: Domain, contact: ContactRecord): Schemas["ContactRow"] => ({ ...present.toAdminContact(contact), listIds: listIdsOf(domain, contact.id) });
+const deliveryView = ({ store }: Domain, delivery: Parameters<typeof present.toDelivery>[0]) => present.toDelivery(delivery, store.deliveryAttempt.group("delivery", delivery.id));
+const clockView = ({ clock }: Domain): Schemas["Clock"] => ({ mode: clock.mode, now: new Date(clock.now()).toISOString() });
+
+/** All records of a table, or one account's. */
+const ofAccount = <R>(table: { all(): Iterable<R>; group(name: "account", value: string): readonly R[] }, query: Record<string, unknown>) => {
+  const accountId = query.accountId as string | undefined;
+  return accountId ? table.group("account", accountId) : [...table.all()];
+};
+
+export const operations: { [Id in keyof contract]: AdminHandler<Id> } = {
+  getAdminOpenApi: () => ok(adminDocument),
+
+  // The whole state
+  getSnapshot: (_, { domain }) => ok(snapshot(domain)),
+  restoreSnapshot: async ({ body }, { domain, engine }) => ok(await engine.whilePaused(() => loadSnapshot(domain, body, "restore"))),
+  resetState: async ({ body }, { domain, engine, initialSeed }) => ok(await engine.whilePaused(() => resetState(domain, body ?? initialSeed))),
+  applySeed: ({ body }, { domain }) => ok(applySeed(domain, body)),
+
+  // Accounts
+  listAccounts: (_, { domain }) => ok([...domain.store.account.all()].map(present.toAccount)),
+  createAccount: ({ body }, { domain }) => created(present.toAccount(createAccount(domain, body, body.kind ?? "standard", null, "admin"))),
+  getAccount: ({ params }, { domain }) => ok(present.toAccount(accountOf(domain, params.accountId ?? ""))),
+  updateAccount: ({ params, body }, { domain }) => ok(present.toAccount(updateAccount(domain, accountOf(domain, params.accountId ?? ""), body))),
+  generateApiKey: ({ params, body }, { domain }) => ok(present.toAccount(rotateApiKey(domain, accountOf(domain, params.accountId ?? ""), body?.apiKey))),
+  createSubaccount({ params, body }, { domain }) {
+    const agency = accountOf(domain, params.accountId ?? "");
+    if (agency.kind !== "agency") throw conflict(`Account ${agency.id} is not an agency; only agencies have sub-accounts.`);
+    return created(present.toAccount(createAccount(domain, body, "subaccount", agency, "admin")));
+  },
+  getCredits: ({ params }, { domain }) => ok(credits(domain, accountOf(domain, params.accountId ?? ""))),
+  adjustCredits({ params, body }, { domain }) {
+    const account = accountOf(domain, params.accountId ?? "");
+    adjustCredits(domain, account, body.amount, body.description);
+    return ok(credits(domain, account));
+  },
+
+  // Campaigns and lists
+  listCampaigns: ({ query }, { domain }) => ok(ofAccount(domain.store.campaign, query).map(present.toCampaign)),
+  createCampaign({ body }, { domain }) {
+    const { accountId, ...settings } = body;
+    return created(present.toCampaign(createCampaign(domain, accountOf(domain, accountId), settings)));
+  },
+  getCampaign: ({ params }, { domain }) => ok(present.toCampaign(campaignOf(domain, params.campaignId ?? ""))),
+  updateCampaign: ({ params, body }, { domain }) => ok(present.toCampaign(updateCampaign(domain, campaignOf(domain, params.campaignId ?? ""), body))),
+  listLists: ({ query }, { domain }) => ok(ofAccount(domain.store.list, query).map((list) => listView(domain, list))),
+  createList: ({ body }, { domain }) => created(listView(domain, createList(domain, accountOf(domain, body.accountId), body))),
+  getList: ({ params }, { domain }) => ok(listView(domain, listOf(domain, params.listId ?? ""))),
+  updateList({ params, body }, { domain }) {
+    const list = listOf(domain, params.listId ?? "");
+    if (body.campaignId && !ownedBy(list.accountId, domain.store.campaign.get(body.campaignId))) throw missing("campaign", body.campaignId);
+    const patch = { ...(body.name !== undefined ? { name: body.name } : {}), ...(body.campaignId !== undefined ? { campaignId: body.campaignId } : {}) };
+    return ok(listView(domain, updateList(domain, list, patch)));
+  },
+  listMembers({ params, query }, { domain }) {
+    const list = listOf(domain, params.listId ?? "");
+    const members = page(domain.store.listMember.group("list", list.id), query);
+    return ok(members.map((member) => present.toAdminContact(contactOf(domain, member.contactId))));
+  },
+  importContacts: ({ params, body }, { domain }) => ok(importContacts(domain, listOf(domain, params.listId ?? ""), body)),
+
+  // Contacts and their conversations
+  listContacts: ({ query }, { domain }) => ok(searchContacts(domain, query as ContactSearch).map((contact) => contactRow(domain, contact))),
+  getContact({ params }, { domain }) {
+    const contact = contactOf(domain, params.contactId ?? "");
+    return ok({
+      contact: present.toAdminContact(contact),
+      listIds: listIdsOf(domain, contact.id),
+      messages: domain.store.message.group("contact", contact.id).map(present.toMessage),
+      alerts: domain.store.alert.group("contact", contact.id).map(present.toAlert),
+    });
+  },
+  updateContact: ({ params, body }, { domain }) => ok(present.toAdminContact(updateContact(domain, contactOf(domain, params.contactId ?? ""), { botPaused: body.botPaused }))),
+  replyToContact({ params, body }, { domain }) {
+    const contact = contactOf(domain, params.contactId ?? "");
+    const message = humanReply(domain, accountOf(domain, contact.accountId), contact, body.body);
+    if (!message) throw conflict(`Account ${contact.accountId} has no credits for a first message to this contact.`);
+    return created(present.toMessage(message));
+  },
+  listMessages: ({ query }, { domain }) => ok(page(findMessages(domain, query as MessageFilter), query).map(present.toMessage)),
+  getMessage: ({ params }, { domain }) => ok(present.toMessage(domain.store.message.get(params.messageId ?? "") ?? fail(missing("message", params.messageId ?? "")))),
+
+  // Webhooks, alerts and work
+  listDeliveries: ({ query }, { domain }) => ok(page(findDeliveries(domain, query as DeliveryFilter), query).map((delivery) => deliveryView(domain, delivery))),
+  getDelivery: ({ params }, { domain }) => ok(deliveryView(domain, deliveryOf(domain, params.deliveryId ?? ""))),
+  redeliver({ params }, { domain }) {
+    const delivery = deliveryOf(domain, params.deliveryId ?? "");
+    if (delivery.state === "pending") {
+      throw conflict(`Delivery ${delivery.id} is still under way (next attempt at ${delivery.nextAttemptAt ?? "once one is free"}): it is sent again only once it has been delivered or has failed.`);
+    }
+    redeliver(domain, delivery);
+    return ok(deliveryView(domain, delivery));
+  },
+  listAlerts: ({ query }, { domain }) => ok(ofAccount(domain.store.alert, query).map(present.toAlert)),
+  listJobs: (_, { engine }) => ok(engine.pending().map(present.toJob)),
+  settle: async (_, { engine }) => {
+    await engine.settle();
+    return ok({ scheduled: engine.pending().length });
+  },
+
+  // The journal, faults and the clock
+  getJournal({ query }, { journal }) {
+    const { operationId, status, accountId, limit } = query as { operationId?: string; status?: number; accountId?: string; limit?: number };
+    const entries = journal
+      .list()
+      .filter((e) => (!operationId || e.operationId === operationId) && (status === undefined || e.status === status) && (!accountId || e.accountId === accountId));
+    return ok(limit ? entries.slice(-limit) : entries);
+  },
+  clearJournal: (_, { journal }) => (journal.clear(), noContent),
+  listFaults: (_, { faults }) => ok(faults.list()),
+  setFaults: ({ body }, { faults }) => ok(faults.set(body)),
+  clearFaults: (_, { faults }) => (faults.clear(), noContent),
+  getClock: (_, { domain }) => ok(clockView(domain)),
+  async advanceClock({ body }, { domain, engine }) {
+    await engine.advanceClock(body);
+    return ok(clockView(domain));
+  },
+  streamEvents({ query, headers }, { openEvents }) {
+    const after = lastEventId(headers.get("last-event-id")) ?? (query.lastEventId as number | undefined);
+    return {
+      status: 200,
+      body: null,
+      stream: openEvents({ accountId: query.accountId as string | undefined, after }),
+      // x-accel-buffering: a proxy in front (nginx) passes each event on as it comes.
+      headers: { "content-type": "text/event-stream", "cache-control": "no-store", "x-accel-buffering": "no" },
+    };
+  },
+};
+
+/** A Last-Event-ID header's id (the stream's ids are whole numbers). */
+function lastEventId(header: string | null): number | undefined {
+  if (header === null || header.trim() === "") return undefined;
+  if (!/^\d{1,15}$/.test(header.trim())) throw new HttpError(400, "VALIDATION_ERROR", "Last-Event-ID must be the id of an event of this stream, a whole number.");
+  return Number(header.trim());
+}

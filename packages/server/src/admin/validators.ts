@@ -1,0 +1,39 @@
+/** The admin contract's validators (admin-openapi.yaml), for its requests and for values given in code. */
+import { listOperations } from "@intake/spec";
+import { adminDocument } from "../generated/admin-document.js";
+import type { operations } from "../generated/admin.js";
+import { oncePerDocument, operationCompiler, type OperationValidator } from "../http/validation.js";
+import { HttpError } from "../shared/errors.js";
+
+export type AdminOperationId = keyof operations;
+
+const compileAdmin = oncePerDocument((doc) => {
+  const compile = operationCompiler(doc, "admin");
+  const validators = new Map<string, OperationValidator>();
+  for (const { operation, pathParameters } of listOperations(doc)) {
+    if (operation.operationId) validators.set(operation.operationId, compile(operation, pathParameters));
+  }
+  return validators;
+});
+
+/** The validator of an admin operation. */
+export function adminValidator(operationId: string): OperationValidator {
+  const validator = compileAdmin(adminDocument).get(operationId);
+  if (!validator) throw new Error(`The admin contract has no operation ${operationId}.`);
+  return validator;
+}
+
+/**
+ * Checks a value given in code (createIntake's seed or fault rules, the CLI's) as the admin API
+ * checks the same value in a request body, with errors saying what it was.
+ */
+export function bodyChecker(operationId: AdminOperationId, label: string): (value: unknown) => void {
+  return (value) => {
+    try {
+      adminValidator(operationId).body(value);
+    } catch (error) {
+      if (error instanceof HttpError) throw new HttpError(400, error.code, `${label}: ${error.message}`);
+      throw error;
+    }
+  };
+}

@@ -1,0 +1,194 @@
+/**
+ * intake-server's command line: its options, their usage text, and what they ask of the service.
+ * Loads nothing of the server, so --help and usage errors answer at once.
+ */
+import { parseArgs } from "node:util";
+import { halfPair } from "../adapters/tls.js";
+import type { FaultRuleInput } from "../http/faults.js";
+import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from "../live/log-line.js";
+
+export const USAGE = `Usage: intake-server [options]
+
+  --host HOST            address to listen on (default 127.0.0.1)
+  --port N               port; 0 picks a free one (default 8443)
+  --max-connections N    connections open at once; more are closed as they come (default 1000)
+  --seed FILE            accounts, campaigns, lists and contacts to start with (JSON or YAML)
+  --demo                 start with the built-in demo seed (and print its keys)
+  --print-demo-seed      write the demo seed as YAML on stdout (a seed file to edit) and exit
+  --data-file FILE       keep the state in FILE, an SQLite database, across restarts and crashes
+  --durability full|normal
+                         full: each commit reaches the disk (survives a machine crash; default);
+                         normal: survives a crash of the server's process only, and costs less
+  --admin-token TOKEN    the token /__admin requires (default: random, printed)
+  --clock real|virtual   a virtual clock only moves through POST /__admin/clock/advance
+  --clock-start ISO      where a virtual clock starts (default 2026-01-01T00:00:00Z)
+  --deterministic        ids from counters and a virtual clock: repeatable responses
+  --rate-limit N         requests per API key per minute; 0 turns it off (default 120)
+  --journal-size N       requests the journal keeps (default 1000)
+  --tls-cert FILE        serve this certificate (with --tls-key) instead of generating one
+  --tls-key FILE
+  --cert-dir DIR         where a generated certificate is kept between runs (default
+                         $INTAKE_CERT_DIR, else ~/.cache/intake-server or $XDG_CACHE_HOME's)
+  --trust-proxy          believe X-Forwarded-Proto (behind a TLS-terminating proxy)
+  --max-media SIZE       largest file one received message embeds (default 5MiB); SIZE is
+                         bytes, or a number with KiB, MiB or GiB
+  --max-account-media SIZE
+                         most bytes of embedded files one account's messages hold (default 256MiB)
+  --bot FILE             a module whose default export is the bot: (input) => { reply } | { handOff } | null
+  --webhook-attempts N   attempts per webhook before it fails (default 6)
+  --webhook-timeout MS   time a webhook receiver has to answer (default 10000)
+  --funnel-rate N        queued opening messages per campaign per minute (default 6)
+  --duplicate-recharge-webhooks
+                         send each auto-recharge webhook twice, with the same idempotency_key
+  --allow-http-webhooks  accept http:// webhook URLs to any host (default: https://, and http://
+                         to localhost, 127.0.0.0/8 or [::1] only)
+  --log quiet|info|debug what happens, a line each on stderr: info (default) shows contacts,
+                         messages, bot outcomes, webhook attempts, alerts, the clock and
+                         failed requests; debug adds every request and job; quiet, none
+  --log-format text|json lines for people (default) or one JSON object a line for programs
+  --fault SPEC           inject a fault (repeatable): [operationId|*:]key[=value],...
+                         keys: latencyMs=MS status=429|500|502|503|504 retryAfter=S drop rate=0..1 times=N
+                         (the admin API's FaultRuleInput fields; latency= is kept as latencyMs)
+                         e.g. --fault createContact:status=503,rate=0.5  --fault '*:latencyMs=200'
+  --help
+`;
+
+export function fail(message: string): never {
+  process.stderr.write(`intake-server: ${message}\n`);
+  process.exit(2);
+}
+
+export function integer(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) fail(`--${name} takes a whole number, 0 or more (got ${value}).`);
+  return n;
+}
+
+/** `createContact:status=503,rate=0.5` -> a fault rule; without `op:`, every operation. */
+function parseFault(spec: string): FaultRuleInput {
+  const colon = spec.indexOf(":");
+  const looksLikeKeys = colon === -1 || spec.slice(0, colon).includes("=");
+  const operationId = looksLikeKeys ? "*" : spec.slice(0, colon);
+  const rule: Record<string, unknown> = { operationId };
+  for (const part of (looksLikeKeys ? spec : spec.slice(colon + 1)).split(",").filter(Boolean)) {
+    const [key, value] = part.split("=") as [string, string | undefined];
+    const number = Number(value);
+    switch (key) {
+      // The flag's first spelling, kept: the API's field (and the code's) is latencyMs.
+      case "latency":
+        rule.latencyMs = number;
+        break;
+      case "latencyMs":
+      case "status":
+      case "retryAfter":
+      case "rate":
+      case "times":
+        rule[key] = number;
+        break;
+      case "drop":
+        rule.drop = value === undefined || value === "true";
+        break;
+      default:
+        fail(`--fault ${spec}: unknown key ${key} (latencyMs, status, retryAfter, drop, rate, times).`);
+    }
+    if (value !== undefined && key !== "drop" && !Number.isFinite(number)) fail(`--fault ${spec}: ${key} takes a number.`);
+  }
+  return rule as FaultRuleInput;
+}
+
+const UNITS: Record<string, number> = { "": 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
+
+/** `5MiB`, `512KiB` or a number of bytes. */
+function size(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const match = /^(\d+(?:\.\d+)?)\s*([kmg]ib)?$/i.exec(value.trim());
+  const bytes = match ? Math.floor(Number(match[1]) * UNITS[(match[2] ?? "").toLowerCase()]!) : NaN;
+  if (!Number.isSafeInteger(bytes)) fail(`--${name} takes a size: a number of bytes, or a number with KiB, MiB or GiB, such as 5MiB (got ${value}).`);
+  return bytes;
+}
+
+function positive(name: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) fail(`--${name} takes a positive number (got ${value}).`);
+  return n;
+}
+
+/** The command line's options, as node:util's parseArgs takes them. */
+const OPTIONS = {
+  host: { type: "string", default: "127.0.0.1" },
+  port: { type: "string", default: "8443" },
+  "max-connections": { type: "string" },
+  seed: { type: "string" },
+  demo: { type: "boolean", default: false },
+  "print-demo-seed": { type: "boolean", default: false },
+  "data-file": { type: "string" },
+  durability: { type: "string", default: "full" },
+  "admin-token": { type: "string" },
+  clock: { type: "string", default: "real" },
+  "clock-start": { type: "string" },
+  deterministic: { type: "boolean", default: false },
+  "rate-limit": { type: "string" },
+  "journal-size": { type: "string" },
+  "tls-cert": { type: "string" },
+  "tls-key": { type: "string" },
+  "cert-dir": { type: "string" },
+  "trust-proxy": { type: "boolean", default: false },
+  "max-media": { type: "string" },
+  "max-account-media": { type: "string" },
+  "allow-http-webhooks": { type: "boolean", default: false },
+  bot: { type: "string" },
+  "webhook-attempts": { type: "string" },
+  "webhook-timeout": { type: "string" },
+  "funnel-rate": { type: "string" },
+  "duplicate-recharge-webhooks": { type: "boolean", default: false },
+  fault: { type: "string", multiple: true },
+  log: { type: "string", default: "info" },
+  "log-format": { type: "string", default: "text" },
+  help: { type: "boolean", default: false },
+} as const;
+
+export type Args = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true }>>["values"];
+
+/** The command line, checked: a usage error exits 2 saying what is wrong. */
+export function readArgs(): Args {
+  let args: Args;
+  try {
+    args = parseArgs({ options: OPTIONS, strict: true }).values;
+  } catch (error) {
+    fail(`${(error as Error).message}\n\n${USAGE}`);
+  }
+  if (args.clock !== "real" && args.clock !== "virtual") fail(`--clock is real or virtual (got ${args.clock}).`);
+  if (args.seed && args.demo) fail("--seed and --demo both give a starting state: choose one.");
+  if (!LOG_LEVELS.includes(args.log as LogLevel)) fail(`--log is quiet, info or debug (got ${args.log}).`);
+  if (!LOG_FORMATS.includes(args["log-format"] as LogFormat)) fail(`--log-format is text or json (got ${args["log-format"]}).`);
+  if (args.durability !== "full" && args.durability !== "normal") fail(`--durability is full or normal (got ${args.durability}).`);
+  if (args.durability !== "full" && !args["data-file"]) fail("--durability applies to a --data-file: give one, or leave --durability out.");
+  const half = halfPair(args["tls-cert"], args["tls-key"]);
+  if (half) fail(half);
+  if (integer("max-connections", args["max-connections"]) === 0) fail("--max-connections takes a whole number, 1 or more (got 0).");
+  return args;
+}
+
+/** What the flags ask of the service. */
+export function intakeOptionsOf(args: Args) {
+  return {
+    adminToken: args["admin-token"],
+    clock: args.clock as "real" | "virtual",
+    clockStart: args["clock-start"],
+    deterministic: args.deterministic,
+    rateLimit: integer("rate-limit", args["rate-limit"]),
+    journalSize: integer("journal-size", args["journal-size"]),
+    trustForwardedProto: args["trust-proxy"],
+    maxMediaBytes: size("max-media", args["max-media"]),
+    maxAccountMediaBytes: size("max-account-media", args["max-account-media"]),
+    allowHttpWebhooks: args["allow-http-webhooks"],
+    webhooks: {
+      ...(args["webhook-attempts"] ? { maxAttempts: positive("webhook-attempts", args["webhook-attempts"]) } : {}),
+      ...(args["webhook-timeout"] ? { timeoutMs: positive("webhook-timeout", args["webhook-timeout"]) } : {}),
+    },
+    funnel: args["funnel-rate"] ? { queueIntervalMs: 60_000 / positive("funnel-rate", args["funnel-rate"]) } : {},
+    duplicateRechargeWebhooks: args["duplicate-recharge-webhooks"],
+    faults: (args.fault ?? []).map(parseFault),
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * Contact lists and who is on them. Contacts join by the API one at a time, or by the dashboard's
+ * manual add and import as one batch: the funnel (engine/funnel.ts) hears `list.joined` and
+ * treats a batch as added "at once". Seeded members are the starting state and trigger nothing.
+ */
+import type { components } from "../generated/admin.js";
+import type { JoinSource } from "../events/events.js";
+import type { AccountRecord, ContactRecord, ListRecord } from "../store/models.js";
+import { upsertContact, matchContact } from "./contacts.js";
+import { ownedBy, type Domain } from "./domain.js";
+import { conflict, fail, notIn } from "./errors.js";
+import { publish, timestamp, writable } from "./write.js";
+
+type Schemas = components["schemas"];
+
+export function createList(domain: Domain, owner: AccountRecord, input: { id?: string; name: string; campaignId?: string | null }): ListRecord {
+  const id = input.id ?? domain.ids.id("lst_");
+  if (domain.store.list.get(id)) throw conflict(`A list with id ${id} already exists.`);
+  if (input.campaignId && !ownedBy(owner.id, domain.store.campaign.get(input.campaignId))) {
+    throw notIn(`List ${id}: no campaign ${input.campaignId} in account ${owner.id}.`);
+  }
+  const list = writable(domain).list.insert({ id, accountId: owner.id, name: input.name, campaignId: input.campaignId ?? null, createdAt: timestamp(domain) });
+  publish(domain, { type: "list.created", list });
+  return list;
+}
+
+export function updateList(domain: Domain, list: ListRecord, patch: Partial<Pick<ListRecord, "name" | "campaignId">>): ListRecord {
+  writable(domain).list.update(list, patch);
+  publish(domain, { type: "list.updated", list });
+  return list;
+}
+
+export const isMember = (domain: Domain, listId: string, contactId: string) => domain.store.listMember.get(memberId(listId, contactId)) !== undefined;
+
+/** The ids of the lists a contact is on. */
+export const listIdsOf = (domain: Domain, contactId: string) => domain.store.listMember.group("contact", contactId).map((member) => member.listId);
+
+const memberId = (listId: string, contactId: string) => `${listId}:${contactId}`;
+
+/**
+ * Adds contacts to a list as one batch (`batch` names it); those already on it are left as they
+ * are. The contacts that joined.
+ */
+export function join(domain: Domain, list: ListRecord, contacts: readonly ContactRecord[], source: JoinSource | "seed", batch: string): ContactRecord[] {
+  const store = writable(domain);
+  const joined = contacts.filter((contact, i) => !isMember(domain, list.id, contact.id) && contacts.indexOf(contact) === i);
+  const addedAt = timestamp(domain);
+  for (const contact of joined) {
+    store.listMember.insert({ id: memberId(list.id, contact.id), listId: list.id, contactId: contact.id, source, addedAt });
+  }
+  for (const contact of joined) publish(domain, { type: "list.joined", list, contact, source, batch, batchSize: joined.length });
+  return joined;
+}
+
+/**
+ * The dashboard's manual add and import: contacts by id or as new contacts, joining as one batch.
+ * Every entry is checked before anything is created, so a bad one leaves no half-done import.
+ */
+export function importContacts(domain: Domain, list: ListRecord, input: Schemas["ImportInput"]): Schemas["ImportResult"] {
+  const owner = domain.store.account.get(list.accountId) ?? fail(new Error(`List ${list.id} has no account.`));
+  const contacts: ContactRecord[] = [];
+  for (const contactId of input.contactIds ?? []) {
+    contacts.push(ownedBy(owner.id, domain.store.contact.get(contactId)) ?? fail(notIn(`No contact ${contactId} in account ${owner.id}.`)));
+  }
+  const newIds = new Set<string>();
+  for (const contact of input.contacts ?? []) {
+    if ("known" in matchContact(domain, owner, contact)) continue;
+    if (contact.id && (domain.store.contact.get(contact.id) || newIds.has(contact.id))) throw conflict(`A contact with id ${contact.id} already exists.`);
+    if (contact.id) newIds.add(contact.id);
+  }
+  for (const contact of input.contacts ?? []) contacts.push(upsertContact(domain, owner, contact));
+  const joined = join(domain, list, contacts, input.source ?? "import", domain.ids.id("imp_"));
+  return { listId: list.id, added: joined.length, alreadyMembers: contacts.length - joined.length, contactIds: joined.map((c) => c.id) };
+}

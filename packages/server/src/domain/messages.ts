@@ -1,0 +1,164 @@
+/**
+ * Messages: received on a custom channel (stored once per messageSid, media checked), sent through
+ * the send endpoint by the customer's own system, and recorded when the service sends one (a bot
+ * or human reply, an opening message, a follow-up).
+ */
+import type { components } from "@intake/spec";
+import type { BotOutcome } from "../events/events.js";
+import { exactSize } from "../shared/byte-size.js";
+import { HttpError, badRequest, notFound } from "../shared/errors.js";
+import type { AccountRecord, ContactRecord, MessageRecord } from "../store/models.js";
+import { contactForSender } from "./contacts.js";
+import { ownedBy, type Domain } from "./domain.js";
+import { checkMedia } from "./media.js";
+import { publish, timestamp, writable } from "./write.js";
+
+type Schemas = components["schemas"];
+
+export interface Outbound {
+  contact: ContactRecord;
+  channel: string;
+  body: string;
+  source: "api_send" | "bot" | "human" | "opening" | "follow_up";
+  status: "pending" | "queued" | "sent" | "not_sent";
+  /** Where it goes: the contact's fromId on a custom channel, its phone on a built-in one. */
+  toId: string | null;
+  campaignId: string | null;
+  error?: string | null;
+}
+
+/** A message the service sends (or the customer's system sent through it), recorded in the contact's conversation. */
+export function recordOutbound(domain: Domain, outbound: Outbound): MessageRecord {
+  const { contact } = outbound;
+  const message = writable(domain).message.insert({
+    id: domain.ids.id("msg_"),
+    accountId: contact.accountId,
+    contactId: contact.id,
+    direction: "outbound",
+    channel: outbound.channel,
+    messageSid: null,
+    fromId: null,
+    toId: outbound.toId,
+    messageType: "text",
+    body: outbound.body,
+    status: outbound.status,
+    mediaUrl: null,
+    mediaContentType: null,
+    reactionTo: null,
+    campaignId: outbound.campaignId,
+    source: outbound.source,
+    error: outbound.error ?? null,
+    botOutcome: null,
+    createdAt: timestamp(domain),
+  });
+  publish(domain, { type: "message.sent", message, contact });
+  return message;
+}
+
+export function setBotOutcome(domain: Domain, message: MessageRecord, outcome: BotOutcome): void {
+  writable(domain).message.update(message, { botOutcome: outcome });
+  publish(domain, { type: "bot.outcome", message, outcome });
+}
+
+function requireCampaign(domain: Domain, owner: AccountRecord, campaignId: string | undefined) {
+  if (campaignId !== undefined && !ownedBy(owner.id, domain.store.campaign.get(campaignId))) {
+    throw notFound("CAMPAIGN_NOT_FOUND", `No campaign with id ${campaignId}.`);
+  }
+}
+
+/** POST /send_custom_channel_message: the customer's own system sent it; it is recorded as sent. */
+export function sendMessage(domain: Domain, owner: AccountRecord, data: Schemas["SendCustomChannelMessageInput"]["customData"]): { message: MessageRecord; contact: ContactRecord } {
+  requireCampaign(domain, owner, data.campaignId);
+  const contact = contactForSender(domain, owner, data.fromId, data.customChannel, data);
+  const message = recordOutbound(domain, {
+    contact,
+    channel: data.customChannel,
+    body: data.body,
+    source: "api_send",
+    status: "sent",
+    toId: data.fromId,
+    campaignId: data.campaignId ?? null,
+  });
+  return { message, contact };
+}
+
+/**
+ * POST /incoming_custom_channel_message: the message stored once per messageSid (a second time
+ * answers the first's id), its contact created or found; the engine hears `message.received`.
+ */
+export async function receiveMessage(domain: Domain, owner: AccountRecord, input: Schemas["ReceiveCustomChannelMessageInput"]): Promise<{ message: MessageRecord; duplicate: boolean }> {
+  const data = input.customData;
+  // Two names for one id: two different values would leave one of them unchecked for duplicates.
+  if (data.messageSid !== undefined && data.id !== undefined && data.messageSid !== data.id) {
+    throw badRequest("VALIDATION_ERROR", "customData.messageSid and customData.id are two names for the message's id: send one of them, or the same value in both.");
+  }
+  const sid = data.messageSid ?? data.id ?? "";
+  const first = () => domain.store.message.find("sid", owner.id, sid);
+  const seen = first();
+  if (seen) return { message: seen, duplicate: true };
+  requireCampaign(domain, owner, data.campaignId);
+  if (data.mediaUrl !== undefined && data.mediaUrl !== null) {
+    const size = await checkMedia(data.mediaUrl, data.mediaContentType ?? "", domain.limits.maxMediaBytes);
+    // The media check awaited: the same sid may have been stored meanwhile.
+    const raced = first();
+    if (raced) return { message: raced, duplicate: true };
+    // Checked here, with nothing awaited between it and the store: two messages checked at once
+    // cannot both take the last of the account's allowance.
+    checkAccountMedia(domain, owner, size);
+  }
+  const contact = contactForSender(domain, owner, data.fromId, data.channel ?? null, data);
+  const message = writable(domain).message.insert({
+    id: domain.ids.id("msg_"),
+    accountId: owner.id,
+    contactId: contact.id,
+    direction: "inbound",
+    channel: data.channel ?? "custom",
+    messageSid: sid,
+    fromId: data.fromId,
+    toId: data.toId,
+    // The contract holds reactionTo to reactions (validated before this runs).
+    messageType: input.messageType ?? "text",
+    body: data.body,
+    status: data.status ?? "received",
+    mediaUrl: data.mediaUrl ?? null,
+    mediaContentType: data.mediaUrl ? (data.mediaContentType ?? null) : null,
+    reactionTo: data.reactionTo ?? null,
+    campaignId: data.campaignId ?? null,
+    source: "api_receive",
+    error: null,
+    botOutcome: null,
+    createdAt: timestamp(domain),
+  });
+  publish(domain, { type: "message.received", message, contact });
+  return { message, duplicate: false };
+}
+
+/**
+ * The account's stored messages may embed so many bytes of files in all: without a bound, a
+ * sender of large data URLs grows the state (memory, the data file) as far as it likes. 413: the
+ * message is valid, and the same file is accepted by an account with room for it.
+ */
+function checkAccountMedia(domain: Domain, owner: AccountRecord, size: number) {
+  const stored = domain.store.message.tally("mediaBytes", owner.id);
+  const limit = domain.limits.maxAccountMediaBytes;
+  if (size === 0 || stored + size <= limit) return;
+  throw new HttpError(
+    413,
+    "MEDIA_STORAGE_FULL",
+    `This account's messages already hold ${exactSize(stored)} of media; the file in customData.mediaUrl, ${exactSize(size)}, ` +
+      `would take them past the per-account media limit of ${exactSize(limit)}. Send it as a public https:// URL (stored as given, not counted), ` +
+      "or have the server's state reset or its limit raised (--max-account-media).",
+  );
+}
+
+export interface MessageFilter {
+  accountId?: string;
+  contactId?: string;
+  direction?: "inbound" | "outbound";
+}
+
+/** The messages that match, oldest first: a conversation, or all. */
+export function findMessages(domain: Domain, filter: MessageFilter): MessageRecord[] {
+  const source = filter.contactId ? domain.store.message.group("contact", filter.contactId) : [...domain.store.message.all()];
+  return source.filter((m) => (!filter.accountId || m.accountId === filter.accountId) && (!filter.direction || m.direction === filter.direction));
+}

@@ -1,0 +1,77 @@
+/**
+ * Replies to a contact, from the bot or typed by a person: on a custom channel they are charged,
+ * recorded and delivered to the account's Custom Channel Webhook URL; a hand-off raises a team
+ * alert and pauses the bot for the contact.
+ */
+import type { AccountRecord, AlertRecord, CampaignRecord, ContactRecord, MessageRecord } from "../store/models.js";
+import { ownedBy, type Domain } from "./domain.js";
+import { settingsOf } from "./campaigns.js";
+import { updateContact } from "./contacts.js";
+import { charge } from "./credits.js";
+import { queueDelivery } from "./deliveries.js";
+import { recordOutbound } from "./messages.js";
+import { publish, timestamp, writable } from "./write.js";
+
+const NO_CREDITS = "The account has no credits left.";
+
+/**
+ * A reply on the contact's custom channel, charged, recorded and queued for the webhook URL.
+ * Without a webhook URL it is recorded (its delivery fails) and costs nothing; without credits,
+ * recorded as not sent.
+ */
+export function reply(
+  domain: Domain,
+  account: AccountRecord,
+  contact: ContactRecord,
+  body: string,
+  source: "bot" | "human",
+  channel: string,
+  campaignId: string | null,
+): MessageRecord {
+  const outbound = { contact, channel, body, source, toId: contact.fromId, campaignId } as const;
+  if (account.webhookUrl && !charge(domain, account, contact, source === "bot" ? "bot_reply" : "human")) {
+    return recordOutbound(domain, { ...outbound, status: "not_sent", error: NO_CREDITS });
+  }
+  const message = recordOutbound(domain, { ...outbound, status: "pending" });
+  queueDelivery(domain, {
+    account,
+    kind: "reply",
+    messageId: message.id,
+    url: account.webhookUrl,
+    webhookId: message.id,
+    payload: { contactId: contact.id, messageId: message.id, userId: account.userId, body, toId: contact.fromId, channel },
+  });
+  return message;
+}
+
+/**
+ * A reply typed in the app. To a custom-channel contact it is delivered to the webhook URL; to any
+ * other it is recorded as sent on the campaign's channel. Undefined when the account cannot pay
+ * for it (a first message costs a credit).
+ */
+export function humanReply(domain: Domain, account: AccountRecord, contact: ContactRecord, body: string): MessageRecord | undefined {
+  if (contact.fromId) {
+    const sent = reply(domain, account, contact, body, "human", contact.customChannel ?? "custom", contact.campaignId);
+    return sent.status === "not_sent" ? undefined : sent;
+  }
+  if (!charge(domain, account, contact, "human")) return undefined;
+  const campaign = contact.campaignId ? ownedBy(account.id, domain.store.campaign.get(contact.campaignId)) : undefined;
+  const channel = campaign ? settingsOf(campaign).channel : "messaging_app";
+  return recordOutbound(domain, { contact, channel, body, source: "human", status: "sent", toId: contact.phone, campaignId: contact.campaignId });
+}
+
+/** The bot asks a person to take over: a team alert, and the bot paused for this contact. */
+export function handOff(domain: Domain, message: MessageRecord, contact: ContactRecord, campaign: CampaignRecord, reason: string): AlertRecord {
+  const alert = writable(domain).alert.insert({
+    id: domain.ids.id("alr_"),
+    accountId: contact.accountId,
+    contactId: contact.id,
+    campaignId: campaign.id,
+    messageId: message.id,
+    reason,
+    createdAt: timestamp(domain),
+  });
+  publish(domain, { type: "alert.raised", alert });
+  updateContact(domain, contact, { botPaused: true });
+  return alert;
+}

@@ -1,0 +1,99 @@
+/**
+ * The whole state at once: a seed applied (through the same operations as the API's), a reset, a
+ * snapshot taken or loaded. Each is all or nothing: one that fails leaves the state as it was.
+ */
+import type { components } from "../generated/admin.js";
+import type { Counts, Records } from "../store/store.js";
+import type { AccountRecord } from "../store/models.js";
+import { createAccount } from "./accounts.js";
+import { createCampaign } from "./campaigns.js";
+import { upsertContact } from "./contacts.js";
+import { ownedBy, type Domain } from "./domain.js";
+import { fail, invalid, missing, notIn } from "./errors.js";
+import { createList, join } from "./lists.js";
+import { isoTime, publish, writable } from "./write.js";
+
+type Schemas = components["schemas"];
+export type Seed = Schemas["Seed"];
+export type Snapshot = Schemas["Snapshot"];
+
+export const SNAPSHOT_FORMAT = "intake-snapshot/1";
+
+/** Applies a whole seed, or nothing of it. Its shape is checked by the caller (against the admin contract). */
+export function applySeed(domain: Domain, seed: Seed): Counts {
+  const before = writable(domain).records();
+  try {
+    for (const entry of seed.accounts ?? []) {
+      const owner = createAccount(domain, entry, entry.kind ?? "standard", null, "seed");
+      seedOwned(domain, owner, entry);
+      for (const sub of entry.subaccounts ?? []) {
+        if (owner.kind !== "agency") throw invalid(`Account ${owner.id} has sub-accounts but is not an agency (kind: agency).`);
+        seedOwned(domain, createAccount(domain, sub, "subaccount", owner, "seed"), sub);
+      }
+    }
+  } catch (error) {
+    replace(domain, before, "rollback");
+    throw error;
+  }
+  return domain.store.counts();
+}
+
+/** An account's nested campaigns, lists and contacts, in that order so references resolve. */
+function seedOwned(domain: Domain, owner: AccountRecord, seed: Schemas["SeedAccount"] | Schemas["SeedSubaccount"]) {
+  for (const campaign of seed.campaigns ?? []) createCampaign(domain, owner, campaign);
+  if (seed.defaultCampaignId) {
+    if (!ownedBy(owner.id, domain.store.campaign.get(seed.defaultCampaignId))) throw missing("campaign", seed.defaultCampaignId);
+    writable(domain).account.update(owner, { defaultCampaignId: seed.defaultCampaignId });
+    publish(domain, { type: "account.updated", account: owner });
+  }
+  for (const contact of seed.contacts ?? []) upsertContact(domain, owner, contact);
+  for (const list of seed.lists ?? []) {
+    const record = createList(domain, owner, list);
+    const members = (list.contactIds ?? []).map(
+      (contactId) => ownedBy(owner.id, domain.store.contact.get(contactId)) ?? fail(notIn(`List ${record.id}: no contact ${contactId} in account ${owner.id}.`)),
+    );
+    // Seeded members are the starting state: they do not trigger opening messages.
+    join(domain, record, members, "seed", `seed:${record.id}`);
+  }
+}
+
+/** Back to a seed (none: empty); one that fails leaves the state as it was. */
+export function resetState(domain: Domain, seed: Seed | undefined): Counts {
+  const before = writable(domain).records();
+  try {
+    writable(domain).load({});
+    if (seed) applySeed(domain, seed);
+  } catch (error) {
+    replace(domain, before, "rollback");
+    throw error;
+  }
+  publish(domain, { type: "state.replaced", cause: "reset" });
+  return domain.store.counts();
+}
+
+export function snapshot(domain: Domain): Snapshot {
+  const now = isoTime(domain.clock.now());
+  return {
+    format: SNAPSHOT_FORMAT,
+    savedAt: now,
+    clock: { mode: domain.clock.mode, now },
+    ids: (domain.ids.state() ?? null) as Snapshot["ids"],
+    records: writable(domain).records() as unknown as Snapshot["records"],
+  };
+}
+
+/** Replaces the state with a snapshot's records (at start, or a restore); the clock is the caller's. */
+export function loadSnapshot(domain: Domain, snapshot: Snapshot, cause: "load" | "restore"): Counts {
+  if (snapshot.format !== SNAPSHOT_FORMAT) throw invalid(`Not a snapshot this server can read (format ${String(snapshot.format)}).`);
+  try {
+    replace(domain, snapshot.records as unknown as Partial<Records>, cause);
+  } catch (error) {
+    throw invalid(`${(error as Error).message}. Nothing was changed.`);
+  }
+  return domain.store.counts();
+}
+
+function replace(domain: Domain, records: Partial<Records>, cause: "load" | "restore" | "rollback"): void {
+  writable(domain).load(records);
+  publish(domain, { type: "state.replaced", cause });
+}

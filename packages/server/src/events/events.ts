@@ -1,0 +1,99 @@
+/**
+ * What happens in the service, as one typed union. Domain operations publish these after they
+ * change the state, and the pipeline publishes `request.answered`; the data file's write-through,
+ * the live feed (GET /__admin/events, the CLI's log), the engine and the journal subscribe.
+ */
+import type { components } from "../generated/admin.js";
+import type {
+  AccountRecord,
+  AlertRecord,
+  CampaignRecord,
+  ContactRecord,
+  CreditTransactionRecord,
+  DeliveryAttemptRecord,
+  DeliveryRecord,
+  IdempotencyRecord,
+  JobRecord,
+  ListRecord,
+  MessageRecord,
+} from "../store/models.js";
+import type { Change } from "../store/store.js";
+
+/** What the bot did with a received message, kept on it as `botOutcome`. */
+export type BotOutcome =
+  | "replied"
+  | "handed_off"
+  | "no_answer"
+  | "reaction"
+  | "no_campaign"
+  | "outgoing_campaign"
+  | "campaign_not_live"
+  | "bot_inactive"
+  | "contact_paused"
+  | "no_credits"
+  | "bot_error";
+
+/** How a contact joined a list: the funnel trigger treats an API add and an import differently. */
+export type JoinSource = "api" | "manual" | "import";
+
+export type DomainEvent =
+  | { type: "account.created" | "account.updated"; account: AccountRecord }
+  | { type: "credits.changed"; account: AccountRecord; transaction: CreditTransactionRecord }
+  | { type: "campaign.created" | "campaign.updated"; campaign: CampaignRecord }
+  | { type: "list.created" | "list.updated"; list: ListRecord }
+  /** `batch` names the contacts that joined together and `batchSize` counts them (1 for an API add). */
+  | { type: "list.joined"; list: ListRecord; contact: ContactRecord; source: JoinSource | "seed"; batch: string; batchSize: number }
+  | { type: "contact.created" | "contact.updated"; contact: ContactRecord }
+  | { type: "message.received"; message: MessageRecord; contact: ContactRecord }
+  /** An outgoing message recorded, whatever its status (sent, pending delivery, not sent). */
+  | { type: "message.sent"; message: MessageRecord; contact: ContactRecord }
+  /** Its status or error changed (a delivery finished). */
+  | { type: "message.updated"; message: MessageRecord }
+  | { type: "bot.outcome"; message: MessageRecord; outcome: BotOutcome }
+  | { type: "alert.raised"; alert: AlertRecord }
+  /** A webhook to send: an attempt is due now (a new delivery, or one sent again). */
+  | { type: "delivery.queued"; delivery: DeliveryRecord }
+  /** An attempt ended; `delivery` is as it left it. */
+  | { type: "delivery.attempted"; delivery: DeliveryRecord; attempt: DeliveryAttemptRecord }
+  /** Finished without an attempt (nowhere to send it), or its target moved. */
+  | { type: "delivery.updated"; delivery: DeliveryRecord }
+  | { type: "job.queued" | "job.rescheduled" | "job.ran" | "job.cancelled"; job: JobRecord }
+  | { type: "idempotency.saved"; record: IdempotencyRecord }
+  | { type: "idempotency.expired"; ids: string[] }
+  /** The whole state was replaced: loaded at start, reset, restored from a snapshot, or put back after a seed failed. */
+  | { type: "state.replaced"; cause: "load" | "reset" | "restore" | "rollback" }
+  | { type: "clock.advanced" }
+  /** A request answered (/v1, or any refused by an adapter): the journal's record of it. */
+  | { type: "request.answered"; request: AnsweredRequest };
+
+export type EventType = DomainEvent["type"];
+
+/**
+ * A request and its answer, as the pipeline saw them: the time as a number, the query and bodies
+ * as the text that was sent, made into a journal entry (its keys redacted) only when somebody
+ * reads it.
+ */
+export type AnsweredRequest = Omit<components["schemas"]["JournalEntry"], "at" | "query" | "requestBody" | "responseBody"> & {
+  at: number;
+  search: string;
+  requestText: string | null;
+  responseText: string | null;
+  /**
+   * The key the request was authenticated with, never shown: kept so that it is redacted wherever
+   * else the request repeated it, even once it is no account's key and has no key's shape.
+   */
+  key?: string;
+};
+
+/** An event as subscribers get it: numbered, timed on the server's clock, with the store's changes behind it. */
+export type Published = DomainEvent & {
+  /** Increasing for the server's life, from 1. */
+  readonly seq: number;
+  /** Epoch ms on the server's clock. */
+  readonly at: number;
+  /** The records written or removed since the event before this one. */
+  readonly changes: readonly Change[];
+};
+
+/** One kind of event, as published. */
+export type PublishedOf<T extends EventType> = Published & { type: T };

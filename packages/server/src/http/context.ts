@@ -1,0 +1,57 @@
+/**
+ * What a request carries through the pipeline. Every step sees `Context`; what a step finds it
+ * adds for the steps after it, which name it in their type (`Step<Authenticated>`). The optional
+ * fields are the same facts as the steps that run around the others (the journal) see them: there
+ * only if a step got that far.
+ */
+import type { AuthForm } from "@intake/spec";
+import type { ErrorShape } from "../shared/errors.js";
+import type { AccountRecord } from "../store/models.js";
+import type { ApiRequest } from "./exchange.js";
+import type { Area, Route, RouteMatch } from "./routes.js";
+
+export interface Context {
+  readonly request: ApiRequest;
+  readonly url: URL;
+  /** When it arrived, on the server's clock. */
+  readonly started: number;
+  readonly requestId: string;
+  /** The answer's headers, whatever the answer turns out to be. */
+  readonly headers: Record<string, string>;
+  /** The part of the service the path names: it picks the chain, the words and the error shape. */
+  area: Area;
+  /** The shape an error answer takes: the route's, once it is known. */
+  shape: ErrorShape;
+  match?: RouteMatch;
+  route?: Route;
+  auth?: ApiKey;
+  account?: AccountRecord;
+  /** The fault rule that hit the request, if one did. */
+  fault?: string;
+  /** The body's text, as sent (what the journal keeps). */
+  bodyText?: string;
+  /** The code of the error answered, if one was. */
+  errorCode?: string;
+}
+
+export interface ApiKey {
+  form: AuthForm;
+  key: string;
+}
+
+/** The operation the request is for. */
+export interface Routed {
+  route: Route;
+  params: Record<string, string>;
+}
+
+/** The account the request acts for, from its API key (/v1). */
+export interface Authenticated {
+  auth: ApiKey;
+  account: AccountRecord;
+}
+
+/** The request's input, checked against its operation's contract. */
+export interface Checked {
+  input: { query: Record<string, unknown>; params: Record<string, string>; body: unknown };
+}

@@ -1,0 +1,164 @@
+/**
+ * The one front door: every request, whatever its path and whichever adapter brought it, is
+ * numbered, routed (routes.ts) and run through its area's chain of named steps, composed once:
+ *
+ * | Area | Steps |
+ * |---|---|
+ * | /v1 (and any request an adapter refused) | record, hold for the data file, adapter's refusal, HTTPS, route, faults, API key, rate limit, validate, account still current, operation |
+ * | /__admin | hold for the data file, HTTPS, route, admin token, validate, operation |
+ * | /__dashboard | security headers, HTTPS, route, file |
+ *
+ * Nothing is written until every check before the operation has passed.
+ */
+import { document, type AuthForm, type OpenApiDocument } from "@intake/spec";
+import type { OperationId, OperationInput, Success } from "../api/types.js";
+import type { Domain } from "../domain/domain.js";
+import { HttpError, internalError } from "../shared/errors.js";
+import { authenticate, confirmAccount, requireAdminToken } from "./auth.js";
+import { Chain, type Ends, type Step } from "./compose.js";
+import type { Authenticated, Checked, Context, Routed } from "./context.js";
+import { secureDashboard, serveDashboard, type DashboardFiles } from "./dashboard.js";
+import { answerOf, errorResponse, type ApiRequest, type ApiResponse, type HeaderReader, type Result } from "./exchange.js";
+import { injectFaults, type Faults } from "./faults.js";
+import { holdAnswer, type AnswerHold } from "./hold.js";
+import { limitRate, type RateLimiter } from "./rate-limit.js";
+import { recordRequest } from "./record.js";
+import { createRouter, DASHBOARD_ROUTES, routesOf, type Area, type RouteMatch } from "./routes.js";
+import { requireRoute } from "./routing.js";
+import { refuseForAdapter, requireHttps } from "./transport.js";
+import { validateRequest } from "./validate.js";
+import { compileApiValidators, type OperationValidator } from "./validation.js";
+
+/** The /v1 operations, by operationId. */
+export type ApiOperations = { [Id in OperationId]: (input: OperationInput<Id>, domain: Domain) => Success<Id> | Promise<Success<Id>> };
+
+/** An admin operation, by operationId, on its checked input. */
+export type AdminOperation = (call: { body: unknown; query: Record<string, unknown>; params: Record<string, string>; headers: HeaderReader }) => Result | Promise<Result>;
+
+export interface FrontDoorOptions {
+  domain: Domain;
+  api: ApiOperations;
+  admin: {
+    /** Its contract, whose operations are its routes. */
+    document: OpenApiDocument;
+    operation(operationId: string): AdminOperation;
+    validator(operationId: string): OperationValidator;
+    token: string;
+  };
+  /** The dashboard's files, once an adapter that serves them gave them. */
+  dashboardFiles: () => DashboardFiles | undefined;
+  rateLimiter: RateLimiter;
+  faults: Faults;
+  maxBodyBytes: number;
+  trustForwardedProto: boolean;
+  /** Numbers each request (X-Request-Id, and the journal's id). */
+  requestId: () => string;
+  /** What answers wait for (the data file's commit), and the count of changes that tells when to. */
+  hold: AnswerHold;
+  onError: (error: unknown) => void;
+}
+
+export interface FrontDoor {
+  handle(request: ApiRequest): Promise<ApiResponse>;
+  /**
+   * For an adapter whose core could not answer: the adapter's refusal, or else a 500, in the
+   * route's shape (one rule for the core and the adapters).
+   */
+  failed(method: string, pathname: string, refusal?: ApiRequest["refusal"]): ApiResponse;
+}
+
+export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
+  const { domain, onError } = options;
+  const { store, events, clock } = domain;
+  const now = () => clock.now();
+  const router = createRouter({ api: routesOf(document, "api"), admin: routesOf(options.admin.document, "admin"), dashboard: DASHBOARD_ROUTES });
+  const apiValidators = compileApiValidators(document);
+  const version = () => store.version;
+
+  const ends: Ends = {
+    onError(error, context) {
+      const known = error instanceof HttpError ? error : (onError(error), internalError());
+      context.errorCode = known.code;
+      return errorResponse(context.shape, known, context.headers);
+    },
+    onNotFound(context) {
+      onError(new Error(`No step answered ${context.request.method} ${context.url.pathname}.`));
+      return errorResponse(context.shape, internalError(), context.headers);
+    },
+  };
+
+  const chains: Record<Area, (context: Context) => Promise<ApiResponse>> = {
+    api: Chain.start()
+      .then(recordRequest(events, now))
+      .then(holdAnswer(options.hold, version))
+      .then(refuseForAdapter)
+      .then(requireHttps(options.trustForwardedProto))
+      .then(requireRoute)
+      .then(injectFaults(options.faults))
+      .then(authenticate(store))
+      .then(limitRate(options.rateLimiter))
+      .then(validateRequest<Authenticated>((context) => apiValidators(context.route.operationId, context.auth.form), options.maxBodyBytes))
+      .then(confirmAccount(store))
+      .then(runApiOperation(options.api, domain))
+      .compose(ends),
+    admin: Chain.start()
+      .then(holdAnswer(options.hold, version))
+      .then(requireHttps(options.trustForwardedProto))
+      .then(requireRoute)
+      .then(requireAdminToken(options.admin.token))
+      .then(validateRequest((context) => options.admin.validator(context.route.operationId), options.maxBodyBytes))
+      .then(runAdminOperation(options.admin.operation))
+      .compose(ends),
+    dashboard: Chain.start().then(secureDashboard).then(requireHttps(options.trustForwardedProto)).then(requireRoute).then(serveDashboard(options.dashboardFiles)).compose(ends),
+  };
+
+  return {
+    async handle(request) {
+      const requestId = options.requestId();
+      const headers: Record<string, string> = { "x-request-id": requestId };
+      const { area, match } = router.match(request.method, request.url.pathname, request.refusal !== undefined);
+      const shape = shapeOf(area, match);
+      try {
+        const started = now();
+        headers.date = new Date(started).toUTCString();
+        return await chains[area]({ request, url: request.url, started, requestId, headers, area, match, shape });
+      } catch (error) {
+        // Only reached when the clock failed: every step's error is its chain's answer.
+        onError(error);
+        return errorResponse(shape, internalError(), headers);
+      }
+    },
+    failed(method, pathname, refusal) {
+      const { area, match } = router.match(method, pathname, refusal !== undefined);
+      const error = refusal ? new HttpError(refusal.status ?? 400, refusal.code, refusal.message) : internalError();
+      return errorResponse(shapeOf(area, match), error, {});
+    },
+  };
+}
+
+/** The error shape of a request: its route's, else its area's. */
+function shapeOf(area: Area, match: RouteMatch) {
+  if (match.kind === "found") return match.route.shape;
+  if (match.kind === "wrong-method") return match.shape;
+  return area === "dashboard" ? "text" : "general";
+}
+
+type AnyApiOperation = (input: OperationInput<OperationId>, domain: Domain) => Success<OperationId> | Promise<Success<OperationId>>;
+
+/** Runs the route's /v1 operation on the checked input. */
+function runApiOperation(operations: ApiOperations, domain: Domain): Step<Routed & Authenticated & Checked> {
+  return async function runApiOperation(context) {
+    const operation = operations[context.route.operationId as OperationId] as AnyApiOperation;
+    const { query, params, body } = context.input;
+    const input = { account: context.account, form: context.auth.form as AuthForm, body: body as never, query: query as Record<string, string>, params, headers: context.request.headers };
+    return answerOf(await operation(input, domain), context.headers);
+  };
+}
+
+/** Runs the route's admin operation on the checked input. */
+function runAdminOperation(operation: (operationId: string) => AdminOperation): Step<Routed & Checked> {
+  return async function runAdminOperation(context) {
+    const { query, params, body } = context.input;
+    return answerOf(await operation(context.route.operationId)({ body, query, params, headers: context.request.headers }), context.headers);
+  };
+}
