@@ -24,14 +24,6 @@ module.exports = {
       to: { path: "^$1/[^/]+$" },
     },
     {
-      name: "domain-writes",
-      comment:
-        "Only the domain operations (packages/server/src/domain/) write the state: call one of them instead, or add one there. domain/write.ts is how they write.",
-      severity: "error",
-      from: { path: "^packages/server/src/", pathNot: "^packages/server/src/domain/" },
-      to: { path: "^packages/server/src/domain/write\\.ts$" },
-    },
-    {
       name: "no-module-cycles",
       comment: "Two modules import each other (perhaps through others).",
       severity: "error",

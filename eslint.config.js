@@ -3,6 +3,17 @@ import js from "@eslint/js";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
+/**
+ * Only the domain operations write the server's state (packages/server/src/domain/): elsewhere
+ * `writable` and `publish` cannot be imported. Inside domain/ they come from "./domain.js", which
+ * this pattern does not name.
+ */
+const ONLY_DOMAIN_WRITES = {
+  group: ["**/domain/domain.js"],
+  importNames: ["writable", "publish"],
+  message: "Only the domain operations write the state: call one of packages/server/src/domain/, or add one there.",
+};
+
 export default tseslint.config(
   { ignores: ["**/dist/**", "**/node_modules/**", "packages/spec/src/generated/**", "bench/results/**"] },
   js.configs.recommended,
@@ -15,6 +26,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ["packages/server/src/**/*.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [ONLY_DOMAIN_WRITES] }] },
+  },
+  {
     // The server core also runs as msw handlers in a browser: Node specifics live in adapters.
     files: ["packages/server/src/**/*.ts"],
     ignores: ["packages/server/src/adapters/**", "packages/server/src/cli.ts", "packages/server/src/cli/**", "packages/server/src/node.ts", "packages/server/src/testing.ts", "packages/server/src/connect.ts"],
@@ -22,7 +37,7 @@ export default tseslint.config(
       "no-restricted-imports": [
         "error",
         {
-          patterns: [{ group: ["node:*"], message: "Node-only code belongs in packages/server/src/adapters/." }],
+          patterns: [{ group: ["node:*"], message: "Node-only code belongs in packages/server/src/adapters/." }, ONLY_DOMAIN_WRITES],
           paths: [
             { name: "file-type", message: "Import file-type/core: the default entry needs Node streams." },
             { name: "selfsigned", message: "Certificates are the node adapter's business." },

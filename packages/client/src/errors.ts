@@ -46,14 +46,7 @@ export class IntakeApiError extends IntakeError {
   }
 }
 
-export interface ApiErrorInit {
-  status: number;
-  code: IntakeErrorCode | undefined;
-  message: string;
-  headers: Headers;
-  body: unknown;
-  request: RequestSummary;
-}
+export type ApiErrorInit = Pick<IntakeApiError, "status" | "code" | "headers" | "body" | "request" | "message">;
 
 /** 400: a parameter is wrong; `code` says which rule (for example `INVALID_PHONE`). */
 export class BadRequestError extends IntakeApiError {

@@ -12,8 +12,7 @@ import { createAdminClient, type AdminClient } from "./admin/client.js";
 import { operations as adminOperations, type AdminDeps } from "./admin/operations.js";
 import { adminValidator, bodyChecker } from "./admin/validators.js";
 import { operations as apiOperations } from "./api/operations.js";
-import type { Domain } from "./domain/domain.js";
-import { createDomain } from "./domain/index.js";
+import { createDomain, type Domain } from "./domain/domain.js";
 import { applySeed, loadSnapshot, snapshot, type Seed, type Snapshot } from "./domain/state.js";
 import { createEngine, type EngineOptions } from "./engine/index.js";
 import type { EventSource } from "./events/stream.js";
@@ -23,11 +22,10 @@ import type { DashboardFiles } from "./http/dashboard.js";
 import { fromFetchRequest, toFetchResponse, type ApiRequest, type ApiResponse } from "./http/exchange.js";
 import { Faults, type FaultRuleInput } from "./http/faults.js";
 import { createFrontDoor, type AdminOperation } from "./http/front-door.js";
-import type { AnswerHold } from "./http/hold.js";
-import { createRateLimiter } from "./http/rate-limit.js";
-import { EventFeed, type Subscriber } from "./live/feed.js";
+import { answerHolds, type AnswerHold } from "./http/answered.js";
+import { createRateLimiter } from "./http/keys.js";
+import { EventFeed, feedLiveEvents, type Subscriber } from "./live/feed.js";
 import { Journal } from "./live/journal.js";
-import { feedLiveEvents } from "./live/live-events.js";
 import { STREAM_DEFAULTS, checkedLimits, eventStream } from "./live/sse.js";
 import { realClock, virtualClock, VIRTUAL_EPOCH, type Clock, type VirtualClock } from "./shared/clock.js";
 import { deterministicIds, randomIds, serialIds, type IdState } from "./shared/ids.js";
@@ -267,23 +265,6 @@ function startFrom(domain: Domain, options: IntakeOptions): void {
     bodyChecker("applySeed", "Seed")(options.seed);
     applySeed(domain, options.seed);
   }
-}
-
-/** What answers (and webhooks) wait for: every hold's promise, when any gives one. */
-function answerHolds() {
-  let holds: AnswerHold[] = [];
-  const held: AnswerHold = () => {
-    if (holds.length === 0) return undefined;
-    const waits = holds.map((hold) => hold()).filter((wait) => wait !== undefined);
-    return waits.length ? Promise.all(waits).then(() => undefined) : undefined;
-  };
-  return {
-    held,
-    add(hold: AnswerHold) {
-      holds.push(hold);
-      return () => (holds = holds.filter((h) => h !== hold));
-    },
-  };
 }
 
 function makeClock(options: IntakeOptions, deterministic: boolean): Clock {

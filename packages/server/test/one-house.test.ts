@@ -37,7 +37,7 @@ describe("one HTTPS rule", () => {
 
   it("refuses plain HTTP everywhere, in each part's words, when X-Forwarded-Proto is not trusted or not https", async () => {
     harness = await startHarness();
-    for (const headers of [{}, { "x-forwarded-proto": "https" }]) {
+    for (const headers of [{}, { "x-forwarded-proto": "https" }] as Array<Record<string, string>>) {
       const api = await plain(`/v1/contacts?apiKey=${KEYS.acme}&email=nobody%40example.com`, headers);
       expect(api.status).toBe(400);
       expect((await api.json()).error).toMatchObject({ code: "HTTPS_REQUIRED", message: expect.stringContaining("The API accepts HTTPS only") });

@@ -9,7 +9,7 @@ import Database from "better-sqlite3";
 import type { Snapshot } from "../domain/state.js";
 import { fieldPath } from "../shared/field-path.js";
 import { nonFinite, notFinite } from "../shared/finite.js";
-import { KINDS, KIND_NAMES, type KindName } from "../store/kinds.js";
+import { KINDS, KIND_NAMES, type KindName } from "../store/store.js";
 import { claimDataFile, type DataFileClaim } from "./data-file-lock.js";
 
 /** The layout of the tables; a file of another version is refused (PRAGMA user_version). */

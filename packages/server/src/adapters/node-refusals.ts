@@ -1,47 +1,49 @@
 /**
- * What the node adapter refuses before the core can read the request (a target that is not a
- * path, headers past the limit, bytes that are not HTTP, a body that stalls), and how it answers
- * a request node itself could not parse: always through the core, which knows each route's shape.
+ * What node cannot parse, and what it would answer itself or leave unanswered (a proxy's CONNECT,
+ * bytes that are not HTTP, headers past its limit), answered by the core on the bare connection in
+ * the shape of the route the request line names, then the connection closed.
  */
-import { STATUS_CODES } from "node:http";
+import { STATUS_CODES, type IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
-import type { ApiRequest, ApiResponse } from "../http/exchange.js";
-import { HttpError, badRequest } from "../shared/errors.js";
-import { answersBefore, bodyReaders, broken, firstLines, lastRequest, refused, responsesOf, type RequestLine } from "./node-connections.js";
+import type { Duplex } from "node:stream";
+import type { ApiResponse } from "../http/exchange.js";
+import {
+  EMPTY,
+  HEAD_TOO_LARGE,
+  NOT_A_TUNNEL,
+  NOT_HTTP,
+  answersBefore,
+  bodyReaders,
+  broken,
+  firstLines,
+  lastRequest,
+  notHttp,
+  refused,
+  responsesOf,
+  tooSlow,
+  type Address,
+  type Refusal,
+  type RequestLine,
+  type Served,
+} from "./node-requests.js";
 
-/** What the adapter needs of the service (an Intake has it). */
-export interface Served {
-  handle(request: ApiRequest): Promise<ApiResponse>;
-  /** For a request the core could not answer: the adapter's refusal, or else a 500, in its route's shape. */
-  failed(method: string, pathname: string, refusal?: Refusal): ApiResponse;
-  /** Where the adapter reports its own failures. */
-  reportError(error: unknown): void;
+const NO_HEADERS = { get: () => null };
+
+/** A node server's "connect" handler: a proxy's tunnel, refused on the connection node hands over. */
+export function tunnelHandler(intake: Served, address: Address) {
+  return function refuseTunnel(req: IncomingMessage, socket: Duplex) {
+    const target = req.url ?? "";
+    socket.on("error", () => socket.destroy());
+    void answerRaw(intake, `${address.scheme}://${address.origin}`, socket as Socket, req.method ?? "CONNECT", target.startsWith("/") ? target : "/", NOT_A_TUNNEL);
+  };
 }
 
-/**
- * The API's limit on a request's URL and headers. Node parses up to four times as much, so that
- * the core, which knows each route's error shape, refuses what lies between; past node's own
- * limit the request line may be lost (over TLS it can sit in an earlier record than the overflow).
- */
-export const HEAD_BYTES = 16 * 1024;
-export const NODE_HEAD_BYTES = 4 * HEAD_BYTES;
-
-export type Refusal = NonNullable<ApiRequest["refusal"]>;
-export const NOT_A_PATH: Refusal = { code: "VALIDATION_ERROR", message: "The request target must be a path such as /v1/contacts." };
-export const HEAD_TOO_LARGE: Refusal = { code: "PAYLOAD_TOO_LARGE", message: "The request's URL and headers are larger than the server accepts (16 KiB)." };
-const NOT_HTTP: Refusal = { code: "VALIDATION_ERROR", message: "The request is not valid HTTP." };
-export const NO_HOST: Refusal = { code: "VALIDATION_ERROR", message: "An HTTP/1.1 request must have a Host header." };
-export const EXPECTATION_FAILED: Refusal = { status: 417, code: "VALIDATION_ERROR", message: "The server meets no Expect but 100-continue." };
-export const NOT_A_TUNNEL: Refusal = { code: "VALIDATION_ERROR", message: "CONNECT is not served: this is the API, not a proxy." };
-
-/** Why a body read failed, answered by the core in the route's shape. */
-export const notHttp = () => badRequest(NOT_HTTP.code, NOT_HTTP.message);
-export const abandoned = () => badRequest("VALIDATION_ERROR", "The request body did not arrive whole: the client closed the connection.");
-export const stalled = (ms: number) => new HttpError(408, "VALIDATION_ERROR", `The request body stopped arriving: nothing came for ${ms / 1000} s.`);
-export const tooSlow = () => new HttpError(408, "VALIDATION_ERROR", "The request took longer than the server allows to arrive.");
-
-export const EMPTY = Buffer.alloc(0);
-const NO_HEADERS = { get: () => null };
+/** A node server's "clientError" handler. */
+export function clientErrorHandler(intake: Served, address: Address) {
+  return function refuseMalformedRequest(error: Error, socket: Duplex) {
+    void refuseMalformed(intake, `${address.scheme}://${address.origin}`, error, socket as Socket);
+  };
+}
 
 /** The method and path at the start of some bytes, if they open with a request line (the query, perhaps cut short, left out). */
 function requestLine(bytes: Buffer | undefined): RequestLine | undefined {
@@ -61,7 +63,7 @@ export function noteFirstLine(socket: Socket, first: Buffer) {
  * and journaled; then the connection closes. A parse error (or the request timeout) in the body
  * of a request node already handed over fails that body's read: the core answers the request.
  */
-export async function refuseMalformed(intake: Served, origin: string, error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) {
+async function refuseMalformed(intake: Served, origin: string, error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) {
   // Node reports every chunk that arrives after the first error again: one refusal a connection.
   if (refused.has(socket)) return;
   refused.add(socket);
@@ -96,7 +98,7 @@ export async function refuseMalformed(intake: Served, origin: string, error: Nod
  * to its own failure, should it fail), after the answers to the requests before it; then the
  * connection closes.
  */
-export async function answerRaw(intake: Served, origin: string, socket: Socket, method: string, path: string, refusal: Refusal) {
+async function answerRaw(intake: Served, origin: string, socket: Socket, method: string, path: string, refusal: Refusal) {
   let response: ApiResponse;
   try {
     response = await intake.handle({ method, url: new URL(`${origin}${path}`), headers: NO_HEADERS, bytes: async () => EMPTY, refusal });

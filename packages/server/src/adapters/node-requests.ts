@@ -1,32 +1,99 @@
 /**
- * The core behind node's HTTP server events: each request handed to the core, its body read only
- * as far as the core asks, its answer written (a stream as it comes); and what node would
- * otherwise answer itself (outside the API's error shapes, without a request id) or leave
- * unanswered, answered by the core too.
+ * The node adapter's requests: each handed to the core, its body read only as far as the core
+ * asks, its answer written (a stream as it comes), in the order of the requests on its connection.
+ * What the adapter itself refuses (a target that is not a path, headers past the limit, a body
+ * that stalls) goes to the core too, which answers in the route's shape.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { once } from "node:events";
 import type { Socket } from "node:net";
-import type { Duplex } from "node:stream";
 import { debuglog } from "node:util";
-import type { HttpError } from "../shared/errors.js";
-import { answersBefore, bodyReaders, broken, track } from "./node-connections.js";
-import {
-  EMPTY,
-  EXPECTATION_FAILED,
-  HEAD_BYTES,
-  HEAD_TOO_LARGE,
-  NOT_A_PATH,
-  NOT_A_TUNNEL,
-  NO_HOST,
-  abandoned,
-  answerRaw,
-  notHttp,
-  refuseMalformed,
-  stalled,
-  type Refusal,
-  type Served,
-} from "./node-refusals.js";
+import type { ApiRequest, ApiResponse } from "../http/exchange.js";
+import { HttpError, badRequest } from "../shared/errors.js";
+
+/** What the adapter needs of the service (an Intake has it). */
+export interface Served {
+  handle(request: ApiRequest): Promise<ApiResponse>;
+  /** For a request the core could not answer: the adapter's refusal, or else a 500, in its route's shape. */
+  failed(method: string, pathname: string, refusal?: Refusal): ApiResponse;
+  /** Where the adapter reports its own failures. */
+  reportError(error: unknown): void;
+}
+
+/**
+ * The API's limit on a request's URL and headers. Node parses up to four times as much, so that
+ * the core, which knows each route's error shape, refuses what lies between; past node's own
+ * limit the request line may be lost (over TLS it can sit in an earlier record than the overflow).
+ */
+export const HEAD_BYTES = 16 * 1024;
+export const NODE_HEAD_BYTES = 4 * HEAD_BYTES;
+
+export type Refusal = NonNullable<ApiRequest["refusal"]>;
+export const NOT_A_PATH: Refusal = { code: "VALIDATION_ERROR", message: "The request target must be a path such as /v1/contacts." };
+export const HEAD_TOO_LARGE: Refusal = { code: "PAYLOAD_TOO_LARGE", message: "The request's URL and headers are larger than the server accepts (16 KiB)." };
+export const NOT_HTTP: Refusal = { code: "VALIDATION_ERROR", message: "The request is not valid HTTP." };
+export const NO_HOST: Refusal = { code: "VALIDATION_ERROR", message: "An HTTP/1.1 request must have a Host header." };
+export const EXPECTATION_FAILED: Refusal = { status: 417, code: "VALIDATION_ERROR", message: "The server meets no Expect but 100-continue." };
+export const NOT_A_TUNNEL: Refusal = { code: "VALIDATION_ERROR", message: "CONNECT is not served: this is the API, not a proxy." };
+
+/** Why a body read failed, answered by the core in the route's shape. */
+export const notHttp = () => badRequest(NOT_HTTP.code, NOT_HTTP.message);
+export const abandoned = () => badRequest("VALIDATION_ERROR", "The request body did not arrive whole: the client closed the connection.");
+export const stalled = (ms: number) => new HttpError(408, "VALIDATION_ERROR", `The request body stopped arriving: nothing came for ${ms / 1000} s.`);
+export const tooSlow = () => new HttpError(408, "VALIDATION_ERROR", "The request took longer than the server allows to arrive.");
+
+export const EMPTY = Buffer.alloc(0);
+
+/**
+ * The responses each connection has open, in the order of their requests. Node writes a
+ * connection's answers in that order; a dropped or refused request must wait for those before it.
+ */
+export const responsesOf = new WeakMap<Socket, Set<ServerResponse>>();
+
+/** The last request node handed over on each connection: a parse error while it is incomplete is in its body. */
+export const lastRequest = new WeakMap<Socket, IncomingMessage>();
+
+function track(req: IncomingMessage, res: ServerResponse) {
+  const socket = req.socket;
+  lastRequest.set(socket, req);
+  let responses = responsesOf.get(socket);
+  if (!responses) responsesOf.set(socket, (responses = new Set()));
+  responses.add(res);
+  res.once("close", () => responses.delete(res));
+}
+
+/** Until the answers to the requests before `own` on this connection (all of them, without it) are written, or the connection is gone. */
+export async function answersBefore(socket: Socket, own?: ServerResponse): Promise<void> {
+  const responses = responsesOf.get(socket);
+  for (const res of [...(responses ?? [])]) {
+    if (res === own) return;
+    if (responses?.has(res)) await once(res, "close");
+  }
+}
+
+/** Until the answers already made on this connection are written: those still being handled are not waited for. */
+export async function answersWritten(socket: Socket): Promise<void> {
+  for (const res of [...(responsesOf.get(socket) ?? [])]) {
+    if (res.writableEnded && !res.writableFinished) await once(res, "close");
+  }
+}
+
+/** Connections already being refused. */
+export const refused = new WeakSet<Socket>();
+
+/** Connections whose request body node could not parse: the request is answered, then the connection closed. */
+export const broken = new WeakSet<Socket>();
+
+/** How to fail the body read under way on a connection, if one is: node's parse errors and timeouts arrive on the connection, not the request. */
+export const bodyReaders = new WeakMap<Socket, (error: HttpError) => void>();
+
+/** The request line a connection's first bytes open with. */
+export const firstLines = new WeakMap<Socket, RequestLine>();
+
+export interface RequestLine {
+  method: string;
+  path: string;
+}
 
 export interface ListenerOptions {
   /** How long a request body may stop arriving before it is answered 408 and its connection closed. */
@@ -35,24 +102,22 @@ export interface ListenerOptions {
   streams: Set<() => Promise<void>>;
 }
 
-/** The handlers of one node server (https, or plain http), for requests addressed to `origin()`. */
-export function nodeHandlers(intake: Served, origin: () => string, { bodyTimeoutMs, streams }: ListenerOptions) {
-  const answer = (req: IncomingMessage, res: ServerResponse, refusal?: Refusal) => {
+/**
+ * A node server's "request" handler (and, with a refusal, its "checkExpectation" one): the request
+ * to the core, addressed to `origin()`, and its answer back.
+ */
+export function requestHandler(intake: Served, address: Address, options: ListenerOptions, refusal?: Refusal) {
+  return function handleRequest(req: IncomingMessage, res: ServerResponse) {
     track(req, res);
-    void respond(intake, origin(), req, res, { bodyTimeoutMs, streams }, refusal);
+    void respond(intake, `${address.scheme}://${address.origin}`, req, res, options, refusal);
   };
-  return {
-    request: (req: IncomingMessage, res: ServerResponse) => answer(req, res),
-    // Any Expect but 100-continue (which node answers, then hands the request on).
-    checkExpectation: (req: IncomingMessage, res: ServerResponse) => answer(req, res, EXPECTATION_FAILED),
-    // A proxy's tunnel: node hands over the bare connection, to be answered on it.
-    connect: (req: IncomingMessage, socket: Duplex) => {
-      const target = req.url ?? "";
-      socket.on("error", () => socket.destroy());
-      void answerRaw(intake, origin(), socket as Socket, req.method ?? "CONNECT", target.startsWith("/") ? target : "/", NOT_A_TUNNEL);
-    },
-    clientError: (error: Error, socket: Duplex) => void refuseMalformed(intake, origin(), error, socket as Socket),
-  };
+}
+
+/** Where a node server listens: every request is addressed to it, whatever its Host header says. */
+export interface Address {
+  scheme: "https" | "http";
+  /** `host:port`, filled in once listening. */
+  origin: string;
 }
 
 async function respond(intake: Served, origin: string, req: IncomingMessage, res: ServerResponse, { bodyTimeoutMs, streams }: ListenerOptions, given?: Refusal) {

@@ -12,9 +12,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { DashboardFiles } from "../http/dashboard.js";
 import { BASES } from "../http/routes.js";
 import { dashboardFiles } from "./dashboard-files.js";
-import { answersWritten } from "./node-connections.js";
-import { NODE_HEAD_BYTES, noteFirstLine, type Served } from "./node-refusals.js";
-import { nodeHandlers } from "./node-requests.js";
+import { clientErrorHandler, noteFirstLine, tunnelHandler } from "./node-refusals.js";
+import { EXPECTATION_FAILED, NODE_HEAD_BYTES, answersWritten, requestHandler, type Address, type Served } from "./node-requests.js";
 import { loadCertificate, type Certificate, type CertificateOptions } from "./tls.js";
 
 /** What the adapter needs of the service (an Intake has it): its core, where to report the adapter's own failures, and a place for the dashboard's files. */
@@ -67,8 +66,9 @@ export async function serve(intake: Servable, options: ServeOptions = {}): Promi
   if (!Number.isInteger(maxConnections) || maxConnections < 1) throw new Error(`maxConnections takes a whole number, 1 or more (got ${maxConnections}).`);
   const tls = await loadCertificate({ ...options, hosts: [host, ...(options.hosts ?? [])] });
   if (options.dashboard !== false) intake.serveDashboard(dashboardFiles(typeof options.dashboard === "string" ? options.dashboard : undefined));
-  // Filled in once listening: requests are addressed to this server, whatever their Host header says.
-  let origin = "";
+  // Their origins are filled in once listening: requests are addressed to this server, whatever their Host header says.
+  const secure: Address = { scheme: "https", origin: "" };
+  const plain: Address = { scheme: "http", origin: "" };
   const headersTimeout = options.headersTimeoutMs ?? 60_000;
   const limits = {
     maxHeaderSize: NODE_HEAD_BYTES,
@@ -81,12 +81,13 @@ export async function serve(intake: Servable, options: ServeOptions = {}): Promi
   const https = createHttpsServer({ cert: tls.cert, key: tls.key, handshakeTimeout: headersTimeout, ...limits });
   const http = createHttpServer(limits);
   const streams = new Set<() => Promise<void>>();
-  for (const [server, scheme] of [[https, "https"], [http, "http"]] as const) {
-    const handlers = nodeHandlers(intake, () => `${scheme}://${origin}`, { bodyTimeoutMs: headersTimeout, streams });
-    server.on("request", handlers.request);
-    server.on("checkExpectation", handlers.checkExpectation);
-    server.on("connect", handlers.connect);
-    server.on("clientError", handlers.clientError);
+  for (const [server, address] of [[https, secure], [http, plain]] as const) {
+    const options = { bodyTimeoutMs: headersTimeout, streams };
+    server.on("request", requestHandler(intake, address, options));
+    // Any Expect but 100-continue (which node answers, then hands the request on).
+    server.on("checkExpectation", requestHandler(intake, address, options, EXPECTATION_FAILED));
+    server.on("connect", tunnelHandler(intake, address));
+    server.on("clientError", clientErrorHandler(intake, address));
   }
   // Node reports a head too large without its request line once it spans several reads: the
   // line that opened the connection is kept, for the route's error shape.
@@ -131,7 +132,8 @@ export async function serve(intake: Servable, options: ServeOptions = {}): Promi
   // their connections one by one never see.
   for (const server of [https, http]) server.emit("listening");
   const port = (listener.address() as { port: number }).port;
-  origin = `${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const origin = `${host.includes(":") ? `[${host}]` : host}:${port}`;
+  secure.origin = plain.origin = origin;
   const url = `https://${origin}`;
 
   return {

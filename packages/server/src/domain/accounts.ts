@@ -8,9 +8,8 @@ import { webhookUrlProblem } from "../shared/webhook-url.js";
 import type { AccountRecord } from "../store/models.js";
 import { clean } from "./contacts.js";
 import { isCreditAmount, moveCredits } from "./credits.js";
-import { ownedBy, type Domain } from "./domain.js";
+import { ownedBy, publish, timestamp, writable, type Domain } from "./domain.js";
 import { conflict, invalid, missing } from "./errors.js";
-import { publish, timestamp, writable } from "./write.js";
 
 type Schemas = components["schemas"];
 export type AccountInput = Partial<Schemas["AccountInput"] & Schemas["SubaccountInput"]>;

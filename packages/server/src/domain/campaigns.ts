@@ -2,9 +2,8 @@
 import type { components } from "../generated/admin.js";
 import type { CampaignSettings } from "../records/present-admin.js";
 import type { AccountRecord, CampaignRecord } from "../store/models.js";
-import type { Domain } from "./domain.js";
+import { publish, timestamp, writable, type Domain } from "./domain.js";
 import { conflict } from "./errors.js";
-import { publish, timestamp, writable } from "./write.js";
 
 type Schemas = components["schemas"];
 

@@ -2,9 +2,8 @@
  * The virtual clock's rules: it moves only forward, by `ms` or `to` a time, and no further than a
  * snapshot can hold. Moving it and running what falls due is the engine's (engine/index.ts).
  */
-import type { Domain } from "./domain.js";
+import { isoTime, publish, type Domain } from "./domain.js";
 import { conflict, invalid } from "./errors.js";
-import { isoTime, publish } from "./write.js";
 
 /** 9999-12-31T23:59:59.999Z: the last time with a four-digit year, as date-time needs. */
 const LAST_TIME = Date.UTC(9999, 11, 31, 23, 59, 59, 999);

@@ -5,10 +5,9 @@
  */
 import type { components } from "../generated/admin.js";
 import type { AccountRecord, ContactRecord } from "../store/models.js";
-import type { Domain } from "./domain.js";
+import { publish, timestamp, writable, type Domain } from "./domain.js";
 import { conflict, invalid } from "./errors.js";
 import { toE164 } from "./phone.js";
-import { publish, timestamp, writable } from "./write.js";
 
 type SeedContact = components["schemas"]["SeedContact"];
 

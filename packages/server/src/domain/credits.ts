@@ -5,9 +5,8 @@
  * webhook.
  */
 import type { AccountRecord, ContactRecord, CreditTransactionRecord } from "../store/models.js";
-import type { Domain } from "./domain.js";
+import { publish, timestamp, writable, type Domain } from "./domain.js";
 import { queueDelivery } from "./deliveries.js";
-import { publish, timestamp, writable } from "./write.js";
 
 export type Spend = "bot_reply" | "opening" | "follow_up" | "human";
 

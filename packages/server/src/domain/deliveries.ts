@@ -4,8 +4,7 @@
  * following. Sending them is the engine's (engine/delivery.ts), which reports each attempt here.
  */
 import type { AccountRecord, DeliveryAttemptRecord, DeliveryRecord } from "../store/models.js";
-import type { Domain } from "./domain.js";
-import { isoTime, publish, writable } from "./write.js";
+import { isoTime, publish, writable, type Domain } from "./domain.js";
 
 export interface NewDelivery {
   account: AccountRecord;

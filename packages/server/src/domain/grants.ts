@@ -7,8 +7,7 @@ import type { components } from "@intake/spec";
 import { HttpError, badRequest, notFound } from "../shared/errors.js";
 import type { AccountRecord } from "../store/models.js";
 import { isCreditAmount, moveCredits, roundCredits } from "./credits.js";
-import type { Domain } from "./domain.js";
-import { publish, timestamp, writable } from "./write.js";
+import { publish, timestamp, writable, type Domain } from "./domain.js";
 
 type Schemas = components["schemas"];
 

@@ -3,8 +3,7 @@
  * these, so a restart finds what was pending and the live feed sees it come and go.
  */
 import type { JobRecord } from "../store/models.js";
-import type { Domain } from "./domain.js";
-import { publish, timestamp, writable } from "./write.js";
+import { publish, timestamp, writable, type Domain } from "./domain.js";
 
 export function queueJob(domain: Domain, kind: string, payload: Record<string, unknown>, runAt: number | null, key: string | null): JobRecord {
   const job = writable(domain).job.insert({ id: domain.ids.id("job_"), kind, runAt, key, payload: JSON.stringify(payload), createdAt: timestamp(domain) });

@@ -7,9 +7,8 @@ import type { components } from "../generated/admin.js";
 import type { JoinSource } from "../events/events.js";
 import type { AccountRecord, ContactRecord, ListRecord } from "../store/models.js";
 import { upsertContact, matchContact } from "./contacts.js";
-import { ownedBy, type Domain } from "./domain.js";
+import { ownedBy, publish, timestamp, writable, type Domain } from "./domain.js";
 import { conflict, fail, notIn } from "./errors.js";
-import { publish, timestamp, writable } from "./write.js";
 
 type Schemas = components["schemas"];
 

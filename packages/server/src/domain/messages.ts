@@ -9,9 +9,8 @@ import { exactSize } from "../shared/byte-size.js";
 import { HttpError, badRequest, notFound } from "../shared/errors.js";
 import type { AccountRecord, ContactRecord, MessageRecord } from "../store/models.js";
 import { contactForSender } from "./contacts.js";
-import { ownedBy, type Domain } from "./domain.js";
+import { ownedBy, publish, timestamp, writable, type Domain } from "./domain.js";
 import { checkMedia } from "./media.js";
-import { publish, timestamp, writable } from "./write.js";
 
 type Schemas = components["schemas"];
 

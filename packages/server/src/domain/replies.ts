@@ -4,13 +4,12 @@
  * alert and pauses the bot for the contact.
  */
 import type { AccountRecord, AlertRecord, CampaignRecord, ContactRecord, MessageRecord } from "../store/models.js";
-import { ownedBy, type Domain } from "./domain.js";
+import { ownedBy, publish, timestamp, writable, type Domain } from "./domain.js";
 import { settingsOf } from "./campaigns.js";
 import { updateContact } from "./contacts.js";
 import { charge } from "./credits.js";
 import { queueDelivery } from "./deliveries.js";
 import { recordOutbound } from "./messages.js";
-import { publish, timestamp, writable } from "./write.js";
 
 const NO_CREDITS = "The account has no credits left.";
 

@@ -8,10 +8,9 @@ import type { AccountRecord } from "../store/models.js";
 import { createAccount } from "./accounts.js";
 import { createCampaign } from "./campaigns.js";
 import { upsertContact } from "./contacts.js";
-import { ownedBy, type Domain } from "./domain.js";
+import { isoTime, ownedBy, publish, writable, type Domain } from "./domain.js";
 import { fail, invalid, missing, notIn } from "./errors.js";
 import { createList, join } from "./lists.js";
-import { isoTime, publish, writable } from "./write.js";
 
 type Schemas = components["schemas"];
 export type Seed = Schemas["Seed"];

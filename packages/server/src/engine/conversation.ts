@@ -13,9 +13,10 @@ import type { BotOutcome } from "../events/events.js";
 import { toAdminContact, toCampaign, toMessage } from "../records/present-admin.js";
 import type { AccountRecord, CampaignRecord, ContactRecord, MessageRecord } from "../store/models.js";
 import type { Bot } from "./bot.js";
-import { followUpKey } from "./follow-ups.js";
 import type { Scheduler } from "./scheduler.js";
 
+/** The key a contact's pending follow-ups are scheduled under: a message from them cancels the rest. */
+export const followUpKey = (contactId: string) => `follow_up:${contactId}`;
 /** The key of a contact's received messages waiting for the bot (one job each). */
 const inboundKey = (contactId: string) => `inbound:${contactId}`;
 

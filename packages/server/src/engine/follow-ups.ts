@@ -11,14 +11,13 @@ import { recordOutbound, type Outbound } from "../domain/messages.js";
 import type { CampaignSettings } from "../records/present-admin.js";
 import type { AccountRecord, CampaignRecord, ContactRecord, MessageRecord } from "../store/models.js";
 import { render } from "./render.js";
+import { followUpKey } from "./conversation.js";
 import type { Scheduler } from "./scheduler.js";
 
 const HOUR = 3_600_000;
 const DEFAULT_FOLLOW_UP = "Hi {{firstName}}, just checking in on my last message: are you still interested?";
 export const NO_CREDITS = "The account has no credits left.";
 
-/** The key a contact's pending follow-ups are scheduled under. */
-export const followUpKey = (contactId: string) => `follow_up:${contactId}`;
 
 /** Why this campaign sends nothing first (no opening, no follow-up), or undefined when it does: only a Live one that is not Incoming. */
 export function sendsNothingFirst(settings: CampaignSettings): string | undefined {

@@ -4,19 +4,7 @@
  * the live feed (GET /__admin/events, the CLI's log), the engine and the journal subscribe.
  */
 import type { components } from "../generated/admin.js";
-import type {
-  AccountRecord,
-  AlertRecord,
-  CampaignRecord,
-  ContactRecord,
-  CreditTransactionRecord,
-  DeliveryAttemptRecord,
-  DeliveryRecord,
-  IdempotencyRecord,
-  JobRecord,
-  ListRecord,
-  MessageRecord,
-} from "../store/models.js";
+import type * as Stored from "../store/models.js";
 import type { Change } from "../store/store.js";
 
 /** What the bot did with a received message, kept on it as `botOutcome`. */
@@ -37,28 +25,28 @@ export type BotOutcome =
 export type JoinSource = "api" | "manual" | "import";
 
 export type DomainEvent =
-  | { type: "account.created" | "account.updated"; account: AccountRecord }
-  | { type: "credits.changed"; account: AccountRecord; transaction: CreditTransactionRecord }
-  | { type: "campaign.created" | "campaign.updated"; campaign: CampaignRecord }
-  | { type: "list.created" | "list.updated"; list: ListRecord }
+  | { type: "account.created" | "account.updated"; account: Stored.AccountRecord }
+  | { type: "credits.changed"; account: Stored.AccountRecord; transaction: Stored.CreditTransactionRecord }
+  | { type: "campaign.created" | "campaign.updated"; campaign: Stored.CampaignRecord }
+  | { type: "list.created" | "list.updated"; list: Stored.ListRecord }
   /** `batch` names the contacts that joined together and `batchSize` counts them (1 for an API add). */
-  | { type: "list.joined"; list: ListRecord; contact: ContactRecord; source: JoinSource | "seed"; batch: string; batchSize: number }
-  | { type: "contact.created" | "contact.updated"; contact: ContactRecord }
-  | { type: "message.received"; message: MessageRecord; contact: ContactRecord }
+  | { type: "list.joined"; list: Stored.ListRecord; contact: Stored.ContactRecord; source: JoinSource | "seed"; batch: string; batchSize: number }
+  | { type: "contact.created" | "contact.updated"; contact: Stored.ContactRecord }
+  | { type: "message.received"; message: Stored.MessageRecord; contact: Stored.ContactRecord }
   /** An outgoing message recorded, whatever its status (sent, pending delivery, not sent). */
-  | { type: "message.sent"; message: MessageRecord; contact: ContactRecord }
+  | { type: "message.sent"; message: Stored.MessageRecord; contact: Stored.ContactRecord }
   /** Its status or error changed (a delivery finished). */
-  | { type: "message.updated"; message: MessageRecord }
-  | { type: "bot.outcome"; message: MessageRecord; outcome: BotOutcome }
-  | { type: "alert.raised"; alert: AlertRecord }
+  | { type: "message.updated"; message: Stored.MessageRecord }
+  | { type: "bot.outcome"; message: Stored.MessageRecord; outcome: BotOutcome }
+  | { type: "alert.raised"; alert: Stored.AlertRecord }
   /** A webhook to send: an attempt is due now (a new delivery, or one sent again). */
-  | { type: "delivery.queued"; delivery: DeliveryRecord }
+  | { type: "delivery.queued"; delivery: Stored.DeliveryRecord }
   /** An attempt ended; `delivery` is as it left it. */
-  | { type: "delivery.attempted"; delivery: DeliveryRecord; attempt: DeliveryAttemptRecord }
+  | { type: "delivery.attempted"; delivery: Stored.DeliveryRecord; attempt: Stored.DeliveryAttemptRecord }
   /** Finished without an attempt (nowhere to send it), or its target moved. */
-  | { type: "delivery.updated"; delivery: DeliveryRecord }
-  | { type: "job.queued" | "job.rescheduled" | "job.ran" | "job.cancelled"; job: JobRecord }
-  | { type: "idempotency.saved"; record: IdempotencyRecord }
+  | { type: "delivery.updated"; delivery: Stored.DeliveryRecord }
+  | { type: "job.queued" | "job.rescheduled" | "job.ran" | "job.cancelled"; job: Stored.JobRecord }
+  | { type: "idempotency.saved"; record: Stored.IdempotencyRecord }
   | { type: "idempotency.expired"; ids: string[] }
   /** The whole state was replaced: loaded at start, reset, restored from a snapshot, or put back after a seed failed. */
   | { type: "state.replaced"; cause: "load" | "reset" | "restore" | "rollback" }

@@ -8,7 +8,28 @@ import type { AuthForm } from "@intake/spec";
 import type { ErrorShape } from "../shared/errors.js";
 import type { AccountRecord } from "../store/models.js";
 import type { ApiRequest } from "./exchange.js";
-import type { Area, Route, RouteMatch } from "./routes.js";
+
+export type Area = "api" | "admin" | "dashboard";
+
+export interface Route {
+  area: Area;
+  operationId: string;
+  method: string;
+  /** The path under the area's base, as its contract writes it: `/lists/{listId}/contacts`. */
+  template: string;
+  pattern: RegExp;
+  paramNames: string[];
+  forms: AuthForm[];
+  shape: ErrorShape;
+  takesBody: boolean;
+  /** Whether the body must be sent (else an empty one is no body). */
+  bodyRequired: boolean;
+}
+
+export type RouteMatch =
+  | { kind: "found"; route: Route; params: Record<string, string> }
+  | { kind: "wrong-method"; allow: string[]; shape: ErrorShape; template: string }
+  | { kind: "not-found" };
 
 export interface Context {
   readonly request: ApiRequest;

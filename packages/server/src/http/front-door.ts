@@ -8,25 +8,23 @@
  * | /__admin | hold for the data file, HTTPS, route, admin token, validate, operation |
  * | /__dashboard | security headers, HTTPS, route, file |
  *
- * Nothing is written until every check before the operation has passed.
+ * Nothing is written until every check before the operation has passed. The door has one HTTPS
+ * rule for every area (below) and one error-shape rule (exchange.ts's `errorResponse`, which the
+ * node adapter uses too when the core cannot answer).
  */
 import { document, type AuthForm, type OpenApiDocument } from "@intake/spec";
 import type { OperationId, OperationInput, Success } from "../api/types.js";
 import type { Domain } from "../domain/domain.js";
-import { HttpError, internalError } from "../shared/errors.js";
-import { authenticate, confirmAccount, requireAdminToken } from "./auth.js";
+import { HttpError, badRequest, internalError } from "../shared/errors.js";
+import { authenticate, confirmAccount, limitRate, requireAdminToken, type RateLimiter } from "./keys.js";
 import { Chain, type Ends, type Step } from "./compose.js";
-import type { Authenticated, Checked, Context, Routed } from "./context.js";
+import type { Area, Authenticated, Checked, Context, RouteMatch, Routed } from "./context.js";
 import { secureDashboard, serveDashboard, type DashboardFiles } from "./dashboard.js";
 import { answerOf, errorResponse, type ApiRequest, type ApiResponse, type HeaderReader, type Result } from "./exchange.js";
 import { injectFaults, type Faults } from "./faults.js";
-import { holdAnswer, type AnswerHold } from "./hold.js";
-import { limitRate, type RateLimiter } from "./rate-limit.js";
-import { recordRequest } from "./record.js";
-import { createRouter, DASHBOARD_ROUTES, routesOf, type Area, type RouteMatch } from "./routes.js";
-import { requireRoute } from "./routing.js";
-import { refuseForAdapter, requireHttps } from "./transport.js";
-import { validateRequest } from "./validate.js";
+import { holdAnswer, recordRequest, type AnswerHold } from "./answered.js";
+import { BASES, createRouter, DASHBOARD_ROUTES, requireRoute, routesOf } from "./routes.js";
+import { validateRequest } from "./input.js";
 import { compileApiValidators, type OperationValidator } from "./validation.js";
 
 /** The /v1 operations, by operationId. */
@@ -162,3 +160,37 @@ function runAdminOperation(operation: (operationId: string) => AdminOperation): 
     return answerOf(await operation(context.route.operationId)({ body, query, params, headers: context.request.headers }), context.headers);
   };
 }
+
+// The service accepts HTTPS only. An adapter hands the core a request whose URL says how it
+// arrived; behind a TLS-terminating proxy, X-Forwarded-Proto is believed only when the server was
+// told to trust it.
+
+/** Whether the request came over HTTPS (or, trusted, through a proxy that says it did). */
+export function isSecure(request: ApiRequest, trustForwardedProto: boolean): boolean {
+  const forwarded = trustForwardedProto ? request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase() : undefined;
+  return (forwarded || request.url.protocol.slice(0, -1)) === "https";
+}
+
+export function requireHttps(trustForwardedProto: boolean): Step {
+  return function requireHttpsStep(context, next) {
+    if (isSecure(context.request, trustForwardedProto)) return next(context);
+    const { host, pathname } = context.url;
+    throw badRequest(
+      "HTTPS_REQUIRED",
+      context.area === "dashboard"
+        ? `The dashboard is served over HTTPS only: https://${host}${BASES.dashboard}/`
+        : `The API accepts HTTPS only: send this request to https://${host}${pathname}. Plain HTTP is refused so API keys do not travel in clear.`,
+    );
+  };
+}
+
+/**
+ * A request the adapter could not hand over as sent (headers over its limit, bytes that are not
+ * HTTP, a target that is not a path) is answered with the adapter's reason, in the shape of the
+ * route its path names.
+ */
+export const refuseForAdapter: Step = function refuseForAdapter(context, next) {
+  const { refusal } = context.request;
+  if (refusal) throw new HttpError(refusal.status ?? 400, refusal.code, refusal.message);
+  return next(context);
+};

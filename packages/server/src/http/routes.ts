@@ -2,34 +2,15 @@
  * Where requests go: one table for the whole service. /v1 and /__admin are read from their
  * contracts (each path and method an operation, with the auth forms it accepts and the error
  * shape it answers in); /__dashboard is the dashboard's files. Any other path is the API's, which
- * answers it 404.
+ * answers it 404; a method the path does not take is 405, in the words of the part of the service
+ * the path is in.
  */
 import { AUTH_SCHEMES, listOperations, schemesOf, type AuthForm, type OpenApiDocument } from "@intake/spec";
-import type { ErrorShape } from "../shared/errors.js";
-
-export type Area = "api" | "admin" | "dashboard";
+import { HttpError, type ErrorShape } from "../shared/errors.js";
+import type { Step } from "./compose.js";
+import type { Area, Route, RouteMatch, Routed } from "./context.js";
 
 export const BASES: Record<Area, string> = { api: "/v1", admin: "/__admin", dashboard: "/__dashboard" };
-
-export interface Route {
-  area: Area;
-  operationId: string;
-  method: string;
-  /** The path under the area's base, as its contract writes it: `/lists/{listId}/contacts`. */
-  template: string;
-  pattern: RegExp;
-  paramNames: string[];
-  forms: AuthForm[];
-  shape: ErrorShape;
-  takesBody: boolean;
-  /** Whether the body must be sent (else an empty one is no body). */
-  bodyRequired: boolean;
-}
-
-export type RouteMatch =
-  | { kind: "found"; route: Route; params: Record<string, string> }
-  | { kind: "wrong-method"; allow: string[]; shape: ErrorShape; template: string }
-  | { kind: "not-found" };
 
 const FORM_OF_SCHEME = Object.fromEntries(Object.entries(AUTH_SCHEMES).map(([form, scheme]) => [scheme, form])) as Record<string, AuthForm>;
 
@@ -113,3 +94,31 @@ export function matchRoute(routes: Route[], method: string, path: string): Route
   const [first] = onPath as [Route, ...Route[]];
   return { kind: "wrong-method", allow: onPath.map((route) => route.method), shape: first.shape, template: first.template };
 }
+
+const WORDS: Record<Area, { notFound: (method: string, pathname: string) => string; path: (template: string) => string }> = {
+  api: {
+    notFound: (method, pathname) => `No operation at ${method} ${pathname}. Paths start with ${BASES.api}/, for example ${BASES.api}/contacts.`,
+    path: (template) => template,
+  },
+  admin: {
+    notFound: (method, pathname) => `No admin operation at ${method} ${pathname}. The admin API is described at ${BASES.admin}/openapi.json.`,
+    path: (template) => `${BASES.admin}${template}`,
+  },
+  dashboard: {
+    notFound: (_, pathname) => `No dashboard page at ${pathname}.`,
+    path: () => "the dashboard",
+  },
+};
+
+/** The route the request names, or 404 for a path with no operation and 405 (with Allow) for a method the path does not take. */
+export const requireRoute: Step<unknown, Routed> = function requireRoute(context, next) {
+  const { match, request } = context;
+  const words = WORDS[context.area];
+  if (!match || match.kind === "not-found") throw new HttpError(404, "NOT_FOUND", words.notFound(request.method, context.url.pathname));
+  if (match.kind === "wrong-method") {
+    throw new HttpError(405, "METHOD_NOT_ALLOWED", `Method ${request.method} is not allowed on ${words.path(match.template)}; use ${match.allow.join(" or ")}.`, {
+      allow: match.allow.join(", "),
+    });
+  }
+  return next(Object.assign(context, { route: match.route, params: match.params }));
+};

@@ -1,14 +1,87 @@
 /**
- * All state: a table for each kind of record declared in kinds.ts. Only the domain operations
- * write it (domain/); everyone else reads it through `StoreReader`.
+ * All state: a table for each kind of record, declared once below (its data file table, what
+ * makes its records, the lookups, groups and tallies the service reads it by). The indexes, a
+ * reset, the snapshot and the data file's tables all follow from these declarations: a new kind,
+ * lookup or group is a line in KINDS. Lookups are scoped to an account (or an agency) wherever the
+ * interface is, so no account finds another's records.
  *
- * The store notes every record it writes. Each domain event carries the changes made since the
- * one before it (`takeChanges`), which is how the data file learns what to save.
+ * Only the domain operations write the store (domain/); everyone else reads it through
+ * `StoreReader`. The store notes every record it writes: each domain event carries the changes
+ * made since the one before it (`takeChanges`), which is how the data file learns what to save.
  */
 import { drop } from "@mswjs/data";
-import { KINDS, KIND_NAMES, type KindName, type Kinds, type RecordOf } from "./kinds.js";
+import { dataUrlBytes } from "../shared/media-size.js";
+import type * as Stored from "./models.js";
 import { createDatabase, type Database } from "./models.js";
-import { Table, type KindSpec, type ReadTable } from "./table.js";
+import { Table, type Entry, type KindSpec, type ReadTable } from "./table.js";
+
+/** A kind of record `R`, its index names inferred from the declaration. */
+const kind =
+  <R extends Entry>() =>
+  <L extends string = never, G extends string = never, T extends string = never>(spec: KindSpec<R, L, G, T> & { model?: Stored.ModelName }) =>
+    spec;
+
+const byAccount = (record: { accountId: string }) => record.accountId;
+const lower = (value: string | null) => value?.toLowerCase();
+
+export const KINDS = {
+  account: kind<Stored.AccountRecord>()({
+    table: "accounts",
+    model: "account",
+    lookups: {
+      apiKey: { scope: () => "", value: (account) => account.apiKey },
+      /** A sub-account by its email, within its agency. */
+      subaccountEmail: { scope: (account) => account.agencyId ?? "", value: (account) => (account.agencyId ? lower(account.email) : null) },
+    },
+  }),
+  campaign: kind<Stored.CampaignRecord>()({ table: "campaigns", model: "campaign", groups: { account: byAccount } }),
+  list: kind<Stored.ListRecord>()({ table: "lists", model: "list", groups: { account: byAccount } }),
+  /** Id `${listId}:${contactId}`: a membership is looked up by it. */
+  listMember: kind<Stored.ListMemberRecord>()({
+    table: "list_members",
+    model: "listMember",
+    groups: { list: (member) => member.listId, contact: (member) => member.contactId },
+  }),
+  contact: kind<Stored.ContactRecord>()({
+    table: "contacts",
+    model: "contact",
+    lookups: {
+      phone: { scope: byAccount, value: (contact) => contact.phone },
+      email: { scope: byAccount, value: (contact) => lower(contact.email) },
+      /** The custom-channel sender id. */
+      fromId: { scope: byAccount, value: (contact) => contact.fromId },
+    },
+    groups: { account: byAccount },
+  }),
+  alert: kind<Stored.AlertRecord>()({ table: "alerts", model: "alert", groups: { account: byAccount, contact: (alert) => alert.contactId } }),
+  creditTransaction: kind<Stored.CreditTransactionRecord>()({ table: "credit_transactions", groups: { account: byAccount } }),
+  delivery: kind<Stored.DeliveryRecord>()({ table: "deliveries", groups: { message: (delivery) => delivery.messageId } }),
+  deliveryAttempt: kind<Stored.DeliveryAttemptRecord>()({ table: "delivery_attempts", groups: { delivery: (attempt) => attempt.deliveryId } }),
+  message: kind<Stored.MessageRecord>()({
+    table: "messages",
+    lookups: {
+      /** An inbound message by its messageSid, to refuse processing it twice. */
+      sid: { scope: byAccount, value: (message) => (message.direction === "inbound" ? message.messageSid : null) },
+    },
+    groups: { contact: (message) => message.contactId },
+    tallies: {
+      /**
+       * The bytes of the files an account's messages embed as data URLs. Made from the records,
+       * at load included, never saved: it cannot drift from the messages an account holds.
+       */
+      mediaBytes: { key: byAccount, amount: (message) => dataUrlBytes(message.mediaUrl) },
+    },
+  }),
+  idempotencyRecord: kind<Stored.IdempotencyRecord>()({ table: "idempotency_records", order: "written" }),
+  job: kind<Stored.JobRecord>()({ table: "jobs" }),
+};
+
+export type Kinds = typeof KINDS;
+export type KindName = keyof Kinds;
+export const KIND_NAMES = Object.keys(KINDS) as KindName[];
+
+/** The record type of a kind. */
+export type RecordOf<K extends KindName> = Kinds[K] extends KindSpec<infer R, string, string, string> ? R : never;
 
 /** A record written (the live object) or removed (undefined). */
 export interface Change {

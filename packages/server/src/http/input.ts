@@ -1,6 +1,34 @@
-/** Reads a JSON request body: the right content type, within the size limit, valid JSON. */
+/**
+ * A request's input: its parameters and JSON body, read (the right content type, within the size
+ * limit, valid JSON) and checked against its operation's contract. The body's text is kept before
+ * it is checked, so the journal shows what a refused request sent.
+ */
 import { badRequest } from "../shared/errors.js";
+import type { Step } from "./compose.js";
+import type { Checked, Context, Routed } from "./context.js";
 import { tooLarge, type ApiRequest } from "./exchange.js";
+import type { OperationValidator } from "./validation.js";
+
+/** `validatorFor` picks the operation's validator from what the steps before found (`Needs`: the auth form's spelling, on /v1). */
+export function validateRequest<Needs = unknown>(validatorFor: (context: Context & Routed & Needs) => OperationValidator, maxBodyBytes: number): Step<Routed & Needs, Checked> {
+  return async function validateRequest(context, next) {
+    const { request, route } = context;
+    const validator = validatorFor(context);
+    const query = validator.query(context.url);
+    const params = validator.path(context.params);
+    validator.header(request.headers);
+    // An optional body sent empty is no body, whichever adapter the request came through.
+    const sent = route.takesBody && (route.bodyRequired || (await request.bytes(maxBodyBytes)).byteLength > 0);
+    let body: unknown;
+    if (sent) {
+      const read = await readJson(request, maxBodyBytes);
+      context.bodyText = read.text;
+      validator.body(read.value);
+      body = read.value;
+    }
+    return next(Object.assign(context, { input: { query, params, body } }));
+  };
+}
 
 /** The parsed body, and its text (what the journal keeps). */
 export async function readJson(request: ApiRequest, maxBytes: number): Promise<{ value: unknown; text: string }> {

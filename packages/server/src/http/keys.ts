@@ -1,15 +1,17 @@
 /**
- * Who a request acts for. On /v1 the API key may come in three places; an operation accepts only
- * some of them (the contract's security list), and a key in a place it does not accept is refused
- * with a message naming the place it does. /__admin takes its own token.
+ * Keys: who a request acts for, and how often it may. On /v1 the API key may come in three places;
+ * an operation accepts only some of them (the contract's security list), and a key in a place it
+ * does not accept is refused with a message naming the place it does. Each key has so many requests
+ * a minute. /__admin takes its own token.
  */
 import type { AuthForm } from "@intake/spec";
+import type { Clock } from "../shared/clock.js";
 import type { StoreReader } from "../store/store.js";
 import { HttpError } from "../shared/errors.js";
 import type { Step } from "./compose.js";
 import type { ApiKey, Authenticated, Context, Routed } from "./context.js";
 import type { ApiRequest } from "./exchange.js";
-import type { Route } from "./routes.js";
+import type { Route } from "./context.js";
 
 const accountOf = (store: StoreReader, key: string) => (key ? store.account.find("apiKey", "", key) : undefined);
 
@@ -115,4 +117,60 @@ function invalidKey(): never {
     "INVALID_API_KEY",
     "Invalid API key. It may have been replaced by a newer one: generate a key in Settings > Account > API Key (on the reference server: POST /__admin/accounts/{id}/api-key, or /__dashboard/settings).",
   );
+}
+
+// The rate limit: requests per API key per minute, in fixed windows that start with a key's first
+// request. Every authenticated answer carries the RateLimit-* headers; a request over the limit
+// gets 429 with Retry-After.
+
+const WINDOW_MS = 60_000;
+
+export interface RateLimiter {
+  /** Counts a request; throws 429 over the limit. Returns the headers to send either way. */
+  take(key: string): Record<string, string>;
+  reset(): void;
+}
+
+export function createRateLimiter(limit: number, clock: Clock): RateLimiter {
+  const windows = new Map<string, { start: number; count: number }>();
+  return {
+    take(key) {
+      if (!Number.isFinite(limit) || limit <= 0) return {};
+      const now = clock.now();
+      let window = windows.get(key);
+      if (!window || now - window.start >= WINDOW_MS) {
+        if (windows.size > 10_000) prune(windows, now);
+        window = { start: now, count: 0 };
+        windows.set(key, window);
+      }
+      const resetSeconds = Math.max(1, Math.ceil((window.start + WINDOW_MS - now) / 1000));
+      if (window.count >= limit) {
+        throw new HttpError(
+          429,
+          "RATE_LIMITED",
+          `Rate limit of ${limit} requests per minute exceeded; retry in ${resetSeconds} seconds.`,
+          { ...headers(limit, 0, resetSeconds), "retry-after": String(resetSeconds) },
+        );
+      }
+      window.count++;
+      return headers(limit, limit - window.count, resetSeconds);
+    },
+    reset: () => windows.clear(),
+  };
+}
+
+function headers(limit: number, remaining: number, reset: number): Record<string, string> {
+  return { "ratelimit-limit": String(limit), "ratelimit-remaining": String(remaining), "ratelimit-reset": String(reset) };
+}
+
+function prune(windows: Map<string, { start: number }>, now: number) {
+  for (const [key, window] of windows) if (now - window.start >= WINDOW_MS) windows.delete(key);
+}
+
+/** Counts the request against its key's window; the RateLimit-* headers go on every answer after. */
+export function limitRate(limiter: RateLimiter): Step<Authenticated> {
+  return function limitRate(context, next) {
+    Object.assign(context.headers, limiter.take(context.auth.key));
+    return next(context);
+  };
 }
