@@ -135,6 +135,7 @@ const subpaths = {
   "@intake/server/msw": ["createIntakeHandlers"],
   "@intake/server/testing": ["startIntakeServer", "connectIntake"],
   "@intake/server/connect": ["connectIntake", "trustingFetch", "createAdminClient"],
+  "@intake/server/admin-client": ["createAdminClient", "AdminApiError", "unwrap"],
 };
 for (const [name, expected] of Object.entries(subpaths)) {
   const loaded = await import(name);
