@@ -3,7 +3,7 @@
  * dashboard calls nothing else, so a test can do whatever it does.
  */
 import createClient from "openapi-fetch";
-import type { components, paths } from "../../src/generated/admin.js";
+import type { AdminComponents as components, AdminPaths as paths } from "@intake/server/admin-client";
 
 export type Schemas = components["schemas"];
 export type Account = Schemas["Account"];
