@@ -1,8 +1,9 @@
 /** The shell: login, the account picker, the navigation, and the page the path names. */
 import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { admin, call, onUnauthorized, token, type Account } from "./api.js";
+import { admin, onUnauthorized, token, type Account } from "./api/admin.js";
 import { Login } from "./pages/login.js";
+import type { PageProps } from "./pages/shared.js";
 import { Contacts } from "./pages/contacts.js";
 import { Conversation } from "./pages/conversation.js";
 import { Lists, ListDetail } from "./pages/lists.js";
@@ -13,8 +14,10 @@ import { Alerts } from "./pages/alerts.js";
 import { Journal } from "./pages/journal.js";
 import { Faults } from "./pages/faults.js";
 import { Settings } from "./pages/settings.js";
-import { href, match, navigate, useLocation } from "./router.js";
-import { ErrorNote, Link, useLoad } from "./ui.js";
+import { href, match, navigate, useLocation } from "./router/router.js";
+import { useLoad } from "./ui/load.js";
+import { ErrorNote } from "./ui/page.js";
+import { Link } from "./ui/text.js";
 
 const NAV: [path: string, label: string][] = [
   ["/contacts", "Contacts"],
@@ -44,7 +47,7 @@ export function App() {
 
 function Shell({ onLogOut }: { onLogOut: () => void }) {
   const { path, query } = useLocation();
-  const accounts = useLoad(() => call(admin.GET("/accounts")), []);
+  const accounts = useLoad(() => admin().accounts(), []);
   const chosen = query.get("account");
   const account = accounts.data?.find((a) => a.id === chosen);
 
@@ -116,14 +119,6 @@ function AccountPicker({ accounts, value, path }: { accounts: Account[]; value: 
       </select>
     </label>
   );
-}
-
-export interface PageProps {
-  accountId: string;
-  /** Undefined until the accounts are loaded. */
-  account: Account | undefined;
-  accounts: Account[];
-  reloadAccounts: () => void;
 }
 
 function Route({ path, ...props }: { path: string } & PageProps): ComponentChildren {

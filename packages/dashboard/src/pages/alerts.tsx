@@ -1,11 +1,13 @@
 /** Team alerts raised when the bot hands a conversation to a person. */
-import type { PageProps } from "../app.js";
-import { admin, call } from "../api.js";
-import { useLive } from "../live.js";
-import { Link, Loading, Page, Time, useLoad } from "../ui.js";
+import type { PageProps } from "./shared.js";
+import { admin } from "../api/admin.js";
+import { useLive } from "../api/live.js";
+import { useLoad } from "../ui/load.js";
+import { Loading, Page } from "../ui/page.js";
+import { Link, Time } from "../ui/text.js";
 
 export function Alerts({ accountId }: PageProps) {
-  const alerts = useLoad(() => call(admin.GET("/alerts", { params: { query: { accountId } } })), [accountId]);
+  const alerts = useLoad(() => admin().alerts(accountId), [accountId]);
   useLive(accountId, (events) => events.some((e) => e.type === "alert.raised" || e.type === "reconnect") && alerts.reload());
   return (
     <Page title="Alerts">

@@ -1,9 +1,13 @@
 /** Campaigns: every setting the interface names, editable, and the opening template's approval. */
 import { useState } from "preact/hooks";
-import type { PageProps } from "../app.js";
-import { admin, call, type Campaign, type Schemas } from "../api.js";
-import { href, navigate } from "../router.js";
-import { ErrorNote, Field, formChecked, formValue, Link, Loading, Page, Time, useAction, useLoad } from "../ui.js";
+import type { PageProps } from "./shared.js";
+import { unwrap } from "@intake/server/admin-client";
+import { admin, type Campaign, type Schemas } from "../api/admin.js";
+import { href, navigate } from "../router/router.js";
+import { Field, formChecked, formValue } from "../ui/form.js";
+import { useAction, useLoad } from "../ui/load.js";
+import { ErrorNote, Loading, Page } from "../ui/page.js";
+import { Link, Time } from "../ui/text.js";
 
 const TYPES: Schemas["CampaignType"][] = ["Incoming", "Outgoing", "Combined"];
 const STATES: Schemas["CampaignState"][] = ["Draft", "Live", "Paused", "Completed"];
@@ -11,7 +15,7 @@ const CHANNELS: Schemas["Channel"][] = ["messaging_app", "sms", "photo_social", 
 const APPROVALS: Schemas["OpeningTemplate"]["approval"][] = ["draft", "submitted", "approved", "rejected"];
 
 export function Campaigns({ accountId, account }: PageProps) {
-  const campaigns = useLoad(() => call(admin.GET("/campaigns", { params: { query: { accountId } } })), [accountId]);
+  const campaigns = useLoad(() => admin().campaigns(accountId), [accountId]);
   const create = useAction();
   return (
     <Page title="Campaigns">
@@ -58,7 +62,7 @@ export function Campaigns({ accountId, account }: PageProps) {
           const form = event.currentTarget;
           let created: Campaign | undefined;
           const ok = await create.run(async () => {
-            created = await call(admin.POST("/campaigns", { body: { accountId: accountId, name: formValue(form, "name"), type: formValue(form, "type") as Campaign["type"] } }));
+            created = await admin().createCampaign({ accountId, name: formValue(form, "name"), type: formValue(form, "type") as Campaign["type"] });
           });
           if (ok && created) navigate(href(`/campaigns/${created.id}`));
         }}
@@ -95,7 +99,7 @@ const lines = (text: string) =>
     .filter(Boolean);
 
 export function CampaignDetail({ id, account, reloadAccounts }: { id: string } & PageProps) {
-  const campaign = useLoad(() => call(admin.GET("/campaigns/{campaignId}", { params: { path: { campaignId: id } } })), [id]);
+  const campaign = useLoad(() => unwrap(admin().raw.GET("/campaigns/{campaignId}", { params: { path: { campaignId: id } } })), [id]);
   return <Loading loaded={campaign}>{(current) => <CampaignForm key={current.id} campaign={current} isDefault={account?.defaultCampaignId === id} onSaved={() => (campaign.reload(), reloadAccounts())} />}</Loading>;
 }
 
@@ -137,7 +141,7 @@ function CampaignForm({ campaign, isDefault, onSaved }: { campaign: Campaign; is
       handOffPhrases: lines(formValue(form, "handOffPhrases")),
     };
     setSaved(false);
-    if (await save.run(() => call(admin.PATCH("/campaigns/{campaignId}", { params: { path: { campaignId: campaign.id } }, body: patch })))) {
+    if (await save.run(() => admin().updateCampaign(campaign.id, patch))) {
       setSaved(true);
       onSaved();
     }
@@ -153,7 +157,7 @@ function CampaignForm({ campaign, isDefault, onSaved }: { campaign: Campaign; is
           <button
             type="button"
             disabled={makeDefault.busy}
-            onClick={() => makeDefault.run(() => call(admin.PATCH("/accounts/{accountId}", { params: { path: { accountId: campaign.accountId } }, body: { defaultCampaignId: campaign.id } })).then(onSaved))}
+            onClick={() => makeDefault.run(() => admin().updateAccount(campaign.accountId, { defaultCampaignId: campaign.id }).then(onSaved))}
           >
             Make default
           </button>

@@ -1,11 +1,11 @@
 /** Contacts: search by phone, email or name, a page at a time. */
-import type { PageProps } from "../app.js";
-import { admin, call } from "../api.js";
-import { useLive } from "../live.js";
-import { href, navigate, useLocation } from "../router.js";
-import { contactName, Link, Loading, Page, Time, useLoad } from "../ui.js";
-
-export const PAGE_SIZE = 50;
+import { PAGE_SIZE, type PageProps } from "./shared.js";
+import { admin } from "../api/admin.js";
+import { useLive } from "../api/live.js";
+import { href, navigate, useLocation } from "../router/router.js";
+import { useLoad } from "../ui/load.js";
+import { Loading, Page } from "../ui/page.js";
+import { contactName, Link, Time } from "../ui/text.js";
 
 export function Contacts({ accountId }: PageProps) {
   const { query } = useLocation();
@@ -13,11 +13,11 @@ export function Contacts({ accountId }: PageProps) {
   const offset = Number(query.get("offset") ?? 0) || 0;
   // One more than a page tells whether there is a next one.
   const contacts = useLoad(
-    () => call(admin.GET("/contacts", { params: { query: { accountId: accountId, order: "newest", limit: PAGE_SIZE + 1, offset, ...(q ? { q } : {}) } } })),
+    () => admin().contacts({ accountId, order: "newest", limit: PAGE_SIZE + 1, offset, ...(q ? { q } : {}) }),
     [accountId, q, offset],
   );
-  const campaigns = useLoad(() => call(admin.GET("/campaigns", { params: { query: { accountId } } })), [accountId]);
-  const lists = useLoad(() => call(admin.GET("/lists", { params: { query: { accountId } } })), [accountId]);
+  const campaigns = useLoad(() => admin().campaigns(accountId), [accountId]);
+  const lists = useLoad(() => admin().lists(accountId), [accountId]);
   const listName = (id: string) => lists.data?.find((l) => l.id === id)?.name ?? id;
   useLive(accountId, (events) => {
     if (events.some((e) => e.type === "contact.created" || e.type === "bot.outcome" || e.type === "alert.raised" || e.type === "reconnect")) contacts.reload();

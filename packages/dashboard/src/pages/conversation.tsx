@@ -1,8 +1,12 @@
 /** A contact's conversation as a chat, each message with its status, error and delivery attempts; a human reply; pause or resume the bot. */
-import type { PageProps } from "../app.js";
-import { admin, call, type Delivery, type Message } from "../api.js";
-import { about, useLive } from "../live.js";
-import { contactName, ErrorNote, Field, Link, Loading, Page, Time, useAction, useLoad } from "../ui.js";
+import type { PageProps } from "./shared.js";
+import type { Delivery } from "@intake/server/admin-client";
+import { admin, type Message } from "../api/admin.js";
+import { about, useLive } from "../api/live.js";
+import { Field } from "../ui/form.js";
+import { useAction, useLoad } from "../ui/load.js";
+import { ErrorNote, Loading, Page } from "../ui/page.js";
+import { contactName, Link, Time } from "../ui/text.js";
 
 const SOURCE: Record<Message["source"], string> = {
   api_receive: "Inbound",
@@ -17,15 +21,15 @@ export function Conversation({ id, accountId }: { id: string } & PageProps) {
   const detail = useLoad(async () => {
     // The contact and its conversation's webhooks at once.
     const [found, deliveries] = await Promise.all([
-      call(admin.GET("/contacts/{contactId}", { params: { path: { contactId: id } } })),
-      call(admin.GET("/deliveries", { params: { query: { contactId: id } } })),
+      admin().contact(id),
+      admin().deliveries({ contactId: id }),
     ]);
     const byMessage = new Map<string, Delivery[]>();
     for (const delivery of deliveries) if (delivery.messageId) byMessage.set(delivery.messageId, [...(byMessage.get(delivery.messageId) ?? []), delivery]);
     return { ...found, deliveries: byMessage };
   }, [id]);
-  const lists = useLoad(() => call(admin.GET("/lists", { params: { query: { accountId } } })), [accountId]);
-  const campaigns = useLoad(() => call(admin.GET("/campaigns", { params: { query: { accountId } } })), [accountId]);
+  const lists = useLoad(() => admin().lists(accountId), [accountId]);
+  const campaigns = useLoad(() => admin().campaigns(accountId), [accountId]);
   useLive(accountId, (events) => {
     if (events.some((e) => about(e, id) || e.type === "delivery.attempted" || e.type === "reconnect")) detail.reload();
   });
@@ -41,7 +45,7 @@ export function Conversation({ id, accountId }: { id: string } & PageProps) {
             <button
               type="button"
               disabled={pause.busy}
-              onClick={() => pause.run(() => call(admin.PATCH("/contacts/{contactId}", { params: { path: { contactId: id } }, body: { botPaused: !contact.botPaused } })).then(detail.reload))}
+              onClick={() => pause.run(() => admin().setBotPaused(id, !contact.botPaused).then(detail.reload))}
             >
               {contact.botPaused ? "Resume the bot" : "Pause the bot"}
             </button>
@@ -94,7 +98,7 @@ export function Conversation({ id, accountId }: { id: string } & PageProps) {
               event.preventDefault();
               const form = event.currentTarget;
               const body = (form.elements.namedItem("body") as HTMLTextAreaElement).value;
-              if (await reply.run(() => call(admin.POST("/contacts/{contactId}/replies", { params: { path: { contactId: id } }, body: { body } })))) {
+              if (await reply.run(() => admin().reply(id, body))) {
                 form.reset();
                 detail.reload();
               }

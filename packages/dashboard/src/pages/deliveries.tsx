@@ -1,11 +1,15 @@
 /** Outgoing webhooks with their attempts: status codes, errors, timings, the headers and payload. */
-import type { PageProps } from "../app.js";
-import { admin, call, type Delivery } from "../api.js";
-import { useLive } from "../live.js";
-import { ErrorNote, Json, Link, Loading, Page, Time, useAction, useLoad } from "../ui.js";
+import type { PageProps } from "./shared.js";
+import type { Delivery } from "@intake/server/admin-client";
+import { unwrap } from "@intake/server/admin-client";
+import { admin } from "../api/admin.js";
+import { useLive } from "../api/live.js";
+import { useAction, useLoad } from "../ui/load.js";
+import { ErrorNote, Loading, Page } from "../ui/page.js";
+import { Json, Link, Time } from "../ui/text.js";
 
 export function Deliveries({ accountId }: PageProps) {
-  const deliveries = useLoad(() => call(admin.GET("/deliveries", { params: { query: { accountId } } })), [accountId]);
+  const deliveries = useLoad(() => admin().deliveries({ accountId }), [accountId]);
   useLive(accountId, (events) => events.some((e) => e.type === "delivery.attempted" || e.type === "reconnect") && deliveries.reload());
   return (
     <Page title="Deliveries">
@@ -111,7 +115,7 @@ function DeliveryItem({ delivery, onChange }: { delivery: Delivery; onChange: ()
       <button
         type="button"
         disabled={redeliver.busy || delivery.state === "pending"}
-        onClick={() => redeliver.run(() => call(admin.POST("/deliveries/{deliveryId}/redeliver", { params: { path: { deliveryId: delivery.id } } })).then(onChange))}
+        onClick={() => redeliver.run(() => unwrap(admin().raw.POST("/deliveries/{deliveryId}/redeliver", { params: { path: { deliveryId: delivery.id } } })).then(onChange))}
       >
         Redeliver
       </button>

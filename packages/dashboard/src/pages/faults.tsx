@@ -1,7 +1,9 @@
 /** Fault rules on /v1: latency, error statuses, dropped connections. */
-import type { PageProps } from "../app.js";
-import { admin, call, type Schemas } from "../api.js";
-import { ErrorNote, Field, formValue, Loading, Page, useAction, useLoad } from "../ui.js";
+import type { PageProps } from "./shared.js";
+import { admin, type Schemas } from "../api/admin.js";
+import { Field, formValue } from "../ui/form.js";
+import { useAction, useLoad } from "../ui/load.js";
+import { ErrorNote, Loading, Page } from "../ui/page.js";
 
 const OPERATIONS = ["*", "createContact", "findContact", "addContactToList", "sendCustomChannelMessage", "receiveCustomChannelMessage", "grantSubaccountCredits"] as const;
 const STATUSES = ["", "429", "500", "502", "503", "504"] as const;
@@ -17,7 +19,7 @@ const asInput = (rule: Schemas["FaultRule"]): Schemas["FaultRuleInput"] => ({
 });
 
 export function Faults(_: PageProps) {
-  const faults = useLoad(() => call(admin.GET("/faults")), []);
+  const faults = useLoad(() => admin().faults(), []);
   const action = useAction();
   return (
     <Page title="Faults">
@@ -52,7 +54,7 @@ export function Faults(_: PageProps) {
                       <button
                         type="button"
                         class="link-button"
-                        onClick={() => action.run(() => call(admin.PUT("/faults", { body: rules.filter((r) => r.id !== rule.id).map(asInput) })).then(faults.reload))}
+                        onClick={() => action.run(() => admin().setFaults(rules.filter((r) => r.id !== rule.id).map(asInput)).then(faults.reload))}
                       >
                         Remove rule {rule.id}
                       </button>
@@ -74,7 +76,7 @@ export function Faults(_: PageProps) {
                 if ((form.elements.namedItem("drop") as HTMLInputElement).checked) rule.drop = true;
                 rule.rate = Number(formValue(form, "rate") || 1);
                 if (formValue(form, "times")) rule.times = Number(formValue(form, "times"));
-                void action.run(() => call(admin.PUT("/faults", { body: [...rules.map(asInput), rule] })).then(faults.reload));
+                void action.run(() => admin().setFaults([...rules.map(asInput), rule]).then(faults.reload));
               }}
             >
               <h2 id="new-fault">Add a rule</h2>
@@ -113,7 +115,7 @@ export function Faults(_: PageProps) {
                 <button type="submit" disabled={action.busy}>
                   Add rule
                 </button>
-                <button type="button" disabled={action.busy} onClick={() => action.run(() => call(admin.DELETE("/faults")).then(faults.reload))}>
+                <button type="button" disabled={action.busy} onClick={() => action.run(() => admin().clearFaults().then(faults.reload))}>
                   Remove every rule
                 </button>
               </div>

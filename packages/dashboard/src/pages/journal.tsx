@@ -1,14 +1,16 @@
 /** The request journal: recent /v1 requests, newest first, refusals marked. */
-import type { PageProps } from "../app.js";
-import { admin, call } from "../api.js";
-import { useLive } from "../live.js";
-import { href, navigate, useLocation } from "../router.js";
-import { Json, Loading, Page, Time, useLoad } from "../ui.js";
+import type { PageProps } from "./shared.js";
+import { admin } from "../api/admin.js";
+import { useLive } from "../api/live.js";
+import { href, navigate, useLocation } from "../router/router.js";
+import { useLoad } from "../ui/load.js";
+import { Loading, Page } from "../ui/page.js";
+import { Json, Time } from "../ui/text.js";
 
 export function Journal({ accountId }: PageProps) {
   const { query } = useLocation();
   const failedOnly = query.get("failed") === "1";
-  const journal = useLoad(() => call(admin.GET("/journal", { params: { query: { accountId: accountId, limit: 200 } } })), [accountId]);
+  const journal = useLoad(() => admin().journal({ accountId, limit: 200 }), [accountId]);
   useLive(accountId, (events) => events.some((e) => e.type === "request.answered" || e.type === "reconnect") && journal.reload());
   return (
     <Page title="Journal">

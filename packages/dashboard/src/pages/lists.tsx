@@ -1,16 +1,19 @@
 /** Lists with their linked campaign and members; contacts added by hand or from a CSV file (the funnel's "manual import" route). */
 import Papa from "papaparse";
 import { useState } from "preact/hooks";
-import type { PageProps } from "../app.js";
-import { admin, call, type Schemas } from "../api.js";
-import { useLive } from "../live.js";
-import { navigate, href, useLocation } from "../router.js";
-import { contactName, ErrorNote, Field, formValue, Link, Loading, Page, Time, useAction, useLoad } from "../ui.js";
-import { PAGE_SIZE } from "./contacts.js";
+import { PAGE_SIZE, type PageProps } from "./shared.js";
+import { unwrap } from "@intake/server/admin-client";
+import { admin, type Schemas } from "../api/admin.js";
+import { useLive } from "../api/live.js";
+import { navigate, href, useLocation } from "../router/router.js";
+import { Field, formValue } from "../ui/form.js";
+import { useAction, useLoad } from "../ui/load.js";
+import { ErrorNote, Loading, Page } from "../ui/page.js";
+import { contactName, Link, Time } from "../ui/text.js";
 
 export function Lists({ accountId }: PageProps) {
-  const lists = useLoad(() => call(admin.GET("/lists", { params: { query: { accountId } } })), [accountId]);
-  const campaigns = useLoad(() => call(admin.GET("/campaigns", { params: { query: { accountId } } })), [accountId]);
+  const lists = useLoad(() => admin().lists(accountId), [accountId]);
+  const campaigns = useLoad(() => admin().campaigns(accountId), [accountId]);
   useLive(accountId, (events) => events.some((e) => e.type === "contact.created" || e.type === "request.answered" || e.type === "reconnect") && lists.reload());
   const create = useAction();
   return (
@@ -52,7 +55,7 @@ export function Lists({ accountId }: PageProps) {
           const campaignId = formValue(form, "campaignId") || null;
           let created: Schemas["List"] | undefined;
           const ok = await create.run(async () => {
-            created = await call(admin.POST("/lists", { body: { accountId: accountId, name: formValue(form, "name"), campaignId } }));
+            created = await admin().createList({ accountId, name: formValue(form, "name"), campaignId });
           });
           if (ok && created) navigate(href(`/lists/${created.id}`));
         }}
@@ -94,9 +97,9 @@ const CSV_FIELDS = ["phone", "firstName", "lastName", "email"] as const;
 export function ListDetail({ id, accountId }: { id: string } & PageProps) {
   const { query } = useLocation();
   const offset = Number(query.get("offset") ?? 0) || 0;
-  const list = useLoad(() => call(admin.GET("/lists/{listId}", { params: { path: { listId: id } } })), [id]);
-  const members = useLoad(() => call(admin.GET("/lists/{listId}/contacts", { params: { path: { listId: id }, query: { limit: PAGE_SIZE + 1, offset } } })), [id, offset]);
-  const campaigns = useLoad(() => call(admin.GET("/campaigns", { params: { query: { accountId } } })), [accountId]);
+  const list = useLoad(() => unwrap(admin().raw.GET("/lists/{listId}", { params: { path: { listId: id } } })), [id]);
+  const members = useLoad(() => unwrap(admin().raw.GET("/lists/{listId}/contacts", { params: { path: { listId: id }, query: { limit: PAGE_SIZE + 1, offset } } })), [id, offset]);
+  const campaigns = useLoad(() => admin().campaigns(accountId), [accountId]);
   useLive(accountId, (events) => {
     if (events.some((e) => e.type === "contact.created" || e.type === "request.answered" || e.type === "reconnect")) {
       list.reload();
@@ -109,7 +112,7 @@ export function ListDetail({ id, accountId }: { id: string } & PageProps) {
   const [result, setResult] = useState<string | undefined>();
 
   const importContacts = async (source: "manual" | "import", contacts: Schemas["SeedContact"][]) => {
-    const outcome = await call(admin.POST("/lists/{listId}/contacts", { params: { path: { listId: id } }, body: { source, contacts } }));
+    const outcome = await admin().importContacts(id, { source, contacts });
     setResult(`${outcome.added} added, ${outcome.alreadyMembers} already members.`);
     list.reload();
     members.reload();
@@ -126,7 +129,7 @@ export function ListDetail({ id, accountId }: { id: string } & PageProps) {
               event.preventDefault();
               const form = event.currentTarget;
               void save.run(() =>
-                call(admin.PATCH("/lists/{listId}", { params: { path: { listId: id } }, body: { name: formValue(form, "name"), campaignId: formValue(form, "campaignId") || null } })).then(list.reload),
+                admin().updateList(id, { name: formValue(form, "name"), campaignId: formValue(form, "campaignId") || null }).then(list.reload),
               );
             }}
           >

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
-import { logIn } from "../api.js";
-import { Field } from "../ui.js";
+import { logIn } from "../api/admin.js";
+import { Field } from "../ui/form.js";
 
 export function Login({ onLogIn }: { onLogIn: () => void }) {
   const [error, setError] = useState<string | undefined>();

@@ -1,8 +1,10 @@
 /** Queued openings, follow-ups, retries and their times; a virtual clock's buttons to advance and settle. */
-import type { PageProps } from "../app.js";
-import { admin, call } from "../api.js";
-import { useLive } from "../live.js";
-import { ErrorNote, Json, Link, Loading, Page, Time, useAction, useLoad } from "../ui.js";
+import type { PageProps } from "./shared.js";
+import { admin } from "../api/admin.js";
+import { useLive } from "../api/live.js";
+import { useAction, useLoad } from "../ui/load.js";
+import { ErrorNote, Loading, Page } from "../ui/page.js";
+import { Json, Link, Time } from "../ui/text.js";
 
 const STEPS: [label: string, ms: number][] = [
   ["Advance a minute", 60_000],
@@ -11,8 +13,8 @@ const STEPS: [label: string, ms: number][] = [
 ];
 
 export function Queue(_: PageProps) {
-  const clock = useLoad(() => call(admin.GET("/clock")), []);
-  const jobs = useLoad(() => call(admin.GET("/jobs")), []);
+  const clock = useLoad(() => admin().clock(), []);
+  const jobs = useLoad(() => admin().jobs(), []);
   useLive(null, (events) => {
     if (events.some((e) => e.type.startsWith("job.") || e.type === "clock.advanced" || e.type === "reconnect")) {
       clock.reload();
@@ -38,12 +40,12 @@ export function Queue(_: PageProps) {
             <div class="buttons">
               {now.mode === "virtual"
                 ? STEPS.map(([label, ms]) => (
-                    <button type="button" key={ms} disabled={action.busy} onClick={() => act(() => call(admin.POST("/clock/advance", { body: { ms } })))}>
+                    <button type="button" key={ms} disabled={action.busy} onClick={() => act(() => admin().advanceClock(ms))}>
                       {label}
                     </button>
                   ))
                 : null}
-              <button type="button" disabled={action.busy} onClick={() => act(() => call(admin.POST("/settle")))}>
+              <button type="button" disabled={action.busy} onClick={() => act(() => admin().settle())}>
                 Settle
               </button>
             </div>

@@ -1,9 +1,12 @@
 /** Settings: the Custom Channel Webhook URL and its secret, the API key with Generate, credits and their history, an agency's sub-accounts. */
 import { useState } from "preact/hooks";
-import type { PageProps } from "../app.js";
-import { admin, call, type Account } from "../api.js";
-import { useLive } from "../live.js";
-import { ErrorNote, Field, formValue, Link, Loading, Page, Time, useAction, useLoad } from "../ui.js";
+import type { PageProps } from "./shared.js";
+import { admin, type Account } from "../api/admin.js";
+import { useLive } from "../api/live.js";
+import { Field, formValue } from "../ui/form.js";
+import { useAction, useLoad } from "../ui/load.js";
+import { ErrorNote, Loading, Page } from "../ui/page.js";
+import { Link, Time } from "../ui/text.js";
 
 export function Settings({ account, ...props }: PageProps) {
   // The account's settings are on its record: wait for the accounts.
@@ -12,7 +15,7 @@ export function Settings({ account, ...props }: PageProps) {
 }
 
 function AccountSettings({ account, accounts, reloadAccounts }: PageProps & { account: Account }) {
-  const credits = useLoad(() => call(admin.GET("/accounts/{accountId}/credits", { params: { path: { accountId: account.id } } })), [account.id]);
+  const credits = useLoad(() => admin().credits(account.id), [account.id]);
   useLive(account.id, (events) => events.some((e) => e.type === "message.sent" || e.type === "bot.outcome" || e.type === "request.answered" || e.type === "reconnect") && credits.reload());
   const webhook = useAction();
   const generate = useAction();
@@ -30,7 +33,7 @@ function AccountSettings({ account, accounts, reloadAccounts }: PageProps & { ac
           event.preventDefault();
           const url = formValue(event.currentTarget, "webhookUrl").trim();
           setSaved(false);
-          if (await webhook.run(() => call(admin.PATCH("/accounts/{accountId}", { params: { path: { accountId: account.id } }, body: { webhookUrl: url || null } })))) {
+          if (await webhook.run(() => admin().updateAccount(account.id, { webhookUrl: url || null }))) {
             setSaved(true);
             reloadAccounts();
           }
@@ -68,7 +71,7 @@ function AccountSettings({ account, accounts, reloadAccounts }: PageProps & { ac
           disabled={generate.busy}
           onClick={async () => {
             setFresh(false);
-            if (await generate.run(() => call(admin.POST("/accounts/{accountId}/api-key", { params: { path: { accountId: account.id } }, body: {} })))) {
+            if (await generate.run(() => admin().rotateApiKey(account.id))) {
               setFresh(true);
               reloadAccounts();
             }
@@ -135,7 +138,7 @@ function AccountSettings({ account, accounts, reloadAccounts }: PageProps & { ac
               const form = event.currentTarget;
               const name = formValue(form, "name").trim();
               const ok = await subaccount.run(() =>
-                call(admin.POST("/accounts/{accountId}/subaccounts", { params: { path: { accountId: account.id } }, body: { email: formValue(form, "email"), ...(name ? { name } : {}) } })),
+                admin().createSubaccount(account.id, { email: formValue(form, "email"), ...(name ? { name } : {}) }),
               );
               if (ok) {
                 form.reset();
