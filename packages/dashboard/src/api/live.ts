@@ -8,10 +8,16 @@ import { useEffect, useRef } from "preact/hooks";
 import { admin } from "./admin.js";
 
 /** An event of the stream, or the dashboard's own word that it may have missed some (a reconnect). */
-export type LiveEvent = AdminEvent | { type: "reconnect"; at: string; accountId: string | null };
+type LiveEvent = AdminEvent | { type: "reconnect"; at: string; accountId: string | null };
 
-/** Whether the event concerns this contact. */
-export const about = (event: LiveEvent, contactId: string) => "contactId" in event && event.contactId === contactId;
+/** Events of these types. */
+export const ofType =
+  (...types: AdminEvent["type"][]) =>
+  (event: AdminEvent) =>
+    types.includes(event.type);
+
+/** Events that concern this contact. */
+export const about = (contactId: string) => (event: AdminEvent) => "contactId" in event && event.contactId === contactId;
 
 type Listener = (event: LiveEvent) => void;
 
@@ -47,11 +53,21 @@ function connect(accountId: string | null): () => void {
 }
 
 /**
+ * Reloads what a page shows (each of `reloads`) when an event of the account (all accounts' when
+ * null) that it `shows` comes, and when the stream comes back after a break.
+ */
+export function useReloadOn(accountId: string | null, shows: (event: AdminEvent) => boolean, ...reloads: (() => void)[]): void {
+  useLive(accountId, (events) => {
+    if (events.some((event) => event.type === "reconnect" || shows(event))) reloads.forEach((reload) => reload());
+  });
+}
+
+/**
  * Calls `onEvent` for the account's events (all accounts' when null), coalescing the events that
  * arrive together into one call, so a page reloads once for them. The subscription hands over a
  * read's events one promise at a time, so they are gathered until the next task, not microtask.
  */
-export function useLive(accountId: string | null, onEvent: (events: LiveEvent[]) => void): void {
+function useLive(accountId: string | null, onEvent: (events: LiveEvent[]) => void): void {
   const handler = useRef(onEvent);
   handler.current = onEvent;
   useEffect(() => {

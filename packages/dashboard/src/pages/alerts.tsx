@@ -1,45 +1,25 @@
 /** Team alerts raised when the bot hands a conversation to a person. */
-import type { PageProps } from "./shared.js";
-import { admin } from "../api/admin.js";
-import { useLive } from "../api/live.js";
+import { admin, type Schemas } from "../api/admin.js";
+import { ofType, useReloadOn } from "../api/live.js";
 import { useLoad } from "../ui/load.js";
 import { Loading, Page } from "../ui/page.js";
+import { Table, type Column } from "../ui/table.js";
 import { Link, Time } from "../ui/text.js";
+import type { PageProps } from "./shared.js";
+
+const COLUMNS: Column<Schemas["Alert"]>[] = [
+  { head: "When", cell: (alert) => <Time at={alert.createdAt} /> },
+  { head: "Contact", cell: (alert) => <Link to={`/contacts/${alert.contactId}`}>{alert.contactId}</Link> },
+  { head: "Reason", cell: (alert) => alert.reason },
+];
 
 export function Alerts({ accountId }: PageProps) {
   const alerts = useLoad(() => admin().alerts(accountId), [accountId]);
-  useLive(accountId, (events) => events.some((e) => e.type === "alert.raised" || e.type === "reconnect") && alerts.reload());
+  useReloadOn(accountId, ofType("alert.raised"), alerts.reload);
   return (
     <Page title="Alerts">
       <Loading loaded={alerts}>
-        {(rows) =>
-          rows.length === 0 ? (
-            <p class="muted">No hand-offs yet.</p>
-          ) : (
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Contact</th>
-                  <th scope="col">Reason</th>
-                </tr>
-              </thead>
-              <tbody>
-                {[...rows].reverse().map((alert) => (
-                  <tr key={alert.id}>
-                    <td>
-                      <Time at={alert.createdAt} />
-                    </td>
-                    <td>
-                      <Link to={`/contacts/${alert.contactId}`}>{alert.contactId}</Link>
-                    </td>
-                    <td>{alert.reason}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )
-        }
+        {(rows) => (rows.length === 0 ? <p class="muted">No hand-offs yet.</p> : <Table columns={COLUMNS} rows={[...rows].reverse()} rowKey={(alert) => alert.id} />)}
       </Loading>
     </Page>
   );

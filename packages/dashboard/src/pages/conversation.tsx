@@ -1,12 +1,13 @@
 /** A contact's conversation as a chat, each message with its status, error and delivery attempts; a human reply; pause or resume the bot. */
-import type { PageProps } from "./shared.js";
 import type { Delivery } from "@intake/server/admin-client";
-import { admin, type Message } from "../api/admin.js";
-import { about, useLive } from "../api/live.js";
-import { Field } from "../ui/form.js";
+import { admin, type Message, type Schemas } from "../api/admin.js";
+import { about, useReloadOn } from "../api/live.js";
+import { ActionForm } from "../ui/action-form.js";
+import { formValue, TextAreaField } from "../ui/fields.js";
 import { useAction, useLoad } from "../ui/load.js";
 import { ErrorNote, Loading, Page } from "../ui/page.js";
 import { contactName, Link, Time } from "../ui/text.js";
+import { nameOf, useCampaigns, useLists, type PageProps } from "./shared.js";
 
 const SOURCE: Record<Message["source"], string> = {
   api_receive: "Inbound",
@@ -17,22 +18,19 @@ const SOURCE: Record<Message["source"], string> = {
   follow_up: "Follow-up",
 };
 
+/** The contact and its conversation's webhooks, by message. */
+async function loadConversation(id: string) {
+  const [found, deliveries] = await Promise.all([admin().contact(id), admin().deliveries({ contactId: id })]);
+  const byMessage = new Map<string, Delivery[]>();
+  for (const delivery of deliveries) if (delivery.messageId) byMessage.set(delivery.messageId, [...(byMessage.get(delivery.messageId) ?? []), delivery]);
+  return { ...found, deliveries: byMessage };
+}
+
 export function Conversation({ id, accountId }: { id: string } & PageProps) {
-  const detail = useLoad(async () => {
-    // The contact and its conversation's webhooks at once.
-    const [found, deliveries] = await Promise.all([
-      admin().contact(id),
-      admin().deliveries({ contactId: id }),
-    ]);
-    const byMessage = new Map<string, Delivery[]>();
-    for (const delivery of deliveries) if (delivery.messageId) byMessage.set(delivery.messageId, [...(byMessage.get(delivery.messageId) ?? []), delivery]);
-    return { ...found, deliveries: byMessage };
-  }, [id]);
-  const lists = useLoad(() => admin().lists(accountId), [accountId]);
-  const campaigns = useLoad(() => admin().campaigns(accountId), [accountId]);
-  useLive(accountId, (events) => {
-    if (events.some((e) => about(e, id) || e.type === "delivery.attempted" || e.type === "reconnect")) detail.reload();
-  });
+  const detail = useLoad(() => loadConversation(id), [id]);
+  const lists = useLists(accountId);
+  const campaigns = useCampaigns(accountId);
+  useReloadOn(accountId, (event) => about(id)(event) || event.type === "delivery.attempted", detail.reload);
   const pause = useAction();
   const reply = useAction();
 
@@ -42,45 +40,13 @@ export function Conversation({ id, accountId }: { id: string } & PageProps) {
         <Page
           title={contactName(contact)}
           actions={
-            <button
-              type="button"
-              disabled={pause.busy}
-              onClick={() => pause.run(() => admin().setBotPaused(id, !contact.botPaused).then(detail.reload))}
-            >
+            <button type="button" disabled={pause.busy} onClick={() => pause.run(() => admin().setBotPaused(id, !contact.botPaused).then(detail.reload))}>
               {contact.botPaused ? "Resume the bot" : "Pause the bot"}
             </button>
           }
         >
           <ErrorNote error={pause.error} />
-          <dl class="facts">
-            <dt>Phone</dt>
-            <dd>{contact.phone ?? "—"}</dd>
-            <dt>Email</dt>
-            <dd>{contact.email ?? "—"}</dd>
-            <dt>Bot</dt>
-            <dd>{contact.botPaused ? "paused (a person answers)" : "active"}</dd>
-            <dt>Campaign</dt>
-            <dd>{contact.campaignId ? <Link to={`/campaigns/${contact.campaignId}`}>{campaigns.data?.find((c) => c.id === contact.campaignId)?.name ?? contact.campaignId}</Link> : "—"}</dd>
-            <dt>Lists</dt>
-            <dd>
-              {listIds.length
-                ? listIds.map((listId, i) => (
-                    <span key={listId}>
-                      {i ? ", " : ""}
-                      <Link to={`/lists/${listId}`}>{lists.data?.find((l) => l.id === listId)?.name ?? listId}</Link>
-                    </span>
-                  ))
-                : "—"}
-            </dd>
-            {contact.fromId ? (
-              <>
-                <dt>Custom channel</dt>
-                <dd>
-                  {contact.customChannel ?? "—"} ({contact.fromId})
-                </dd>
-              </>
-            ) : null}
-          </dl>
+          <Facts contact={contact} listIds={listIds} lists={lists.data} campaigns={campaigns.data} />
           {alerts.length ? (
             <p class="note" role="status">
               {alerts.length} hand-off alert{alerts.length > 1 ? "s" : ""}: {alerts[alerts.length - 1]!.reason}
@@ -92,27 +58,48 @@ export function Conversation({ id, accountId }: { id: string } & PageProps) {
             ))}
           </ol>
           {messages.length === 0 ? <p class="muted">No messages yet.</p> : null}
-          <form
-            class="reply"
-            onSubmit={async (event) => {
-              event.preventDefault();
-              const form = event.currentTarget;
-              const body = (form.elements.namedItem("body") as HTMLTextAreaElement).value;
-              if (await reply.run(() => admin().reply(id, body))) {
-                form.reset();
-                detail.reload();
-              }
-            }}
-          >
-            <Field label="Reply as a person">{(fieldId) => <textarea id={fieldId} name="body" rows={3} required maxLength={4096} />}</Field>
-            <ErrorNote error={reply.error} />
-            <button type="submit" disabled={reply.busy}>
-              Send reply
-            </button>
-          </form>
+          <ActionForm class="reply" action={reply} submit="Send reply" onSubmit={(form) => admin().reply(id, formValue(form, "body"))} onDone={(_, form) => (form.reset(), detail.reload())}>
+            <TextAreaField label="Reply as a person" name="body" rows={3} required maxLength={4096} />
+          </ActionForm>
         </Page>
       )}
     </Loading>
+  );
+}
+
+type Named = { id: string; name: string }[] | undefined;
+
+function Facts({ contact, listIds, lists, campaigns }: { contact: Schemas["Contact"]; listIds: string[]; lists: Named; campaigns: Named }) {
+  return (
+    <dl class="facts">
+      <dt>Phone</dt>
+      <dd>{contact.phone ?? "—"}</dd>
+      <dt>Email</dt>
+      <dd>{contact.email ?? "—"}</dd>
+      <dt>Bot</dt>
+      <dd>{contact.botPaused ? "paused (a person answers)" : "active"}</dd>
+      <dt>Campaign</dt>
+      <dd>{contact.campaignId ? <Link to={`/campaigns/${contact.campaignId}`}>{nameOf(campaigns, contact.campaignId)}</Link> : "—"}</dd>
+      <dt>Lists</dt>
+      <dd>
+        {listIds.length
+          ? listIds.map((listId, i) => (
+              <span key={listId}>
+                {i ? ", " : ""}
+                <Link to={`/lists/${listId}`}>{nameOf(lists, listId)}</Link>
+              </span>
+            ))
+          : "—"}
+      </dd>
+      {contact.fromId ? (
+        <>
+          <dt>Custom channel</dt>
+          <dd>
+            {contact.customChannel ?? "—"} ({contact.fromId})
+          </dd>
+        </>
+      ) : null}
+    </dl>
   );
 }
 

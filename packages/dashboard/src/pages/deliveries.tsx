@@ -1,16 +1,39 @@
 /** Outgoing webhooks with their attempts: status codes, errors, timings, the headers and payload. */
-import type { PageProps } from "./shared.js";
-import type { Delivery } from "@intake/server/admin-client";
-import { unwrap } from "@intake/server/admin-client";
+import { unwrap, type Delivery } from "@intake/server/admin-client";
 import { admin } from "../api/admin.js";
-import { useLive } from "../api/live.js";
+import { ofType, useReloadOn } from "../api/live.js";
 import { useAction, useLoad } from "../ui/load.js";
 import { ErrorNote, Loading, Page } from "../ui/page.js";
+import { Table, type Column } from "../ui/table.js";
 import { Json, Link, Time } from "../ui/text.js";
+import type { PageProps } from "./shared.js";
+
+const ATTEMPT_COLUMNS: Column<Delivery["attempts"][number]>[] = [
+  { head: "#", cell: (a) => a.number },
+  { head: "Started", cell: (a) => <Time at={a.startedAt} /> },
+  { head: "Took", cell: (a) => <>{Math.round(a.durationMs)} ms</> },
+  { head: "Status", cell: (a) => a.status ?? "none" },
+  { head: "Error", cell: (a) => a.error ?? "—" },
+  {
+    head: "Signed headers",
+    class: "mono",
+    cell: (a) =>
+      a.webhookSignature === null ? (
+        "not kept"
+      ) : (
+        <>
+          webhook-timestamp: {a.webhookTimestamp}
+          <br />
+          webhook-signature: {a.webhookSignature}
+        </>
+      ),
+  },
+  { head: "Next attempt", cell: (a) => <Time at={a.nextAttemptAt} /> },
+];
 
 export function Deliveries({ accountId }: PageProps) {
   const deliveries = useLoad(() => admin().deliveries({ accountId }), [accountId]);
-  useLive(accountId, (events) => events.some((e) => e.type === "delivery.attempted" || e.type === "reconnect") && deliveries.reload());
+  useReloadOn(accountId, ofType("delivery.attempted"), deliveries.reload);
   return (
     <Page title="Deliveries">
       <Loading loaded={deliveries}>
@@ -36,77 +59,8 @@ function DeliveryItem({ delivery, onChange }: { delivery: Delivery; onChange: ()
       <h2>
         <span class={`badge state-${delivery.state}`}>{delivery.state}</span> {delivery.kind === "reply" ? "Reply webhook" : "Auto-recharge webhook"} <Time at={delivery.createdAt} />
       </h2>
-      <dl class="facts">
-        <dt>URL</dt>
-        <dd class="mono">{delivery.url ?? "—"}</dd>
-        {delivery.messageId ? (
-          <>
-            <dt>Message</dt>
-            <dd>
-              {typeof delivery.payload.contactId === "string" ? <Link to={`/contacts/${delivery.payload.contactId}`}>{delivery.messageId}</Link> : delivery.messageId}
-            </dd>
-          </>
-        ) : null}
-        <dt>Headers</dt>
-        <dd class="mono">
-          webhook-id: {delivery.webhookId}
-          <br />
-          content-type: application/json
-          <br />
-          webhook-timestamp, webhook-signature: each attempt's, below
-        </dd>
-        <dt>Next attempt</dt>
-        <dd>
-          <Time at={delivery.nextAttemptAt} />
-        </dd>
-        {delivery.lastError ? (
-          <>
-            <dt>Last error</dt>
-            <dd class="error-text">{delivery.lastError}</dd>
-          </>
-        ) : null}
-      </dl>
-      <table>
-        <caption>Attempts</caption>
-        <thead>
-          <tr>
-            <th scope="col">#</th>
-            <th scope="col">Started</th>
-            <th scope="col">Took</th>
-            <th scope="col">Status</th>
-            <th scope="col">Error</th>
-            <th scope="col">Signed headers</th>
-            <th scope="col">Next attempt</th>
-          </tr>
-        </thead>
-        <tbody>
-          {delivery.attempts.map((a) => (
-            <tr key={a.number}>
-              <td>{a.number}</td>
-              <td>
-                <Time at={a.startedAt} />
-              </td>
-              <td>{Math.round(a.durationMs)} ms</td>
-              <td>{a.status ?? "none"}</td>
-              <td>{a.error ?? "—"}</td>
-              <td class="mono">
-                {a.webhookSignature === null ? (
-                  "not kept"
-                ) : (
-                  <>
-                    webhook-timestamp: {a.webhookTimestamp}
-                    <br />
-                    webhook-signature: {a.webhookSignature}
-                  </>
-                )}
-              </td>
-              <td>
-                <Time at={a.nextAttemptAt} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <Facts delivery={delivery} />
+      <Table columns={ATTEMPT_COLUMNS} rows={delivery.attempts} rowKey={(a) => a.number} caption="Attempts" />
       <details>
         <summary>Payload</summary>
         <Json value={delivery.payload} />
@@ -120,5 +74,39 @@ function DeliveryItem({ delivery, onChange }: { delivery: Delivery; onChange: ()
         Redeliver
       </button>
     </li>
+  );
+}
+
+function Facts({ delivery }: { delivery: Delivery }) {
+  const contactId = delivery.payload.contactId;
+  return (
+    <dl class="facts">
+      <dt>URL</dt>
+      <dd class="mono">{delivery.url ?? "—"}</dd>
+      {delivery.messageId ? (
+        <>
+          <dt>Message</dt>
+          <dd>{typeof contactId === "string" ? <Link to={`/contacts/${contactId}`}>{delivery.messageId}</Link> : delivery.messageId}</dd>
+        </>
+      ) : null}
+      <dt>Headers</dt>
+      <dd class="mono">
+        webhook-id: {delivery.webhookId}
+        <br />
+        content-type: application/json
+        <br />
+        webhook-timestamp, webhook-signature: each attempt's, below
+      </dd>
+      <dt>Next attempt</dt>
+      <dd>
+        <Time at={delivery.nextAttemptAt} />
+      </dd>
+      {delivery.lastError ? (
+        <>
+          <dt>Last error</dt>
+          <dd class="error-text">{delivery.lastError}</dd>
+        </>
+      ) : null}
+    </dl>
   );
 }

@@ -1,67 +1,73 @@
 /** The request journal: recent /v1 requests, newest first, refusals marked. */
-import type { PageProps } from "./shared.js";
-import { admin } from "../api/admin.js";
-import { useLive } from "../api/live.js";
+import { admin, type Schemas } from "../api/admin.js";
+import { ofType, useReloadOn } from "../api/live.js";
 import { href, navigate, useLocation } from "../router/router.js";
+import { Check } from "../ui/fields.js";
 import { useLoad } from "../ui/load.js";
 import { Loading, Page } from "../ui/page.js";
+import { Table, type Column } from "../ui/table.js";
 import { Json, Time } from "../ui/text.js";
+import type { PageProps } from "./shared.js";
+
+type Entry = Schemas["JournalEntry"];
+const refused = (entry: Entry) => entry.status >= 400;
+
+const COLUMNS: Column<Entry>[] = [
+  { head: "When", cell: (entry) => <Time at={entry.at} /> },
+  {
+    head: "Request",
+    class: "mono",
+    cell: (entry) => (
+      <>
+        {entry.method} {entry.path}
+        {entry.operationId ? <div class="muted">{entry.operationId}</div> : null}
+      </>
+    ),
+  },
+  { head: "Status", cell: (entry) => <span class={refused(entry) ? "badge bad" : "badge"}>{entry.status}</span> },
+  {
+    head: "Error",
+    cell: (entry) => (
+      <>
+        {entry.errorCode ?? "—"}
+        {entry.fault ? <div class="muted">fault {entry.fault}</div> : null}
+      </>
+    ),
+  },
+  { head: "Took", cell: (entry) => <>{Math.round(entry.durationMs)} ms</> },
+  {
+    head: "Bodies",
+    cell: (entry) => (
+      <details>
+        <summary>Request and response</summary>
+        <Json value={{ query: entry.query, request: entry.requestBody, response: entry.responseBody }} />
+      </details>
+    ),
+  },
+];
 
 export function Journal({ accountId }: PageProps) {
   const { query } = useLocation();
   const failedOnly = query.get("failed") === "1";
   const journal = useLoad(() => admin().journal({ accountId, limit: 200 }), [accountId]);
-  useLive(accountId, (events) => events.some((e) => e.type === "request.answered" || e.type === "reconnect") && journal.reload());
+  useReloadOn(accountId, ofType("request.answered"), journal.reload);
   return (
     <Page title="Journal">
-      <label class="check">
-        <input type="checkbox" checked={failedOnly} onChange={(e) => navigate(href("/journal", { failed: e.currentTarget.checked ? "1" : undefined }), true)} /> Only refused requests (4xx, 5xx)
-      </label>
+      <Check
+        label="Only refused requests (4xx, 5xx)"
+        checked={failedOnly}
+        onChange={(e) => navigate(href("/journal", { failed: e.currentTarget.checked ? "1" : undefined }), true)}
+      />
       <Loading loaded={journal}>
         {(rows) => (
-          <table>
-            <caption class="visually-hidden">Requests to /v1, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Request</th>
-                <th scope="col">Status</th>
-                <th scope="col">Error</th>
-                <th scope="col">Took</th>
-                <th scope="col">Bodies</th>
-              </tr>
-            </thead>
-            <tbody>
-              {[...rows]
-                .reverse()
-                .filter((entry) => !failedOnly || entry.status >= 400)
-                .map((entry) => (
-                  <tr key={entry.id} class={entry.status >= 400 ? "failed" : undefined}>
-                    <td>
-                      <Time at={entry.at} />
-                    </td>
-                    <td class="mono">
-                      {entry.method} {entry.path}
-                      {entry.operationId ? <div class="muted">{entry.operationId}</div> : null}
-                    </td>
-                    <td>
-                      <span class={entry.status >= 400 ? "badge bad" : "badge"}>{entry.status}</span>
-                    </td>
-                    <td>
-                      {entry.errorCode ?? "—"}
-                      {entry.fault ? <div class="muted">fault {entry.fault}</div> : null}
-                    </td>
-                    <td>{Math.round(entry.durationMs)} ms</td>
-                    <td>
-                      <details>
-                        <summary>Request and response</summary>
-                        <Json value={{ query: entry.query, request: entry.requestBody, response: entry.responseBody }} />
-                      </details>
-                    </td>
-                  </tr>
-                ))}
-            </tbody>
-          </table>
+          <Table
+            columns={COLUMNS}
+            rows={[...rows].reverse().filter((entry) => !failedOnly || refused(entry))}
+            rowKey={(entry) => entry.id}
+            rowClass={(entry) => (refused(entry) ? "failed" : undefined)}
+            caption="Requests to /v1, newest first"
+            captionHidden
+          />
         )}
       </Loading>
     </Page>

@@ -1,10 +1,11 @@
 /** Queued openings, follow-ups, retries and their times; a virtual clock's buttons to advance and settle. */
-import type { PageProps } from "./shared.js";
-import { admin } from "../api/admin.js";
-import { useLive } from "../api/live.js";
+import { admin, type Schemas } from "../api/admin.js";
+import { useReloadOn } from "../api/live.js";
 import { useAction, useLoad } from "../ui/load.js";
 import { ErrorNote, Loading, Page } from "../ui/page.js";
+import { Table, type Column } from "../ui/table.js";
 import { Json, Link, Time } from "../ui/text.js";
+import type { PageProps } from "./shared.js";
 
 const STEPS: [label: string, ms: number][] = [
   ["Advance a minute", 60_000],
@@ -12,15 +13,27 @@ const STEPS: [label: string, ms: number][] = [
   ["Advance a day", 86_400_000],
 ];
 
+const contactOf = (job: Schemas["Job"]) => (typeof job.payload.contactId === "string" ? job.payload.contactId : undefined);
+
+const COLUMNS: Column<Schemas["Job"]>[] = [
+  { head: "Runs at", cell: (job) => <Time at={job.runAt} /> },
+  { head: "Kind", cell: (job) => job.kind.replace("_", "-") },
+  { head: "Contact", cell: (job) => (contactOf(job) ? <Link to={`/contacts/${contactOf(job)}`}>{contactOf(job)}</Link> : "—") },
+  {
+    head: "Details",
+    cell: (job) => (
+      <details>
+        <summary>Payload</summary>
+        <Json value={job.payload} />
+      </details>
+    ),
+  },
+];
+
 export function Queue(_: PageProps) {
   const clock = useLoad(() => admin().clock(), []);
   const jobs = useLoad(() => admin().jobs(), []);
-  useLive(null, (events) => {
-    if (events.some((e) => e.type.startsWith("job.") || e.type === "clock.advanced" || e.type === "reconnect")) {
-      clock.reload();
-      jobs.reload();
-    }
-  });
+  useReloadOn(null, (event) => event.type.startsWith("job.") || event.type === "clock.advanced", clock.reload, jobs.reload);
   const action = useAction();
   const act = (run: () => Promise<unknown>) =>
     action.run(async () => {
@@ -54,41 +67,7 @@ export function Queue(_: PageProps) {
           </div>
         )}
       </Loading>
-      <Loading loaded={jobs}>
-        {(rows) => (
-          <table>
-            <caption>Scheduled work, soonest first (every account)</caption>
-            <thead>
-              <tr>
-                <th scope="col">Runs at</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Contact</th>
-                <th scope="col">Details</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((job) => {
-                const contactId = typeof job.payload.contactId === "string" ? job.payload.contactId : undefined;
-                return (
-                  <tr key={job.id}>
-                    <td>
-                      <Time at={job.runAt} />
-                    </td>
-                    <td>{job.kind.replace("_", "-")}</td>
-                    <td>{contactId ? <Link to={`/contacts/${contactId}`}>{contactId}</Link> : "—"}</td>
-                    <td>
-                      <details>
-                        <summary>Payload</summary>
-                        <Json value={job.payload} />
-                      </details>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        )}
-      </Loading>
+      <Loading loaded={jobs}>{(rows) => <Table columns={COLUMNS} rows={rows} rowKey={(job) => job.id} caption="Scheduled work, soonest first (every account)" />}</Loading>
     </Page>
   );
 }

@@ -1,4 +1,4 @@
-/** A page's frame: its title and actions, what is loading, and errors. */
+/** A page's frame: its title and actions, what is loading, errors and notes. */
 import { AdminApiError } from "@intake/server/admin-client";
 import type { ComponentChildren } from "preact";
 import { useEffect } from "preact/hooks";
@@ -41,4 +41,13 @@ export function Loading<T>({ loaded, children }: { loaded: Loaded<T>; children: 
   }
   if (loaded.error) return <ErrorNote error={loaded.error} />;
   return <p class="muted" aria-live="polite">Loading…</p>;
+}
+
+/** What a piece of the page says it has done. */
+export function Note({ children }: { children: ComponentChildren }) {
+  return (
+    <p role="status" class="note">
+      {children}
+    </p>
+  );
 }
