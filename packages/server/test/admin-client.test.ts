@@ -1,7 +1,7 @@
 // @intake/server/admin-client, the entry the dashboard loads in a browser: the admin client alone.
 import { AdminApiError, createAdminClient, unwrap } from "@intake/server/admin-client";
-import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
+import { importGraph } from "./support/import-graph.js";
 
 /** A client whose fetch answers every request with `answer`, and keeps the requests. */
 function clientAnswering(answer: () => Response) {
@@ -16,17 +16,8 @@ function clientAnswering(answer: () => Response) {
 
 describe("@intake/server/admin-client", () => {
   it("loads nothing Node-only: its whole import graph bundles for a browser", async () => {
-    const { metafile } = await build({
-      entryPoints: [new URL("../src/admin-client.ts", import.meta.url).pathname],
-      bundle: true,
-      write: false,
-      platform: "browser",
-      format: "esm",
-      metafile: true,
-      logLevel: "silent",
-    });
-    const loaded = Object.keys(metafile.inputs).map((path) => path.replace(/^.*packages\/server\//, "").replace(/^.*node_modules\/([^/]+)\/.*$/, "$1"));
-    expect([...new Set(loaded)].sort()).toEqual(["eventsource-parser", "openapi-fetch", "src/admin-client.ts", "src/admin/client.ts", "src/admin/event-stream.ts"]);
+    const loaded = await importGraph("src/admin-client.ts", { platform: "browser" });
+    expect(loaded).toEqual(["eventsource-parser", "openapi-fetch", "src/admin-client.ts", "src/admin/client.ts", "src/admin/event-stream.ts"]);
   });
 
   it("unwrap gives a raw call's data, or its refusal as an AdminApiError", async () => {
