@@ -1,10 +1,14 @@
 /**
- * The architecture check `npm run lint:deps` runs: no import cycles between source folders (nor
- * between modules), and the modules directly in a package's src/ (its entry points) on top. A
- * folder is a room of the house (packages/server/src/http, .../store, ...): when two rooms import
- * each other, neither can be understood, tested or moved without the other. Type-only imports
- * count too: they couple the rooms just the same.
+ * The architecture check `npm run lint:deps` runs over every workspace's sources (each package's
+ * src/, the dashboard's .tsx included, and each example's): no import cycles between source
+ * folders (nor between modules), and the modules directly in a package's src/ (its entry points)
+ * on top. A folder is a room of the house (packages/server/src/http, .../store, ...): when two
+ * rooms import each other, neither can be understood, tested or moved without the other.
+ * Type-only imports count too: they couple the rooms just the same. Workspace packages resolve to
+ * their sources (the `@intake/source` condition), so a cycle through another workspace is found.
  */
+const SOURCES = "^(packages|examples)/[^/]+/src";
+
 module.exports = {
   forbidden: [
     {
@@ -12,7 +16,7 @@ module.exports = {
       comment: "Two source folders import each other (perhaps through others). Move what both need to a folder of its own.",
       severity: "error",
       scope: "folder",
-      from: { path: "^packages/[^/]+/src" },
+      from: { path: SOURCES },
       to: { circular: true },
     },
     {
@@ -20,14 +24,14 @@ module.exports = {
       comment:
         "The modules directly in src/ are the package's entry points and the composition root (app.ts): they import the folders, never the other way round. Move what a folder needs from one into a folder.",
       severity: "error",
-      from: { path: "^(packages/[^/]+/src)/[^/]+/" },
+      from: { path: `(${SOURCES})/[^/]+/` },
       to: { path: "^$1/[^/]+$" },
     },
     {
       name: "no-module-cycles",
       comment: "Two modules import each other (perhaps through others).",
       severity: "error",
-      from: { path: "^packages/[^/]+/src" },
+      from: { path: SOURCES },
       to: { circular: true },
     },
   ],
@@ -37,5 +41,6 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
     combinedDependencies: false,
+    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["@intake/source", "import", "default"], mainFields: ["module", "main", "types"] },
   },
 };

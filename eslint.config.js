@@ -47,6 +47,23 @@ export default tseslint.config(
     },
   },
   {
+    // The dashboard runs in a browser: of the server, it loads the public admin client and its types.
+    files: ["packages/dashboard/src/**/*.{ts,tsx}"],
+    languageOptions: { globals: globals.browser },
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { regex: "^@intake/server(?!/admin-client$)", message: "Import the admin client from @intake/server/admin-client: the rest of the server is not for a browser." },
+            { group: ["**/server/src/**"], message: "Import the server's public @intake/server/admin-client, not its sources." },
+            { group: ["node:*"], message: "The dashboard runs in a browser." },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ["**/*.{js,mjs,cjs}"],
     languageOptions: { globals: globals.node },
   },

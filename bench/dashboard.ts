@@ -108,8 +108,9 @@ async function timedLoad(path: string, selector: string, count: number): Promise
 }
 
 try {
-  const js = readdirSync(fileURLToPath(new URL("../packages/server/dist/dashboard/assets/", import.meta.url))).filter((name) => name.endsWith(".js"));
-  const gzipped = js.reduce((sum, name) => sum + gzipSync(readFileSync(fileURLToPath(new URL(`../packages/server/dist/dashboard/assets/${name}`, import.meta.url))), { level: 9 }).length, 0);
+  const assets = fileURLToPath(new URL("../packages/dashboard/dist/assets/", import.meta.url));
+  const js = readdirSync(assets).filter((name) => name.endsWith(".js"));
+  const gzipped = js.reduce((sum, name) => sum + gzipSync(readFileSync(`${assets}${name}`), { level: 9 }).length, 0);
   log(`restored in ${fmt(restoreMs)} ms; JavaScript ${fmt(gzipped / 1024, 1)} kB min+gzip`);
 
   const loads = { contacts: [] as number[], lastPage: [] as number[], search: [] as number[], conversation: [] as number[] };

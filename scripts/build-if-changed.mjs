@@ -9,11 +9,12 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 
-/** What the packages' builds read besides their source folders. */
+/**
+ * What the packages' builds read besides their src/: tsup's configuration, or Vite's and the page
+ * for the dashboard; the server's build also copies the dashboard's with a script.
+ */
 const ROOT_INPUTS = ["openapi.yaml", "package-lock.json", "tsconfig.base.json"];
-const PACKAGE_INPUTS = ["package.json", "tsup.config.ts", "tsconfig.json", "admin-openapi.yaml"];
-/** Folders of sources: a package's own, and the server's dashboard (built by Vite). */
-const SOURCE_FOLDERS = ["src", "dashboard"];
+const PACKAGE_INPUTS = ["package.json", "tsup.config.ts", "vite.config.ts", "index.html", "tsconfig.json", "admin-openapi.yaml", "scripts/copy-dashboard.mjs"];
 const STAMP = join("node_modules", ".cache", "intake", "build-stamp");
 
 const packages = existsSync("packages")
@@ -54,7 +55,7 @@ function inputsHash() {
   const digest = createHash("sha256");
   const files = [
     ...ROOT_INPUTS,
-    ...packages.flatMap((folder) => [...PACKAGE_INPUTS.map((name) => join(folder, name)), ...SOURCE_FOLDERS.flatMap((name) => walk(join(folder, name)))]),
+    ...packages.flatMap((folder) => [...PACKAGE_INPUTS.map((name) => join(folder, name)), ...walk(join(folder, "src"))]),
   ].filter((path) => existsSync(path) && statSync(path).isFile());
   for (const path of files.sort()) digest.update(`${path}\0`).update(readFileSync(path)).update("\0");
   return digest.digest("hex");

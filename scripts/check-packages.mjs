@@ -135,6 +135,7 @@ const subpaths = {
   "@intake/server/msw": ["createIntakeHandlers"],
   "@intake/server/testing": ["startIntakeServer", "connectIntake"],
   "@intake/server/connect": ["connectIntake", "trustingFetch", "createAdminClient"],
+  "@intake/server/admin-client": ["createAdminClient", "AdminApiError", "unwrap"],
 };
 for (const [name, expected] of Object.entries(subpaths)) {
   const loaded = await import(name);
@@ -185,7 +186,7 @@ process.exit(failed ? 1 : 0);
  * A project depending on the tarballs, with a lockfile that pins their dependencies as this
  * repository's does (so `npm ci --offline` needs no registry metadata), and a first use of each
  * package: the client and spec through import and require, the CLI as `npx intake-server` starts
- * it, and a client call to it over HTTPS.
+ * it, its dashboard's page and script, and a client call to it over HTTPS.
  */
 function writeProject(folder, tarballs) {
   const locked = JSON.parse(readFileSync("package-lock.json", "utf8")).packages;
@@ -251,6 +252,11 @@ try {
   const fetch = trustingFetch(readFileSync(started.certificate, "utf8"));
   const client = createIntakeClient({ auth: "query", apiKey: started.demoKeys.business, baseUrl: started.baseUrl, fetch });
   contact = await client.contacts.create({ phone: "+14155550123", firstName: "Ada" });
+  // The dashboard is another workspace's build, copied into the server's: it must be in the tarball.
+  const page = await fetch(started.dashboardUrl.split("#")[0]);
+  const script = (await page.text()).match(/src="([^"]+[.]js)"/)?.[1];
+  const asset = script ? await fetch(started.url + script) : undefined;
+  if (page.status !== 200 || !asset?.ok) throw new Error("the dashboard is not served: its page answered " + page.status + (script ? ", its script " + asset.status : " with no script in it"));
   fetch.close();
 } finally {
   // Never left running in a folder about to be removed; its output no longer read.
@@ -259,7 +265,7 @@ try {
   cli.stderr.destroy();
 }
 await once(cli, "exit");
-console.log("npx intake-server --demo started from them, and a client created contact " + contact.id + " over HTTPS");
+console.log("npx intake-server --demo started from them, served its dashboard, and a client created contact " + contact.id + " over HTTPS");
 `,
   );
 }

@@ -79,6 +79,20 @@ describe("build-if-changed (npm start's build)", () => {
     }
   });
 
+  it("builds again when the dashboard's page, Vite configuration or sources changed, or the server's copy of it", () => {
+    const repo = repository();
+    repo.write("packages/dashboard/package.json", JSON.stringify({ name: "dashboard", private: true, scripts: { build: "vite build" } }));
+    repo.write("packages/dashboard/dist/index.html", "<!doctype html>\n");
+    repo.write("packages/a/scripts/copy-dashboard.mjs", "// copies\n");
+    repo.start();
+    let expected = 1;
+    for (const path of ["packages/dashboard/index.html", "packages/dashboard/vite.config.ts", "packages/dashboard/src/pages/contacts.tsx", "packages/a/scripts/copy-dashboard.mjs"]) {
+      repo.write(path, `// ${path}, changed\n`);
+      expect(repo.start().stderr, path).toMatch(/^Building the packages \(the sources changed since the last build\)…\n/);
+      expect(repo.builds(), path).toBe(++expected);
+    }
+  });
+
   it("builds again when a package's dist is gone", () => {
     const repo = repository();
     repo.start();

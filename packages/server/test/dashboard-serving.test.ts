@@ -5,12 +5,12 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHarness, type HttpsHarness } from "./support/harness.js";
 
-const built = fileURLToPath(new URL("../dist/dashboard/", import.meta.url));
+const built = fileURLToPath(new URL("../../dashboard/dist/", import.meta.url));
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'";
 
 let harness: HttpsHarness;
 beforeAll(async () => {
-  if (!existsSync(`${built}index.html`)) throw new Error("The dashboard is not built: run npm run build -w @intake/server.");
+  if (!existsSync(`${built}index.html`)) throw new Error("The dashboard is not built: run npm run build -w @intake/dashboard.");
   harness = await startHarness();
 });
 afterAll(() => harness?.close());

@@ -2,8 +2,8 @@
 import { ConnectionError, createIntakeClient } from "@intake/client";
 import * as connectEntry from "@intake/server/connect";
 import { AdminApiError, connectIntake, startIntakeServer, trustingFetch, type IntakeTestServer } from "@intake/server/testing";
-import { build } from "esbuild";
 import { afterEach, describe, expect, it } from "vitest";
+import { importGraph } from "./support/import-graph.js";
 import { startReceiver, type Receiver } from "./support/receiver.js";
 
 let server: IntakeTestServer | undefined;
@@ -106,17 +106,7 @@ describe("@intake/server/connect", () => {
     expect(connectEntry.trustingFetch).toBe(trustingFetch);
     // Its whole import graph: jest's workers cannot load the server's storage (CommonJS that
     // requires msw) on Node 20, so nothing of it may be reachable from here.
-    const { metafile } = await build({
-      entryPoints: [new URL("../src/connect.ts", import.meta.url).pathname],
-      bundle: true,
-      write: false,
-      platform: "node",
-      format: "esm",
-      metafile: true,
-      external: ["openapi-fetch", "eventsource-parser"],
-      logLevel: "silent",
-    });
-    const loaded = Object.keys(metafile.inputs).map((path) => path.replace(/^.*packages\/server\//, ""));
-    expect(loaded.sort()).toEqual(["src/admin/client.ts", "src/admin/event-stream.ts", "src/connect.ts"]);
+    const loaded = await importGraph("src/connect.ts", { platform: "node", external: ["openapi-fetch", "eventsource-parser"] });
+    expect(loaded).toEqual(["src/admin/client.ts", "src/admin/event-stream.ts", "src/connect.ts"]);
   });
 });

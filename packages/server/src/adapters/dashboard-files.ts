@@ -5,10 +5,10 @@ import { fileURLToPath } from "node:url";
 import type { DashboardFiles } from "../http/dashboard.js";
 
 /**
- * Where the build puts them: beside the bundled adapter (dist/dashboard), or, running from the
- * TypeScript sources (tests), in the package's dist.
+ * Where they are: beside the bundled adapter (dist/dashboard, as packed: the server's build copies
+ * them there), or, running from the TypeScript sources (tests), where @intake/dashboard builds them.
  */
-const CANDIDATES = [new URL("./dashboard/", import.meta.url), new URL("../../dist/dashboard/", import.meta.url)];
+const CANDIDATES = [new URL("./dashboard/", import.meta.url), new URL("../../../dashboard/dist/", import.meta.url)];
 
 /** The files in `folder` (default: the built dashboard); undefined when it holds no index.html. */
 export function dashboardFiles(folder?: string): DashboardFiles | undefined {

@@ -26,8 +26,15 @@ function apiError(status: number, error: unknown): AdminApiError {
   return new AdminApiError(status, detail?.code, detail?.message ?? `The admin API answered ${status}.`);
 }
 
+/** The data of an answered call, or an AdminApiError: for calls made through `client.raw`. */
+export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await call;
+  if (!response.ok) throw apiError(response.status, error);
+  return data as T;
+}
+
 export interface AdminClientOptions {
-  /** `https://host:port/__admin` */
+  /** `https://host:port/__admin`; in a browser page, a path on its origin will do (`/__admin`). */
   adminUrl: string;
   token: string;
   /** A fetch that reaches the server (one that trusts its certificate, or msw's). Default: globalThis.fetch. */
@@ -52,19 +59,13 @@ export function createAdminClient(options: AdminClientOptions) {
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const raw = createClient<paths>({ baseUrl, headers: { authorization: `Bearer ${options.token}` }, fetch: send });
 
-  async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
-    const { data, error, response } = await call;
-    if (!response.ok) throw apiError(response.status, error);
-    return data as T;
-  }
-
   /**
    * Subscribes to GET /events. Resolves once the server has the subscription, so whatever happens
    * after is in it; iterate it with `for await`, and close it (or break out of the loop) when done.
    */
   async function events({ accountId, lastEventId, signal }: EventsOptions = {}): Promise<EventSubscription> {
-    const url = new URL(`${baseUrl}/events`);
-    if (accountId !== undefined) url.searchParams.set("accountId", accountId);
+    // A string, not a URL: a relative adminUrl ("/__admin" on a page) is the page's to resolve.
+    const url = `${baseUrl}/events${accountId === undefined ? "" : `?${new URLSearchParams({ accountId })}`}`;
     const controller = new AbortController();
     const onAbort = () => controller.abort(signal?.reason);
     if (signal?.aborted) onAbort();

@@ -15,7 +15,7 @@ export const ADMIN_TOKEN = "adm_dashboard_test_token_000001";
 export const KEY = "ik_dashboard_fit_club_key_0001";
 export const SECRET = "whsec_ZGFzaGJvYXJkLXRlc3Qtc2VjcmV0LTAwMDE=";
 
-const built = fileURLToPath(new URL("../../dist/dashboard/index.html", import.meta.url));
+const built = fileURLToPath(new URL("../../../dashboard/dist/index.html", import.meta.url));
 
 export const SEED = {
   accounts: [
@@ -33,7 +33,7 @@ export interface Setup {
 
 export async function setUp(): Promise<Setup> {
   if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}. Install it (apt-get update && apt-get install -y chromium) or set CHROMIUM_PATH.`);
-  if (!existsSync(built)) throw new Error("The dashboard is not built: run npm run build -w @intake/server.");
+  if (!existsSync(built)) throw new Error("The dashboard is not built: run npm run build -w @intake/dashboard.");
   const folder = mkdtempSync(join(tmpdir(), "intake-dashboard-"));
   const seedFile = join(folder, "seed.json");
   writeFileSync(seedFile, JSON.stringify(SEED));

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
-import { logIn } from "../api.js";
-import { Field } from "../ui.js";
+import { logIn } from "../api/admin.js";
+import { InputField } from "../ui/fields.js";
 
 export function Login({ onLogIn }: { onLogIn: () => void }) {
   const [error, setError] = useState<string | undefined>();
@@ -19,7 +19,7 @@ export function Login({ onLogIn }: { onLogIn: () => void }) {
       <h1>Intake dashboard</h1>
       <p>Log in with the admin token the server printed at start. The URL it printed logs in by itself.</p>
       <form onSubmit={submit}>
-        <Field label="Admin token">{(id) => <input id={id} name="token" type="password" autoComplete="off" required autoFocus />}</Field>
+        <InputField label="Admin token" name="token" type="password" autoComplete="off" required autoFocus />
         {error ? (
           <p class="error" role="alert">
             {error}

@@ -1,31 +1,44 @@
 /** The shell: login, the account picker, the navigation, and the page the path names. */
-import type { ComponentChildren } from "preact";
+import type { ComponentChildren, ComponentType } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { admin, call, onUnauthorized, token, type Account } from "./api.js";
-import { Login } from "./pages/login.js";
+import { admin, onUnauthorized, token, type Account } from "./api/admin.js";
+import { Alerts } from "./pages/alerts.js";
+import { CampaignDetail } from "./pages/campaign.js";
+import { Campaigns } from "./pages/campaigns.js";
 import { Contacts } from "./pages/contacts.js";
 import { Conversation } from "./pages/conversation.js";
-import { Lists, ListDetail } from "./pages/lists.js";
-import { Campaigns, CampaignDetail } from "./pages/campaigns.js";
 import { Deliveries } from "./pages/deliveries.js";
-import { Queue } from "./pages/queue.js";
-import { Alerts } from "./pages/alerts.js";
-import { Journal } from "./pages/journal.js";
 import { Faults } from "./pages/faults.js";
+import { Journal } from "./pages/journal.js";
+import { ListDetail } from "./pages/list.js";
+import { Lists } from "./pages/lists.js";
+import { Login } from "./pages/login.js";
+import { Queue } from "./pages/queue.js";
 import { Settings } from "./pages/settings.js";
-import { href, match, navigate, useLocation } from "./router.js";
-import { ErrorNote, Link, useLoad } from "./ui.js";
+import type { PageProps } from "./pages/shared.js";
+import { href, match, navigate, useLocation } from "./router/router.js";
+import { useLoad } from "./ui/load.js";
+import { ErrorNote } from "./ui/page.js";
+import { Link } from "./ui/text.js";
 
-const NAV: [path: string, label: string][] = [
-  ["/contacts", "Contacts"],
-  ["/lists", "Lists"],
-  ["/campaigns", "Campaigns"],
-  ["/deliveries", "Deliveries"],
-  ["/queue", "Queue & clock"],
-  ["/alerts", "Alerts"],
-  ["/journal", "Journal"],
-  ["/faults", "Faults"],
-  ["/settings", "Settings"],
+/** The pages in the navigation, in its order; the root is the contacts page. */
+const PAGES: { path: string; label: string; Page: ComponentType<PageProps> }[] = [
+  { path: "/contacts", label: "Contacts", Page: Contacts },
+  { path: "/lists", label: "Lists", Page: Lists },
+  { path: "/campaigns", label: "Campaigns", Page: Campaigns },
+  { path: "/deliveries", label: "Deliveries", Page: Deliveries },
+  { path: "/queue", label: "Queue & clock", Page: Queue },
+  { path: "/alerts", label: "Alerts", Page: Alerts },
+  { path: "/journal", label: "Journal", Page: Journal },
+  { path: "/faults", label: "Faults", Page: Faults },
+  { path: "/settings", label: "Settings", Page: Settings },
+];
+
+/** A record's page: its path names its id. */
+const DETAILS: [pattern: string, Detail: ComponentType<{ id: string } & PageProps>][] = [
+  ["/contacts/:id", Conversation],
+  ["/lists/:id", ListDetail],
+  ["/campaigns/:id", CampaignDetail],
 ];
 
 export function App() {
@@ -44,7 +57,7 @@ export function App() {
 
 function Shell({ onLogOut }: { onLogOut: () => void }) {
   const { path, query } = useLocation();
-  const accounts = useLoad(() => call(admin.GET("/accounts")), []);
+  const accounts = useLoad(() => admin().accounts(), []);
   const chosen = query.get("account");
   const account = accounts.data?.find((a) => a.id === chosen);
 
@@ -69,7 +82,7 @@ function Shell({ onLogOut }: { onLogOut: () => void }) {
       </header>
       <nav aria-label="Pages" class="side">
         <ul>
-          {NAV.map(([to, label]) => (
+          {PAGES.map(({ path: to, label }) => (
             <li key={to}>
               <Link to={to} current={path === to || path.startsWith(`${to}/`)}>
                 {label}
@@ -118,44 +131,16 @@ function AccountPicker({ accounts, value, path }: { accounts: Account[]; value: 
   );
 }
 
-export interface PageProps {
-  accountId: string;
-  /** Undefined until the accounts are loaded. */
-  account: Account | undefined;
-  accounts: Account[];
-  reloadAccounts: () => void;
-}
-
 function Route({ path, ...props }: { path: string } & PageProps): ComponentChildren {
-  let params: Record<string, string> | undefined;
-  if ((params = match("/contacts/:id", path))) return <Conversation key={params.id} id={params.id!} {...props} />;
-  if ((params = match("/lists/:id", path))) return <ListDetail key={params.id} id={params.id!} {...props} />;
-  if ((params = match("/campaigns/:id", path))) return <CampaignDetail key={params.id} id={params.id!} {...props} />;
-  switch (path.replace(/\/$/, "") || "/") {
-    case "/":
-    case "/contacts":
-      return <Contacts {...props} />;
-    case "/lists":
-      return <Lists {...props} />;
-    case "/campaigns":
-      return <Campaigns {...props} />;
-    case "/deliveries":
-      return <Deliveries {...props} />;
-    case "/queue":
-      return <Queue {...props} />;
-    case "/alerts":
-      return <Alerts {...props} />;
-    case "/journal":
-      return <Journal {...props} />;
-    case "/faults":
-      return <Faults {...props} />;
-    case "/settings":
-      return <Settings {...props} />;
-    default:
-      return (
-        <p role="alert">
-          No page at {path}. <Link to="/contacts">Contacts</Link>
-        </p>
-      );
+  for (const [pattern, Detail] of DETAILS) {
+    const params = match(pattern, path);
+    if (params) return <Detail key={params.id} id={params.id!} {...props} />;
   }
+  const found = PAGES.find((page) => page.path === (path.replace(/\/$/, "") || "/contacts"));
+  if (found) return <found.Page {...props} />;
+  return (
+    <p role="alert">
+      No page at {path}. <Link to="/contacts">Contacts</Link>
+    </p>
+  );
 }

@@ -1,6 +1,6 @@
 import { render } from "preact";
 import { App } from "./app.js";
-import { token } from "./api.js";
+import { token } from "./api/admin.js";
 
 // The printed URL carries the token in its fragment (never sent to the server): keep it for this
 // tab and take it out of the address bar, history and any screenshot.

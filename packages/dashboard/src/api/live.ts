@@ -1,0 +1,102 @@
+/**
+ * The admin event stream (GET /__admin/events), through the client's events(): read with fetch, so
+ * the token goes in a header and never in a URL. Pages reload what they show when an event comes,
+ * and when the stream comes back after a break (events may have been missed).
+ */
+import type { AdminEvent, EventSubscription } from "@intake/server/admin-client";
+import { useEffect, useRef } from "preact/hooks";
+import { admin } from "./admin.js";
+
+/** An event of the stream, or the dashboard's own word that it may have missed some (a reconnect). */
+type LiveEvent = AdminEvent | { type: "reconnect"; at: string; accountId: string | null };
+
+/** Events of these types. */
+export const ofType =
+  (...types: AdminEvent["type"][]) =>
+  (event: AdminEvent) =>
+    types.includes(event.type);
+
+/** Events that concern this contact. */
+export const about = (contactId: string) => (event: AdminEvent) => "contactId" in event && event.contactId === contactId;
+
+type Listener = (event: LiveEvent) => void;
+
+const RETRY_MS = 1000;
+
+const listeners = new Set<Listener>();
+let running: { accountId: string | null; stop: () => void } | undefined;
+
+/** Runs the stream for one account (null: all) while anything listens. */
+function connect(accountId: string | null): () => void {
+  const abort = new AbortController();
+  let lastEventId: number | undefined;
+  const dispatch = (event: LiveEvent) => listeners.forEach((listener) => listener(event));
+
+  const run = async () => {
+    while (!abort.signal.aborted) {
+      let subscription: EventSubscription | undefined;
+      try {
+        subscription = await admin().events({ accountId: accountId ?? undefined, lastEventId, signal: abort.signal });
+        for await (const { event } of subscription) dispatch(event);
+      } catch {
+        // Refused, cut off or stopped: whether it was stopped decides below.
+      }
+      lastEventId = subscription?.lastEventId ?? lastEventId;
+      if (abort.signal.aborted) return;
+      // The stream ended (a restart, a network blip): pick up where it left off.
+      dispatch({ type: "reconnect", at: new Date().toISOString(), accountId });
+      await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+    }
+  };
+  void run();
+  return () => abort.abort();
+}
+
+/**
+ * Reloads what a page shows (each of `reloads`) when an event of the account (all accounts' when
+ * null) that it `shows` comes, and when the stream comes back after a break.
+ */
+export function useReloadOn(accountId: string | null, shows: (event: AdminEvent) => boolean, ...reloads: (() => void)[]): void {
+  useLive(accountId, (events) => {
+    if (events.some((event) => event.type === "reconnect" || shows(event))) reloads.forEach((reload) => reload());
+  });
+}
+
+/**
+ * Calls `onEvent` for the account's events (all accounts' when null), coalescing the events that
+ * arrive together into one call, so a page reloads once for them. The subscription hands over a
+ * read's events one promise at a time, so they are gathered until the next task, not microtask.
+ */
+function useLive(accountId: string | null, onEvent: (events: LiveEvent[]) => void): void {
+  const handler = useRef(onEvent);
+  handler.current = onEvent;
+  useEffect(() => {
+    let pending: LiveEvent[] = [];
+    let queued = false;
+    let live = true;
+    const listener: Listener = (event) => {
+      pending.push(event);
+      if (queued) return;
+      queued = true;
+      setTimeout(() => {
+        const batch = pending;
+        pending = [];
+        queued = false;
+        if (live) handler.current(batch);
+      });
+    };
+    listeners.add(listener);
+    if (running?.accountId !== accountId) {
+      running?.stop();
+      running = { accountId, stop: connect(accountId) };
+    }
+    return () => {
+      listeners.delete(listener);
+      live = false;
+      if (listeners.size === 0) {
+        running?.stop();
+        running = undefined;
+      }
+    };
+  }, [accountId]);
+}

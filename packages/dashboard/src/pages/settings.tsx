@@ -1,0 +1,124 @@
+/** Settings: the Custom Channel Webhook URL and its secret, the API key with Generate, credits and their history, an agency's sub-accounts. */
+import { useState } from "preact/hooks";
+import { admin, type Account, type Schemas } from "../api/admin.js";
+import { ofType, useReloadOn } from "../api/live.js";
+import { ActionForm } from "../ui/action-form.js";
+import { formValue, InputField } from "../ui/fields.js";
+import { useAction, useLoad } from "../ui/load.js";
+import { ErrorNote, Loading, Note, Page } from "../ui/page.js";
+import { Table, type Column } from "../ui/table.js";
+import { Link, Time } from "../ui/text.js";
+import type { PageProps } from "./shared.js";
+
+type Settled = { account: Account; reloadAccounts: () => void };
+
+export function Settings({ account, accounts, reloadAccounts }: PageProps) {
+  // The account's settings are on its record: wait for the accounts.
+  if (!account) return <p class="muted">Loading…</p>;
+  return (
+    <Page title={`Settings: ${account.name}`}>
+      <Webhook account={account} reloadAccounts={reloadAccounts} />
+      <ApiKey account={account} reloadAccounts={reloadAccounts} />
+      <Credits account={account} />
+      {account.kind === "agency" ? <Subaccounts account={account} reloadAccounts={reloadAccounts} subaccounts={accounts.filter((a) => a.agencyId === account.id)} /> : null}
+    </Page>
+  );
+}
+
+function Webhook({ account, reloadAccounts }: Settled) {
+  const action = useAction();
+  const secret = <InputField label="Webhook secret" hint="Verify the webhook-signature header with it (Standard Webhooks)." readOnly value={account.webhookSecret} class="mono" />;
+  return (
+    <ActionForm
+      class="card"
+      title="Custom Channel Webhook"
+      titleId="webhook-title"
+      action={action}
+      submit="Save webhook URL"
+      done="Webhook URL saved."
+      onSubmit={(form) => admin().updateAccount(account.id, { webhookUrl: formValue(form, "webhookUrl").trim() || null })}
+      onDone={reloadAccounts}
+      after={secret}
+    >
+      <InputField label="Webhook URL" hint="Replies to custom-channel contacts are POSTed here, signed. Empty: none." name="webhookUrl" type="url" defaultValue={account.webhookUrl ?? ""} key={account.webhookUrl} />
+    </ActionForm>
+  );
+}
+
+function ApiKey({ account, reloadAccounts }: Settled) {
+  const generate = useAction();
+  const [fresh, setFresh] = useState(false);
+  const rotate = async () => {
+    setFresh(false);
+    if (await generate.run(() => admin().rotateApiKey(account.id))) {
+      setFresh(true);
+      reloadAccounts();
+    }
+  };
+  return (
+    <section class="card" aria-labelledby="key-title">
+      <h2 id="key-title">Account &gt; API Key</h2>
+      <InputField label="API key" readOnly value={account.apiKey} class="mono" />
+      <ErrorNote error={generate.error} />
+      {fresh ? <Note>A new key was generated: the old one is refused from now on.</Note> : null}
+      <button type="button" disabled={generate.busy} onClick={rotate}>
+        Generate
+      </button>
+    </section>
+  );
+}
+
+const CREDIT_COLUMNS: Column<Schemas["CreditTransaction"]>[] = [
+  { head: "When", cell: (t) => <Time at={t.createdAt} /> },
+  { head: "Amount", cell: (t) => (t.amount > 0 ? `+${t.amount}` : t.amount) },
+  { head: "Balance after", cell: (t) => t.balanceAfter },
+  { head: "Source", cell: (t) => t.source },
+  { head: "Description", cell: (t) => t.description },
+];
+
+function Credits({ account }: { account: Account }) {
+  const credits = useLoad(() => admin().credits(account.id), [account.id]);
+  useReloadOn(account.id, ofType("message.sent", "bot.outcome", "request.answered"), credits.reload);
+  return (
+    <section class="card" aria-labelledby="credits-title">
+      <h2 id="credits-title">Credits</h2>
+      <Loading loaded={credits}>
+        {(data) => (
+          <>
+            <p>
+              Balance: <strong>{data.balance}</strong>
+            </p>
+            <Table columns={CREDIT_COLUMNS} rows={[...data.transactions].reverse()} rowKey={(t) => t.id} caption="Credit history, newest first" />
+          </>
+        )}
+      </Loading>
+    </section>
+  );
+}
+
+function Subaccounts({ account, reloadAccounts, subaccounts }: Settled & { subaccounts: Account[] }) {
+  const action = useAction();
+  const create = (form: HTMLFormElement) => {
+    const name = formValue(form, "name").trim();
+    return admin().createSubaccount(account.id, { email: formValue(form, "email"), ...(name ? { name } : {}) });
+  };
+  return (
+    <section class="card" aria-labelledby="subs-title">
+      <h2 id="subs-title">Sub-accounts</h2>
+      <ul>
+        {subaccounts.map((sub) => (
+          <li key={sub.id}>
+            <Link to="/settings" query={{ account: sub.id }}>
+              {sub.name}
+            </Link>{" "}
+            ({sub.email}) — {sub.credits} credits
+          </li>
+        ))}
+      </ul>
+      <ActionForm action={action} submit="Add sub-account" onSubmit={create} onDone={(_, form) => (form.reset(), reloadAccounts())}>
+        <InputField label="Sub-account email" name="email" type="email" required />
+        <InputField label="Sub-account name" name="name" maxLength={200} />
+      </ActionForm>
+    </section>
+  );
+}

@@ -1,0 +1,47 @@
+/** The dashboard's tables: a header row of columns, a row a record. */
+import type { ComponentChildren } from "preact";
+
+export interface Column<T> {
+  head: ComponentChildren;
+  cell: (row: T) => ComponentChildren;
+  /** The cell's class (`mono` for headers and signatures). */
+  class?: string;
+}
+
+export interface TableProps<T> {
+  columns: Column<T>[];
+  rows: T[];
+  rowKey: (row: T) => string | number;
+  rowClass?: (row: T) => string | undefined;
+  caption?: ComponentChildren;
+  /** A caption for screen readers only: the page's heading already says it. */
+  captionHidden?: boolean;
+}
+
+export function Table<T>({ columns, rows, rowKey, rowClass, caption, captionHidden }: TableProps<T>) {
+  return (
+    <table>
+      {caption ? <caption class={captionHidden ? "visually-hidden" : undefined}>{caption}</caption> : null}
+      <thead>
+        <tr>
+          {columns.map((column, i) => (
+            <th key={i} scope="col">
+              {column.head}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={rowKey(row)} class={rowClass?.(row)}>
+            {columns.map((column, i) => (
+              <td key={i} class={column.class}>
+                {column.cell(row)}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

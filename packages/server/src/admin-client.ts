@@ -1,0 +1,13 @@
+/**
+ * @intake/server/admin-client: the typed admin API client alone, for a browser page (the
+ * dashboard) or any code that talks to a server started elsewhere. It loads none of the server
+ * and nothing Node-only: openapi-fetch and eventsource-parser are all it brings.
+ *
+ * ```ts
+ * const admin = createAdminClient({ adminUrl: "/__admin", token });
+ * for await (const { event } of await admin.events({ accountId })) console.log(event.type);
+ * ```
+ */
+export { createAdminClient, AdminApiError, unwrap, type AdminClient, type AdminClientOptions, type Delivery, type EventsOptions } from "./admin/client.js";
+export type { AdminEvent, EventSubscription, ReceivedEvent } from "./admin/event-stream.js";
+export type { components as AdminComponents, paths as AdminPaths } from "./generated/admin.js";
