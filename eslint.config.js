@@ -26,6 +26,12 @@ export default tseslint.config(
     },
   },
   {
+    // Small modules and short functions, each read in one sitting.
+    files: ["packages/*/src/**/*.{ts,tsx}"],
+    ignores: ["**/generated/**"],
+    rules: { "max-lines": ["error", { max: 400 }], "max-lines-per-function": ["error", { max: 120 }] },
+  },
+  {
     files: ["packages/server/src/**/*.ts"],
     rules: { "no-restricted-imports": ["error", { patterns: [ONLY_DOMAIN_WRITES] }] },
   },

@@ -17,7 +17,6 @@ import { applySeed, loadSnapshot, snapshot, type Seed, type Snapshot } from "./d
 import { createEngine, type EngineOptions } from "./engine/index.js";
 import type { EventSource } from "./events/stream.js";
 import { adminDocument } from "./generated/admin-document.js";
-import type { OpenApiDocument } from "@intake/spec";
 import type { DashboardFiles } from "./http/dashboard.js";
 import { fromFetchRequest, toFetchResponse, type ApiRequest, type ApiResponse } from "./http/exchange.js";
 import { Faults, type FaultRuleInput } from "./http/faults.js";
@@ -175,7 +174,7 @@ export function createIntake(options: IntakeOptions = {}): Intake {
     domain,
     api: apiOperations,
     admin: {
-      document: adminDocument as unknown as OpenApiDocument,
+      document: adminDocument,
       operation: (operationId) => bindAdmin(operationId, adminDeps),
       validator: adminValidator,
       token: adminToken,
@@ -255,14 +254,14 @@ function subscribers(domain: Domain, options: IntakeOptions, onError: (error: un
   return { journal, rateLimiter, faults, feed, streamLimits, stop: () => stops.forEach((stop) => stop()) };
 }
 
-/** The starting state: a snapshot (what a data file holds), else the seed. */
+/** The starting state: a snapshot (what a data file holds), else the seed (which a reset goes back to: checked either way). */
 function startFrom(domain: Domain, options: IntakeOptions): void {
+  if (options.seed) bodyChecker("applySeed", "Seed")(options.seed);
   if (options.snapshot) {
     // The clock first: the stored jobs' times are on it.
     if (domain.clock.mode === "virtual") (domain.clock as VirtualClock).set(Date.parse(options.snapshot.clock.now));
     loadSnapshot(domain, options.snapshot, "load");
   } else if (options.seed) {
-    bodyChecker("applySeed", "Seed")(options.seed);
     applySeed(domain, options.seed);
   }
 }

@@ -12,8 +12,8 @@
  * rule for every area (below) and one error-shape rule (exchange.ts's `errorResponse`, which the
  * node adapter uses too when the core cannot answer).
  */
-import { document, type AuthForm, type OpenApiDocument } from "@intake/spec";
-import type { OperationId, OperationInput, Success } from "../api/types.js";
+import { document, type OpenApiDocument } from "@intake/spec";
+import type { Handler, OperationId, OperationInput, Success } from "../api/types.js";
 import type { Domain } from "../domain/domain.js";
 import { HttpError, badRequest, internalError } from "../shared/errors.js";
 import { authenticate, confirmAccount, limitRate, requireAdminToken, type RateLimiter } from "./keys.js";
@@ -28,7 +28,7 @@ import { validateRequest } from "./input.js";
 import { compileApiValidators, type OperationValidator } from "./validation.js";
 
 /** The /v1 operations, by operationId. */
-export type ApiOperations = { [Id in OperationId]: (input: OperationInput<Id>, domain: Domain) => Success<Id> | Promise<Success<Id>> };
+export type ApiOperations = { [Id in OperationId]: Handler<Id> };
 
 /** An admin operation, by operationId, on its checked input. */
 export type AdminOperation = (call: { body: unknown; query: Record<string, unknown>; params: Record<string, string>; headers: HeaderReader }) => Result | Promise<Result>;
@@ -107,7 +107,12 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
       .then(validateRequest((context) => options.admin.validator(context.route.operationId), options.maxBodyBytes))
       .then(runAdminOperation(options.admin.operation))
       .compose(ends),
-    dashboard: Chain.start().then(secureDashboard).then(requireHttps(options.trustForwardedProto)).then(requireRoute).then(serveDashboard(options.dashboardFiles)).compose(ends),
+    dashboard: Chain.start()
+      .then(secureDashboard)
+      .then(requireHttps(options.trustForwardedProto))
+      .then(requireRoute)
+      .then(serveDashboard(options.dashboardFiles))
+      .compose(ends),
   };
 
   return {
@@ -141,6 +146,7 @@ function shapeOf(area: Area, match: RouteMatch) {
   return area === "dashboard" ? "text" : "general";
 }
 
+/** Any /v1 operation, its input and answer those of every operation (the route says which it is). */
 type AnyApiOperation = (input: OperationInput<OperationId>, domain: Domain) => Success<OperationId> | Promise<Success<OperationId>>;
 
 /** Runs the route's /v1 operation on the checked input. */
@@ -148,7 +154,7 @@ function runApiOperation(operations: ApiOperations, domain: Domain): Step<Routed
   return async function runApiOperation(context) {
     const operation = operations[context.route.operationId as OperationId] as AnyApiOperation;
     const { query, params, body } = context.input;
-    const input = { account: context.account, form: context.auth.form as AuthForm, body: body as never, query: query as Record<string, string>, params, headers: context.request.headers };
+    const input = { account: context.account, form: context.auth.form, body: body as never, query: query as Record<string, string>, params, headers: context.request.headers };
     return answerOf(await operation(input, domain), context.headers);
   };
 }
@@ -166,13 +172,13 @@ function runAdminOperation(operation: (operationId: string) => AdminOperation): 
 // told to trust it.
 
 /** Whether the request came over HTTPS (or, trusted, through a proxy that says it did). */
-export function isSecure(request: ApiRequest, trustForwardedProto: boolean): boolean {
+function isSecure(request: ApiRequest, trustForwardedProto: boolean): boolean {
   const forwarded = trustForwardedProto ? request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase() : undefined;
   return (forwarded || request.url.protocol.slice(0, -1)) === "https";
 }
 
 export function requireHttps(trustForwardedProto: boolean): Step {
-  return function requireHttpsStep(context, next) {
+  return function requireHttps(context, next) {
     if (isSecure(context.request, trustForwardedProto)) return next(context);
     const { host, pathname } = context.url;
     throw badRequest(
