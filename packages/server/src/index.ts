@@ -3,7 +3,7 @@ export type { Seed, Snapshot } from "./domain/state.js";
 export { realClock, virtualClock, VIRTUAL_EPOCH, type Clock, type VirtualClock } from "./shared/clock.js";
 export type { components as AdminComponents, paths as AdminPaths } from "./generated/admin.js";
 export type { JournalEntry } from "./live/journal.js";
-export type { AnsweredRequest, BotOutcome, DomainEvent, Published } from "./events/events.js";
+export type { AnsweredRequest, BotOutcome, DomainEvent, Envelope, EventOf } from "./events/events.js";
 export type { EventSource, Listener } from "./events/stream.js";
 export type { ApiRequest, ApiResponse, HeaderReader } from "./http/exchange.js";
 export { createAdminClient, AdminApiError, type AdminClient, type AdminClientOptions, type Delivery, type EventsOptions } from "./admin/client.js";

@@ -1,7 +1,7 @@
 // What the server's house promises of itself (DESIGN.md): one front door with one HTTPS rule for
 // every part of the service, one event stream that every subscriber hears in the order things
 // happened, and the admin API in code as the same typed client a test gets over HTTPS.
-import { createIntake, type Published } from "@intake/server";
+import { createIntake, type DomainEvent, type Envelope } from "@intake/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { startHarness, type HttpsHarness } from "./support/harness.js";
 import { KEYS, SEED } from "./support/seed.js";
@@ -76,12 +76,14 @@ describe("one event stream", () => {
 
   it("numbers its events, times them on the server's clock, and carries the records each change wrote", async () => {
     const intake = createIntake({ seed: SEED, rateLimit: 0, clock: "virtual" });
-    const events: Published[] = [];
-    intake.events.subscribe((event) => events.push(event));
+    const events: Array<{ event: DomainEvent; envelope: Envelope }> = [];
+    intake.events.subscribe((event, envelope) => events.push({ event, envelope }));
     await intake.fetch(receive("SM-2", "u-2"));
-    const received = events.find((event) => event.type === "message.received");
-    expect(received).toMatchObject({ at: intake.clock.now(), changes: [{ kind: "message", record: { messageSid: "SM-2" } }] });
-    expect(events.map((event) => event.seq)).toEqual([...events.map((event) => event.seq)].sort((a, b) => a - b));
+    const received = events.find(({ event }) => event.type === "message.received");
+    expect(received?.envelope).toMatchObject({ at: intake.clock.now(), changes: [{ kind: "message", record: { messageSid: "SM-2" } }] });
+    const numbers = events.map(({ envelope }) => envelope.seq);
+    expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
+    expect(new Set(numbers).size).toBe(numbers.length);
     await intake.close();
   });
 

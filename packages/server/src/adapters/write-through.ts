@@ -5,7 +5,7 @@
  * crash loses nothing that was answered, and a write costs what it changed, however large the state.
  */
 import type { Snapshot } from "../domain/state.js";
-import type { Published } from "../events/events.js";
+import type { EventSource } from "../events/stream.js";
 import { HttpError } from "../shared/errors.js";
 import { explain, type Changes, type DataFile, type Meta } from "./data-file.js";
 
@@ -14,7 +14,7 @@ export interface Persisted {
   snapshot(): Snapshot;
   idState(): unknown;
   clock: { mode: "real" | "virtual"; now(): number };
-  events: { subscribe(listener: (event: Published) => void): () => void };
+  events: EventSource;
   holdAnswers(hold: () => Promise<void> | undefined): () => void;
   reportError(error: unknown): void;
 }
@@ -65,15 +65,15 @@ export function persist(intake: Persisted, file: DataFile): Persistence {
   /** The last commit failed: the next failures are not reported again, until one succeeds. */
   let failing = false;
 
-  const unsubscribe = intake.events.subscribe((event) => {
+  const unsubscribe = intake.events.subscribe((event, envelope) => {
     if (event.type === "state.replaced") {
       everything = true;
       changes = new Map();
-    } else if (event.changes.length === 0 && event.type !== "clock.advanced") {
+    } else if (envelope.changes.length === 0 && event.type !== "clock.advanced") {
       // Nothing to save (a request answered): the clock and the ids go with the next commit.
       return;
     } else if (!everything) {
-      for (const change of event.changes) {
+      for (const change of envelope.changes) {
         let records = changes.get(change.kind);
         if (!records) changes.set(change.kind, (records = new Map()));
         records.set(change.id, change.record);

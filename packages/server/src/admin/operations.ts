@@ -85,7 +85,8 @@ export const operations: { [Id in keyof contract]: AdminHandler<Id> } = {
   getSnapshot: (_, { domain }) => ok(snapshot(domain)),
   restoreSnapshot: async ({ body }, { domain, engine }) => ok(await engine.whilePaused(() => loadSnapshot(domain, body, "restore"))),
   resetState: async ({ body }, { domain, engine, initialSeed }) => ok(await engine.whilePaused(() => resetState(domain, body ?? initialSeed))),
-  applySeed: ({ body }, { domain }) => ok(applySeed(domain, body)),
+  // Paused like a reset: a seed that fails puts the whole state back, under no work in flight.
+  applySeed: async ({ body }, { domain, engine }) => ok(await engine.whilePaused(() => applySeed(domain, body))),
 
   // Accounts
   listAccounts: (_, { domain }) => ok([...domain.store.account.all()].map(present.toAccount)),

@@ -23,7 +23,8 @@ export const operations: { [Id in OperationId]: Handler<Id> } = {
     const input: Schemas["ContactFields"] =
       form === "bearer" ? { phone: snake.phone_number, email: snake.email, firstName: snake.first_name, lastName: snake.last_name, customFields: snake.custom_fields } : body;
     const phone = input.phone === undefined ? null : toE164(input.phone, form === "bearer" ? "phone_number" : "phone");
-    const { contact, created } = createOrFindContact(domain, account, { ...input, phone });
+    const { firstName, lastName, email, customFields } = input;
+    const { contact, created } = createOrFindContact(domain, account, { firstName, lastName, email, customFields, phone });
     return { status: created ? 201 : 200, body: toContact(contact) };
   },
 

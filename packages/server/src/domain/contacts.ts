@@ -13,7 +13,6 @@ type SeedContact = components["schemas"]["SeedContact"];
 
 /** What a new contact may be given; the rest starts empty. */
 export interface ContactFields {
-  id?: string;
   firstName?: string | null;
   lastName?: string | null;
   /** In E.164. */
@@ -24,9 +23,10 @@ export interface ContactFields {
   customChannel?: string | null;
 }
 
-export function createContact(domain: Domain, owner: AccountRecord, fields: ContactFields): ContactRecord {
+/** A new contact; `id` only where the caller chooses it (a seed, an import). */
+export function createContact(domain: Domain, owner: AccountRecord, fields: ContactFields, id?: string): ContactRecord {
   const contact = writable(domain).contact.insert({
-    id: fields.id ?? domain.ids.id("ct_"),
+    id: id ?? domain.ids.id("ct_"),
     accountId: owner.id,
     firstName: clean(fields.firstName),
     lastName: clean(fields.lastName),
@@ -60,7 +60,7 @@ export function createOrFindContact(domain: Domain, owner: AccountRecord, fields
   const email = clean(fields.email);
   const existing = fields.phone ? contactByPhone(domain, owner.id, fields.phone) : email ? contactByEmail(domain, owner.id, email) : undefined;
   if (existing) return { contact: existing, created: false };
-  return { contact: createContact(domain, owner, { ...fields, email, fromId: null, customChannel: null }), created: true };
+  return { contact: createContact(domain, owner, fields), created: true };
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -95,7 +95,8 @@ export function contactForSender(
   const linked = (phone && contactByPhone(domain, owner.id, phone)) || (email && contactByEmail(domain, owner.id, email)) || undefined;
   if (linked && !linked.fromId) return updateContact(domain, linked, channel ? { fromId, customChannel: channel } : { fromId });
   return createContact(domain, owner, {
-    ...fields,
+    firstName: fields.firstName,
+    lastName: fields.lastName,
     // The phone goes on the new contact only if no other contact has it: phone numbers stay unique.
     phone: phone && !contactByPhone(domain, owner.id, phone) ? phone : null,
     email: clean(fields.email) ?? email,
@@ -121,7 +122,8 @@ export function upsertContact(domain: Domain, owner: AccountRecord, input: SeedC
   const match = matchContact(domain, owner, input);
   if ("known" in match) return match.known;
   if (input.id && domain.store.contact.get(input.id)) throw conflict(`A contact with id ${input.id} already exists.`);
-  return createContact(domain, owner, { ...input, phone: match.phone });
+  const { id, ...fields } = input;
+  return createContact(domain, owner, { ...fields, phone: match.phone }, id);
 }
 
 function seedPhone(phone: string): string {

@@ -60,7 +60,7 @@ function seedOwned(domain: Domain, owner: AccountRecord, seed: Schemas["SeedAcco
 export function resetState(domain: Domain, seed: Seed | undefined): Counts {
   const before = writable(domain).records();
   try {
-    writable(domain).load({});
+    writable(domain).clear();
     if (seed) applySeed(domain, seed);
   } catch (error) {
     replace(domain, before, "rollback");

@@ -73,15 +73,15 @@ export type AnsweredRequest = Omit<components["schemas"]["JournalEntry"], "at" |
   key?: string;
 };
 
-/** An event as subscribers get it: numbered, timed on the server's clock, with the store's changes behind it. */
-export type Published = DomainEvent & {
+/** What the stream adds to an event it hands out: its number, its time, the store's changes behind it. */
+export interface Envelope {
   /** Increasing for the server's life, from 1. */
   readonly seq: number;
   /** Epoch ms on the server's clock. */
   readonly at: number;
   /** The records written or removed since the event before this one. */
   readonly changes: readonly Change[];
-};
+}
 
-/** One kind of event, as published. */
-export type PublishedOf<T extends EventType> = Published & { type: T };
+/** One kind of event. */
+export type EventOf<T extends EventType> = Extract<DomainEvent, { type: T }>;

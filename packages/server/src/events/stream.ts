@@ -5,66 +5,78 @@
  * before it. A subscriber that throws is reported and skipped: what it reacts to has happened.
  */
 import type { Change } from "../store/store.js";
-import type { DomainEvent, EventType, Published, PublishedOf } from "./events.js";
+import type { DomainEvent, Envelope, EventOf, EventType } from "./events.js";
 
-export type Listener = (event: Published) => void;
+export type Listener = (event: DomainEvent, envelope: Envelope) => void;
 
 /** The stream as a subscriber sees it. */
 export interface EventSource {
   /** Every event from now on, until the returned function is called. */
   subscribe(listener: Listener): () => void;
   /** Only events of these types. */
-  on<T extends EventType>(types: readonly T[], listener: (event: PublishedOf<T>) => void): () => void;
+  on<T extends EventType>(types: readonly T[], listener: (event: EventOf<T>, envelope: Envelope) => void): () => void;
 }
 
 export interface EventStream extends EventSource {
-  /** Publishes an event with the changes behind it; it reaches every subscriber before this returns. */
+  /**
+   * Publishes an event with the changes behind it. It reaches every subscriber before this
+   * returns; one published by a subscriber, after the event that subscriber is handling has
+   * reached every other.
+   */
   publish(event: DomainEvent, changes?: readonly Change[]): void;
 }
 
 const NONE: readonly Change[] = [];
 
 export function createEventStream(now: () => number, onError: (error: unknown) => void): EventStream {
-  let listeners: Listener[] = [];
+  // Listeners of every event, and of each type: an event is handed only to those that asked for it.
+  let everything: Listener[] = [];
+  const byType = new Map<EventType, Listener[]>();
   let seq = 0;
-  const queue: Published[] = [];
+  const queue: Array<[DomainEvent, Envelope]> = [];
   let delivering = false;
+
+  const hand = (listeners: readonly Listener[], event: DomainEvent, envelope: Envelope) => {
+    for (const listener of listeners) {
+      try {
+        listener(event, envelope);
+      } catch (error) {
+        onError(error);
+      }
+    }
+  };
 
   const deliver = () => {
     delivering = true;
     try {
-      for (let event = queue.shift(); event; event = queue.shift()) {
-        for (const listener of listeners) {
-          try {
-            listener(event);
-          } catch (error) {
-            onError(error);
-          }
-        }
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const [event, envelope] = next;
+        hand(everything, event, envelope);
+        const typed = byType.get(event.type);
+        if (typed) hand(typed, event, envelope);
       }
     } finally {
       delivering = false;
     }
   };
 
-  const subscribe = (listener: Listener) => {
-    listeners = [...listeners, listener];
-    return () => {
-      listeners = listeners.filter((other) => other !== listener);
-    };
-  };
-
   return {
     publish(event, changes = NONE) {
-      queue.push({ ...event, seq: ++seq, at: now(), changes });
+      queue.push([event, { seq: ++seq, at: now(), changes }]);
       if (!delivering) deliver();
     },
-    subscribe,
+    subscribe(listener) {
+      everything = [...everything, listener];
+      return () => {
+        everything = everything.filter((other) => other !== listener);
+      };
+    },
     on(types, listener) {
-      const wanted = new Set<EventType>(types);
-      return subscribe((event) => {
-        if (wanted.has(event.type)) listener(event as PublishedOf<(typeof types)[number]>);
-      });
+      const own = listener as Listener;
+      for (const type of types) byType.set(type, [...(byType.get(type) ?? []), own]);
+      return () => {
+        for (const type of types) byType.set(type, (byType.get(type) ?? []).filter((other) => other !== own));
+      };
     },
   };
 }

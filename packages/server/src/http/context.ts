@@ -76,3 +76,13 @@ export interface Authenticated {
 export interface Checked {
   input: { query: Record<string, unknown>; params: Record<string, string>; body: unknown };
 }
+
+/**
+ * Adds what a step found to the context, for the steps after it, which then see it in their type:
+ * `next(add(context, "account", account))`. Written onto the context itself, which the steps
+ * around (the journal) read too.
+ */
+export function add<C extends Context, K extends string, V>(context: C, key: K, value: V): C & { [P in K]: V } {
+  (context as unknown as Record<K, V>)[key] = value;
+  return context as C & { [P in K]: V };
+}

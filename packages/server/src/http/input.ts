@@ -5,7 +5,7 @@
  */
 import { badRequest } from "../shared/errors.js";
 import type { Step } from "./compose.js";
-import type { Checked, Context, Routed } from "./context.js";
+import { add, type Checked, type Context, type Routed } from "./context.js";
 import { tooLarge, type ApiRequest } from "./exchange.js";
 import type { OperationValidator } from "./validation.js";
 
@@ -26,7 +26,7 @@ export function validateRequest<Needs = unknown>(validatorFor: (context: Context
       validator.body(read.value);
       body = read.value;
     }
-    return next(Object.assign(context, { input: { query, params, body } }));
+    return next(add(context, "input", { query, params, body }));
   };
 }
 

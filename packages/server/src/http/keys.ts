@@ -9,9 +9,8 @@ import type { Clock } from "../shared/clock.js";
 import type { StoreReader } from "../store/store.js";
 import { HttpError } from "../shared/errors.js";
 import type { Step } from "./compose.js";
-import type { ApiKey, Authenticated, Context, Routed } from "./context.js";
+import { add, type ApiKey, type Authenticated, type Context, type Route, type Routed } from "./context.js";
 import type { ApiRequest } from "./exchange.js";
-import type { Route } from "./context.js";
 
 const accountOf = (store: StoreReader, key: string) => (key ? store.account.find("apiKey", "", key) : undefined);
 
@@ -20,7 +19,7 @@ export function authenticate(store: StoreReader): Step<Routed, Authenticated> {
   return function authenticate(context, next) {
     const auth = presentedKey(context.request, context.url, context.route);
     const account = accountOf(store, auth.key) ?? invalidKey();
-    return next(Object.assign(context, { auth, account }));
+    return next(add(add(context, "auth", auth), "account", account));
   };
 }
 
@@ -36,11 +35,12 @@ export function confirmAccount(store: StoreReader): Step<Authenticated> {
     const account = accountOf(store, context.auth.key);
     if (!account) {
       for (const name of Object.keys(context.headers)) if (name.startsWith("ratelimit-")) delete context.headers[name];
-      const seen: Context = context;
-      delete seen.account;
+      // Journaled as a request with that key now is: with no account.
+      const journaled: Context = context;
+      delete journaled.account;
       invalidKey();
     }
-    return next(Object.assign(context, { account }));
+    return next(add(context, "account", account));
   };
 }
 

@@ -8,7 +8,7 @@
 import { AUTH_SCHEMES, listOperations, schemesOf, type AuthForm, type OpenApiDocument } from "@intake/spec";
 import { HttpError, type ErrorShape } from "../shared/errors.js";
 import type { Step } from "./compose.js";
-import type { Area, Route, RouteMatch, Routed } from "./context.js";
+import { add, type Area, type Route, type RouteMatch, type Routed } from "./context.js";
 
 export const BASES: Record<Area, string> = { api: "/v1", admin: "/__admin", dashboard: "/__dashboard" };
 
@@ -63,10 +63,14 @@ export interface Router {
 }
 
 export function createRouter(tables: Record<Area, Route[]>): Router {
-  const areas = (Object.keys(BASES) as Area[]).map((area) => ({ area, base: BASES[area], routes: tables[area] }));
+  const areas = (Object.keys(BASES) as Area[]).map((area) => ({ area, base: BASES[area], under: `${BASES[area]}/`, routes: tables[area] }));
+  const areaOf = (pathname: string) => {
+    for (const entry of areas) if (pathname === entry.base || pathname.startsWith(entry.under)) return entry;
+    return undefined;
+  };
   return {
     match(method, pathname, refused) {
-      const entry = areas.find(({ base }) => pathname === base || pathname.startsWith(`${base}/`));
+      const entry = areaOf(pathname);
       if (!entry || (refused && entry.area !== "api")) return { area: "api", match: NOT_FOUND };
       const relative = pathname.slice(entry.base.length);
       return { area: entry.area, match: matchRoute(entry.routes, method, entry.area === "dashboard" ? relative : relative || "/") };
@@ -120,5 +124,5 @@ export const requireRoute: Step<unknown, Routed> = function requireRoute(context
       allow: match.allow.join(", "),
     });
   }
-  return next(Object.assign(context, { route: match.route, params: match.params }));
+  return next(add(add(context, "route", match.route), "params", match.params));
 };

@@ -6,7 +6,7 @@
  * when somebody needs it: with no one listening, a request costs a closure, not a redaction and a
  * JSON text.
  */
-import type { Published } from "../events/events.js";
+import type { DomainEvent, Envelope } from "../events/events.js";
 import type { EventSource } from "../events/stream.js";
 import type { components } from "../generated/admin.js";
 import type { JobRecord, MessageRecord } from "../store/models.js";
@@ -134,9 +134,9 @@ export function feedLiveEvents(events: EventSource, feed: EventFeed, store: Stor
     return { accountId: message?.accountId ?? null, contactId: message?.contactId ?? null };
   };
 
-  const publish = (event: Published): void => {
+  const publish = (event: DomainEvent, envelope: Envelope): void => {
     // The time is written out only when somebody reads the event.
-    const when = event.at;
+    const when = envelope.at;
     switch (event.type) {
       case "contact.created": {
         const { id, accountId } = event.contact;

@@ -69,7 +69,7 @@ export const KINDS = {
        * The bytes of the files an account's messages embed as data URLs. Made from the records,
        * at load included, never saved: it cannot drift from the messages an account holds.
        */
-      mediaBytes: { key: byAccount, amount: (message) => dataUrlBytes(message.mediaUrl) },
+      mediaBytes: { key: byAccount, amount: (message) => dataUrlBytes(message.mediaUrl), reads: ["accountId", "mediaUrl"] },
     },
   }),
   idempotencyRecord: kind<Stored.IdempotencyRecord>()({ table: "idempotency_records", order: "written" }),
@@ -114,12 +114,15 @@ export interface Counts {
 }
 
 export type Store = Tables & {
-  readonly version: number;
+  /** Counts the writes: a request that moved it changed something. */
+  version: number;
   counts(): Counts;
   /** The changes written since the last call, oldest first. */
-  takeChanges(): Change[];
+  takeChanges(): readonly Change[];
   /** Every record, copied. */
   records(): Records;
+  /** Empties every table (a reset), recording no change: a reset is one. */
+  clear(): void;
   /**
    * Replaces the whole state with these records, or, if they cannot be loaded (a duplicate id, a
    * record of no account), leaves it as it was and throws. Records no change: a load is one.
@@ -127,10 +130,11 @@ export type Store = Tables & {
   load(records: Partial<Records>): void;
 };
 
+const NO_CHANGES: Change[] = [];
+
 export function createStore(): Store {
   let db: Database = createDatabase();
   let changes: Change[] = [];
-  let version = 0;
 
   const tables = {} as Record<KindName, Table<{ id: string }>>;
   for (const kind of KIND_NAMES) {
@@ -139,7 +143,7 @@ export function createStore(): Store {
     // A model's record is made by @mswjs/data (in the database of the moment: a load starts a new one).
     const make = model ? (fields: { id: string }) => (db[model].create as (values: object) => { id: string })(fields) : (fields: { id: string }) => ({ ...fields });
     tables[kind] = new Table(kind, spec, make, (id, record) => {
-      version++;
+      store.version++;
       changes.push({ kind, id, record });
     });
   }
@@ -156,11 +160,9 @@ export function createStore(): Store {
     for (const kind of KIND_NAMES) tables[kind].fill((source[kind] ?? []) as Array<{ id: string }>);
   };
 
-  return {
+  const store: Store = {
     ...(tables as unknown as Tables),
-    get version() {
-      return version;
-    },
+    version: 0,
     counts: () => ({
       accounts: tables.account.size,
       contacts: tables.contact.size,
@@ -169,11 +171,17 @@ export function createStore(): Store {
       messages: tables.message.size,
     }),
     takeChanges() {
+      if (changes.length === 0) return NO_CHANGES;
       const taken = changes;
       changes = [];
       return taken;
     },
     records,
+    clear() {
+      fill({});
+      changes = [];
+      store.version++;
+    },
     load(source) {
       const orphan = orphanIn(source);
       if (orphan) throw new Error(`The records could not be loaded: ${orphan}`);
@@ -185,9 +193,10 @@ export function createStore(): Store {
         throw new Error(`The records could not be loaded: ${(error as Error).message}`, { cause: error });
       }
       changes = [];
-      version++;
+      store.version++;
     },
   };
+  return store;
 }
 
 /** A record of an account the records do not have (reachable by no key), described; else undefined. */

@@ -24,6 +24,8 @@ export type Group<R> = (record: R) => string | null | undefined;
 export interface Tally<R> {
   key(record: R): string;
   amount(record: R): number;
+  /** The fields the key and amount are read from: a change to no other field moves it (the amount may be costly to read). */
+  reads: ReadonlyArray<keyof R>;
 }
 
 export interface KindSpec<R extends Entry, L extends string, G extends string, T extends string> {
@@ -74,9 +76,15 @@ interface TallyIndex<R> extends Tally<R> {
 
 export class Table<R extends Entry, L extends string = string, G extends string = string, T extends string = string> implements ReadTable<R, L, G, T> {
   private byId = new Map<string, R>();
-  private readonly lookups: Record<L, LookupIndex<R>>;
-  private readonly groups: Record<G, GroupIndex<R>>;
-  private readonly tallies: Record<T, TallyIndex<R>>;
+  private readonly lookups: Map<L, LookupIndex<R>>;
+  private readonly groups: Map<G, GroupIndex<R>>;
+  private readonly tallies: Map<T, TallyIndex<R>>;
+  // The same indexes as lists, for the writes that go through them all.
+  private readonly lookupList: Array<LookupIndex<R>>;
+  private readonly groupList: Array<GroupIndex<R>>;
+  private readonly tallyList: Array<TallyIndex<R>>;
+  /** What the indexes read of a record before an update (reused: an update never runs inside another). */
+  private readonly before: Array<string | number | null | undefined> = [];
 
   constructor(
     readonly name: string,
@@ -87,7 +95,10 @@ export class Table<R extends Entry, L extends string = string, G extends string 
   ) {
     this.lookups = mapValues(spec.lookups, (lookup) => ({ scope: lookup.scope, value: lookup.value, entries: new Map() }));
     this.groups = mapValues(spec.groups, (of) => ({ of, entries: new Map() }));
-    this.tallies = mapValues(spec.tallies, (tally) => ({ key: tally.key, amount: tally.amount, entries: new Map() }));
+    this.tallies = mapValues(spec.tallies, (tally) => ({ key: tally.key, amount: tally.amount, reads: tally.reads, entries: new Map() }));
+    this.lookupList = [...this.lookups.values()];
+    this.groupList = [...this.groups.values()];
+    this.tallyList = [...this.tallies.values()];
   }
 
   get size(): number {
@@ -99,16 +110,16 @@ export class Table<R extends Entry, L extends string = string, G extends string 
   }
 
   find(lookup: L, scope: string, value: string): R | undefined {
-    const slot = this.lookups[lookup].entries.get(scope)?.get(value);
+    const slot = this.lookups.get(lookup)?.entries.get(scope)?.get(value);
     return Array.isArray(slot) ? slot[0] : slot;
   }
 
   group(group: G, value: string): readonly R[] {
-    return this.groups[group].entries.get(value) ?? EMPTY;
+    return this.groups.get(group)?.entries.get(value) ?? EMPTY;
   }
 
   tally(tally: T, key: string): number {
-    return this.tallies[tally].entries.get(key) ?? 0;
+    return this.tallies.get(tally)?.entries.get(key) ?? 0;
   }
 
   all(): IterableIterator<R> {
@@ -124,9 +135,10 @@ export class Table<R extends Entry, L extends string = string, G extends string 
 
   /** Changes a stored record in place, re-indexing what the change moved. */
   update(record: R, patch: Partial<Omit<R, "id">>): R {
-    const before = this.keysOf(record);
+    if (this.byId.get(record.id) !== record) throw new Error(`The ${this.name} record ${record.id} is not the one stored: it was replaced (a reset, a load).`);
+    this.readKeys(record, patch);
     Object.assign(record, patch);
-    this.reindex(record, before);
+    this.reindex(record);
     if (this.spec.order === "written") {
       this.byId.delete(record.id);
       this.byId.set(record.id, record);
@@ -139,9 +151,9 @@ export class Table<R extends Entry, L extends string = string, G extends string 
     const record = this.byId.get(id);
     if (!record) return false;
     this.byId.delete(id);
-    for (const index of indexes(this.lookups)) leave(index, index.scope(record), index.value(record), record);
-    for (const index of indexes(this.groups)) part(index, index.of(record), record);
-    for (const index of indexes(this.tallies)) count(index, index.key(record), -index.amount(record));
+    for (const index of this.lookupList) leave(index, index.scope(record), index.value(record), record);
+    for (const index of this.groupList) part(index, index.of(record), record);
+    for (const index of this.tallyList) count(index, index.key(record), -index.amount(record));
     this.written(id, undefined);
     return true;
   }
@@ -154,60 +166,66 @@ export class Table<R extends Entry, L extends string = string, G extends string 
 
   clear(): void {
     this.byId = new Map();
-    for (const index of [...indexes(this.lookups), ...indexes(this.groups), ...indexes(this.tallies)]) index.entries.clear();
+    for (const index of [...this.lookupList, ...this.groupList, ...this.tallyList]) index.entries.clear();
   }
 
   private add(fields: R): R {
     if (this.byId.has(fields.id)) throw new Error(`There are two ${this.name} records with the id ${fields.id}.`);
     const record = this.make(fields);
     this.byId.set(record.id, record);
-    for (const index of indexes(this.lookups)) enter(index, record);
-    for (const index of indexes(this.groups)) join(index, index.of(record), record);
-    for (const index of indexes(this.tallies)) count(index, index.key(record), index.amount(record));
+    for (const index of this.lookupList) enter(index, record);
+    for (const index of this.groupList) join(index, index.of(record), record);
+    for (const index of this.tallyList) count(index, index.key(record), index.amount(record));
     return record;
   }
 
-  /** What each index reads of a record, taken before a change and compared after it. */
-  private keysOf(record: R): Array<string | number | null | undefined> {
-    const keys: Array<string | number | null | undefined> = [];
-    for (const index of indexes(this.lookups)) keys.push(index.scope(record), index.value(record));
-    for (const index of indexes(this.groups)) keys.push(index.of(record));
-    for (const index of indexes(this.tallies)) keys.push(index.key(record), index.amount(record));
-    return keys;
+  /**
+   * What each index reads of a record, taken before a change and compared after it. A tally is read
+   * only when the patch touches a field it reads: its amount may be costly (a data URL's size).
+   */
+  private readKeys(record: R, patch: object): void {
+    const before = this.before;
+    let i = 0;
+    for (const index of this.lookupList) {
+      before[i++] = index.scope(record);
+      before[i++] = index.value(record);
+    }
+    for (const index of this.groupList) before[i++] = index.of(record);
+    for (const index of this.tallyList) {
+      const touched = index.reads.some((field) => field in patch);
+      before[i++] = touched ? index.key(record) : undefined;
+      before[i++] = touched ? index.amount(record) : undefined;
+    }
   }
 
-  private reindex(record: R, before: Array<string | number | null | undefined>): void {
+  private reindex(record: R): void {
+    const before = this.before;
     let i = 0;
-    const next = () => before[i++];
-    for (const index of indexes(this.lookups)) {
-      const scope = next() as string;
-      const value = next() as string | null | undefined;
+    for (const index of this.lookupList) {
+      const scope = before[i++] as string;
+      const value = before[i++] as string | null | undefined;
       if (scope === index.scope(record) && value === index.value(record)) continue;
       leave(index, scope, value, record);
       enter(index, record);
     }
-    for (const index of indexes(this.groups)) {
-      const value = next() as string | null | undefined;
+    for (const index of this.groupList) {
+      const value = before[i++] as string | null | undefined;
       if (value === index.of(record)) continue;
       part(index, value, record);
       join(index, index.of(record), record);
     }
-    for (const index of indexes(this.tallies)) {
-      const key = next() as string;
-      const amount = next() as number;
-      if (key === index.key(record) && amount === index.amount(record)) continue;
+    for (const index of this.tallyList) {
+      const key = before[i++] as string | undefined;
+      const amount = before[i++] as number | undefined;
+      if (key === undefined || amount === undefined || (key === index.key(record) && amount === index.amount(record))) continue;
       count(index, key, -amount);
       count(index, index.key(record), index.amount(record));
     }
   }
 }
 
-function mapValues<K extends string, A, B>(specs: Record<K, A> | undefined, make: (spec: A) => B): Record<K, B> {
-  return Object.fromEntries(Object.entries(specs ?? {}).map(([name, spec]) => [name, make(spec as A)])) as Record<K, B>;
-}
-
-function indexes<I>(byName: Record<string, I>): I[] {
-  return Object.values(byName);
+function mapValues<K extends string, A, B>(specs: Record<K, A> | undefined, make: (spec: A) => B): Map<K, B> {
+  return new Map(Object.entries(specs ?? {}).map(([name, spec]) => [name as K, make(spec as A)]));
 }
 
 function enter<R>(index: LookupIndex<R>, record: R): void {
