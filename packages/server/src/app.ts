@@ -14,6 +14,7 @@ import { adminValidator, bodyChecker } from "./admin/validators.js";
 import { operations as apiOperations } from "./api/operations.js";
 import { createDomain, type Domain } from "./domain/domain.js";
 import { applySeed, loadSnapshot, snapshot, type Seed, type Snapshot } from "./domain/state.js";
+import type { FetchLike } from "./engine/delivery.js";
 import { createEngine, type EngineOptions } from "./engine/index.js";
 import type { EventSource } from "./events/stream.js";
 import { adminDocument } from "./generated/admin-document.js";
@@ -30,6 +31,15 @@ import { realClock, virtualClock, VIRTUAL_EPOCH, type Clock, type VirtualClock }
 import { deterministicIds, randomIds, serialIds, type IdState } from "./shared/ids.js";
 
 export interface IntakeOptions extends EngineOptions {
+  /** For outgoing webhooks. Default: globalThis.fetch, looked up at each call. */
+  fetch?: FetchLike;
+  /** Each auto-recharge webhook is sent twice (same idempotency_key), to prove receivers de-duplicate. */
+  duplicateRechargeWebhooks?: boolean;
+  /**
+   * Let webhook URLs (webhookUrl, autoRechargeUrl) be plain http:// to any host. Default false:
+   * https:// to any host, http:// only to a loopback one (localhost, 127.0.0.0/8, [::1]).
+   */
+  allowHttpWebhooks?: boolean;
   /** Accounts, campaigns, lists and contacts to start with (and to go back to on reset). */
   seed?: Seed;
   /** A snapshot to start from instead of the seed (what a data file holds, or GET /__admin/snapshot gave). */
@@ -89,7 +99,12 @@ export interface Intake {
   admin: AdminClient;
   clock: Clock;
   adminToken: string;
-  /** Everything that happens, as it happens: the domain's events and every request answered. */
+  /**
+   * Everything that happens, as it happens: the domain's events and every request answered, raw
+   * for code in the server's own process. Records are the stored ones, keys and secrets included
+   * (as in `snapshot()`): read them, never change them. `subscribe` gives what /__admin/events
+   * shows instead, request keys redacted.
+   */
   events: EventSource;
   /** The whole state now: what GET /__admin/snapshot gives, and what a data file holds. */
   snapshot(): Snapshot;
@@ -157,10 +172,11 @@ export function createIntake(options: IntakeOptions = {}): Intake {
     return send(request);
   };
   const engine = createEngine({ domain, fetch: fetchHeld, onError, sequential: deterministic !== undefined }, options);
+  // Drawn before the seed's secrets, so a deterministic run's keys stay what they were.
+  const adminToken = options.adminToken ?? `adm_${ids.token(32)}`;
   startFrom(domain, options);
   engine.start();
 
-  const adminToken = options.adminToken ?? `adm_${ids.token(32)}`;
   let dashboardFiles: DashboardFiles | undefined;
   const adminDeps: AdminDeps = {
     domain,
@@ -184,8 +200,9 @@ export function createIntake(options: IntakeOptions = {}): Intake {
     faults: parts.faults,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
     trustForwardedProto: options.trustForwardedProto ?? false,
-    // Deterministic runs number them like every other id, so transcripts match byte for byte.
-    requestId: deterministic ? () => ids.id("req_") : serialIds("req_", ids),
+    // Deterministic runs number them like every other id, so transcripts match byte for byte; the
+    // admin API and the dashboard count apart, so a test's set-up does not move its /v1 ids.
+    requestId: deterministic ? (area) => ids.id(area === "api" ? "req_" : `req_${area}_`) : serialIds("req_", ids),
     hold: holds.held,
     onError,
   });

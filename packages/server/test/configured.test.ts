@@ -86,6 +86,8 @@ describe("the virtual clock", () => {
     expect(earlier).toMatchObject({ status: 409, body: { error: { message: `The clock is at ${before}; it does not go back.` } } });
     const both = await harness.admin("POST", "/clock/advance", { ms: 1, to: before });
     expect(both).toMatchObject({ status: 400, body: { error: { code: "VALIDATION_ERROR", message: "Give ms or to, not both." } } });
+    const neither = await harness.admin("POST", "/clock/advance", {});
+    expect(neither).toMatchObject({ status: 400, body: { error: { code: "VALIDATION_ERROR", message: "Give ms (how far to move the clock) or to (the time to move it to)." } } });
     expect((await harness.admin("GET", "/clock")).body.now).toBe(before);
     expect((await harness.admin("POST", "/clock/advance", { ms: 1000 })).body.now).toBe(new Date(Date.parse(before) + 1000).toISOString());
   });
@@ -489,6 +491,24 @@ describe("deterministic mode", () => {
     expect(second).toEqual(first);
     expect(first[0]).toMatch(/"ct_000001"/);
     expect(first[0]).toMatch(/2026-01-01T00:00:00\.000Z/);
+  });
+
+  it("numbers /v1 requests apart from the admin API's, so a test's set-up does not move them", async () => {
+    const ids = async (adminCalls: number) => {
+      const h = await startHarness({ deterministic: true, seed: { accounts: [{ name: "Det", apiKey: "ik_deterministic_000000001" }] } });
+      const v1 = async () => (await raw(httpsTarget(h), "/contacts?apiKey=ik_deterministic_000000001&email=a%40example.com")).headers.get("x-request-id");
+      const first = await v1();
+      const admin = [];
+      for (let i = 0; i < adminCalls; i++) admin.push((await h.admin("GET", "/accounts")).headers.get("x-request-id"));
+      const second = await v1();
+      await h.close();
+      return { v1: [first, second], admin };
+    };
+    const quiet = await ids(0);
+    const busy = await ids(3);
+    expect(busy.v1).toEqual(quiet.v1);
+    expect(new Set([...busy.v1, ...busy.admin]).size).toBe(5);
+    expect(busy.admin.every((id) => /^req_/.test(String(id)))).toBe(true);
   });
 });
 

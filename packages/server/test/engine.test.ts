@@ -581,7 +581,7 @@ describe("follow-ups", () => {
 
 describe("auto-recharge", () => {
   /** The agency's auto-recharge URL is `url`; the sub-account's replies go to `replies`. */
-  function agencySeed(url: string, replies: string, duplicates = false): [Seed, IntakeOptions] {
+  function agencySeed(url: string, replies: string, duplicates = false, credits = 12): [Seed, IntakeOptions] {
     return [
       {
         accounts: [
@@ -597,7 +597,7 @@ describe("auto-recharge", () => {
                 id: "sub_client",
                 email: "client@northwind.example",
                 apiKey: KEY,
-                credits: 12,
+                credits,
                 autoRecharge: { threshold: 10, amount: 500 },
                 webhookUrl: replies,
                 campaigns: [{ id: "cmp_client", name: "Client bot", state: "Live" }],
@@ -637,6 +637,15 @@ describe("auto-recharge", () => {
     await settle();
     expect(hooks.received).toHaveLength(2);
     expect(hooks.received[1]!.json.idempotency_key).not.toBe(key);
+  });
+
+  it("a message that takes two credits asks once, with the balance it left", async () => {
+    const hooks = await receiver();
+    const { query } = await start(...agencySeed(hooks.url, (await receiver()).url, false, 10));
+    await query.messages.receive({ customData: { messageSid: "SM-1", fromId: "u1", toId: "t", body: "hi" } }); // first message + reply: 10 -> 8
+    await settle();
+    expect(hooks.received.map((r) => r.json.balance)).toEqual([8]);
+    expect((await get("/accounts/sub_client/credits")).balance).toBe(8);
   });
 
   it("with duplicates on, each request comes twice with the same idempotency_key", async () => {

@@ -17,7 +17,7 @@ export const SCHEMA_VERSION = 1;
 /** PRAGMA application_id, "Intk": tells an Intake data file from another program's database. */
 export const APPLICATION_ID = 0x496e746b;
 
-/** The table of each kind of record, as the kind declares it (store/kinds.ts). */
+/** The table of each kind of record, as the kind declares it (KINDS in store/store.ts). */
 export const TABLES = Object.fromEntries(KIND_NAMES.map((kind) => [kind, KINDS[kind].table])) as Record<KindName, string>;
 
 /**

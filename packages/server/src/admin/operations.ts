@@ -5,14 +5,14 @@
  */
 import { adminDocument } from "../generated/admin-document.js";
 import type { components, operations as contract } from "../generated/admin.js";
-import { adjustCredits, createAccount, rotateApiKey, updateAccount } from "../domain/accounts.js";
+import { adjustCredits, createAccount, createSubaccount, rotateApiKey, updateAccount } from "../domain/accounts.js";
 import { createCampaign, updateCampaign } from "../domain/campaigns.js";
-import { searchContacts, updateContact, type ContactSearch } from "../domain/contacts.js";
-import { findDeliveries, redeliver, type DeliveryFilter } from "../domain/deliveries.js";
-import { ownedBy, type Domain } from "../domain/domain.js";
-import { conflict, fail, missing } from "../domain/errors.js";
+import { searchContacts, updateContact } from "../domain/contacts.js";
+import { findDeliveries, redeliver } from "../domain/deliveries.js";
+import type { Domain } from "../domain/domain.js";
+import { fail, missing } from "../domain/errors.js";
 import { createList, importContacts, listIdsOf, updateList } from "../domain/lists.js";
-import { findMessages, type MessageFilter } from "../domain/messages.js";
+import { findMessages } from "../domain/messages.js";
 import { humanReply } from "../domain/replies.js";
 import { applySeed, loadSnapshot, resetState, snapshot, type Seed } from "../domain/state.js";
 import type { Engine } from "../engine/index.js";
@@ -26,9 +26,12 @@ import type { AccountRecord, ContactRecord } from "../store/models.js";
 type Schemas = components["schemas"];
 type BodyOf<Id extends keyof contract> = contract[Id] extends { requestBody?: { content: { "application/json": infer B } } } ? B : undefined;
 
+/** The query as the contract types it, once validated (numbers are numbers). */
+type QueryOf<Id extends keyof contract> = contract[Id] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : Record<string, never>;
+
 export interface Call<Id extends keyof contract> {
   body: BodyOf<Id>;
-  query: Record<string, unknown>;
+  query: QueryOf<Id>;
   params: Record<string, string>;
   headers: HeaderReader;
 }
@@ -57,9 +60,9 @@ const contactOf = ({ store }: Domain, id: string) => store.contact.get(id) ?? fa
 const deliveryOf = ({ store }: Domain, id: string) => store.delivery.get(id) ?? fail(missing("delivery", id));
 
 /** A page of a list: `limit` (default 1000) from `offset`. */
-const page = <T>(items: readonly T[], query: Record<string, unknown>) => {
-  const offset = (query.offset as number | undefined) ?? 0;
-  return items.slice(offset, offset + ((query.limit as number | undefined) ?? 1000));
+const page = <T>(items: readonly T[], query: { limit?: number; offset?: number }) => {
+  const offset = query.offset ?? 0;
+  return items.slice(offset, offset + (query.limit ?? 1000));
 };
 
 const credits = ({ store }: Domain, account: AccountRecord): Schemas["Credits"] => ({
@@ -73,8 +76,7 @@ const deliveryView = ({ store }: Domain, delivery: Parameters<typeof present.toD
 const clockView = ({ clock }: Domain): Schemas["Clock"] => ({ mode: clock.mode, now: new Date(clock.now()).toISOString() });
 
 /** All records of a table, or one account's. */
-const ofAccount = <R>(table: { all(): Iterable<R>; group(name: "account", value: string): readonly R[] }, query: Record<string, unknown>) => {
-  const accountId = query.accountId as string | undefined;
+const ofAccount = <R>(table: { all(): Iterable<R>; group(name: "account", value: string): readonly R[] }, { accountId }: { accountId?: string }) => {
   return accountId ? table.group("account", accountId) : [...table.all()];
 };
 
@@ -94,11 +96,7 @@ export const operations: { [Id in keyof contract]: AdminHandler<Id> } = {
   getAccount: ({ params }, { domain }) => ok(present.toAccount(accountOf(domain, params.accountId ?? ""))),
   updateAccount: ({ params, body }, { domain }) => ok(present.toAccount(updateAccount(domain, accountOf(domain, params.accountId ?? ""), body))),
   generateApiKey: ({ params, body }, { domain }) => ok(present.toAccount(rotateApiKey(domain, accountOf(domain, params.accountId ?? ""), body?.apiKey))),
-  createSubaccount({ params, body }, { domain }) {
-    const agency = accountOf(domain, params.accountId ?? "");
-    if (agency.kind !== "agency") throw conflict(`Account ${agency.id} is not an agency; only agencies have sub-accounts.`);
-    return created(present.toAccount(createAccount(domain, body, "subaccount", agency, "admin")));
-  },
+  createSubaccount: ({ params, body }, { domain }) => created(present.toAccount(createSubaccount(domain, accountOf(domain, params.accountId ?? ""), body))),
   getCredits: ({ params }, { domain }) => ok(credits(domain, accountOf(domain, params.accountId ?? ""))),
   adjustCredits({ params, body }, { domain }) {
     const account = accountOf(domain, params.accountId ?? "");
@@ -119,7 +117,6 @@ export const operations: { [Id in keyof contract]: AdminHandler<Id> } = {
   getList: ({ params }, { domain }) => ok(listView(domain, listOf(domain, params.listId ?? ""))),
   updateList({ params, body }, { domain }) {
     const list = listOf(domain, params.listId ?? "");
-    if (body.campaignId && !ownedBy(list.accountId, domain.store.campaign.get(body.campaignId))) throw missing("campaign", body.campaignId);
     const patch = { ...(body.name !== undefined ? { name: body.name } : {}), ...(body.campaignId !== undefined ? { campaignId: body.campaignId } : {}) };
     return ok(listView(domain, updateList(domain, list, patch)));
   },
@@ -131,7 +128,7 @@ export const operations: { [Id in keyof contract]: AdminHandler<Id> } = {
   importContacts: ({ params, body }, { domain }) => ok(importContacts(domain, listOf(domain, params.listId ?? ""), body)),
 
   // Contacts and their conversations
-  listContacts: ({ query }, { domain }) => ok(searchContacts(domain, query as ContactSearch).map((contact) => contactRow(domain, contact))),
+  listContacts: ({ query }, { domain }) => ok(searchContacts(domain, query).map((contact) => contactRow(domain, contact))),
   getContact({ params }, { domain }) {
     const contact = contactOf(domain, params.contactId ?? "");
     return ok({
@@ -144,21 +141,16 @@ export const operations: { [Id in keyof contract]: AdminHandler<Id> } = {
   updateContact: ({ params, body }, { domain }) => ok(present.toAdminContact(updateContact(domain, contactOf(domain, params.contactId ?? ""), { botPaused: body.botPaused }))),
   replyToContact({ params, body }, { domain }) {
     const contact = contactOf(domain, params.contactId ?? "");
-    const message = humanReply(domain, accountOf(domain, contact.accountId), contact, body.body);
-    if (!message) throw conflict(`Account ${contact.accountId} has no credits for a first message to this contact.`);
-    return created(present.toMessage(message));
+    return created(present.toMessage(humanReply(domain, accountOf(domain, contact.accountId), contact, body.body)));
   },
-  listMessages: ({ query }, { domain }) => ok(page(findMessages(domain, query as MessageFilter), query).map(present.toMessage)),
+  listMessages: ({ query }, { domain }) => ok(page(findMessages(domain, query), query).map(present.toMessage)),
   getMessage: ({ params }, { domain }) => ok(present.toMessage(domain.store.message.get(params.messageId ?? "") ?? fail(missing("message", params.messageId ?? "")))),
 
   // Webhooks, alerts and work
-  listDeliveries: ({ query }, { domain }) => ok(page(findDeliveries(domain, query as DeliveryFilter), query).map((delivery) => deliveryView(domain, delivery))),
+  listDeliveries: ({ query }, { domain }) => ok(page(findDeliveries(domain, query), query).map((delivery) => deliveryView(domain, delivery))),
   getDelivery: ({ params }, { domain }) => ok(deliveryView(domain, deliveryOf(domain, params.deliveryId ?? ""))),
   redeliver({ params }, { domain }) {
     const delivery = deliveryOf(domain, params.deliveryId ?? "");
-    if (delivery.state === "pending") {
-      throw conflict(`Delivery ${delivery.id} is still under way (next attempt at ${delivery.nextAttemptAt ?? "once one is free"}): it is sent again only once it has been delivered or has failed.`);
-    }
     redeliver(domain, delivery);
     return ok(deliveryView(domain, delivery));
   },

@@ -7,7 +7,7 @@ import { base64, newApiKey } from "../shared/ids.js";
 import { webhookUrlProblem } from "../shared/webhook-url.js";
 import type { AccountRecord } from "../store/models.js";
 import { clean } from "./contacts.js";
-import { isCreditAmount, moveCredits } from "./credits.js";
+import { isCreditAmount, moveCredits, requestRecharge } from "./credits.js";
 import { ownedBy, publish, timestamp, writable, type Domain } from "./domain.js";
 import { conflict, invalid, missing } from "./errors.js";
 
@@ -21,6 +21,12 @@ function checkWebhookUrls(domain: Domain, input: { webhookUrl?: string | null; a
     const problem = value == null ? undefined : webhookUrlProblem(value, domain.rules.allowHttpWebhooks);
     if (problem) throw invalid(`${where}${field} ${problem}`);
   }
+}
+
+/** The admin API's new sub-account: only an agency has them. */
+export function createSubaccount(domain: Domain, agency: AccountRecord, input: AccountInput): AccountRecord {
+  if (agency.kind !== "agency") throw conflict(`Account ${agency.id} is not an agency; only agencies have sub-accounts.`);
+  return createAccount(domain, input, "subaccount", agency, "admin");
 }
 
 /** A new account (a sub-account when `agency` is given), with its opening balance. */
@@ -88,5 +94,7 @@ export function adjustCredits(domain: Domain, account: AccountRecord, amount: nu
     throw invalid("amount must be a non-zero number of credits with at most 6 decimal places, at most 1000000000 either way.");
   }
   if (account.credits + amount < 0) throw conflict(`Account ${account.id} has ${account.credits} credits; it cannot lose ${-amount}.`);
+  const before = account.credits;
   moveCredits(domain, account, amount, { description: description ?? (amount > 0 ? "Credits added" : "Credits removed"), source: "admin" });
+  requestRecharge(domain, account, before);
 }

@@ -1,11 +1,13 @@
 /** Campaigns: every setting the dashboard configures, with the defaults a new one starts from. */
 import type { components } from "../generated/admin.js";
-import type { CampaignSettings } from "../records/present-admin.js";
 import type { AccountRecord, CampaignRecord } from "../store/models.js";
 import { publish, timestamp, writable, type Domain } from "./domain.js";
 import { conflict } from "./errors.js";
 
 type Schemas = components["schemas"];
+
+/** A campaign's settings as stored (its record keeps them as JSON). */
+export type CampaignSettings = Omit<Schemas["Campaign"], "id" | "accountId" | "createdAt">;
 
 export const CAMPAIGN_DEFAULTS: CampaignSettings = {
   name: "Campaign",

@@ -10,16 +10,22 @@ import { queueDelivery } from "./deliveries.js";
 
 export type Spend = "bot_reply" | "opening" | "follow_up" | "human";
 
+/** A message not sent for want of credits says so. */
+export const NO_CREDITS = "The account has no credits left.";
+
 export interface CreditEntry {
   description: string;
   source: CreditTransactionRecord["source"];
   idempotencyKey?: string | null;
 }
 
-/** Adds (or, negative, removes) credits and records the transaction; a debit may ask for a recharge. */
+/**
+ * Adds (or, negative, removes) credits and records the transaction. A caller that debits checks
+ * for a recharge once its whole operation is done (`requestRecharge`), so the webhook carries the
+ * balance the operation left.
+ */
 export function moveCredits(domain: Domain, account: AccountRecord, amount: number, entry: CreditEntry): CreditTransactionRecord {
   const store = writable(domain);
-  const before = account.credits;
   store.account.update(account, { credits: roundCredits(account.credits + amount) });
   const transaction = store.creditTransaction.insert({
     id: domain.ids.id("txn_"),
@@ -32,7 +38,6 @@ export function moveCredits(domain: Domain, account: AccountRecord, amount: numb
     createdAt: timestamp(domain),
   });
   publish(domain, { type: "credits.changed", account, transaction });
-  if (amount < 0) requestRecharge(domain, account, before);
   return transaction;
 }
 
@@ -59,8 +64,10 @@ export function charge(domain: Domain, account: AccountRecord, contact: ContactR
   const { first, cost } = price(domain, contact, spend);
   if (cost === 0) return true;
   if (account.credits < cost) return false;
+  const before = account.credits;
   if (first) moveCredits(domain, account, -1, { description: `First message to ${nameOf(contact)}`, source: "message" });
   if (spend === "bot_reply") moveCredits(domain, account, -1, { description: `Bot reply to ${nameOf(contact)}`, source: "bot_reply" });
+  requestRecharge(domain, account, before);
   return true;
 }
 
@@ -68,7 +75,7 @@ const nameOf = (contact: ContactRecord) =>
   [contact.firstName, contact.lastName].filter(Boolean).join(" ") || contact.phone || contact.email || contact.fromId || contact.id;
 
 /** A balance that just fell below its threshold (from `before`) asks the agency for more. */
-function requestRecharge(domain: Domain, account: AccountRecord, before: number): void {
+export function requestRecharge(domain: Domain, account: AccountRecord, before: number): void {
   const threshold = account.autoRechargeThreshold;
   const amount = account.autoRechargeAmount;
   if (account.kind !== "subaccount" || threshold === null || amount === null || account.agencyId === null) return;

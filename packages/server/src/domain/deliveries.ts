@@ -5,6 +5,7 @@
  */
 import type { AccountRecord, DeliveryAttemptRecord, DeliveryRecord } from "../store/models.js";
 import { isoTime, publish, writable, type Domain } from "./domain.js";
+import { conflict } from "./errors.js";
 
 export interface NewDelivery {
   account: AccountRecord;
@@ -82,9 +83,13 @@ export function recordAttempt(domain: Domain, delivery: DeliveryRecord, attempt:
 
 /**
  * A finished delivery (delivered or failed) sent again: the same webhook-id and payload,
- * attempts numbered on from the last, retried while the attempt budget lasts.
+ * attempts numbered on from the last, retried while the attempt budget lasts. One still under way
+ * is refused: it would go out twice at once.
  */
 export function redeliver(domain: Domain, delivery: DeliveryRecord): void {
+  if (delivery.state === "pending") {
+    throw conflict(`Delivery ${delivery.id} is still under way (next attempt at ${delivery.nextAttemptAt ?? "once one is free"}): it is sent again only once it has been delivered or has failed.`);
+  }
   writable(domain).delivery.update(delivery, { state: "pending", completedAt: null, nextAttemptAt: isoTime(domain.clock.now()), lastError: null });
   publish(domain, { type: "delivery.queued", delivery });
 }

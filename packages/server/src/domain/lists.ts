@@ -8,7 +8,7 @@ import type { JoinSource } from "../events/events.js";
 import type { AccountRecord, ContactRecord, ListRecord } from "../store/models.js";
 import { upsertContact, matchContact } from "./contacts.js";
 import { ownedBy, publish, timestamp, writable, type Domain } from "./domain.js";
-import { conflict, fail, notIn } from "./errors.js";
+import { conflict, fail, missing, notIn } from "./errors.js";
 
 type Schemas = components["schemas"];
 
@@ -23,7 +23,9 @@ export function createList(domain: Domain, owner: AccountRecord, input: { id?: s
   return list;
 }
 
+/** Renames a list or sets the campaign its contacts join (one of the list's own account). */
 export function updateList(domain: Domain, list: ListRecord, patch: Partial<Pick<ListRecord, "name" | "campaignId">>): ListRecord {
+  if (patch.campaignId && !ownedBy(list.accountId, domain.store.campaign.get(patch.campaignId))) throw missing("campaign", patch.campaignId);
   writable(domain).list.update(list, patch);
   publish(domain, { type: "list.updated", list });
   return list;

@@ -7,11 +7,10 @@ import type { AccountRecord, AlertRecord, CampaignRecord, ContactRecord, Message
 import { ownedBy, publish, timestamp, writable, type Domain } from "./domain.js";
 import { settingsOf } from "./campaigns.js";
 import { updateContact } from "./contacts.js";
-import { charge } from "./credits.js";
+import { charge, NO_CREDITS } from "./credits.js";
+import { conflict } from "./errors.js";
 import { queueDelivery } from "./deliveries.js";
 import { recordOutbound } from "./messages.js";
-
-const NO_CREDITS = "The account has no credits left.";
 
 /**
  * A reply on the contact's custom channel, charged, recorded and queued for the webhook URL.
@@ -45,15 +44,17 @@ export function reply(
 
 /**
  * A reply typed in the app. To a custom-channel contact it is delivered to the webhook URL; to any
- * other it is recorded as sent on the campaign's channel. Undefined when the account cannot pay
- * for it (a first message costs a credit).
+ * other it is recorded as sent on the campaign's channel. Refused when the account cannot pay for
+ * it (a first message costs a credit).
  */
-export function humanReply(domain: Domain, account: AccountRecord, contact: ContactRecord, body: string): MessageRecord | undefined {
+export function humanReply(domain: Domain, account: AccountRecord, contact: ContactRecord, body: string): MessageRecord {
+  const unpaid = () => conflict(`Account ${account.id} has no credits for a first message to this contact.`);
   if (contact.fromId) {
     const sent = reply(domain, account, contact, body, "human", contact.customChannel ?? "custom", contact.campaignId);
-    return sent.status === "not_sent" ? undefined : sent;
+    if (sent.status === "not_sent") throw unpaid();
+    return sent;
   }
-  if (!charge(domain, account, contact, "human")) return undefined;
+  if (!charge(domain, account, contact, "human")) throw unpaid();
   const campaign = contact.campaignId ? ownedBy(account.id, domain.store.campaign.get(contact.campaignId)) : undefined;
   const channel = campaign ? settingsOf(campaign).channel : "messaging_app";
   return recordOutbound(domain, { contact, channel, body, source: "human", status: "sent", toId: contact.phone, campaignId: contact.campaignId });

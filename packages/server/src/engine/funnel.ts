@@ -8,14 +8,14 @@
  * each campaign drains at one message per `queueIntervalMs`. A lead who gets the opening message
  * is followed up if the campaign says so (follow-ups.ts).
  */
-import { settingsOf } from "../domain/campaigns.js";
+import { settingsOf, type CampaignSettings } from "../domain/campaigns.js";
 import { updateContact } from "../domain/contacts.js";
-import { charge } from "../domain/credits.js";
+import { charge, NO_CREDITS } from "../domain/credits.js";
 import { ownedBy, type Domain } from "../domain/domain.js";
 import { rescheduleJob } from "../domain/jobs.js";
-import type { CampaignSettings } from "../records/present-admin.js";
 import type { CampaignRecord, ContactRecord } from "../store/models.js";
-import { NO_CREDITS, recordOnChannel, sendsNothingFirst, startFollowUps, subjectOf } from "./follow-ups.js";
+import { startFollowUps } from "./follow-ups.js";
+import { recordOnChannel, sendsNothingFirst, subjectOf } from "./outreach.js";
 import type { Scheduler } from "./scheduler.js";
 
 export interface FunnelOptions {

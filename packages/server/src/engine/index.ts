@@ -15,16 +15,8 @@ import { Scheduler } from "./scheduler.js";
 
 export interface EngineOptions {
   bot?: Bot;
-  /** For outgoing webhooks. Default: globalThis.fetch, looked up at each call. */
-  fetch?: FetchLike;
   webhooks?: Partial<WebhookOptions>;
   funnel?: Partial<FunnelOptions>;
-  duplicateRechargeWebhooks?: boolean;
-  /**
-   * Let webhook URLs (webhookUrl, autoRechargeUrl) be plain http:// to any host. Default false:
-   * https:// to any host, http:// only to a loopback one (localhost, 127.0.0.0/8, [::1]).
-   */
-  allowHttpWebhooks?: boolean;
 }
 
 export interface EngineDeps {

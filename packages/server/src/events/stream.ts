@@ -19,9 +19,9 @@ export interface EventSource {
 
 export interface EventStream extends EventSource {
   /**
-   * Publishes an event with the changes behind it. It reaches every subscriber before this
-   * returns; one published by a subscriber, after the event that subscriber is handling has
-   * reached every other.
+   * Publishes an event with the changes behind it. Published from outside a subscriber, it has
+   * reached every subscriber when this returns. Published by a subscriber, it is queued and
+   * handed out once the event being handled has reached every subscriber.
    */
   publish(event: DomainEvent, changes?: readonly Change[]): void;
 }

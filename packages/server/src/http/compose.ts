@@ -6,7 +6,8 @@
  *
  * Answering and errors belong to the pipeline: an error thrown by a step becomes its answer where
  * it was thrown (`onError`), so the steps around it (the journal, the hold for the data file) see
- * that answer as any other; a chain that runs out of steps answers `onNotFound`.
+ * that answer as any other; a chain that runs out of steps answers `onUnanswered` (Hono's
+ * `onNotFound`: here every request has a route by then, so it is a step missing, not a 404).
  */
 import type { Context } from "./context.js";
 import type { ApiResponse } from "./exchange.js";
@@ -22,7 +23,7 @@ export interface Ends {
   /** The answer to an error a step threw. */
   onError(error: unknown, context: Context): ApiResponse;
   /** The answer when every step handed on. */
-  onNotFound(context: Context): ApiResponse;
+  onUnanswered(context: Context): ApiResponse;
 }
 
 /** A chain of steps being put together: `chain().then(a).then(b).compose(ends)`. */
@@ -39,7 +40,7 @@ export class Chain<C extends Context> {
   }
 
   /** The chain as one function of a context. */
-  compose({ onError, onNotFound }: Ends): (context: Context) => Promise<ApiResponse> {
+  compose({ onError, onUnanswered }: Ends): (context: Context) => Promise<ApiResponse> {
     const steps = this.steps;
     return (context) => {
       let reached = -1;
@@ -48,7 +49,7 @@ export class Chain<C extends Context> {
         if (index <= reached) throw new Error("A pipeline step called next() more than once.");
         reached = index;
         const step = steps[index];
-        if (!step) return onNotFound(current);
+        if (!step) return onUnanswered(current);
         try {
           return await step(current, (next) => dispatch(index + 1, next));
         } catch (error) {

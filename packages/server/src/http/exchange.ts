@@ -67,9 +67,12 @@ export function errorResponse(shape: ErrorShape, error: HttpError<string>, heade
   return shape === "text" ? textResponse(error.status, error.message, headers) : jsonResponse(error.status, errorBody(shape, error), headers);
 }
 
-/** An operation's result as the answer, with the headers the request gathered. */
-export function answerOf(result: Result, headers: Record<string, string>): ApiResponse {
-  if (result.headers) Object.assign(headers, result.headers);
+/**
+ * An operation's result as the answer, with the headers the request gathered. Its own headers go
+ * on a copy: should the answer fail after all (its changes not saved), the error carries none.
+ */
+export function answerOf(result: Result, gathered: Record<string, string>): ApiResponse {
+  const headers = result.headers ? { ...gathered, ...result.headers } : gathered;
   return result.stream ? { status: result.status, headers, body: null, stream: result.stream } : jsonResponse(result.status, result.body, headers);
 }
 

@@ -49,9 +49,9 @@ export interface FrontDoorOptions {
   faults: Faults;
   maxBodyBytes: number;
   trustForwardedProto: boolean;
-  /** Numbers each request (X-Request-Id, and the journal's id). */
-  requestId: () => string;
-  /** What answers wait for (the data file's commit), and the count of changes that tells when to. */
+  /** Numbers each request of a part of the service (X-Request-Id, and the journal's id). */
+  requestId: (area: Area) => string;
+  /** What answers wait for (the data file's commit). */
   hold: AnswerHold;
   onError: (error: unknown) => void;
 }
@@ -79,7 +79,7 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
       context.errorCode = known.code;
       return errorResponse(context.shape, known, context.headers);
     },
-    onNotFound(context) {
+    onUnanswered(context) {
       onError(new Error(`No step answered ${context.request.method} ${context.url.pathname}.`));
       return errorResponse(context.shape, internalError(), context.headers);
     },
@@ -117,9 +117,9 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
 
   return {
     async handle(request) {
-      const requestId = options.requestId();
-      const headers: Record<string, string> = { "x-request-id": requestId };
       const { area, match } = router.match(request.method, request.url.pathname, request.refusal !== undefined);
+      const requestId = options.requestId(area);
+      const headers: Record<string, string> = { "x-request-id": requestId };
       const shape = shapeOf(area, match);
       try {
         const started = now();

@@ -99,7 +99,6 @@ export class EventFeed {
     return () => this.subscribers.delete(subscriber);
   }
 
-
   /** Ends every subscription (the server stops); later ones end at once. */
   close(): void {
     this.closed = true;

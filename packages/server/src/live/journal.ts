@@ -9,14 +9,13 @@ import type { EventStream } from "../events/stream.js";
 import { API_KEY_SHAPE_IN_TEXT, hasApiKeyShape } from "../shared/ids.js";
 
 export type JournalEntry = components["schemas"]["JournalEntry"];
-type JournalRecord = AnsweredRequest;
 
 /** Bodies larger than this are replaced by a note saying how large they were. */
 const MAX_BODY_CHARS = 64 * 1024;
 
 export class Journal {
   /** A ring: once full, the newest entry takes the oldest one's place and `oldest` moves on. */
-  private entries: JournalRecord[] = [];
+  private entries: AnsweredRequest[] = [];
   private oldest = 0;
 
   /** `isKey` tells a live API key: a key sent where no key belongs is redacted all the same. */
@@ -35,7 +34,7 @@ export class Journal {
     });
   }
 
-  add(record: JournalRecord): void {
+  add(record: AnsweredRequest): void {
     if (this.capacity === 0) return;
     const entry = { ...record, requestText: bounded(record.requestText), responseText: bounded(record.responseText) };
     if (this.entries.length < this.capacity) {
@@ -53,7 +52,7 @@ export class Journal {
   }
 
   /** A record's method and path as `list` shows them, keys redacted (what the live events show). */
-  requestLine(record: JournalRecord): { method: string; path: string } {
+  requestLine(record: AnsweredRequest): { method: string; path: string } {
     const isKey = (value: string) => hasApiKeyShape(value) || this.isKey(value);
     const redact: Redact = (text) => withoutKeys(text, isKey, record.key);
     return { method: redact(record.method), path: redactedPath(record.path, redact) };
@@ -72,7 +71,7 @@ const REDACTED = "[REDACTED]";
 /** Text with every key in it redacted. */
 type Redact = (text: string) => string;
 
-function present({ at, search, requestText, responseText, key, method, path, ...rest }: JournalRecord, isKey: (value: string) => boolean): JournalEntry {
+function present({ at, search, requestText, responseText, key, method, path, ...rest }: AnsweredRequest, isKey: (value: string) => boolean): JournalEntry {
   const redact: Redact = (text) => withoutKeys(text, isKey, key);
   const query: Record<string, string> = {};
   for (const [name, value] of new URLSearchParams(search)) query[redact(name)] = CREDENTIAL_NAME.test(name) ? REDACTED : redact(value);

@@ -1,4 +1,5 @@
 /** Records as the admin API shows them (admin-openapi.yaml's schemas). */
+import { settingsOf } from "../domain/campaigns.js";
 import type { components } from "../generated/admin.js";
 import type {
   AccountRecord,
@@ -14,8 +15,6 @@ import type {
 } from "../store/models.js";
 
 type Schemas = components["schemas"];
-export type CampaignSettings = Omit<Schemas["Campaign"], "id" | "accountId" | "createdAt">;
-
 export function toAccount(record: AccountRecord): Schemas["Account"] {
   return {
     id: record.id,
@@ -39,7 +38,7 @@ export function toAccount(record: AccountRecord): Schemas["Account"] {
 }
 
 export function toCampaign(record: CampaignRecord): Schemas["Campaign"] {
-  return { id: record.id, accountId: record.accountId, ...(JSON.parse(record.settings) as CampaignSettings), createdAt: record.createdAt };
+  return { id: record.id, accountId: record.accountId, ...settingsOf(record), createdAt: record.createdAt };
 }
 
 export function toList(record: ListRecord, memberCount: number): Schemas["List"] {

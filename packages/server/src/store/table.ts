@@ -1,6 +1,6 @@
 /**
  * One kind of record, kept by id in the order the records were made, with the indexes its
- * declaration names (kinds.ts). Every read is a map lookup: nothing scans the records.
+ * declaration names (KINDS in store.ts). Every read is a map lookup: nothing scans the records.
  *
  * A record is the object the table holds: `update` changes it in place and moves it between
  * index entries when a field an index reads changed, so no caller keeps an index by hand.

@@ -145,10 +145,13 @@ export const messages: Register = (target, options) => {
       expect(await admin("/contacts?accountId=acc_acme")).toHaveLength(1);
     });
 
-    it("customData.id works as the message id and shares messageSid's namespace", async () => {
+    it("customData.id works as the message id and shares messageSid's namespace; it names no contact", async () => {
       const first = await acme().messages.receive({ customData: { id: "SM-9", fromId: "u", toId: "t", body: "Hi" } });
       const again = await inbound({ messageSid: "SM-9" });
       expect(again).toMatchObject({ messageId: first.messageId, duplicate: true });
+      const { contactId } = await admin(`/messages/${first.messageId}`);
+      expect(contactId).toMatch(/^ct_/);
+      expect((await admin(`/contacts/${contactId}`)).contact).toMatchObject({ fromId: "u" });
     });
 
     it("the same fromId is always the same contact; names and email are used only on creation", async () => {
