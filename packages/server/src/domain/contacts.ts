@@ -43,7 +43,11 @@ export function createContact(domain: Domain, owner: AccountRecord, fields: Cont
   return contact;
 }
 
-export function updateContact(domain: Domain, contact: ContactRecord, patch: Partial<Pick<ContactRecord, "botPaused" | "campaignId" | "customChannel" | "fromId">>): ContactRecord {
+export function updateContact(
+  domain: Domain,
+  contact: ContactRecord,
+  patch: Partial<Pick<ContactRecord, "botPaused" | "campaignId" | "customChannel" | "fromId" | "firstName" | "lastName" | "email">>,
+): ContactRecord {
   writable(domain).contact.update(contact, patch);
   publish(domain, { type: "contact.updated", contact });
   return contact;
@@ -75,34 +79,57 @@ function phoneOf(fromId: string): string | null {
   }
 }
 
+/** What a custom-channel message may tell of its sender. */
+export interface SenderFields {
+  firstName?: string;
+  lastName?: string;
+  email?: string;
+}
+
 /**
- * The contact a custom-channel sender maps to. The same fromId is always the same contact. A
- * fromId seen for the first time that is a phone number or an email already on a contact without
- * a fromId links to that contact (a lead created by a funnel who then writes in); otherwise it is
- * a new contact, created with the names and email sent (used only then) and the fromId's phone.
+ * The contact a custom-channel sender maps to, created or updated. The same fromId is always the
+ * same contact. A fromId seen for the first time that is a phone number or an email already on a
+ * contact without a fromId links to that contact (a lead created by a funnel who then writes in);
+ * otherwise it is a new contact, with the fromId's phone.
+ *
+ * The names and email a message brings fill the fields its contact lacks, on creation and on every
+ * later message, and replace none: a name or email already there may come from the funnel's form
+ * or the dashboard, which know the lead better than a chat platform's profile. A phone number or
+ * email that another contact of the account has is not copied, so a lookup by it finds one contact.
  */
-export function contactForSender(
-  domain: Domain,
-  owner: AccountRecord,
-  fromId: string,
-  channel: string | null,
-  fields: { firstName?: string; lastName?: string; email?: string },
-): ContactRecord {
+export function contactForSender(domain: Domain, owner: AccountRecord, fromId: string, channel: string | null, fields: SenderFields): ContactRecord {
   const known = domain.store.contact.find("fromId", owner.id, fromId);
-  if (known) return channel && known.customChannel !== channel ? updateContact(domain, known, { customChannel: channel }) : known;
+  if (known) return updated(domain, known, { ...(channel && known.customChannel !== channel ? { customChannel: channel } : {}), ...missingFields(domain, known, fields) });
   const phone = phoneOf(fromId);
   const email = EMAIL.test(fromId) ? fromId : null;
   const linked = (phone && contactByPhone(domain, owner.id, phone)) || (email && contactByEmail(domain, owner.id, email)) || undefined;
-  if (linked && !linked.fromId) return updateContact(domain, linked, channel ? { fromId, customChannel: channel } : { fromId });
+  if (linked && !linked.fromId) return updated(domain, linked, { fromId, ...(channel ? { customChannel: channel } : {}), ...missingFields(domain, linked, fields) });
+  const given = clean(fields.email) ?? email;
   return createContact(domain, owner, {
     firstName: fields.firstName,
     lastName: fields.lastName,
-    // The phone goes on the new contact only if no other contact has it: phone numbers stay unique.
     phone: phone && !contactByPhone(domain, owner.id, phone) ? phone : null,
-    email: clean(fields.email) ?? email,
+    email: given && !contactByEmail(domain, owner.id, given) ? given : null,
     fromId,
     customChannel: channel,
   });
+}
+
+/** The names and email a message brings that its contact lacks (an email only if no other contact has it). */
+function missingFields(domain: Domain, contact: ContactRecord, fields: SenderFields): Partial<Pick<ContactRecord, "firstName" | "lastName" | "email">> {
+  const patch: Partial<Pick<ContactRecord, "firstName" | "lastName" | "email">> = {};
+  const firstName = clean(fields.firstName);
+  const lastName = clean(fields.lastName);
+  const email = clean(fields.email);
+  if (firstName && !contact.firstName) patch.firstName = firstName;
+  if (lastName && !contact.lastName) patch.lastName = lastName;
+  if (email && !contact.email && !contactByEmail(domain, contact.accountId, email)) patch.email = email;
+  return patch;
+}
+
+/** The contact with the patch applied, told as an update only when something changed. */
+function updated(domain: Domain, contact: ContactRecord, patch: Parameters<typeof updateContact>[2]): ContactRecord {
+  return Object.keys(patch).length ? updateContact(domain, contact, patch) : contact;
 }
 
 /**

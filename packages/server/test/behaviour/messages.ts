@@ -38,11 +38,12 @@ export const messages: Register = (target, options) => {
       expect((await admin("/accounts/acc_acme/credits")).balance).toBe(before);
     });
 
-    it("the same fromId is the same contact; names are used only when it is created", async () => {
+    it("the same fromId is the same contact, updated: empty names and email are filled, given ones kept", async () => {
       const first = await acme().messages.send({ customData: { fromId: "user-1", customChannel: "acme-chat", body: "One", firstName: "Ada" } });
-      const second = await acme().messages.send({ customData: { fromId: "user-1", customChannel: "acme-chat", body: "Two", firstName: "Changed", email: "x@example.com" } });
+      const second = await acme().messages.send({ customData: { fromId: "user-1", customChannel: "acme-chat", body: "Two", firstName: "Changed", lastName: "Lovelace", email: "ada@example.com" } });
       expect(second.contactId).toBe(first.contactId);
-      expect((await admin(`/contacts/${first.contactId}`)).contact).toMatchObject({ firstName: "Ada", email: null });
+      expect((await admin(`/contacts/${first.contactId}`)).contact).toMatchObject({ firstName: "Ada", lastName: "Lovelace", email: "ada@example.com" });
+      await expect(acme().contacts.find({ email: "ada@example.com" })).resolves.toMatchObject({ id: first.contactId });
       const other = await acme().messages.send({ customData: { fromId: "user-2", customChannel: "acme-chat", body: "Three" } });
       expect(other.contactId).not.toBe(first.contactId);
     });
@@ -54,9 +55,9 @@ export const messages: Register = (target, options) => {
       expect((await admin(`/contacts/${lead.id}`)).contact).toMatchObject({ fromId: "+14155550123", customChannel: "acme-chat", firstName: "Ada" });
 
       const emailOnly = await acme().contacts.create({ email: "grace@example.com" });
-      const byEmail = await acme().messages.send({ customData: { fromId: "grace@example.com", customChannel: "acme-chat", body: "Hello Grace", firstName: "Ignored" } });
+      const byEmail = await acme().messages.send({ customData: { fromId: "grace@example.com", customChannel: "acme-chat", body: "Hello Grace", firstName: "Grace" } });
       expect(byEmail.contactId).toBe(emailOnly.id);
-      expect((await admin(`/contacts/${emailOnly.id}`)).contact).toMatchObject({ fromId: "grace@example.com", firstName: null });
+      expect((await admin(`/contacts/${emailOnly.id}`)).contact).toMatchObject({ fromId: "grace@example.com", firstName: "Grace" });
 
       // Ada already answers to her fromId: another spelling of her number is another sender, and her
       // number stays hers alone.
@@ -154,15 +155,38 @@ export const messages: Register = (target, options) => {
       expect((await admin(`/contacts/${contactId}`)).contact).toMatchObject({ fromId: "u" });
     });
 
-    it("the same fromId is always the same contact; names and email are used only on creation", async () => {
-      const first = await inbound({ messageSid: "SM-1", firstName: "Ada", email: "ada@example.com" });
-      const second = await inbound({ messageSid: "SM-2", firstName: "Changed", lastName: "Name", email: "new@example.com" });
+    it("the same fromId is always the same contact; a later message fills its empty names and email and replaces none", async () => {
+      const first = await inbound({ messageSid: "SM-1", firstName: "Ada" });
+      const second = await inbound({ messageSid: "SM-2", firstName: "Changed", lastName: "Lovelace", email: "ada@example.com" });
       const a = await admin(`/messages/${first.messageId}`);
       const b = await admin(`/messages/${second.messageId}`);
       expect(b.contactId).toBe(a.contactId);
-      expect((await admin(`/contacts/${a.contactId}`)).contact).toMatchObject({ firstName: "Ada", lastName: null, email: "ada@example.com" });
-      const third = await inbound({ messageSid: "SM-3", fromId: "user-2" });
-      expect((await admin(`/messages/${third.messageId}`)).contactId).not.toBe(a.contactId);
+      expect((await admin(`/contacts/${a.contactId}`)).contact).toMatchObject({ firstName: "Ada", lastName: "Lovelace", email: "ada@example.com" });
+      // The email it was given finds it through the API.
+      await expect(acme().contacts.find({ email: "ada@example.com" })).resolves.toMatchObject({ id: a.contactId, firstName: "Ada", lastName: "Lovelace" });
+      const third = await inbound({ messageSid: "SM-3", firstName: "Other", lastName: "Other", email: "other@example.com" });
+      expect((await admin(`/contacts/${a.contactId}`)).contact).toMatchObject({ firstName: "Ada", lastName: "Lovelace", email: "ada@example.com" });
+      expect((await admin(`/messages/${third.messageId}`)).contactId).toBe(a.contactId);
+      const fourth = await inbound({ messageSid: "SM-4", fromId: "user-2" });
+      expect((await admin(`/messages/${fourth.messageId}`)).contactId).not.toBe(a.contactId);
+    });
+
+    it("an email another contact of the account has is not copied, on creation or later: a lookup by it finds one contact", async () => {
+      const owner = await acme().contacts.create({ email: "taken@example.com", firstName: "Owner" });
+      const created = await inbound({ messageSid: "SM-1", fromId: "user-1", email: "taken@example.com", firstName: "Ada" });
+      const later = await inbound({ messageSid: "SM-2", fromId: "user-2" });
+      await inbound({ messageSid: "SM-3", fromId: "user-2", email: "taken@example.com", lastName: "Byron" });
+      const first = (await admin(`/contacts/${(await admin(`/messages/${created.messageId}`)).contactId}`)).contact;
+      const second = (await admin(`/contacts/${(await admin(`/messages/${later.messageId}`)).contactId}`)).contact;
+      expect(first).toMatchObject({ firstName: "Ada", email: null });
+      expect(second).toMatchObject({ lastName: "Byron", email: null });
+      await expect(acme().contacts.find({ email: "taken@example.com" })).resolves.toMatchObject({ id: owner.id });
+    });
+
+    it("a lead created by a funnel who then writes in from their phone number keeps their record; the message fills what it lacks", async () => {
+      const lead = await acme().contacts.create({ phone: "+14155550123", firstName: "Ada" });
+      await inbound({ messageSid: "SM-1", fromId: "+14155550123", firstName: "Nickname", lastName: "Lovelace", email: "ada@example.com" });
+      expect((await admin(`/contacts/${lead.id}`)).contact).toMatchObject({ fromId: "+14155550123", firstName: "Ada", lastName: "Lovelace", email: "ada@example.com" });
     });
 
     direct("an empty or whitespace body is 400 { error: 'Message body cannot be empty.' }", async () => {

@@ -97,7 +97,8 @@ export interface paths {
          *     The contact is identified by `fromId` (its id on the customer's platform): the same
          *     `fromId` always maps to the same contact, and a new one maps to a contact as on receive
          *     (see "Funnels and conversations": a known phone number or email links, anything else
-         *     creates a contact), using `firstName`, `lastName` and `email` only when it is created.
+         *     creates a contact). The contact is created or updated: `firstName`, `lastName` and
+         *     `email` fill the fields it lacks and replace none (as on receive).
          *
          *     **Reference behaviour:** the message is recorded in the conversation as outbound (the
          *     customer's system delivered it); no reply webhook is sent for it. `body` is at most 4096
@@ -151,6 +152,11 @@ export interface paths {
          *       reference server, and each error names the limit and its size.
          *     - `campaignId` routes to that campaign; an unknown one is 404. Without it, the account's
          *       default campaign answers.
+         *     - Created or updated: a new contact takes `firstName`, `lastName` and `email`; a known one
+         *       (the same `fromId`, or a first-seen `fromId` that is its phone number or email) gets
+         *       those it lacks, and keeps those it has (a funnel's form or the dashboard may have set
+         *       them). An email that another contact of the account has is not copied, so a lookup by
+         *       email finds one contact.
          */
         post: operations["receiveCustomChannelMessage"];
         delete?: never;
