@@ -55,8 +55,15 @@ export interface IntakeOptions extends EngineOptions {
    * the same test give byte-identical responses.
    */
   deterministic?: boolean | { seed?: number };
-  /** Requests per API key per minute. Default 120; 0 turns the limit off. */
+  /**
+   * Requests per API key per minute (per `rateLimitWindowMs`). Default 120, or 0 (off) with
+   * `deterministic`, whose answers would otherwise differ by their RateLimit-Reset; 0 turns the
+   * limit off. Counted on real time whatever the clock, so waiting the advertised Retry-After
+   * always works.
+   */
   rateLimit?: number;
+  /** The rate limit's window, in ms (1000 or more). Default 60 000, the interface's minute; shorter lets a suite test its 429 handling without waiting a minute. */
+  rateLimitWindowMs?: number;
   /** How many requests the journal keeps. Default 1000. */
   journalSize?: number;
   /** Largest request body. Default 32 MiB. */
@@ -253,9 +260,9 @@ function safeReporter(report: ((error: unknown) => void) | undefined): (error: u
 
 /** The parts that keep what happened (the journal, the live feed) or start afresh on a reset (the rate limiter, the fault rules). */
 function subscribers(domain: Domain, options: IntakeOptions, onError: (error: unknown) => void) {
-  const { events, store, ids, clock } = domain;
+  const { events, store, ids } = domain;
   const journal = new Journal(options.journalSize ?? DEFAULTS.journalSize, (value) => store.account.find("apiKey", "", value) !== undefined);
-  const rateLimiter = createRateLimiter(options.rateLimit ?? DEFAULTS.rateLimit, clock);
+  const rateLimiter = createRateLimiter(options.rateLimit ?? (options.deterministic ? 0 : DEFAULTS.rateLimit), options.rateLimitWindowMs);
   const faults = new Faults(options.faults ?? [], ids, bodyChecker("setFaults", "Fault rules"));
   const feed = new EventFeed({ replay: options.liveEvents?.replay }, onError);
   const streamLimits = checkedLimits({ ...STREAM_DEFAULTS, ...definedOf(options.liveEvents ?? {}) });

@@ -26,7 +26,7 @@ afterEach(async () => {
 });
 
 describe("rate limit per key per minute", () => {
-  it("429 with Retry-After and RateLimit-* headers past the limit, in the operation's shape; other keys unaffected; a new window after a minute", async () => {
+  it("429 with Retry-After and RateLimit-* headers past the limit, in the operation's shape; other keys unaffected; the virtual clock opens no new window", async () => {
     harness = await startHarness({ rateLimit: 3, clock: "virtual" });
     const target = httpsTarget(harness);
     const acme = client(target, "query", KEYS.acme);
@@ -54,12 +54,29 @@ describe("rate limit per key per minute", () => {
     );
     expect(receive).toMatchObject({ status: 429, body: { error: "Rate limit of 3 requests per minute exceeded; retry in 60 seconds." } });
     await expect(client(target, "query", KEYS.globex).contacts.find({ email: "a@example.com" })).resolves.toBeNull();
-    await harness.admin("POST", "/clock/advance", { ms: 20_000 });
+    // The limit counts real time: moving the virtual clock a day on opens no new window.
+    await harness.admin("POST", "/clock/advance", { ms: 24 * 3600_000 });
     const later = await acme.contacts.find({ email: "a@example.com" }).catch((e: unknown) => e);
     expect(later).toBeInstanceOf(RateLimitError);
-    expect((later as RateLimitError).retryAfterMs).toBe(40_000);
-    await harness.admin("POST", "/clock/advance", { ms: 40_000 });
-    await expect(acme.contacts.find({ email: "a@example.com" })).resolves.toBeNull();
+    expect((later as RateLimitError).retryAfterMs).toBeGreaterThanOrEqual(59_000);
+  });
+
+  for (const clock of ["real", "virtual"] as const) {
+    it(`Retry-After is true under the ${clock} clock: the client waits what it is told and is served, nobody advancing anything`, async () => {
+      harness = await startHarness({ rateLimit: 2, rateLimitWindowMs: 2000, clock });
+      const retries: number[] = [];
+      const acme = client(httpsTarget(harness), "query", KEYS.acme, { maxRetries: 2, logger: (entry) => entry.event === "retry" && retries.push(entry.delayMs ?? 0) });
+      const started = Date.now();
+      for (let i = 0; i < 3; i++) await expect(acme.contacts.find({ email: "a@example.com" })).resolves.toBeNull();
+      expect(retries).toHaveLength(1);
+      expect(retries[0]).toBeGreaterThanOrEqual(1000);
+      expect(retries[0]).toBeLessThanOrEqual(2000);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(retries[0]! - 50);
+    });
+  }
+
+  it("a window shorter than a second is refused at start, naming the option", () => {
+    expect(() => createIntake({ rateLimitWindowMs: 10 })).toThrow("rateLimitWindowMs must be a whole number of milliseconds, 1000 or more (got 10).");
   });
 
   it("the RateLimit-* headers are absent on a 401 and when the server runs without a limit", async () => {

@@ -23,7 +23,8 @@ export const USAGE = `Usage: intake-server [options]
   --clock real|virtual   a virtual clock only moves through POST /__admin/clock/advance
   --clock-start ISO      where a virtual clock starts (default 2026-01-01T00:00:00Z)
   --deterministic        ids from counters and a virtual clock: repeatable responses
-  --rate-limit N         requests per API key per minute; 0 turns it off (default 120)
+  --rate-limit N         requests per API key per minute, on real time whatever the clock; 0 turns
+                         it off (default 120; 0 with --deterministic)
   --journal-size N       requests the journal keeps (default 1000)
   --tls-cert FILE        serve this certificate (with --tls-key) instead of generating one
   --tls-key FILE

@@ -5,7 +5,6 @@
  * a minute. /__admin takes its own token.
  */
 import type { AuthForm } from "@intake/spec";
-import type { Clock } from "../shared/clock.js";
 import type { StoreReader } from "../store/store.js";
 import { HttpError } from "../shared/errors.js";
 import type { Step } from "./compose.js";
@@ -121,9 +120,11 @@ function invalidKey(): never {
 
 // The rate limit: requests per API key per minute, in fixed windows that start with a key's first
 // request. Every authenticated answer carries the RateLimit-* headers; a request over the limit
-// gets 429 with Retry-After.
+// gets 429 with Retry-After. It guards the server's real capacity, so it counts real time whatever
+// the server's clock: a client that waits the Retry-After it was told is served, even when nobody
+// advances a virtual clock (and advancing one opens no new window).
 
-const WINDOW_MS = 60_000;
+export const RATE_LIMIT_WINDOW_MS = 60_000;
 
 export interface RateLimiter {
   /** Counts a request; throws 429 over the limit. Returns the headers to send either way. */
@@ -131,19 +132,21 @@ export interface RateLimiter {
   reset(): void;
 }
 
-export function createRateLimiter(limit: number, clock: Clock): RateLimiter {
+/** `limit` requests per key in each window of `windowMs`, on real time (`now`, Date.now by default). */
+export function createRateLimiter(limit: number, windowMs = RATE_LIMIT_WINDOW_MS, now: () => number = Date.now): RateLimiter {
+  if (!Number.isInteger(windowMs) || windowMs < 1000) throw new RangeError(`rateLimitWindowMs must be a whole number of milliseconds, 1000 or more (got ${windowMs}).`);
   const windows = new Map<string, { start: number; count: number }>();
   return {
     take(key) {
       if (!Number.isFinite(limit) || limit <= 0) return {};
-      const now = clock.now();
+      const at = now();
       let window = windows.get(key);
-      if (!window || now - window.start >= WINDOW_MS) {
-        if (windows.size > 10_000) prune(windows, now);
-        window = { start: now, count: 0 };
+      if (!window || at - window.start >= windowMs) {
+        if (windows.size > 10_000) prune(windows, at, windowMs);
+        window = { start: at, count: 0 };
         windows.set(key, window);
       }
-      const resetSeconds = Math.max(1, Math.ceil((window.start + WINDOW_MS - now) / 1000));
+      const resetSeconds = Math.max(1, Math.ceil((window.start + windowMs - at) / 1000));
       if (window.count >= limit) {
         throw new HttpError(
           429,
@@ -163,8 +166,8 @@ function headers(limit: number, remaining: number, reset: number): Record<string
   return { "ratelimit-limit": String(limit), "ratelimit-remaining": String(remaining), "ratelimit-reset": String(reset) };
 }
 
-function prune(windows: Map<string, { start: number }>, now: number) {
-  for (const [key, window] of windows) if (now - window.start >= WINDOW_MS) windows.delete(key);
+function prune(windows: Map<string, { start: number }>, now: number, windowMs: number) {
+  for (const [key, window] of windows) if (now - window.start >= windowMs) windows.delete(key);
 }
 
 /** Counts the request against its key's window; the RateLimit-* headers go on every answer after. */
