@@ -121,6 +121,7 @@ describe("the funnel, end to end", () => {
 
     expect(hooks.received).toHaveLength(1);
     const [call] = hooks.received;
+    expect([call!.method, call!.headers["content-type"]]).toEqual(["POST", "application/json"]);
     expect(call!.json).toEqual({ contactId: lead.id, messageId: reply.id, userId: "usr_gym_owner", body: reply.body, toId: "+14155550123", channel: "acme-chat" });
     expect(webhookSchema("ReplyWebhookPayload")(call!.json)).toEqual([]);
     expect(() => hooks.verify(call!, SECRET)).not.toThrow();
