@@ -113,6 +113,19 @@ export const messages: Register = (target, options) => {
       expect(await admin("/contacts?accountId=acc_acme")).toHaveLength(0);
     });
 
+    it("a campaignId puts the conversation in that campaign: the contact's answer goes to its bot", async () => {
+      // The account's default campaign is a Draft, which does not answer; this one does.
+      const faqs = [{ question: "How much is a membership?", answer: "Memberships start at 29 dollars a month." }];
+      const campaign = (await target().harness.admin("POST", "/campaigns", { accountId: "acc_acme", name: "Spring", state: "Live", faqs })).body;
+      const sent = await acme().messages.send({ customData: { fromId: "user-1", customChannel: "acme-chat", body: "Ask me anything.", campaignId: campaign.id } });
+      expect(await admin(`/messages/${sent.messageId}`)).toMatchObject({ campaignId: campaign.id });
+      const answer = await inbound({ body: "How much is a membership?" });
+      await target().harness.admin("POST", "/settle");
+      expect(await admin(`/messages/${answer.messageId}`)).toMatchObject({ botOutcome: "replied" });
+      const { messages: conversation } = await admin(`/contacts/${sent.contactId}`);
+      expect(conversation.at(-1)).toMatchObject({ source: "bot", campaignId: campaign.id, body: "Memberships start at 29 dollars a month." });
+    });
+
     direct("customChannel is required", async () => {
       await expect(acme().messages.send({ customData: { fromId: "u", body: "Hi" } } as never)).rejects.toMatchObject({ message: "customData.customChannel is required." });
     });
