@@ -121,6 +121,7 @@ describe("the funnel, end to end", () => {
 
     expect(hooks.received).toHaveLength(1);
     const [call] = hooks.received;
+    expect([call!.method, call!.headers["content-type"]]).toEqual(["POST", "application/json"]);
     expect(call!.json).toEqual({ contactId: lead.id, messageId: reply.id, userId: "usr_gym_owner", body: reply.body, toId: "+14155550123", channel: "acme-chat" });
     expect(webhookSchema("ReplyWebhookPayload")(call!.json)).toEqual([]);
     expect(() => hooks.verify(call!, SECRET)).not.toThrow();
@@ -146,6 +147,24 @@ describe("the funnel, end to end", () => {
     expect(hooks.received[1]!.json.body).toBe("Thanks Grace! Shall we book a free trial class?");
     // The first message costs 1, each bot reply 1.
     expect((await get("/accounts/acc_gym/credits")).balance).toBe(97);
+  });
+
+  it("a messageSid sent again is answered, delivered and charged once", async () => {
+    const hooks = await receiver();
+    const { query } = await start(seed(hooks.url));
+    const first = await query.messages.receive({ customData: { messageSid: "SM-1", fromId: "user-7", toId: "acme", body: "How much is a membership?" } });
+    await settle();
+    const again = await query.messages.receive({ customData: { messageSid: "SM-1", fromId: "user-7", toId: "acme", body: "How much is a membership?" } });
+    await settle();
+    expect(again).toEqual({ success: true, messageId: first.messageId, duplicate: true });
+    expect(hooks.received.map((r) => r.json.body)).toEqual(["Memberships start at 29 dollars a month."]);
+    const { contactId } = await get(`/messages/${first.messageId}`);
+    expect((await conversation(contactId)).map((m) => [m.direction, m.source])).toEqual([
+      ["inbound", "api_receive"],
+      ["outbound", "bot"],
+    ]);
+    // The first message and one bot reply.
+    expect((await get("/accounts/acc_gym/credits")).balance).toBe(98);
   });
 
   it("routes by campaignId, else the contact's campaign, else the account's default", async () => {
@@ -259,6 +278,18 @@ describe("reply webhook delivery", () => {
     expect((await get("/deliveries?state=failed"))[1].attempts[0]).toMatchObject({ status: null, error: "The connection was refused." });
   });
 
+  it("a redirect is not a success: the attempt fails and is not followed", async () => {
+    const hooks = await receiver();
+    hooks.answer(() => ({ status: 302, headers: { location: hooks.url.replace("/hooks/intake", "/elsewhere") } }));
+    const { query } = await start(seed(hooks.url), { webhooks: { maxAttempts: 1 } });
+    await query.messages.receive({ customData: { messageSid: "SM-1", fromId: "u1", toId: "t", body: "hi" } });
+    await settle();
+    expect(hooks.received).toHaveLength(1);
+    const [delivery] = await get("/deliveries");
+    expect(delivery).toMatchObject({ state: "failed", attempts: [{ status: 302 }] });
+    expect((await get(`/messages/${delivery.messageId}`)).status).toBe("failed");
+  });
+
   it("without a Custom Channel Webhook URL the reply is Failed and says why", async () => {
     const { query } = await start(seed(null));
     await query.messages.receive({ customData: { messageSid: "SM-1", fromId: "u1", toId: "t", body: "hi" } });
@@ -294,6 +325,17 @@ describe("reply webhook delivery", () => {
       { contactId: contact.id, messageId: typed.body.id, userId: "usr_gym_owner", body: "Hi, this is Sam from Acme.", toId: "user-9", channel: "acme-chat" },
     ]);
     expect((await get(`/messages/${typed.body.id}`)).status).toBe("sent");
+  });
+  it("a reply typed in the app to a lead with no custom channel goes on the campaign's channel, with no webhook", async () => {
+    const hooks = await receiver();
+    const { bearer } = await start(seed(hooks.url));
+    const lead = await bearer.contacts.create({ phone_number: "+14155550123", first_name: "Ada" });
+    await bearer.lists.addContact("lst_leads", { contact_id: lead.id });
+    const typed = await harness!.admin("POST", `/contacts/${lead.id}/replies`, { body: "Hi Ada, this is Sam." });
+    await settle();
+    expect(typed).toMatchObject({ status: 201, body: { source: "human", status: "sent", channel: "messaging_app", toId: "+14155550123" } });
+    expect(hooks.received).toHaveLength(0);
+    expect(await get(`/deliveries?messageId=${typed.body.id}`)).toEqual([]);
   });
 });
 
@@ -401,6 +443,15 @@ describe("opening messages", () => {
     // Each was a first message: 1 credit apiece, charged as it went.
     expect((await get("/accounts/acc_gym/credits")).balance).toBe(90);
     void bearer;
+  });
+
+  it("by default the queue sends one opening per campaign every 10 seconds", async () => {
+    await start(seed(null));
+    const t0 = Date.parse((await get("/clock")).now);
+    const contacts = Array.from({ length: 4 }, (_, i) => ({ phone: `+1415555${String(500 + i).padStart(4, "0")}` }));
+    await harness!.admin("POST", "/lists/lst_leads/contacts", { contacts });
+    await settle();
+    expect((await jobsOf("opening")).map((j) => (Date.parse(j.runAt) - t0) / SECOND)).toEqual([10, 20, 30]);
   });
 
   it("1 to 3 added at once are sent at once; through the API, a burst's fourth add onward is queued", async () => {

@@ -105,18 +105,16 @@ describe("msw mode", () => {
     await expect(other.contacts.find({ email: "a@example.com" })).rejects.toMatchObject({ status: 429, code: "RATE_LIMITED" });
   });
 
-  for (const clock of ["real", "virtual"] as const) {
-    it(`a client that waits the Retry-After it is told is served, under the ${clock} clock`, async () => {
-      const mock = createIntakeHandlers({ seed, rateLimit: 1, rateLimitWindowMs: 1000, clock, origin: `https://${clock}.intake.test` });
-      server = setupServer(...mock.handlers);
-      server.listen({ onUnhandledRequest: "error" });
-      const retries: number[] = [];
-      const client = createIntakeClient({ auth: "query", apiKey: KEY, baseUrl: mock.baseUrl, maxRetries: 2, logger: (entry) => entry.event === "retry" && retries.push(entry.delayMs ?? 0) });
-      await expect(client.contacts.find({ email: "a@example.com" })).resolves.toBeNull();
-      await expect(client.contacts.find({ email: "a@example.com" })).resolves.toBeNull();
-      expect(retries).toEqual([1000]);
-    });
-  }
+  it.each(["real", "virtual"] as const)("a client that waits the Retry-After it is told is served, under the %s clock", async (clock) => {
+    const mock = createIntakeHandlers({ seed, rateLimit: 1, rateLimitWindowMs: 1000, clock, origin: `https://${clock}.intake.test` });
+    server = setupServer(...mock.handlers);
+    server.listen({ onUnhandledRequest: "error" });
+    const retries: number[] = [];
+    const client = createIntakeClient({ auth: "query", apiKey: KEY, baseUrl: mock.baseUrl, maxRetries: 2, logger: (entry) => entry.event === "retry" && retries.push(entry.delayMs ?? 0) });
+    await expect(client.contacts.find({ email: "a@example.com" })).resolves.toBeNull();
+    await expect(client.contacts.find({ email: "a@example.com" })).resolves.toBeNull();
+    expect(retries).toEqual([1000]);
+  });
 
   it("each createIntakeHandlers call is its own service, with its own state", async () => {
     const a = createIntakeHandlers({ seed, origin: "https://a.intake.test" });

@@ -8,7 +8,7 @@ import type { BotOutcome } from "../events/events.js";
 import { exactSize } from "../shared/byte-size.js";
 import { HttpError, badRequest, notFound } from "../shared/errors.js";
 import type { AccountRecord, ContactRecord, MessageRecord } from "../store/models.js";
-import { contactForSender } from "./contacts.js";
+import { contactForSender, updateContact } from "./contacts.js";
 import { ownedBy, publish, timestamp, writable, type Domain } from "./domain.js";
 import { checkMedia } from "./media.js";
 
@@ -69,6 +69,9 @@ function requireCampaign(domain: Domain, owner: AccountRecord, campaignId: strin
 export function sendMessage(domain: Domain, owner: AccountRecord, data: Schemas["SendCustomChannelMessageInput"]["customData"]): { message: MessageRecord; contact: ContactRecord } {
   requireCampaign(domain, owner, data.campaignId);
   const contact = contactForSender(domain, owner, data.fromId, data.customChannel, data);
+  // The campaign the customer's system wrote for is the conversation's: the contact's answers go
+  // to its bot, as they do to the campaign whose funnel reached the contact.
+  if (data.campaignId !== undefined && contact.campaignId !== data.campaignId) updateContact(domain, contact, { campaignId: data.campaignId });
   const message = recordOutbound(domain, {
     contact,
     channel: data.customChannel,

@@ -85,6 +85,40 @@ export const admin: Register = (target, options) => {
       expect((await call("POST", "/lists", { accountId: "acc_acme", name: "x", campaignId: "cmp_globex" })).status).toBe(404);
     });
 
+    it("a campaign holds each item the interface says the dashboard configures, and changes each", async () => {
+      const items = {
+        name: "Spring funnel",
+        type: "Combined",
+        language: "es",
+        botInstructions: "Answer briefly, in Spanish.",
+        companyInfo: "Acme runs three gyms downtown.",
+        faqs: [{ question: "How much is a membership?", answer: "29 dollars a month." }],
+        resources: [{ title: "Timetable", url: "https://acme.example/timetable" }],
+        goal: "Book a free trial class.",
+        openingTemplate: { body: "Hola {{firstName}}", approval: "submitted" },
+        triggerOnNewListContacts: true,
+        followUps: { enabled: true, delaysHours: [24, 48], cycles: 1, messagesPerCycle: 2 },
+      };
+      const created = await call("POST", "/campaigns", { accountId: "acc_acme", ...items });
+      expect(created.status).toBe(201);
+      expect((await call("GET", `/campaigns/${created.body.id}`)).body).toMatchObject(items);
+      const changed = {
+        name: "Autumn funnel",
+        type: "Outgoing",
+        language: "en",
+        botInstructions: "Be brief.",
+        companyInfo: "Acme runs four gyms.",
+        faqs: [],
+        resources: [{ title: "Prices", content: "From 29 a month." }],
+        goal: "Book a call.",
+        openingTemplate: { body: "Hi {{firstName}}", approval: "approved" },
+        triggerOnNewListContacts: false,
+        followUps: { enabled: false, delaysHours: [72], cycles: 3, messagesPerCycle: 1 },
+      };
+      expect((await call("PATCH", `/campaigns/${created.body.id}`, changed)).status).toBe(200);
+      expect((await call("GET", `/campaigns/${created.body.id}`)).body).toMatchObject(changed);
+    });
+
     it("imports contacts into a list by id and as new contacts, skipping members", async () => {
       const ada = await client(target(), "query", KEYS.acme).contacts.create({ phone: "+14155550123" });
       await client(target(), "query", KEYS.acme).lists.addContact("lst_acme", { contactId: ada.id });

@@ -23,6 +23,25 @@ export const auth: Register = (target, options) => {
       expect(receive.body).toEqual({ error: "Missing API key: POST /incoming_custom_channel_message takes it as the query parameter ?apiKey=<API_KEY>." });
     });
 
+    direct("every operation without a key is 401 MISSING_API_KEY in its shape, and changes nothing", async () => {
+      const { records } = (await target().harness.admin("GET", "/snapshot")).body;
+      const post = (body: unknown) => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      const operations: Array<[string, RequestInit]> = [
+        ["/contacts", post({ phone: "+14155550123" })],
+        ["/contacts?email=a%40example.com", {}],
+        ["/lists/lst_acme/contacts", post({ contactId: "ct_1" })],
+        ["/send_custom_channel_message", post({ customData: { fromId: "u", customChannel: "c", body: "x" } })],
+        ["/subaccounts/credits", post({ email: "one@northwind.example", amount: 1 })],
+      ];
+      for (const [path, init] of operations) {
+        const response = await json(await raw(target(), path, init));
+        expect([response.status, response.body.error.code], path).toEqual([401, "MISSING_API_KEY"]);
+      }
+      const receive = await json(await raw(target(), "/incoming_custom_channel_message", post({ customData: { messageSid: "S", fromId: "u", toId: "t", body: "x" } })));
+      expect(receive).toMatchObject({ status: 401, body: { error: expect.stringMatching(/^Missing API key/) } });
+      expect((await target().harness.admin("GET", "/snapshot")).body.records).toEqual(records);
+    });
+
     it("an unknown key is 401 INVALID_API_KEY, in each operation's shape", async () => {
       await expect(client(target(), "query", "ik_unknown_key_0000000").contacts.create({ phone: "+14155550123" })).rejects.toMatchObject({
         status: 401,

@@ -148,6 +148,17 @@ export const contacts: Register = (target, options) => {
       });
     });
 
+    direct("id and createdAt are the service's to give: a create that sends them is 400, and nothing is stored", async () => {
+      for (const field of ["id", "createdAt"]) {
+        await expect(acme().contacts.create({ phone: "+14155550123", [field]: field === "id" ? "ct_mine" : "2020-01-01T00:00:00.000Z" } as never), field).rejects.toMatchObject({
+          status: 400,
+          code: "VALIDATION_ERROR",
+          message: `Unknown field ${field}. Allowed: phone, email, firstName, lastName, customFields.`,
+        });
+      }
+      expect(await contactCount()).toBe(0);
+    });
+
     it("names are stored trimmed", async () => {
       const contact = await acmeBearer().contacts.create({ phone_number: "+14155550125", first_name: "  Bo  ", last_name: "\tLi " });
       expect(contact).toMatchObject({ firstName: "Bo", lastName: "Li" });

@@ -55,6 +55,16 @@ export const credits: Register = (target, options) => {
       expect(history.transactions.reduce((sum: number, t: { amount: number }) => sum + t.amount, 0)).toBeCloseTo(history.balance, 9);
     });
 
+    direct("a missing email or amount is 400 naming the field, and grants nothing", async () => {
+      for (const [body, message] of [
+        [{ amount: 1 }, "email is required."],
+        [{ email: "one@northwind.example" }, "amount is required."],
+      ] as const) {
+        await expect(agency().subaccounts.grantCredits(body as never)).rejects.toMatchObject({ status: 400, code: "VALIDATION_ERROR", message });
+      }
+      expect((await creditsOf("sub_one")).balance).toBe(5);
+    });
+
     direct.each([0, -5, "5", 1e10, 1e-7])("amount %o is 400 INVALID_AMOUNT and grants nothing", async (amount) => {
       await expect(agency().subaccounts.grantCredits({ email: "one@northwind.example", amount: amount as number })).rejects.toMatchObject({
         status: 400,

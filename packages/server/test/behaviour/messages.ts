@@ -103,6 +103,30 @@ export const messages: Register = (target, options) => {
       expect(await admin("/contacts?accountId=acc_acme")).toHaveLength(0);
     });
 
+    direct("a missing fromId or body is 400 naming the field, and nothing is recorded", async () => {
+      for (const [customData, message] of [
+        [{ customChannel: "c", body: "Hi" }, "customData.fromId is required."],
+        [{ fromId: "u", customChannel: "c" }, "customData.body is required."],
+      ] as const) {
+        await expect(acme().messages.send({ customData } as never)).rejects.toMatchObject({ status: 400, code: "VALIDATION_ERROR", message });
+      }
+      expect(await admin("/messages?accountId=acc_acme")).toHaveLength(0);
+      expect(await admin("/contacts?accountId=acc_acme")).toHaveLength(0);
+    });
+
+    it("a campaignId puts the conversation in that campaign: the contact's answer goes to its bot", async () => {
+      // The account's default campaign is a Draft, which does not answer; this one does.
+      const faqs = [{ question: "How much is a membership?", answer: "Memberships start at 29 dollars a month." }];
+      const campaign = (await target().harness.admin("POST", "/campaigns", { accountId: "acc_acme", name: "Spring", state: "Live", faqs })).body;
+      const sent = await acme().messages.send({ customData: { fromId: "user-1", customChannel: "acme-chat", body: "Ask me anything.", campaignId: campaign.id } });
+      expect(await admin(`/messages/${sent.messageId}`)).toMatchObject({ campaignId: campaign.id });
+      const answer = await inbound({ body: "How much is a membership?" });
+      await target().harness.admin("POST", "/settle");
+      expect(await admin(`/messages/${answer.messageId}`)).toMatchObject({ botOutcome: "replied" });
+      const { messages: conversation } = await admin(`/contacts/${sent.contactId}`);
+      expect(conversation.at(-1)).toMatchObject({ source: "bot", campaignId: campaign.id, body: "Memberships start at 29 dollars a month." });
+    });
+
     direct("customChannel is required", async () => {
       await expect(acme().messages.send({ customData: { fromId: "u", body: "Hi" } } as never)).rejects.toMatchObject({ message: "customData.customChannel is required." });
     });
@@ -115,6 +139,21 @@ export const messages: Register = (target, options) => {
       const stored = await admin(`/messages/${result.messageId}`);
       expect(stored).toMatchObject({ direction: "inbound", status: "received", messageSid: "SM-1", fromId: "user-1", toId: "acme-support", body: "Hello", channel: "acme-chat", messageType: "text", source: "api_receive" });
       expect((await admin(`/contacts/${stored.contactId}`)).contact).toMatchObject({ fromId: "user-1", firstName: "Ada", email: "ada@example.com" });
+    });
+
+    it("messageType text and an omitted messageType are both a text message", async () => {
+      const explicit = await acme().messages.receive({ messageType: "text", customData: { messageSid: "SM-1", fromId: "u", toId: "t", body: "Hi" } });
+      const omitted = await acme().messages.receive({ customData: { messageSid: "SM-2", fromId: "u", toId: "t", body: "Hi" } });
+      for (const { messageId } of [explicit, omitted]) expect(await admin(`/messages/${messageId}`)).toMatchObject({ messageType: "text", reactionTo: null });
+    });
+
+    direct("a body over 4096 characters is 400 in the string shape, and nothing is stored; 4096 is accepted", async () => {
+      expect(await post({ customData: { messageSid: "SM-1", fromId: "u", toId: "t", body: "x".repeat(4097) } })).toMatchObject({
+        status: 400,
+        body: { error: "customData.body is longer than 4096 characters." },
+      });
+      expect(await admin("/messages?accountId=acc_acme")).toHaveLength(0);
+      await expect(inbound({ body: "x".repeat(4096) })).resolves.toMatchObject({ success: true });
     });
 
     it("keeps a status that is sent", async () => {
@@ -394,5 +433,35 @@ export const messages: Register = (target, options) => {
       });
     });
   });
-};
 
+  describe("custom-channel senders and contacts", () => {
+    it("one fromId is one contact on send and receive alike; another fromId is another contact", async () => {
+      const sent = await acme().messages.send({ customData: { fromId: "user-1", customChannel: "acme-chat", body: "Welcome!" } });
+      const received = await inbound({ fromId: "user-1" });
+      const again = await acme().messages.send({ customData: { fromId: "user-1", customChannel: "acme-chat", body: "Anything else?" } });
+      const other = await inbound({ messageSid: "SM-2", fromId: "user-2" });
+      expect((await admin(`/messages/${received.messageId}`)).contactId).toBe(sent.contactId);
+      expect(again.contactId).toBe(sent.contactId);
+      expect((await admin(`/messages/${other.messageId}`)).contactId).not.toBe(sent.contactId);
+      expect(await admin("/contacts?accountId=acc_acme")).toHaveLength(2);
+    });
+
+    it("a new sender's names and email are on the contact it creates, which GET /contacts finds by that email", async () => {
+      const sent = await acme().messages.send({ customData: { fromId: "user-1", customChannel: "acme-chat", body: "Hi", firstName: "Ada", lastName: "Lovelace", email: "ada@example.com" } });
+      await expect(acme().contacts.find({ email: "ada@example.com" })).resolves.toMatchObject({ id: sent.contactId, firstName: "Ada", lastName: "Lovelace", email: "ada@example.com" });
+      const received = await inbound({ fromId: "user-2", firstName: "Grace", lastName: "Hopper", email: "grace@example.com" });
+      const { contactId } = await admin(`/messages/${received.messageId}`);
+      await expect(acme().contacts.find({ email: "grace@example.com" })).resolves.toMatchObject({ id: contactId, firstName: "Grace", lastName: "Hopper" });
+    });
+
+    it("a lead who wrote in first as its phone number is the contact a later create returns (200), not a second one", async () => {
+      const received = await inbound({ fromId: "+14155550123" });
+      const { contactId } = await admin(`/messages/${received.messageId}`);
+      const created = await acme().raw.POST("/contacts", { body: { phone: "+14155550123", firstName: "Ada" } });
+      expect(created.response.status).toBe(200);
+      expect(created.data?.id).toBe(contactId);
+      await expect(acme().contacts.find({ phoneNumber: "+14155550123" })).resolves.toMatchObject({ id: contactId });
+      expect(await admin("/contacts?accountId=acc_acme")).toHaveLength(1);
+    });
+  });
+};

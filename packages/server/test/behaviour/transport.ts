@@ -130,6 +130,23 @@ export const transport: Register = (target, options) => {
       expect(await stored()).toBe(before);
     });
 
+    it("a new contact and a new list member answer 201; a lookup, a known contact, a send, a receive and a grant 200", async () => {
+      const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+        raw(target(), path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) }).then(json);
+      const key = `?apiKey=${KEYS.acme}`;
+      const created = await post(`/contacts${key}`, { phone: "+14155550123" });
+      const statuses = [
+        created.status,
+        (await post(`/lists/lst_acme/contacts${key}`, { contactId: created.body.id })).status,
+        (await json(await raw(target(), `/contacts${key}&phoneNumber=%2B14155550123`))).status,
+        (await post(`/contacts${key}`, { phone: "+14155550123" })).status,
+        (await post(`/send_custom_channel_message${key}`, { customData: { fromId: "u", customChannel: "c", body: "x" } })).status,
+        (await post(`/incoming_custom_channel_message${key}`, { customData: { messageSid: "S", fromId: "u", toId: "t", body: "x" } })).status,
+        (await post("/subaccounts/credits", { email: "one@northwind.example", amount: 1 }, { "x-api-key": KEYS.agency })).status,
+      ];
+      expect(statuses).toEqual([201, 201, 200, 200, 200, 200, 200]);
+    });
+
     it("every response carries a request id, and authenticated ones the rate-limit headers", async () => {
       const url = `${target().baseUrl}/contacts?apiKey=${KEYS.acme}&email=a%40example.com`;
       const response = await target().clientFetch(new Request(url));

@@ -3,6 +3,7 @@ import { createServer, type IncomingHttpHeaders } from "node:http";
 import { Webhook } from "standardwebhooks";
 
 export interface Received {
+  method: string;
   headers: IncomingHttpHeaders;
   body: string;
   json: any;
@@ -33,7 +34,7 @@ export async function startReceiver(): Promise<Receiver> {
     let body = "";
     req.on("data", (chunk) => (body += chunk));
     req.on("end", () => {
-      const request: Received = { headers: req.headers, body, json: body ? JSON.parse(body) : undefined, at: Date.now() };
+      const request: Received = { method: req.method ?? "", headers: req.headers, body, json: body ? JSON.parse(body) : undefined, at: Date.now() };
       received.push(request);
       const answer = respond(request, received.length - 1);
       setTimeout(() => {

@@ -102,8 +102,9 @@ export interface paths {
          *
          *     **Reference behaviour:** the message is recorded in the conversation as outbound (the
          *     customer's system delivered it); no reply webhook is sent for it. `body` is at most 4096
-         *     characters (400 `BODY_TOO_LONG`) and must not be empty or whitespace-only. An unknown
-         *     `campaignId` is 404 `CAMPAIGN_NOT_FOUND`.
+         *     characters (400 `BODY_TOO_LONG`) and must not be empty or whitespace-only. A `campaignId`
+         *     puts the conversation in that campaign: the contact's later messages that name no campaign
+         *     are answered by its bot. An unknown `campaignId` is 404 `CAMPAIGN_NOT_FOUND`.
          */
         post: operations["sendCustomChannelMessage"];
         delete?: never;
