@@ -102,6 +102,7 @@ async function main() {
     host: args.host,
     port: integer("port", args.port),
     maxConnections: integer("max-connections", args["max-connections"]),
+    maxConnectionsPerClient: integer("max-connections-per-client", args["max-connections-per-client"]),
     certFile: args["tls-cert"],
     keyFile: args["tls-key"],
     dataFile,

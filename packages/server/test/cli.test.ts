@@ -110,6 +110,8 @@ describe("intake-server", { timeout: 90_000 }, () => {
     [["--seed", "/nonexistent/seed.yaml"], "cannot read the seed file /nonexistent/seed.yaml"],
     [["--demo", "--seed", "x.json"], "--seed and --demo both give a starting state: choose one."],
     [["--max-connections", "0"], "--max-connections takes a whole number, 1 or more (got 0)."],
+    [["--max-connections-per-client", "0"], "--max-connections-per-client takes a whole number from 1 to --max-connections (1000) (got 0)."],
+    [["--max-connections", "4", "--max-connections-per-client", "5"], "--max-connections-per-client takes a whole number from 1 to --max-connections (4) (got 5)."],
   ])("%o exits 2 saying what is wrong", async (args, message) => {
     const result = await runCli(args);
     expect(result.code).toBe(2);
@@ -125,6 +127,14 @@ describe("intake-server", { timeout: 90_000 }, () => {
     expect(notAFolder.stderr).toContain(`intake-server: Cannot write beside ${underAFile} (EEXIST: file already exists, mkdir`);
     expect(notAFolder.stderr).toContain("give --data-file a file in a folder this user can write");
     expect(notAFolder.stdout).not.toContain('"listening"');
+  });
+
+  it("a data file that is a folder exits 2 saying to give a file, and claims nothing", async () => {
+    const folder = dir();
+    const result = await runCli(["--port", "0", "--data-file", folder]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`intake-server: ${folder} is a folder: give --data-file a file, such as ${folder}/intake.db (made if missing).\n`);
+    expect(existsSync(`${folder}.lock`)).toBe(false);
   });
 
   it("--tls-cert without --tls-key exits saying both are needed, and starts nothing, not even a data file", async () => {
@@ -178,6 +188,30 @@ describe("intake-server", { timeout: 90_000 }, () => {
       expect(refused).toBe("");
     } finally {
       held.destroy();
+    }
+  });
+
+  it("--max-connections-per-client sets one client's share (half of --max-connections by default)", async () => {
+    const held: TLSSocket[] = [];
+    try {
+      for (const share of [undefined, "2"]) {
+        const run = await start(["--port", "0", "--max-connections", "2", ...(share ? ["--max-connections-per-client", share] : [])]);
+        const ca = readFileSync(run.info.certificate, "utf8");
+        const port = Number(new URL(run.info.url).port);
+        const opened = await Promise.all(
+          [0, 1].map(
+            () =>
+              new Promise<TLSSocket | undefined>((resolve) => {
+                const socket = tlsConnect({ port, host: "127.0.0.1", ca, servername: "localhost" }, () => resolve(socket));
+                socket.on("error", () => {}).on("close", () => resolve(undefined));
+              }),
+          ),
+        );
+        held.push(...opened.filter((socket) => socket !== undefined));
+        expect(opened.filter((socket) => socket !== undefined)).toHaveLength(share ? 2 : 1);
+      }
+    } finally {
+      for (const socket of held) socket.destroy();
     }
   });
 

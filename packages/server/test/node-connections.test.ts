@@ -1,10 +1,16 @@
 // The node adapter against clients that do not speak HTTP as expected: bodies node cannot frame,
-// requests node would answer itself, uploads given up on, slow clients, too many connections.
+// requests node would answer itself, uploads given up on, slow clients, too many connections; and
+// a stop under load.
 // Raw sockets to 127.0.0.1, over TLS and plain TCP.
 import { createIntake, type IntakeOptions } from "@intake/server";
-import { serve, type RunningServer, type ServeOptions } from "@intake/server/node";
+import { openDataFile, persist, serve, type RunningServer, type ServeOptions } from "@intake/server/node";
+import { mkdtempSync } from "node:fs";
 import { connect, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { connect as tlsConnect } from "node:tls";
+import { isDeepStrictEqual } from "node:util";
+import { Agent } from "undici";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { KEYS, SEED } from "./support/seed.js";
 
@@ -119,6 +125,100 @@ describe("a request body node cannot frame", () => {
   });
 });
 
+/** How a connection ended: the server closed it (a FIN, after what it wrote), reset it, or left it open past the limit. */
+type Ending = "closed" | "reset" | "open";
+
+/**
+ * Writes `request` on a new connection, in one write or (with `piece`) a write of that many bytes
+ * every millisecond or so, stopping once the server has closed, and reads until the connection
+ * ends. A reset after the server's FIN counts as closed: everything it sent before has arrived.
+ */
+function converse(open: Open, request: string, piece = 0, limitMs = 5000): Promise<{ text: string; ending: Ending; detail: string }> {
+  return new Promise((resolve) => {
+    const bytes = Buffer.from(request, "latin1");
+    let text = "";
+    let ending: Ending | undefined;
+    const finish = (how: Ending, detail = "") => {
+      if (ending) return;
+      ending = how;
+      clearTimeout(limit);
+      resolve({ text, ending: how, detail });
+      socket.destroy();
+    };
+    const socket = open(async () => {
+      socket.setNoDelay(true);
+      if (!piece) return void socket.write(bytes);
+      for (let at = 0; at < bytes.length && !ending && !socket.writableEnded; at += piece) {
+        socket.write(bytes.subarray(at, at + piece));
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+    });
+    const limit = setTimeout(() => finish("open"), limitMs);
+    socket.on("data", (chunk: Buffer) => (text += chunk.toString("latin1")));
+    socket.on("end", () => finish("closed"));
+    socket.on("error", (error: NodeJS.ErrnoException) => finish("reset", error.code ?? error.message));
+  });
+}
+
+describe("malformed framing, in one write and in pieces", () => {
+  const post = (headers: string[], body: string) => head("POST", CONTACTS, ["host: x", "content-type: application/json", ...headers]) + body;
+  const chunked = (body: string) => post(["transfer-encoding: chunked"], body);
+  const notHttp = ["VALIDATION_ERROR", "The request is not valid HTTP."] as const;
+  const tooLarge = ["PAYLOAD_TOO_LARGE", "The request's URL and headers are larger than the server accepts (16 KiB)."] as const;
+  // Each with the answer it gets over HTTPS (status, error code and message), as reference-behaviour.md says.
+  const cases: Array<[string, string, number, readonly [string, string]]> = [
+    ["a chunk size that is not hexadecimal", chunked("zz\r\nabc\r\n0\r\n\r\n"), 400, notHttp],
+    ["a chunk size past 64 bits", chunked(`1${"0".repeat(17)}\r\nabc\r\n0\r\n\r\n`), 400, notHttp],
+    ["a chunk extension over 16 KiB", chunked(`2;ext=${"a".repeat(17_000)}\r\n{}\r\n0\r\n\r\n`), 400, ["PAYLOAD_TOO_LARGE", "The request body's chunk extensions are larger than the server accepts (16 KiB)."]],
+    ["chunk data longer than its size", chunked("2\r\n{}}\r\n0\r\n\r\n"), 400, notHttp],
+    ["a Transfer-Encoding other than chunked", post(["transfer-encoding: gzip"], "abc"), 400, notHttp],
+    ["chunked, then another coding", post(["transfer-encoding: chunked, gzip"], "2\r\n{}\r\n0\r\n\r\n"), 400, notHttp],
+    ["Transfer-Encoding and Content-Length", post(["transfer-encoding: chunked", "content-length: 7"], "2\r\n{}\r\n0\r\n\r\n"), 400, notHttp],
+    ["two Content-Lengths that differ", post(["content-length: 2", "content-length: 3"], "{}"), 400, notHttp],
+    ["a Content-Length that is not a number", post(["content-length: 2x"], "{}"), 400, notHttp],
+    ["a header line without a colon", post(["content-length: 2", "x-broken header"], "{}"), 400, notHttp],
+    ["a space before a header's colon", post(["content-length : 2"], "{}"), 400, notHttp],
+    ["a control character in a header value", post(["content-length: 2", "x-a: a\u0001b"], "{}"), 400, notHttp],
+    ["a header folded onto a second line", post(["content-length: 2", "x-a: 1", " folded"], "{}"), 400, notHttp],
+    ["URL and headers past 64 KiB", post(["content-length: 2", `x-pad: ${"a".repeat(70_000)}`], "{}"), 400, tooLarge],
+    ["lines ended by a bare LF", post(["content-length: 2"], "{}").replaceAll("\r\n", "\n"), 400, notHttp],
+    ["a method that is not a token", `P@ST ${CONTACTS} HTTP/1.1\r\nhost: x\r\n\r\n`, 400, notHttp],
+    ["a space in the target", `GET /v1/con tacts HTTP/1.1\r\nhost: x\r\n\r\n`, 400, notHttp],
+    ["an HTTP version past 1.1", `GET /v1/contacts HTTP/3.0\r\nhost: x\r\n\r\n`, 400, notHttp],
+    ["bytes that are not HTTP", "\u0000\u0001\u0002 hello\r\n\r\n", 400, notHttp],
+  ];
+
+  it("each gets its 400 in the route's shape over HTTPS, then a clean close (a FIN, not a reset)", { timeout: 60_000 }, async () => {
+    const { server, errors } = await start();
+    const runs = cases.flatMap(([name, request, status, [code, message]]) =>
+      [0, request.length > 10_000 ? 1024 : 3].map(async (piece) => {
+        const answer = await converse(tlsTo(server), request, piece);
+        const how = `${name}, ${piece ? `in pieces of ${piece} bytes` : "in one write"}: ${answer.ending} ${answer.detail} ${JSON.stringify(answer.text.slice(0, 120))}`;
+        return { how, got: [answer.ending, answer.text.match(/HTTP\/1\.1 /g)?.length ?? 0, statusOf(answer.text), answer.text.includes("\r\n\r\n") ? JSON.parse(bodyText(answer.text)) : null], wanted: ["closed", 1, status, general(code, message)] };
+      }),
+    );
+    // Every case that went otherwise, at once.
+    const failures = (await Promise.all(runs)).filter(({ got, wanted }) => !isDeepStrictEqual(got, wanted));
+    expect(failures.map(({ how, got }) => `${how} -> ${JSON.stringify(got)}`)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it("on the plain-HTTP side each gets one 400 too (HTTPS_REQUIRED, or not HTTP), then a clean close", { timeout: 60_000 }, async () => {
+    const { server, errors } = await start();
+    const runs = cases.flatMap(([name, request]) =>
+      [0, request.length > 10_000 ? 1024 : 3].map(async (piece) => {
+        const answer = await converse(plainTo(server), request, piece);
+        const how = `${name}, ${piece ? `in pieces of ${piece} bytes` : "in one write"}: ${answer.ending} ${answer.detail} ${JSON.stringify(answer.text.slice(0, 120))}`;
+        return { how, got: [answer.ending, answer.text.match(/HTTP\/1\.1 /g)?.length ?? 0, statusOf(answer.text)], wanted: ["closed", 1, 400] };
+      }),
+    );
+    // Every case that went otherwise, at once.
+    const failures = (await Promise.all(runs)).filter(({ got, wanted }) => !isDeepStrictEqual(got, wanted));
+    expect(failures.map(({ how, got }) => `${how} -> ${JSON.stringify(got)}`)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+});
+
 describe("requests node would answer itself", () => {
   it("are answered by the core, in the route's shape where the path is known, with a request id", async () => {
     const { server, errors } = await start();
@@ -202,6 +302,38 @@ describe("slow clients", () => {
     }
   });
 
+  it("a request line and headers that trickle in get their 408 soon after headersTimeoutMs, not up to a quarter later", async () => {
+    const { server } = await start({ headersTimeoutMs: 4000 });
+    // Ten clients 100 ms apart: were node's checks a second apart, one would start just after a check.
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        new Promise<{ text: string; ms: number }>((resolve) => {
+          setTimeout(() => {
+            let started = 0;
+            let text = "";
+            let trickle: NodeJS.Timeout | undefined;
+            const socket = tlsTo(server)(() => {
+              started = Date.now();
+              socket.write("POST /v1/contacts HTTP/1.1\r\nhost: x\r\nx-slow: ");
+              trickle = setInterval(() => socket.writable && socket.write("a"), 100);
+            });
+            socket.on("data", (chunk: Buffer) => (text += chunk)).on("error", () => {});
+            socket.once("data", () => resolve({ text, ms: Date.now() - started }));
+            socket.on("close", () => {
+              clearInterval(trickle);
+              resolve({ text, ms: Date.now() - started });
+            });
+          }, 100 * i);
+        }),
+      ),
+    );
+    for (const { text, ms } of answers) {
+      expect(text).toMatch(/^HTTP\/1\.1 408 /);
+      expect(ms).toBeGreaterThanOrEqual(3950);
+      expect(ms).toBeLessThan(4800);
+    }
+  });
+
   it("a body that stops arriving for headersTimeoutMs is answered 408 in its route's shape, and the connection closed", async () => {
     const { server, errors } = await start({ headersTimeoutMs: 300 });
     const stalled = "The request body stopped arriving: nothing came for 0.3 s.";
@@ -244,7 +376,7 @@ describe("slow clients", () => {
 
 describe("the connection cap", () => {
   it("closes connections past maxConnections as they come; one freed is taken again", async () => {
-    const { server } = await start({ maxConnections: 2 });
+    const { server } = await start({ maxConnections: 2, maxConnectionsPerClient: 2 });
     const held = await Promise.all([0, 1].map(() => new Promise<Socket>((resolve) => { const socket: Socket = tlsTo(server)(() => resolve(socket)); })));
     const lookup = head("GET", "/v1/contacts?email=a%40example.com", ["host: x", "connection: close"]);
     const refused = await exchange(plainTo(server), lookup, 2000);
@@ -255,5 +387,104 @@ describe("the connection cap", () => {
     await until(async () => statusOf((again = await exchange(tlsTo(server), lookup)).text) === 401);
     expect(statusOf(again.text)).toBe(401);
     held[1]!.destroy();
+  });
+
+  it("keeps a share for others: one client holding all it can with bodies that trickle leaves the rest to others, the admin API included", async () => {
+    const { server } = await start({ maxConnections: 4 });
+    // One client (127.0.0.1) opens as many as the cap, each an upload that trickles in: never stalled, never done.
+    const trickles: NodeJS.Timeout[] = [];
+    const opened = await Promise.all(
+      [0, 1, 2, 3].map(
+        () =>
+          new Promise<Socket | undefined>((resolve) => {
+            const socket: Socket = tlsTo(server)(() => {
+              socket.write(head("POST", CONTACTS, ["host: x", "content-type: application/json", "content-length: 100000"]));
+              trickles.push(setInterval(() => socket.writable && socket.write(" "), 100));
+              resolve(socket);
+            });
+            socket.on("error", () => {}).on("close", () => resolve(undefined));
+          }),
+      ),
+    );
+    const held = opened.filter((socket) => socket !== undefined);
+    try {
+      // Half of them are its share; the others were closed as they came, with no answer.
+      expect(held).toHaveLength(2);
+      const lookup = head("GET", "/v1/contacts?email=a%40example.com", ["host: x", "connection: close"]);
+      expect(await exchange(plainTo(server), lookup, 2000)).toMatchObject({ text: "", open: false });
+      // Another client (127.0.0.2, also loopback) is served, the admin API and the API both.
+      const other: Open = (onConnect) =>
+        tlsConnect({ socket: connect({ port: server.port, host: "127.0.0.1", localAddress: "127.0.0.2" }), ca: server.certificate, servername: "localhost" }, onConnect);
+      const admin = await exchange(other, head("GET", "/__admin/journal", ["host: x", `authorization: Bearer ${ADMIN_TOKEN}`, "connection: close"]));
+      expect(statusOf(admin.text)).toBe(200);
+      expect(statusOf((await exchange(other, lookup)).text)).toBe(401);
+    } finally {
+      for (const trickle of trickles) clearInterval(trickle);
+      for (const socket of held) socket.destroy();
+    }
+  });
+});
+
+describe("a stop under load", () => {
+  it("answers every create it stored: 10 stops under concurrent keep-alive creates, then the data file holds only answered ones", { timeout: 60_000 }, async () => {
+    const path = join(mkdtempSync(join(tmpdir(), "intake-stop-")), "state.db");
+    // Each phone sent, and what its client got: a status, or the error its request failed with.
+    const outcomes = new Map<string, string>();
+    const errors: unknown[] = [];
+    let sent = 0;
+    for (let stop = 0; stop < 10; stop++) {
+      // As intake-server runs with --data-file, and stops on SIGTERM: the connections, the work in flight, the last save.
+      const file = openDataFile(path, { durability: "normal" });
+      const snapshot = file.read();
+      const intake = createIntake({ ...(snapshot ? { snapshot } : { seed: SEED }), adminToken: ADMIN_TOKEN, rateLimit: 0, onError: (e) => errors.push(e) });
+      const persistence = persist(intake, file);
+      const server = await serve(intake, { port: 0, dataFile: path });
+      const dispatcher = new Agent({ connect: { ca: server.certificate, servername: "localhost" } });
+      let stopped = false;
+      let answered = 0;
+      // The stop starts as an answer arrives, in the same phase of the event loop as the server's
+      // reads (as a signal does, not as a timer): requests read then are still in the core.
+      let closing: Promise<void> | undefined;
+      const client = async () => {
+        while (!stopped) {
+          const phone = `+1415${2_000_000 + sent++}`;
+          try {
+            const init = { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ phone }), dispatcher };
+            const response = await fetch(`${server.baseUrl}/contacts?apiKey=${KEYS.acme}`, init as RequestInit);
+            await response.arrayBuffer();
+            outcomes.set(phone, String(response.status));
+            // Once creates flow, at a moment that moves from one stop to the next.
+            if (++answered >= 20 + 10 * stop) closing ??= server.close();
+          } catch (error) {
+            const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+            outcomes.set(phone, cause?.code ?? cause?.message ?? String(error));
+            await new Promise((resolve) => setTimeout(resolve, 5));
+          }
+        }
+      };
+      // Sixteen clients on kept-alive connections, sending on as the server stops.
+      const clients = Array.from({ length: 16 }, client);
+      while (!closing) await new Promise((resolve) => setTimeout(resolve, 5));
+      await closing;
+      await intake.close();
+      persistence.stop();
+      stopped = true;
+      await Promise.all(clients);
+      await dispatcher.close();
+    }
+    // What a restart from the data file loads.
+    const file = openDataFile(path);
+    const { contact } = file.read()!.records as unknown as { contact: Array<{ phone: string | null }> };
+    const stored = new Set(contact.map((c) => c.phone ?? "").filter((phone) => phone.startsWith("+14152")));
+    file.close();
+    const storedUnanswered = [...stored].filter((phone) => outcomes.get(phone) !== "201").map((phone) => `${phone}: ${outcomes.get(phone)}`);
+    expect(storedUnanswered).toEqual([]);
+    // Nor is an answered create lost, and every answer is a create's.
+    expect([...outcomes].filter(([phone, outcome]) => outcome === "201" && !stored.has(phone))).toEqual([]);
+    expect([...outcomes.values()].filter((outcome) => /^\d+$/.test(outcome) && outcome !== "201")).toEqual([]);
+    // The load ran through each stop: creates stored, and creates refused once the server was gone.
+    expect(stored.size).toBeGreaterThanOrEqual(650);
+    expect([...outcomes.values()].filter((outcome) => !/^\d+$/.test(outcome)).length).toBeGreaterThan(10);
+    expect(errors).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@
  * writes each change here before it is answered. One server keeps a data file at a time
  * (data-file-lock.ts). An `intake-snapshot/1` JSON file, what older servers saved, is imported.
  */
-import { accessSync, closeSync, constants, existsSync, linkSync, openSync, readFileSync, readSync, renameSync, rmSync } from "node:fs";
+import { accessSync, closeSync, constants, existsSync, fstatSync, linkSync, openSync, readFileSync, readSync, renameSync, rmSync } from "node:fs";
 import Database from "better-sqlite3";
 import type { Snapshot } from "../domain/state.js";
 import { fieldPath } from "../shared/field-path.js";
@@ -55,9 +55,9 @@ export interface DataFile {
 const SQLITE_HEADER = "SQLite format 3\0";
 
 /**
- * Claims the file and checks what it is. Throws, with what to do, for a file in use, one that is
- * not an Intake data file, a damaged one, one of another schema version, or a file or folder this
- * user cannot write. `read()` then reads its state (and throws for a damaged record).
+ * Claims the file and checks what it is. Throws, with what to do, for a folder, a file in use, one
+ * that is not an Intake data file, a damaged one, one of another schema version, or a file or
+ * folder this user cannot write. `read()` then reads its state (and throws for a damaged record).
  */
 export function openDataFile(path: string, options: { durability?: Durability } = {}): DataFile {
   const durability = options.durability ?? "full";
@@ -357,6 +357,8 @@ function kindOf(path: string): "new" | "sqlite" | "json" {
   const head = Buffer.alloc(SQLITE_HEADER.length);
   let length: number;
   try {
+    // A folder opens, and its read fails with a bare EISDIR.
+    if (fstatSync(fd).isDirectory()) throw new Error(`${path} is a folder: give --data-file a file, such as ${path.replace(/\/+$/, "")}/intake.db (made if missing).`);
     length = readSync(fd, head, 0, head.length, 0);
   } finally {
     closeSync(fd);

@@ -12,20 +12,19 @@ import {
   HEAD_TOO_LARGE,
   NOT_A_TUNNEL,
   NOT_HTTP,
-  answersBefore,
   bodyReaders,
   broken,
+  extensionsTooLarge,
   firstLines,
-  lastRequest,
   notHttp,
   refused,
-  responsesOf,
   tooSlow,
   type Address,
   type Refusal,
   type RequestLine,
   type Served,
 } from "./node-requests.js";
+import { answersBefore, lastRequest, linger, responsesOf } from "./node-connections.js";
 
 const NO_HEADERS = { get: () => null };
 
@@ -73,21 +72,25 @@ async function refuseMalformed(intake: Served, origin: string, error: NodeJS.Err
   if (!socket.writable || !(timedOut || error.code?.startsWith("HPE_"))) return socket.destroy();
   const request = lastRequest.get(socket);
   if (request && !request.complete) {
-    broken.add(socket);
+    const why = timedOut ? tooSlow() : error.code === "HPE_CHUNK_EXTENSIONS_OVERFLOW" ? extensionsTooLarge() : notHttp();
+    broken.set(socket, why);
     const read = bodyReaders.get(socket);
-    if (read) return read(timedOut ? tooSlow() : notHttp());
+    if (read) return read(why);
     // Not being read: the core answers without the body (respond closes the connection after),
     // or has answered already, and there is nothing more to say.
     if (![...(responsesOf.get(socket) ?? [])].some((res) => res.req === request)) {
       await answersBefore(socket);
-      socket.destroy();
+      linger(socket);
     }
     return;
   }
   if (timedOut) {
-    // Too slow to finish its request line and headers: nothing of it is known to journal. A response under way is cut.
-    if (responsesOf.get(socket)?.size) return socket.destroy();
-    return void socket.end("HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n", () => socket.destroy());
+    // Too slow to finish its request line and headers: nothing of it is known to journal. It
+    // comes after the answers to the requests before it on the connection.
+    await answersBefore(socket);
+    if (!socket.writable) return socket.destroy();
+    socket.write("HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
+    return linger(socket);
   }
   const line = requestLine(error.rawPacket) ?? (request ? undefined : firstLines.get(socket));
   await answerRaw(intake, origin, socket, line?.method ?? "GET", line?.path ?? "/", error.code === "HPE_HEADER_OVERFLOW" ? HEAD_TOO_LARGE : NOT_HTTP);
@@ -113,6 +116,7 @@ async function answerRaw(intake: Served, origin: string, socket: Socket, method:
   const head = Object.entries({ ...headers, "content-length": String(Buffer.byteLength(body)), connection: "close" })
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join("");
-  // Closed both ways once written: a client that keeps its side open does not hold the socket.
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}\r\n${head}\r\n${body}`, () => socket.destroy());
+  socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}\r\n${head}\r\n${body}`);
+  // Closed both ways once written (a client that keeps its side open does not hold it for long).
+  linger(socket);
 }

@@ -10,6 +10,7 @@ import type { Socket } from "node:net";
 import { debuglog } from "node:util";
 import type { ApiRequest, ApiResponse } from "../http/exchange.js";
 import { HttpError, badRequest } from "../shared/errors.js";
+import { answersBefore, closesWith, takesRequests, track } from "./node-connections.js";
 
 /** What the adapter needs of the service (an Intake has it). */
 export interface Served {
@@ -32,57 +33,25 @@ export type Refusal = NonNullable<ApiRequest["refusal"]>;
 export const NOT_A_PATH: Refusal = { code: "VALIDATION_ERROR", message: "The request target must be a path such as /v1/contacts." };
 export const HEAD_TOO_LARGE: Refusal = { code: "PAYLOAD_TOO_LARGE", message: "The request's URL and headers are larger than the server accepts (16 KiB)." };
 export const NOT_HTTP: Refusal = { code: "VALIDATION_ERROR", message: "The request is not valid HTTP." };
+export const EXTENSIONS_TOO_LARGE: Refusal = { code: "PAYLOAD_TOO_LARGE", message: "The request body's chunk extensions are larger than the server accepts (16 KiB)." };
 export const NO_HOST: Refusal = { code: "VALIDATION_ERROR", message: "An HTTP/1.1 request must have a Host header." };
 export const EXPECTATION_FAILED: Refusal = { status: 417, code: "VALIDATION_ERROR", message: "The server meets no Expect but 100-continue." };
 export const NOT_A_TUNNEL: Refusal = { code: "VALIDATION_ERROR", message: "CONNECT is not served: this is the API, not a proxy." };
 
 /** Why a body read failed, answered by the core in the route's shape. */
 export const notHttp = () => badRequest(NOT_HTTP.code, NOT_HTTP.message);
+export const extensionsTooLarge = () => badRequest(EXTENSIONS_TOO_LARGE.code, EXTENSIONS_TOO_LARGE.message);
 export const abandoned = () => badRequest("VALIDATION_ERROR", "The request body did not arrive whole: the client closed the connection.");
 export const stalled = (ms: number) => new HttpError(408, "VALIDATION_ERROR", `The request body stopped arriving: nothing came for ${ms / 1000} s.`);
 export const tooSlow = () => new HttpError(408, "VALIDATION_ERROR", "The request took longer than the server allows to arrive.");
 
 export const EMPTY = Buffer.alloc(0);
 
-/**
- * The responses each connection has open, in the order of their requests. Node writes a
- * connection's answers in that order; a dropped or refused request must wait for those before it.
- */
-export const responsesOf = new WeakMap<Socket, Set<ServerResponse>>();
-
-/** The last request node handed over on each connection: a parse error while it is incomplete is in its body. */
-export const lastRequest = new WeakMap<Socket, IncomingMessage>();
-
-function track(req: IncomingMessage, res: ServerResponse) {
-  const socket = req.socket;
-  lastRequest.set(socket, req);
-  let responses = responsesOf.get(socket);
-  if (!responses) responsesOf.set(socket, (responses = new Set()));
-  responses.add(res);
-  res.once("close", () => responses.delete(res));
-}
-
-/** Until the answers to the requests before `own` on this connection (all of them, without it) are written, or the connection is gone. */
-export async function answersBefore(socket: Socket, own?: ServerResponse): Promise<void> {
-  const responses = responsesOf.get(socket);
-  for (const res of [...(responses ?? [])]) {
-    if (res === own) return;
-    if (responses?.has(res)) await once(res, "close");
-  }
-}
-
-/** Until the answers already made on this connection are written: those still being handled are not waited for. */
-export async function answersWritten(socket: Socket): Promise<void> {
-  for (const res of [...(responsesOf.get(socket) ?? [])]) {
-    if (res.writableEnded && !res.writableFinished) await once(res, "close");
-  }
-}
-
 /** Connections already being refused. */
 export const refused = new WeakSet<Socket>();
 
-/** Connections whose request body node could not parse: the request is answered, then the connection closed. */
-export const broken = new WeakSet<Socket>();
+/** Connections whose request body node could not parse (or that took too long), and the error it is answered with; then the connection closes. */
+export const broken = new WeakMap<Socket, HttpError>();
 
 /** How to fail the body read under way on a connection, if one is: node's parse errors and timeouts arrive on the connection, not the request. */
 export const bodyReaders = new WeakMap<Socket, (error: HttpError) => void>();
@@ -108,6 +77,8 @@ export interface ListenerOptions {
  */
 export function requestHandler(intake: Served, address: Address, options: ListenerOptions, refusal?: Refusal) {
   return function handleRequest(req: IncomingMessage, res: ServerResponse) {
+    // After an answer that closes the connection: the client was told, and its request is not read.
+    if (!takesRequests(req.socket)) return;
     track(req, res);
     void respond(intake, `${address.scheme}://${address.origin}`, req, res, options, refusal);
   };
@@ -154,13 +125,15 @@ async function respond(intake: Served, origin: string, req: IncomingMessage, res
     }
     // A body not read whole is not read further, and a client that sent a proxy's target or
     // headers past the limit is not speaking to us as the API expects: no connection is reused.
-    if (cut || refusal) response.headers.connection = "close";
+    // Nor in a stop, which closes each connection after its last answer.
+    if (closesWith(socket, res, cut, refusal !== undefined)) response.headers.connection = "close";
     if (response.stream) return await sendStream(res, response.status, response.headers, response.stream, streams);
     // A known length spares the chunked framing: one write of head and body, not three.
     if (response.body !== null) response.headers["content-length"] = String(Buffer.byteLength(response.body));
     res.writeHead(response.status, response.headers);
     res.end(response.body ?? undefined);
-    if (cut) req.destroy();
+    // The rest of a body cut short is read and dropped as the connection closes (see linger()).
+    if (cut) req.resume();
   } catch (error) {
     if (res.headersSent) res.end();
     else {
@@ -257,7 +230,8 @@ function headerOf(raw: string[], wanted: string): string | null {
 function readBody(req: IncomingMessage, maxBodyBytes: number, idleMs: number): Promise<{ body: Buffer; overflow: boolean }> {
   if (req.method === "GET" || req.method === "HEAD") return Promise.resolve({ body: EMPTY, overflow: false });
   const socket = req.socket;
-  if (broken.has(socket)) return Promise.reject(notHttp());
+  const why = broken.get(socket);
+  if (why) return Promise.reject(why);
   // Gone before the core asked for its body: a destroyed stream emits nothing more to wait for.
   if (req.destroyed) return Promise.reject(abandoned());
   return new Promise((resolve, reject) => {

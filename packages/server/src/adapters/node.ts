@@ -6,14 +6,15 @@
  */
 import { createServer as createHttpServer } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
-import { createServer as createNetServer, type Socket } from "node:net";
+import { createServer as createNetServer, type Server as NetServer, type Socket } from "node:net";
 import { rm } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { DashboardFiles } from "../http/dashboard.js";
 import { BASES } from "../http/routes.js";
 import { dashboardFiles } from "./dashboard-files.js";
+import { clientShare, lingerOnClose, settle } from "./node-connections.js";
 import { clientErrorHandler, noteFirstLine, tunnelHandler } from "./node-refusals.js";
-import { EXPECTATION_FAILED, NODE_HEAD_BYTES, answersWritten, requestHandler, type Address, type Served } from "./node-requests.js";
+import { EXPECTATION_FAILED, NODE_HEAD_BYTES, requestHandler, type Address, type Served } from "./node-requests.js";
 import { loadCertificate, type Certificate, type CertificateOptions } from "./tls.js";
 
 /** What the adapter needs of the service (an Intake has it): its core, where to report the adapter's own failures, and a place for the dashboard's files. */
@@ -21,7 +22,7 @@ export interface Servable extends Served {
   serveDashboard(files: DashboardFiles | undefined): void;
 }
 
-/** How long a stop waits for answers already made to be written. */
+/** How long a stop waits for the live event streams to end, then for the requests taken to be answered. */
 const CLOSE_GRACE_MS = 2000;
 
 export interface ServeOptions extends CertificateOptions {
@@ -39,6 +40,12 @@ export interface ServeOptions extends CertificateOptions {
   requestTimeoutMs?: number;
   /** Connections open at once (1 or more); those past it are closed as they come. Default 1000. */
   maxConnections?: number;
+  /**
+   * Connections one client (one remote address) may hold at once, from 1 to maxConnections; its
+   * connections past it are closed as they come, so that one client cannot take them all. Default
+   * half of maxConnections, rounded up.
+   */
+  maxConnectionsPerClient?: number;
   /** Serve the dashboard at /__dashboard/ from the built files (default), from this folder, or not (false). */
   dashboard?: boolean | string;
 }
@@ -61,9 +68,7 @@ export interface RunningServer {
 
 export async function serve(intake: Servable, options: ServeOptions = {}): Promise<RunningServer> {
   const host = options.host ?? "127.0.0.1";
-  const maxConnections = options.maxConnections ?? 1000;
-  // 0 would refuse every connection: a server that serves no one is a mistake to say at once.
-  if (!Number.isInteger(maxConnections) || maxConnections < 1) throw new Error(`maxConnections takes a whole number, 1 or more (got ${maxConnections}).`);
+  const { maxConnections, admit } = connectionCaps(options);
   const tls = await loadCertificate({ ...options, hosts: [host, ...(options.hosts ?? [])] });
   if (options.dashboard !== false) intake.serveDashboard(dashboardFiles(typeof options.dashboard === "string" ? options.dashboard : undefined));
   // Their origins are filled in once listening: requests are addressed to this server, whatever their Host header says.
@@ -74,7 +79,9 @@ export async function serve(intake: Servable, options: ServeOptions = {}): Promi
     maxHeaderSize: NODE_HEAD_BYTES,
     headersTimeout,
     requestTimeout: Math.max(options.requestTimeoutMs ?? 300_000, headersTimeout),
-    connectionsCheckingInterval: Math.min(30_000, Math.max(50, headersTimeout / 4)),
+    // Node answers a timeout at its first check past it: checked often, the answer comes within 5%
+    // of the time (or a second) rather than up to a quarter late.
+    connectionsCheckingInterval: Math.min(1000, Math.max(50, headersTimeout / 20)),
     // Node would answer a request without Host itself, with an empty 400: the core refuses it instead.
     requireHostHeader: false,
   };
@@ -89,22 +96,45 @@ export async function serve(intake: Servable, options: ServeOptions = {}): Promi
     server.on("connect", tunnelHandler(intake, address));
     server.on("clientError", clientErrorHandler(intake, address));
   }
-  // Node reports a head too large without its request line once it spans several reads: the
-  // line that opened the connection is kept, for the route's error shape.
-  https.on("secureConnection", (socket: Socket) => socket.once("data", (first: Buffer) => noteFirstLine(socket, first)));
+  // The connections that speak HTTP (over TLS, the TLS socket): a stop closes each once the
+  // answers to the requests it took are out (one whose TLS handshake ends during the stop too).
+  const connections = new Set<Socket>();
+  let settling: Set<Promise<void>> | undefined;
+  const speaksHttp = (socket: Socket) => {
+    connections.add(socket);
+    socket.once("close", () => connections.delete(socket));
+    lingerOnClose(socket);
+    settling?.add(settle(socket));
+  };
+  https.on("secureConnection", (socket: Socket) => {
+    speaksHttp(socket);
+    // Node reports a head too large without its request line once it spans several reads: the
+    // line that opened the connection is kept, for the route's error shape.
+    socket.once("data", (first: Buffer) => noteFirstLine(socket, first));
+  });
   const sockets = new Set<Socket>();
+  // Connections yet to send their first byte.
+  const silent = new Set<Socket>();
 
   const listener = createNetServer((socket) => {
+    // Past one client's share: closed as it comes, as past maxConnections.
+    if (!admit(socket)) return void socket.destroy();
     sockets.add(socket);
-    socket.once("close", () => sockets.delete(socket));
+    silent.add(socket);
+    socket.once("close", () => {
+      sockets.delete(socket);
+      silent.delete(socket);
+    });
     // A connection that sends nothing is not held: node's own timeouts start with the first byte.
     socket.setTimeout(headersTimeout, () => socket.destroy());
     socket.once("data", (first) => {
+      silent.delete(socket);
       socket.setTimeout(0);
       if (first[0] !== 0x16) noteFirstLine(socket, first);
       socket.pause();
       socket.unshift(first);
       // 0x16: a TLS handshake record. Anything else is taken for plain HTTP.
+      if (first[0] !== 0x16) speaksHttp(socket);
       (first[0] === 0x16 ? https : http).emit("connection", socket);
       process.nextTick(() => socket.resume());
     });
@@ -114,16 +144,7 @@ export async function serve(intake: Servable, options: ServeOptions = {}): Promi
   listener.maxConnections = maxConnections;
 
   try {
-    await new Promise<void>((resolve, reject) => {
-      listener.once("error", (error: NodeJS.ErrnoException) => {
-        reject(
-          error.code === "EADDRINUSE"
-            ? new Error(`Port ${options.port} on ${host} is in use: stop what holds it, or use port 0 (--port 0, or port: 0 in code) for any free port.`)
-            : error,
-        );
-      });
-      listener.listen(options.port ?? 0, host, () => resolve());
-    });
+    await listen(listener, options.port ?? 0, host);
   } catch (error) {
     await removeTemporary(tls);
     throw error;
@@ -147,22 +168,54 @@ export async function serve(intake: Servable, options: ServeOptions = {}): Promi
     ...(tls.renewed ? { certificateRenewed: tls.renewed } : {}),
     async close() {
       const closed = new Promise((resolve) => listener.close(resolve));
-      // Streams still open end as a stream ends (their body closed), before the connections are cut.
+      // No request is taken past the answer to the last one each connection has already taken.
+      settling = new Set([...connections].map(settle));
+      // A connection that has sent nothing has no request to answer.
+      for (const socket of silent) socket.destroy();
+      // Streams still open end as a stream ends (their body closed), before the connections close.
       await Promise.race([Promise.all([...streams].map((end) => end())), sleep(CLOSE_GRACE_MS, undefined, { ref: false })]);
+      // Requests still arriving after that, or whose answers the client does not read, are cut.
+      await Promise.race([allOf(settling), sleep(CLOSE_GRACE_MS, undefined, { ref: false })]);
       // Also stops their timeout checks.
       https.close();
       http.close();
-      // Answers already made go out before their connections are cut; requests still being
-      // handled are cut.
-      await Promise.all([...sockets].map(async (socket) => {
-        // A client that reads nothing does not hold the stop: its answers get a moment.
-        await Promise.race([answersWritten(socket), sleep(CLOSE_GRACE_MS, undefined, { ref: false })]);
-        socket.destroy();
-      }));
+      for (const socket of sockets) socket.destroy();
       await closed;
       await removeTemporary(tls);
     },
   };
+}
+
+function listen(listener: NetServer, port: number, host: string) {
+  return new Promise<void>((resolve, reject) => {
+    listener.once("error", (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === "EADDRINUSE" ? new Error(`Port ${port} on ${host} is in use: stop what holds it, or use port 0 (--port 0, or port: 0 in code) for any free port.`) : error,
+      );
+    });
+    listener.listen(port, host, () => resolve());
+  });
+}
+
+/** Until every promise in `promises` has settled, those added meanwhile included. */
+async function allOf(promises: Set<Promise<void>>) {
+  for (let seen = 0; seen < promises.size; ) {
+    const now = [...promises];
+    seen = now.length;
+    await Promise.all(now);
+  }
+}
+
+/** maxConnections, and one client's share of them (`admit` counts a connection to its client, or refuses it). */
+function connectionCaps(options: ServeOptions) {
+  const maxConnections = options.maxConnections ?? 1000;
+  // 0 would refuse every connection: a server that serves no one is a mistake to say at once.
+  if (!Number.isInteger(maxConnections) || maxConnections < 1) throw new Error(`maxConnections takes a whole number, 1 or more (got ${maxConnections}).`);
+  const perClient = options.maxConnectionsPerClient ?? Math.ceil(maxConnections / 2);
+  if (!Number.isInteger(perClient) || perClient < 1 || perClient > maxConnections) {
+    throw new Error(`maxConnectionsPerClient takes a whole number from 1 to maxConnections (${maxConnections}) (got ${perClient}).`);
+  }
+  return { maxConnections, admit: clientShare(perClient) };
 }
 
 /** A certificate generated for this run, and its folder if the run made one of its own. */

@@ -12,6 +12,9 @@ export const USAGE = `Usage: intake-server [options]
   --host HOST            address to listen on (default 127.0.0.1)
   --port N               port; 0 picks a free one (default 8443)
   --max-connections N    connections open at once; more are closed as they come (default 1000)
+  --max-connections-per-client N
+                         connections one client address may hold at once; its next ones are
+                         closed as they come (default half of --max-connections, rounded up)
   --seed FILE            accounts, campaigns, lists and contacts to start with (JSON or YAML)
   --demo                 start with the built-in demo seed (and print its keys)
   --print-demo-seed      write the demo seed as YAML on stdout (a seed file to edit) and exit
@@ -120,6 +123,7 @@ const OPTIONS = {
   host: { type: "string", default: "127.0.0.1" },
   port: { type: "string", default: "8443" },
   "max-connections": { type: "string" },
+  "max-connections-per-client": { type: "string" },
   seed: { type: "string" },
   demo: { type: "boolean", default: false },
   "print-demo-seed": { type: "boolean", default: false },
@@ -167,7 +171,12 @@ export function readArgs(): Args {
   if (args.durability !== "full" && !args["data-file"]) fail("--durability applies to a --data-file: give one, or leave --durability out.");
   const half = halfPair(args["tls-cert"], args["tls-key"]);
   if (half) fail(half);
-  if (integer("max-connections", args["max-connections"]) === 0) fail("--max-connections takes a whole number, 1 or more (got 0).");
+  const maxConnections = integer("max-connections", args["max-connections"]);
+  if (maxConnections === 0) fail("--max-connections takes a whole number, 1 or more (got 0).");
+  const perClient = integer("max-connections-per-client", args["max-connections-per-client"]);
+  if (perClient !== undefined && (perClient < 1 || perClient > (maxConnections ?? 1000))) {
+    fail(`--max-connections-per-client takes a whole number from 1 to --max-connections (${maxConnections ?? 1000}) (got ${perClient}).`);
+  }
   return args;
 }
 
