@@ -288,11 +288,11 @@ describe("a commit that fails, beyond the requests", { timeout: 30_000 }, () => 
     const lock = lockOf(path);
     try {
       answer();
-      await vi.waitFor(() => expect(server.errors).toHaveLength(1), { timeout: 5_000 });
+      await vi.waitFor(() => expect(server.errors).toHaveLength(1), { timeout: 10_000 });
     } finally {
       lock.release();
     }
-    await vi.waitFor(() => expect(hooks.received).toHaveLength(1), { timeout: 5_000 });
+    await vi.waitFor(() => expect(hooks.received).toHaveLength(1), { timeout: 10_000 });
     const count = (records: Records) => {
       const replies = records.message.filter((message) => message.source === "bot");
       return {
