@@ -123,6 +123,16 @@ export interface Intake {
    * answer (an HttpError's status and message, else a 500).
    */
   holdAnswers(hold: AnswerHold): () => void;
+  /**
+   * Puts the whole state back to `saved`, what the data file holds, after a commit of later
+   * changes failed: nothing answered 503 `NOT_SAVED` stays applied. The engine's work in flight
+   * ends and none starts until `resume()`; a virtual clock goes back to the saved time; ids go on
+   * from where they are (one the live feed showed is never given to another record). Throws,
+   * changing nothing, if the records cannot be loaded.
+   */
+  revert(saved: Snapshot): void;
+  /** Saving works again after `revert`: the engine picks its stored jobs up, as after a restart. */
+  resume(): void;
   /** Reports an unexpected error to `onError` (or console.error), never throwing: adapters send their own failures here. */
   reportError(error: unknown): void;
   /**
@@ -226,6 +236,13 @@ export function createIntake(options: IntakeOptions = {}): Intake {
     snapshot: () => snapshot(domain),
     idState: () => ids.state(),
     holdAnswers: holds.add,
+    revert(saved) {
+      loadSnapshot(domain, saved, "rollback");
+      // Nothing of what runs lands in the state put back.
+      engine.suspend();
+      if (clock.mode === "virtual") (clock as VirtualClock).set(Date.parse(saved.clock.now));
+    },
+    resume: () => engine.resume(),
     reportError: onError,
     subscribe: (subscriber) => parts.feed.subscribe(subscriber),
     serveDashboard: (files) => void (dashboardFiles = files),

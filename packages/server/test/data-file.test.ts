@@ -4,9 +4,10 @@
 import { chmodSync, chownSync, closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { runCli, startCli, type CliProcess, type CliRun } from "./support/spawn.js";
+import { freeDisk, runCli, startCli, type CliProcess, type CliRun } from "./support/spawn.js";
 
 const KEY = "ik_data_file_test_key_000001";
 const TOKEN = "adm_data_file_test_token";
@@ -187,6 +188,8 @@ describe("intake-server --data-file", { timeout: 90_000 }, () => {
     ]);
   });
 
+  const NOT_SAVED = "The server could not save this change to its data file (its log says why), so nothing of it was saved or applied. Retry after 1 second.";
+  const UNDONE = "Changes are undone, and answered 503 NOT_SAVED, until a save works again (tried each second).";
   const diskFull = (file: string) =>
     `The disk holding ${file} is full, or a limit on file sizes or a quota was reached (disk I/O error): free some space, or raise the limit.`;
 
@@ -214,14 +217,9 @@ describe("intake-server --data-file", { timeout: 90_000 }, () => {
     expect(saved.length).toBeGreaterThan(3);
     expect(notSaved?.status).toBe(503);
     expect(notSaved!.headers.get("retry-after")).toBe("1");
-    expect(await notSaved!.json()).toEqual({
-      error: { code: "NOT_SAVED", message: "The server could not save this change to its data file (its log says why), so it is not confirmed. Retry later." },
-    });
+    expect(await notSaved!.json()).toEqual({ error: { code: "NOT_SAVED", message: NOT_SAVED } });
     // One line (tried again each second), not an unexpected error's stack trace.
-    await vi.waitFor(() =>
-      expect(run.stderr().split("\n")).toContain(`intake-server: ${diskFull(dataFile)} The changes are kept in memory and saved once that works.`),
-      { timeout: 5_000 },
-    );
+    await vi.waitFor(() => expect(run.stderr().split("\n")).toContain(`intake-server: ${diskFull(dataFile)} ${UNDONE}`), { timeout: 5_000 });
     expect(run.stderr()).not.toContain("unexpected error");
     // Reads still answer.
     expect((await run.fetch(`${run.info.baseUrl}/contacts?apiKey=${KEY}&phoneNumber=${encodeURIComponent(saved[0]!)}`)).status).toBe(200);
@@ -231,6 +229,34 @@ describe("intake-server --data-file", { timeout: 90_000 }, () => {
     // Every change answered 201 is there; the one answered 503 was never saved.
     const again = await start(dataFile);
     expect(phonesIn(await snapshotOf(again))).toEqual([...PHONES, ...saved]);
+  });
+
+  it("a full disk at run time, then freed: a message answered 503 NOT_SAVED and sent again after Retry-After is stored once, after a restart too", async () => {
+    const dataFile = copyOfDataFile();
+    const run = await start(dataFile, [], { fileSizeLimit: 512 });
+    const send = (body: string) =>
+      run.fetch(`${run.info.baseUrl}/send_custom_channel_message?apiKey=${KEY}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ customData: { fromId: "user-7", customChannel: "acme-chat", body } }),
+      });
+    let n = 0;
+    let notSaved: Response | undefined;
+    for (; n < 200 && !notSaved; n++) {
+      const response = await send(`Message ${n}`);
+      if (response.status !== 200) notSaved = response;
+    }
+    const body = `Message ${n - 1}`;
+    expect(notSaved?.status).toBe(503);
+    expect(await notSaved!.json()).toEqual({ error: { code: "NOT_SAVED", message: NOT_SAVED } });
+    freeDisk(run.info.pid);
+    await sleep(Number(notSaved!.headers.get("retry-after")) * 1000);
+    expect((await send(body)).status).toBe(200);
+    const sent = (snapshot: string) => (JSON.parse(snapshot) as { records: { message: Array<{ body: string }> } }).records.message.filter((message) => message.body === body);
+    expect(sent(await snapshotOf(run))).toHaveLength(1);
+    await stop(run);
+    const again = await start(dataFile);
+    expect(sent(await snapshotOf(again))).toHaveLength(1);
   });
 
   it("imports an intake-snapshot/1 JSON file: its state served, the file made SQLite, the JSON kept beside it byte for byte; a second start reads the database", async () => {

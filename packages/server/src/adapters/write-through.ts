@@ -3,8 +3,16 @@
  * collects the changes each event carries and commits one event-loop turn's in one transaction
  * at the end of the turn; the answers (and webhooks) that stem from them wait for that commit. A
  * crash loses nothing that was answered, and a write costs what it changed, however large the state.
+ *
+ * A commit that fails (a full disk, another program's write lock) leaves the file as it was, and
+ * the state in memory is put back to it: every change of that turn, the requests' and the
+ * engine's, is undone, and the answers waiting for it are 503 `NOT_SAVED`, which means nothing
+ * happened, so a retry makes the change once. No webhook went out for an undone change (webhooks
+ * wait for the commit too). Until a commit works again, the engine runs nothing (it would redo its
+ * work only to lose it again) and commits are tried once a second.
  */
 import type { Snapshot } from "../domain/state.js";
+import type { DomainEvent, Envelope } from "../events/events.js";
 import type { EventSource } from "../events/stream.js";
 import { HttpError } from "../shared/errors.js";
 import { explain, type Changes, type DataFile, type Meta } from "./data-file.js";
@@ -16,6 +24,10 @@ export interface Persisted {
   clock: { mode: "real" | "virtual"; now(): number };
   events: EventSource;
   holdAnswers(hold: () => Promise<void> | undefined): () => void;
+  /** Puts the state back to what the file holds, the engine's work held; throws, changing nothing, if it cannot. */
+  revert(saved: Snapshot): void;
+  /** Saving works again: the engine's work goes on. */
+  resume(): void;
   reportError(error: unknown): void;
 }
 
@@ -33,7 +45,7 @@ export class NotSavedError extends Error {
   override name = "NotSavedError";
 }
 
-/** How long after a failed commit it is tried again, if nothing changes meanwhile. */
+/** After a commit failed, how often one is tried again (with what changed meanwhile, or none): Retry-After. */
 const RETRY_MS = 1000;
 
 /**
@@ -54,95 +66,186 @@ export function persist(intake: Persisted, file: DataFile): Persistence {
       throw new Error(explain(file.path, error), { cause: error });
     }
   }
+  const through = new WriteThrough(intake, file);
+  return { keptJson, flush: () => through.flush(), stop: () => through.stop() };
+}
 
-  let changes: Changes = new Map();
+class WriteThrough {
+  private changes: Changes = new Map();
   /** A load or a reset replaced the whole state: it is written whole. */
-  let everything = false;
-  let dirty = false;
-  let scheduled: ReturnType<typeof setImmediate> | undefined;
-  let retry: ReturnType<typeof setTimeout> | undefined;
-  let waiting: Deferred | undefined;
-  /** The last commit failed: the next failures are not reported again, until one succeeds. */
-  let failing = false;
+  private everything = false;
+  private dirty = false;
+  private scheduled: ReturnType<typeof setImmediate> | undefined;
+  private waiting: Deferred | undefined;
+  /**
+   * The last commit failed (reported once, until one works): commits are tried on the retry timer,
+   * once a second, with what changed meanwhile or with nothing, until one works.
+   */
+  private failing = false;
+  private retry: ReturnType<typeof setTimeout> | undefined;
+  /** The state was put back and the engine held: a commit that works lets it go on. */
+  private reverted = false;
+  /** Putting the state back failed: memory keeps its changes, saved once a commit works. */
+  private keeping = false;
+  /** The state is being put back: that replacement is what the file holds already. */
+  private undoing = false;
+  private readonly unsubscribe: () => void;
+  private readonly releaseHold: () => void;
 
-  const unsubscribe = intake.events.subscribe((event, envelope) => {
+  constructor(
+    private readonly intake: Persisted,
+    private readonly file: DataFile,
+  ) {
+    this.unsubscribe = intake.events.subscribe((event, envelope) => this.heard(event, envelope));
+    // Answers wait for everything changed so far: at the end of this turn, or, while commits fail, the next try.
+    this.releaseHold = intake.holdAnswers(() => {
+      if (!this.dirty) return undefined;
+      this.schedule();
+      return (this.waiting ??= deferred()).promise;
+    });
+  }
+
+  private heard(event: DomainEvent, envelope: Envelope) {
     if (event.type === "state.replaced") {
-      everything = true;
-      changes = new Map();
+      if (this.undoing) return;
+      this.everything = true;
+      this.changes = new Map();
     } else if (envelope.changes.length === 0 && event.type !== "clock.advanced") {
       // Nothing to save (a request answered): the clock and the ids go with the next commit.
       return;
-    } else if (!everything) {
+    } else if (!this.everything) {
       for (const change of envelope.changes) {
-        let records = changes.get(change.kind);
-        if (!records) changes.set(change.kind, (records = new Map()));
+        let records = this.changes.get(change.kind);
+        if (!records) this.changes.set(change.kind, (records = new Map()));
         records.set(change.id, change.record);
       }
     }
-    dirty = true;
-    scheduled ??= setImmediate(commit);
-  });
-
-  // Waits for everything changed so far: after a failed commit, that is a new attempt.
-  const releaseHold = intake.holdAnswers(() => {
-    if (!dirty) return undefined;
-    scheduled ??= setImmediate(commit);
-    return (waiting ??= deferred()).promise;
-  });
-
-  function commit() {
-    scheduled = undefined;
-    clearTimeout(retry);
-    const waiters = waiting;
-    waiting = undefined;
-    if (!dirty) return waiters?.resolve();
-    try {
-      if (everything) file.replace(intake.snapshot());
-      else file.write(changes, meta());
-    } catch (error) {
-      // Rolled back: the file keeps the last commit, and these changes are tried again.
-      if (!failing) intake.reportError(new NotSavedError(`${explain(file.path, error)} The changes are kept in memory and saved once that works.`, { cause: error }));
-      failing = true;
-      waiters?.reject(notSaved());
-      retry = setTimeout(() => (scheduled ??= setImmediate(commit)), RETRY_MS);
-      return;
-    }
-    changes = new Map();
-    everything = false;
-    dirty = false;
-    failing = false;
-    waiters?.resolve();
+    this.dirty = true;
+    this.schedule();
   }
 
-  function meta(): Meta {
+  /** At the end of this turn; while commits fail, the retry timer is set already. */
+  private schedule() {
+    if (!this.failing) this.scheduled ??= setImmediate(() => this.commit());
+  }
+
+  private write() {
+    if (this.everything) this.file.replace(this.intake.snapshot());
+    else this.file.write(this.changes, this.meta());
+  }
+
+  flush() {
+    if (this.scheduled) clearImmediate(this.scheduled);
+    this.commit();
+  }
+
+  private commit() {
+    this.scheduled = undefined;
+    clearTimeout(this.retry);
+    this.retry = undefined;
+    const waiters = this.waiting;
+    this.waiting = undefined;
+    // While commits fail, one with nothing to save still tries the file: the engine waits for it.
+    if (!this.dirty && !this.failing) return waiters?.resolve();
+    try {
+      this.write();
+    } catch (error) {
+      return this.failed(error, waiters);
+    }
+    this.changes = new Map();
+    this.everything = false;
+    this.dirty = false;
+    this.failing = false;
+    this.keeping = false;
+    waiters?.resolve();
+    if (this.reverted) {
+      this.reverted = false;
+      this.intake.resume();
+    }
+  }
+
+  /** The file kept its last commit: the state goes back to it, and the waiting answers say nothing happened. */
+  private failed(error: unknown, waiters: Deferred | undefined) {
+    if (!this.failing) this.intake.reportError(new NotSavedError(`${explain(this.file.path, error)} ${UNDONE}`, { cause: error }));
+    this.failing = true;
+    this.retry = setTimeout(() => this.commit(), RETRY_MS);
+    this.retry.unref();
+    if (!this.dirty) return;
+    if (!this.keeping) {
+      try {
+        this.undo();
+        return waiters?.reject(notSaved());
+      } catch (undoError) {
+        this.keeping = true;
+        this.intake.reportError(new NotSavedError(`${whyNot(this.file.path, undoError).replace(/\.?$/, ".")} ${KEPT}`, { cause: undoError }));
+      }
+    }
+    waiters?.reject(notUndone());
+  }
+
+  /** Back to what the file holds; throws, changing nothing, if it cannot be read or loaded. */
+  private undo() {
+    const saved = this.file.read();
+    if (!saved) throw new Error(`${this.file.path} holds no state to go back to.`);
+    this.undoing = true;
+    try {
+      this.intake.revert(saved);
+    } finally {
+      this.undoing = false;
+    }
+    this.changes = new Map();
+    this.everything = false;
+    this.dirty = false;
+    this.reverted = true;
+  }
+
+  private meta(): Meta {
     return {
-      clock: { mode: intake.clock.mode, now: new Date(intake.clock.now()).toISOString() },
-      ids: (intake.idState() ?? null) as Meta["ids"],
+      clock: { mode: this.intake.clock.mode, now: new Date(this.intake.clock.now()).toISOString() },
+      ids: (this.intake.idState() ?? null) as Meta["ids"],
     };
   }
 
-  return {
-    keptJson,
-    flush() {
-      if (scheduled) clearImmediate(scheduled);
-      commit();
-    },
-    stop() {
-      unsubscribe();
-      releaseHold();
-      if (scheduled) clearImmediate(scheduled);
-      commit();
-      clearTimeout(retry);
-      file.close();
-      if (dirty) throw new Error(`The last changes could not be saved to ${file.path}.`);
-    },
-  };
+  stop() {
+    this.unsubscribe();
+    this.releaseHold();
+    if (this.scheduled) clearImmediate(this.scheduled);
+    clearTimeout(this.retry);
+    // The last commit is not undone if it fails: nothing runs after it, and the file is what a restart reads.
+    try {
+      if (this.dirty) this.write();
+    } catch (error) {
+      this.waiting?.reject(notSaved());
+      throw new Error(`The last changes could not be saved to ${this.file.path}: ${explain(this.file.path, error)}`, { cause: error });
+    } finally {
+      this.file.close();
+    }
+    this.waiting?.resolve();
+  }
 }
 
+/** Why: SQLite's and Node's errors (they carry a code) explained; any other already says it. */
+function whyNot(path: string, error: unknown): string {
+  return (error as { code?: unknown }).code === undefined ? (error as Error).message : explain(path, error);
+}
+
+/** What the log says after a commit failed. */
+const UNDONE = "Changes are undone, and answered 503 NOT_SAVED, until a save works again (tried each second).";
+const KEPT = "The changes that could not be saved could not be undone either: they are kept in memory and saved once that works.";
+
+/** 503 NOT_SAVED: nothing of the request was saved or applied (its changes were undone), so it may be sent again. */
 function notSaved() {
-  return new HttpError<string>(503, "NOT_SAVED", "The server could not save this change to its data file (its log says why), so it is not confirmed. Retry later.", {
-    "retry-after": String(RETRY_MS / 1000),
-  });
+  return new HttpError<string>(
+    503,
+    "NOT_SAVED",
+    `The server could not save this change to its data file (its log says why), so nothing of it was saved or applied. Retry after ${RETRY_MS / 1000} second.`,
+    { "retry-after": String(RETRY_MS / 1000) },
+  );
+}
+
+/** The file could not be read back to undo the change: it is kept, and saved once that works. Its outcome is for the client to check. */
+function notUndone() {
+  return new HttpError<string>(500, "INTERNAL_ERROR", "The server could not save this change to its data file, nor undo it (its log says why): it is kept and saved once that works. Check whether it was made before you retry.");
 }
 
 interface Deferred {

@@ -81,8 +81,11 @@ export function snapshot(domain: Domain): Snapshot {
   };
 }
 
-/** Replaces the state with a snapshot's records (at start, or a restore); the clock is the caller's. */
-export function loadSnapshot(domain: Domain, snapshot: Snapshot, cause: "load" | "restore"): Counts {
+/**
+ * Replaces the state with a snapshot's records (at start, a restore, or the data file's after a
+ * commit failed: "rollback"); the clock is the caller's.
+ */
+export function loadSnapshot(domain: Domain, snapshot: Snapshot, cause: "load" | "restore" | "rollback"): Counts {
   if (snapshot.format !== SNAPSHOT_FORMAT) throw invalid(`Not a snapshot this server can read (format ${String(snapshot.format)}).`);
   try {
     replace(domain, snapshot.records as unknown as Partial<Records>, cause);

@@ -12,7 +12,7 @@ import { handOff, reply } from "../domain/replies.js";
 import type { BotOutcome } from "../events/events.js";
 import { toAdminContact, toCampaign, toMessage } from "../records/present-admin.js";
 import type { AccountRecord, CampaignRecord, ContactRecord, MessageRecord } from "../store/models.js";
-import type { Bot } from "./bot.js";
+import type { Bot, BotOutput } from "./bot.js";
 import type { Scheduler } from "./scheduler.js";
 
 /** The key a contact's pending follow-ups are scheduled under: a message from them cancels the rest. */
@@ -98,7 +98,8 @@ export function startConversations({ domain, scheduler, bot, onError }: Conversa
     if ("outcome" in prepared) return outcome(prepared.outcome);
     const { campaign } = prepared;
 
-    let result;
+    let result: BotOutput | undefined;
+    let failed = false;
     try {
       result = await bot({
         message: toMessage(message),
@@ -109,12 +110,14 @@ export function startConversations({ domain, scheduler, bot, onError }: Conversa
       });
     } catch (error) {
       onError(error);
-      return outcome("bot_error");
+      failed = true;
     }
-    if (!result) return outcome("no_answer");
     // The bot may have taken a while: the state it was asked about may have changed since (a
-    // reset; the campaign left Live, its bot turned off, the contact paused).
+    // reset, a commit undone: the message is then another record, answered by its own job; the
+    // campaign left Live, its bot turned off, the contact paused).
     if (store.message.get(message.id) !== message) return;
+    if (failed) return outcome("bot_error");
+    if (!result) return outcome("no_answer");
     const still = campaignFor(message, contact, account);
     if ("outcome" in still) return outcome(still.outcome);
     if ("handOff" in result) {

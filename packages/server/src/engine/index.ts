@@ -59,6 +59,17 @@ export function createEngine({ domain, fetch, onError, sequential }: EngineDeps,
         start();
       }
     },
+    /**
+     * A commit failed and the state is being put back to what the data file holds: the work in
+     * flight ends at once (nothing it does after lands) and none starts until `resume`, so the
+     * engine does not redo and lose its work again while saving fails.
+     */
+    suspend: () => scheduler.suspend(),
+    /** Saving works again: the stored jobs are picked up, as after a restart. */
+    resume(): void {
+      funnel.restore();
+      scheduler.resume();
+    },
     /** Moves a virtual clock: work already started finishes first, then whatever falls due on the way runs in order. */
     async advanceClock(by: { ms?: number; to?: string }): Promise<void> {
       const ms = advanceBy(domain, by);

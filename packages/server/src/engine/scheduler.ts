@@ -21,7 +21,10 @@ import type { JobRecord } from "../store/models.js";
 export const DEFER = Symbol("defer");
 
 export interface JobContext {
-  /** Aborted when the state is about to be replaced (reset, restore) or the server stops. */
+  /**
+   * Aborted when the state is about to be replaced (reset, restore, a commit undone) or the server
+   * stops: what the job does after it lands in no state.
+   */
   signal: AbortSignal;
 }
 
@@ -79,6 +82,8 @@ export class Scheduler {
   /** Jobs by key, so cancelling a contact's follow-ups does not scan every pending job. */
   private readonly byKey = new Map<string, Set<JobRecord>>();
   private stopped = false;
+  /** Work suspended (a commit failed): jobs are stored and remembered, but none starts until `resume`. */
+  private suspended = false;
   private generation = new AbortController();
   /** In deterministic mode jobs run one at a time, so ids follow the schedule, not network timing. */
   private chain: Promise<void> = Promise.resolve();
@@ -167,16 +172,38 @@ export class Scheduler {
 
   /** Picks the stored jobs up again (after a restart, a reset or a restored snapshot). */
   restore(): void {
-    this.heap = [];
-    for (const pool of this.pools.values()) pool.lanes.clear();
+    this.unplace();
     this.cancelled.clear();
     this.byKey.clear();
-    if (this.timer) this.clock.clearTimer(this.timer.handle);
-    this.timer = undefined;
     for (const job of this.domain.store.job.all()) {
       this.remember(job);
       this.place(job);
     }
+  }
+
+  /**
+   * Ends the work in flight at once, without waiting for it (the state it works on is being put
+   * back: nothing it does after this lands), and starts no job until `resume`. New jobs are stored.
+   */
+  suspend(): void {
+    this.suspended = true;
+    this.generation.abort();
+    this.generation = new AbortController();
+    this.unplace();
+  }
+
+  /** Starts work again after `suspend`, from the stored jobs. */
+  resume(): void {
+    this.suspended = false;
+    this.restore();
+  }
+
+  /** Forgets the jobs placed (waiting for their time or their turn), not the stored ones. */
+  private unplace() {
+    this.heap = [];
+    for (const pool of this.pools.values()) pool.lanes.clear();
+    if (this.timer) this.clock.clearTimer(this.timer.handle);
+    this.timer = undefined;
   }
 
   /**
@@ -204,7 +231,7 @@ export class Scheduler {
   }
 
   private place(job: JobRecord) {
-    if (this.stopped) return;
+    if (this.stopped || this.suspended) return;
     if (job.runAt === null || job.runAt <= this.clock.now()) {
       this.start(job);
     } else {
@@ -258,18 +285,20 @@ export class Scheduler {
   }
 
   private run(job: JobRecord): Promise<void> {
-    if (!this.sequential) return this.execute(job);
-    const next = this.chain.then(() => this.execute(job));
+    // The generation it was started in: one that ended before it began (a stop, the state replaced)
+    // leaves its stored job to whoever picks the jobs up next (a restart, `restore`, `resume`).
+    const { signal } = this.generation;
+    if (!this.sequential) return this.execute(job, signal);
+    const next = this.chain.then(() => this.execute(job, signal));
     this.chain = next;
     return next;
   }
 
-  private async execute(job: JobRecord): Promise<void> {
+  private async execute(job: JobRecord, signal: AbortSignal): Promise<void> {
     await Promise.resolve();
     if (this.cancelled.delete(job)) return;
-    const { signal } = this.generation;
-    // Not begun before the stop (queued behind others in deterministic mode): a restart begins it.
-    if (signal.aborted && this.stopped) return;
+    // Not begun before its generation ended (queued behind others in deterministic mode).
+    if (signal.aborted) return;
     const handler = this.handlers.get(job.kind);
     let outcome: void | typeof DEFER = undefined;
     let finished = false;

@@ -48,7 +48,7 @@ export type DomainEvent =
   | { type: "job.queued" | "job.rescheduled" | "job.ran" | "job.cancelled"; job: Stored.JobRecord }
   | { type: "idempotency.saved"; record: Stored.IdempotencyRecord }
   | { type: "idempotency.expired"; ids: string[] }
-  /** The whole state was replaced: loaded at start, reset, restored from a snapshot, or put back after a seed failed. */
+  /** The whole state was replaced: loaded at start, reset, restored from a snapshot, or put back (a seed failed, a commit failed). */
   | { type: "state.replaced"; cause: "load" | "reset" | "restore" | "rollback" }
   | { type: "clock.advanced" }
   /** A request answered (/v1, or any refused by an adapter): the journal's record of it. */

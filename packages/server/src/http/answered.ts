@@ -32,7 +32,7 @@ export function answerHolds() {
  * Holds the answer to a request that changed the state, or could confirm a change (any method
  * but GET: a retried grant answers what an earlier one did), until everything changed so far is
  * saved. A save that fails is answered in the route's error shape instead of the success it would
- * have confirmed. `version` counts the state's changes: a read answers at once.
+ * have confirmed (503 NOT_SAVED: its changes were undone). `version` counts the state's changes: a read answers at once.
  */
 export function holdAnswer(hold: AnswerHold, version: () => number): Step {
   return async function holdAnswer(context, next) {

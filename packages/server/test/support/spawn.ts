@@ -1,5 +1,5 @@
 /** Runs the real intake-server CLI (from source) as a child process. */
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Agent } from "undici";
 import { quoted } from "./child-output.js";
@@ -36,8 +36,9 @@ export interface CliRun {
 /** How the CLI's process runs, besides its arguments. */
 export interface CliProcess {
   /**
-   * The largest file it may write, in 512-byte blocks (`ulimit -f`): a write past it fails with
-   * EFBIG (Node ignores SIGXFSZ), as on a full disk. The CLI runs under `sh -c 'ulimit -f N && exec ...'`.
+   * The largest file it may write, in 512-byte blocks (`ulimit -S -f`): a write past it fails with
+   * EFBIG (Node ignores SIGXFSZ), as on a full disk. The CLI runs under `sh -c 'ulimit -S -f N && exec ...'`;
+   * the limit is the soft one, which `freeDisk` lifts while it runs (as space freed on the disk).
    */
   fileSizeLimit?: number;
   /** Runs it as this user and group (the test's own process must be root's). */
@@ -65,7 +66,12 @@ function spawnCli(args: string[], nodeArgs: string[] = [], how: CliProcess = {})
   const options = { cwd: root, stdio: ["ignore", "pipe", "pipe"] as ["ignore", "pipe", "pipe"], uid: how.uid, gid: how.gid, env: { ...process.env, ...how.env } };
   if (how.fileSizeLimit === undefined) return spawn(command[0]!, command.slice(1), options);
   // exec: the CLI takes the shell's process, so the child's pid is still the server's.
-  return spawn("sh", ["-c", `ulimit -f ${Math.floor(how.fileSizeLimit)} && exec "$0" "$@"`, ...command], options);
+  return spawn("sh", ["-c", `ulimit -S -f ${Math.floor(how.fileSizeLimit)} && exec "$0" "$@"`, ...command], options);
+}
+
+/** Lifts the file size limit (`fileSizeLimit`) of a CLI that runs: its disk is no longer full. */
+export function freeDisk(pid: number): void {
+  execFileSync("prlimit", ["--pid", String(pid), "--fsize=unlimited:"]);
 }
 
 export async function startCli(args: string[], nodeArgs: string[] = [], how: CliProcess = {}): Promise<CliRun> {

@@ -532,8 +532,11 @@ export interface components {
         };
         /**
          * @description **Reference behaviour:** the server runs with a data file and could not save the change
-         *     (a full disk, say). The change is not confirmed; the server keeps it in memory and saves
-         *     it once it can, so a retry (after `Retry-After` seconds) finds it made or makes it.
+         *     (a full disk, say). Nothing of the request was saved or applied: the server put its state
+         *     back to what the data file holds, undoing every change made since the last save (the
+         *     webhooks they would have caused were never sent). The same request sent again after
+         *     `Retry-After` seconds (1) has its effect once: one contact, one message, one grant (with
+         *     or without an `Idempotency-Key`).
          */
         NotSaved: {
             headers: {
@@ -979,8 +982,8 @@ export interface operations {
             };
             /**
              * @description **Reference behaviour:** the server runs with a data file and could not save the
-             *     message (a full disk, say); it is not confirmed. A retry with the same messageSid
-             *     after `Retry-After` seconds is never processed twice.
+             *     message (a full disk, say): it was neither stored nor answered by the bot. The same
+             *     request sent again after `Retry-After` seconds stores it once (not as a duplicate).
              */
             503: {
                 headers: {

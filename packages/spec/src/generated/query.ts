@@ -495,8 +495,8 @@ export interface operations {
             };
             /**
              * @description **Reference behaviour:** the server runs with a data file and could not save the
-             *     message (a full disk, say); it is not confirmed. A retry with the same messageSid
-             *     after `Retry-After` seconds is never processed twice.
+             *     message (a full disk, say): it was neither stored nor answered by the bot. The same
+             *     request sent again after `Retry-After` seconds stores it once (not as a duplicate).
              */
             503: {
                 headers: {
