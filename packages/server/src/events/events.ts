@@ -58,8 +58,8 @@ export type EventType = DomainEvent["type"];
 
 /**
  * A request and its answer, as the pipeline saw them: the time as a number, the query and bodies
- * as the text that was sent, made into a journal entry (its keys redacted) only when somebody
- * reads it.
+ * as the text that was sent (a body over 64 KiB as a note of its length: shared/kept-body.ts),
+ * made into a journal entry (its keys redacted) only when somebody reads it.
  */
 export type AnsweredRequest = Omit<components["schemas"]["JournalEntry"], "at" | "query" | "requestBody" | "responseBody"> & {
   at: number;

@@ -6,6 +6,7 @@
  */
 import type { AnsweredRequest } from "../events/events.js";
 import type { EventStream } from "../events/stream.js";
+import { keptBody } from "../shared/kept-body.js";
 import type { Step } from "./compose.js";
 
 /** What an answer waits for before it is given, if anything: the data file's commit of its changes. */
@@ -65,7 +66,11 @@ function cut(text: string, max: number): string {
   return end - start <= MAX_KEY_CHARS ? text.slice(0, start) : text.slice(0, max);
 }
 
-/** Publishes each request and its answer (`request.answered`), once answered: the journal and the live feed hear it. */
+/**
+ * Publishes each request and its answer (`request.answered`), once answered: the journal and the
+ * live feed hear it. Its bodies are kept bounded (shared/kept-body.ts) from here on, so whatever
+ * holds recent requests holds no large body, and a refused one leaves nothing of it behind.
+ */
 export function recordRequest(events: EventStream, now: () => number): Step {
   return async function recordRequest(context, next) {
     const response = await next(context);
@@ -85,8 +90,8 @@ export function recordRequest(events: EventStream, now: () => number): Step {
       errorCode: context.errorCode ?? null,
       fault: context.fault ?? null,
       durationMs: now() - context.started,
-      requestText: context.bodyText ?? null,
-      responseText: response.body,
+      requestText: keptBody(context.bodyText ?? null),
+      responseText: keptBody(response.body),
     };
     events.publish({ type: "request.answered", request: answered });
     return response;

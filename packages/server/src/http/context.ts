@@ -49,7 +49,7 @@ export interface Context {
   account?: AccountRecord;
   /** The fault rule that hit the request, if one did. */
   fault?: string;
-  /** The body's text, as sent (what the journal keeps). */
+  /** The body's text, as sent (what the journal keeps of it, up to 64 KiB). */
   bodyText?: string;
   /** The code of the error answered, if one was. */
   errorCode?: string;

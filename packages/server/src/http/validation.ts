@@ -5,11 +5,10 @@
  * form's spelling is called out as such.
  */
 import { AUTH_SCHEMES, authFormView, listOperations, type AuthForm, type OpenApiDocument } from "@intake/spec";
-import Ajv2020 from "ajv/dist/2020.js";
 import type { ErrorObject, ValidateFunction } from "ajv";
-import addFormats from "ajv-formats";
 import { closestMatch } from "leven";
 import { badRequest, type HttpError } from "../shared/errors.js";
+import { createAjv, releaseChecked } from "./ajv.js";
 import { fieldPath } from "../shared/field-path.js";
 import { nonFinite, notFinite } from "../shared/finite.js";
 import type { HeaderReader } from "./exchange.js";
@@ -54,13 +53,6 @@ const SPELLING: Record<AuthForm, string> = {
   bearer: "with Authorization: Bearer the body is snake_case",
 };
 
-export function createAjv(options: { coerceTypes?: boolean } = {}) {
-  // verbose: an anyOf error then carries its alternatives, which `translate` counts.
-  const ajv = new Ajv2020.default({ allErrors: true, verbose: true, strict: false, validateFormats: true, coerceTypes: options.coerceTypes ?? false });
-  addFormats.default(ajv);
-  return ajv;
-}
-
 type OperationObject = ReturnType<typeof listOperations>[number]["operation"];
 
 function resolver(doc: OpenApiDocument) {
@@ -95,7 +87,11 @@ export function operationCompiler(doc: OpenApiDocument, base: string) {
     const inHeader = parameters.filter((p) => p.in === "header");
     const checked = (parameter: Parameter, label: string, raw: string) => {
       const holder = { value: raw as unknown };
-      if (!parameter.check(holder)) throw badRequest("VALIDATION_ERROR", describe(parameter.check.errors![0]!, label, raw));
+      try {
+        if (!parameter.check(holder)) throw badRequest("VALIDATION_ERROR", describe(parameter.check.errors![0]!, label, raw));
+      } finally {
+        releaseChecked(coercing);
+      }
       // Coercion reads "1e400" as Infinity, which an integer with no maximum (offset) lets through.
       if (typeof holder.value === "number" && !Number.isFinite(holder.value)) throw badRequest("VALIDATION_ERROR", notFinite(label));
       return holder.value;
@@ -110,7 +106,11 @@ export function operationCompiler(doc: OpenApiDocument, base: string) {
           throw badRequest("VALIDATION_ERROR", "The request body must be a JSON object.");
         }
         checkFields(body, fields, "", spelling);
-        if (!bodyCheck(body)) throw translate(bodyCheck.errors ?? []);
+        try {
+          if (!bodyCheck(body)) throw translate(bodyCheck.errors ?? []);
+        } finally {
+          releaseChecked(ajv);
+        }
         // After the schema, so a field with its own rule (a maximum, a type) is reported in its words.
         const infinite = nonFinite(body);
         if (infinite) throw badRequest("VALIDATION_ERROR", notFinite(fieldPath(infinite)));

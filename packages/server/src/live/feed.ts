@@ -176,20 +176,20 @@ export function feedLiveEvents(events: EventSource, feed: EventFeed, store: Stor
       case "clock.advanced":
         return feed.publish("clock.advanced", null, () => ({ type: "clock.advanced", at: iso(when), accountId: null, now: iso(when) }));
       case "request.answered": {
-        const { request } = event;
-        const answered = request.at + request.durationMs;
-        const { accountId } = request;
+        // Only what the event shows is kept for it, for as long as the feed holds it: not the
+        // request's record, which carries its bodies.
+        const { at, durationMs, accountId, method, path, key, status, id, errorCode } = event.request;
         const made = () => ({
           type: "request.answered" as const,
-          at: iso(answered),
+          at: iso(at + durationMs),
           accountId,
-          ...journal.requestLine(request),
-          status: request.status,
-          requestId: request.id,
-          durationMs: request.durationMs,
-          code: request.errorCode,
+          ...journal.requestLine({ method, path, key }),
+          status,
+          requestId: id,
+          durationMs,
+          code: errorCode,
         });
-        return feed.publish("request.answered", accountId, made, request.status >= 200 && request.status < 400);
+        return feed.publish("request.answered", accountId, made, status >= 200 && status < 400);
       }
     }
   };

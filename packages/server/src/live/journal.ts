@@ -7,11 +7,9 @@ import type { components } from "../generated/admin.js";
 import type { AnsweredRequest } from "../events/events.js";
 import type { EventStream } from "../events/stream.js";
 import { API_KEY_SHAPE_IN_TEXT, hasApiKeyShape } from "../shared/ids.js";
+import { keptBody } from "../shared/kept-body.js";
 
 export type JournalEntry = components["schemas"]["JournalEntry"];
-
-/** Bodies larger than this are replaced by a note saying how large they were. */
-const MAX_BODY_CHARS = 64 * 1024;
 
 export class Journal {
   /** A ring: once full, the newest entry takes the oldest one's place and `oldest` moves on. */
@@ -36,7 +34,8 @@ export class Journal {
 
   add(record: AnsweredRequest): void {
     if (this.capacity === 0) return;
-    const entry = { ...record, requestText: bounded(record.requestText), responseText: bounded(record.responseText) };
+    // The event's bodies are bounded already; the journal holds to the same rule whatever it is given.
+    const entry = { ...record, requestText: keptBody(record.requestText), responseText: keptBody(record.responseText) };
     if (this.entries.length < this.capacity) {
       this.entries.push(entry);
     } else {
@@ -52,7 +51,7 @@ export class Journal {
   }
 
   /** A record's method and path as `list` shows them, keys redacted (what the live events show). */
-  requestLine(record: AnsweredRequest): { method: string; path: string } {
+  requestLine(record: Pick<AnsweredRequest, "method" | "path" | "key">): { method: string; path: string } {
     const isKey = (value: string) => hasApiKeyShape(value) || this.isKey(value);
     const redact: Redact = (text) => withoutKeys(text, isKey, record.key);
     return { method: redact(record.method), path: redactedPath(record.path, redact) };
@@ -132,10 +131,6 @@ function redacted(value: unknown, redact: Redact): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) out[redact(key)] = redacted(item, redact);
   return out;
-}
-
-function bounded(text: string | null): string | null {
-  return text !== null && text.length > MAX_BODY_CHARS ? JSON.stringify({ truncated: true, characters: text.length }) : text;
 }
 
 const parsed = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
