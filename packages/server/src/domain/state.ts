@@ -11,6 +11,7 @@ import { upsertContact } from "./contacts.js";
 import { isoTime, ownedBy, publish, writable, type Domain } from "./domain.js";
 import { fail, invalid, missing, notIn } from "./errors.js";
 import { createList, join } from "./lists.js";
+import { checkRecords } from "./records-check.js";
 
 type Schemas = components["schemas"];
 export type Seed = Schemas["Seed"];
@@ -81,9 +82,14 @@ export function snapshot(domain: Domain): Snapshot {
   };
 }
 
-/** Replaces the state with a snapshot's records (at start, or a restore); the clock is the caller's. */
+/**
+ * Replaces the state with a snapshot's records (at start, or a restore), each checked first as
+ * records-check.ts says: one that fails is refused by its path, and nothing is changed. The clock
+ * is the caller's.
+ */
 export function loadSnapshot(domain: Domain, snapshot: Snapshot, cause: "load" | "restore"): Counts {
   if (snapshot.format !== SNAPSHOT_FORMAT) throw invalid(`Not a snapshot this server can read (format ${String(snapshot.format)}).`);
+  checkRecords(snapshot.records, domain.rules);
   try {
     replace(domain, snapshot.records as unknown as Partial<Records>, cause);
   } catch (error) {
