@@ -3,7 +3,7 @@
  * snapshot taken or loaded. Each is all or nothing: one that fails leaves the state as it was.
  */
 import type { components } from "../generated/admin.js";
-import type { Counts, Records } from "../store/store.js";
+import { DuplicateId, type Counts, type KindName, type Records } from "../store/store.js";
 import type { AccountRecord } from "../store/models.js";
 import { createAccount } from "./accounts.js";
 import { createCampaign } from "./campaigns.js";
@@ -11,7 +11,7 @@ import { upsertContact } from "./contacts.js";
 import { isoTime, ownedBy, publish, writable, type Domain } from "./domain.js";
 import { fail, invalid, missing, notIn } from "./errors.js";
 import { createList, join } from "./lists.js";
-import { checkRecords } from "./records-check.js";
+import { checkRecords, duplicateId } from "./records-check.js";
 
 type Schemas = components["schemas"];
 export type Seed = Schemas["Seed"];
@@ -93,6 +93,7 @@ export function loadSnapshot(domain: Domain, snapshot: Snapshot, cause: "load" |
   try {
     replace(domain, snapshot.records as unknown as Partial<Records>, cause);
   } catch (error) {
+    if (error instanceof DuplicateId) throw duplicateId(error.table as KindName, error.index, error.id);
     throw invalid(`${(error as Error).message}. Nothing was changed.`);
   }
   return domain.store.counts();

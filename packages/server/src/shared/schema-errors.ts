@@ -15,9 +15,10 @@ import { fieldPath } from "./field-path.js";
  * (`verbose`: an anyOf error then carries its alternatives, which `schemaError` counts); `quick`
  * stops at the first and keeps nothing, for a pass over many values that are expected to pass.
  * A number past a double's range (JSON.parse's Infinity) is a number unless `finiteNumbers`:
- * callers name it in words of its own (shared/finite.ts).
+ * callers name it in words of its own (shared/finite.ts). Formats are checked in ajv-formats'
+ * full mode (a date-time's day must exist) unless `formats` is "fast" (their shape only).
  */
-export function createAjv(options: { coerceTypes?: boolean; quick?: boolean; finiteNumbers?: boolean } = {}) {
+export function createAjv(options: { coerceTypes?: boolean; quick?: boolean; finiteNumbers?: boolean; formats?: "full" | "fast" } = {}) {
   const all = !options.quick;
   const ajv = new Ajv2020.default({
     allErrors: all,
@@ -27,7 +28,7 @@ export function createAjv(options: { coerceTypes?: boolean; quick?: boolean; fin
     validateFormats: true,
     coerceTypes: options.coerceTypes ?? false,
   });
-  addFormats.default(ajv);
+  addFormats.default(ajv, { mode: options.formats ?? "full" });
   return ajv;
 }
 

@@ -13,7 +13,9 @@ import { drop } from "@mswjs/data";
 import { dataUrlBytes } from "../shared/media-size.js";
 import type * as Stored from "./models.js";
 import { createDatabase, type Database } from "./models.js";
-import { Table, type Entry, type KindSpec, type ReadTable } from "./table.js";
+import { DuplicateId, Table, type Entry, type KindSpec, type ReadTable } from "./table.js";
+
+export { DuplicateId };
 
 /** A kind of record `R`, its index names inferred from the declaration. */
 const kind =
@@ -124,9 +126,9 @@ export type Store = Tables & {
   /** Empties every table (a reset), recording no change: a reset is one. */
   clear(): void;
   /**
-   * Replaces the whole state with these records, or, if they cannot be loaded (a duplicate id),
-   * leaves it as it was and throws. Records no change: a load is one. Records from outside are
-   * checked before they get here (domain/records-check.ts).
+   * Replaces the whole state with these records, or, if they cannot be loaded (an id given twice
+   * within a kind: DuplicateId), leaves it as it was and throws. Records no change: a load is one.
+   * Records from outside are checked before they get here (domain/records-check.ts).
    */
   load(records: Partial<Records>): void;
 };
@@ -189,6 +191,7 @@ export function createStore(): Store {
         fill(source);
       } catch (error) {
         fill(before);
+        if (error instanceof DuplicateId) throw error;
         throw new Error(`The records could not be loaded: ${(error as Error).message}`, { cause: error });
       }
       changes = [];

@@ -171,7 +171,7 @@ export const admin: Register = (target, options) => {
       const last = snapshot.records.creditTransaction.length;
       expect(await call("PUT", "/snapshot", twice)).toMatchObject({
         status: 400,
-        body: { error: { message: `records.creditTransaction[${last}].id ${snapshot.records.creditTransaction[0].id} is also the id of records.creditTransaction[0]: ids are unique within a kind. Nothing was changed.` } },
+        body: { error: { message: `records.creditTransaction[${last}].id ${snapshot.records.creditTransaction[0].id} is also the id of an earlier creditTransaction record: ids are unique within a kind. Nothing was changed.` } },
       });
       expect(JSON.stringify((await call("GET", "/snapshot")).body.records)).toBe(before);
       const globexContact = await client(target(), "query", KEYS.globex).contacts.create({ email: "g@example.com" });
