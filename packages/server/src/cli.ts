@@ -15,6 +15,7 @@ import { fail, intakeOptionsOf, integer, readArgs, USAGE } from "./cli/arguments
 import { defaultCertDir } from "./adapters/tls.js";
 import { logLine, logs, type LogFormat, type LogLevel } from "./live/log-line.js";
 import type { Intake } from "./app.js";
+import type { DataFile } from "./adapters/data-file.js";
 
 async function loadBot(path: string): Promise<Bot> {
   let module: { default?: unknown; bot?: unknown };
@@ -87,7 +88,7 @@ async function main() {
   // due while the server was down) run from the next microtask on, and what they change is saved
   // like any other change. A new data file holds the starting state at once, so a crash before any
   // change loses nothing.
-  const { intake, persistence } = await loadState(dataFile, async () => {
+  const { intake, persistence } = await loadState(file, async () => {
     const snapshot = file?.read();
     // A seed's references (a list's campaignId, say) are checked as it is applied: the error names the file.
     const intake = seeded(snapshot ? undefined : args.seed, () => createIntake({ ...options, seed, bot, snapshot, onError }));
@@ -187,13 +188,14 @@ function printEvents(intake: Intake, level: LogLevel, format: LogFormat) {
   });
 }
 
-/** Creates the server; a data file whose records cannot be loaded is named, with what to do. */
-async function loadState<T>(dataFile: string | undefined, create: () => Promise<T>): Promise<T> {
+/** Creates the server; a data file holding a record the server refuses is named, with the record and what to do. */
+async function loadState<T>(file: DataFile | undefined, create: () => Promise<T>): Promise<T> {
   try {
     return await create();
   } catch (error) {
-    if (!dataFile || !/^The records could not be loaded/.test((error as Error).message)) throw error;
-    throw new Error(`${dataFile} holds a state this server cannot load (${(error as Error).message.replace(/\. Nothing was changed\.$/, "")}). Move it away to start empty, or fix the record it names.`, { cause: error });
+    const refusal = file?.refusal(error);
+    if (refusal) throw new Error(refusal, { cause: error });
+    throw error;
   }
 }
 

@@ -339,7 +339,7 @@ describe("intake-server", { timeout: 90_000 }, () => {
     expect(bad.stderr).toContain("--max-media takes a size: a number of bytes, or a number with KiB, MiB or GiB, such as 5MiB (got 5MB).");
   });
 
-  it("a data file with a record of an account it does not have stops the start, naming the file and what to do", async () => {
+  it("a data file with a record of an account it does not have stops the start, naming the file, the row and what to do", async () => {
     const dataFile = join(dir(), "state.db");
     const first = await start(["--port", "0", "--data-file", dataFile, "--seed", writeSeed({ accounts: [{ id: "acc_kept", name: "Kept", apiKey: KEY }] })]);
     expect(await first.stop("SIGTERM")).toBe(0);
@@ -350,8 +350,8 @@ describe("intake-server", { timeout: 90_000 }, () => {
     db.close();
     const refused = await runCli(["--port", "0", "--data-file", dataFile]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain(
-      `intake-server: ${dataFile} holds a state this server cannot load (The records could not be loaded: list lst_orphan belongs to account acc_gone, which these records do not have). Move it away to start empty, or fix the record it names.`,
+    expect(refused.stderr).toBe(
+      `intake-server: ${dataFile} holds a record this server cannot load, the row lst_orphan of lists: records.list[0].accountId names account acc_gone, which these records do not have. Fix or delete that row (sqlite3 ${dataFile}), or restore the file from a copy.\n`,
     );
     expect(existsSync(`${dataFile}.lock`)).toBe(false);
   });

@@ -2,6 +2,7 @@
 // that says what to do, serves nothing, and leaves the file as it was. And the files it takes: an
 // intake-snapshot/1 JSON file (imported), an empty file, an empty SQLite database.
 import { chmodSync, chownSync, closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from "node:fs";
+import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -125,6 +126,64 @@ describe("intake-server --data-file", { timeout: 90_000 }, () => {
     writeSync(fd, Buffer.alloc(pageSize, 0xff), 0, pageSize, (root - 1) * pageSize);
     closeSync(fd);
     await Promise.all([refused(torn, damaged(torn)), refused(overwritten, damaged(overwritten))]);
+  });
+
+  it("refuses a database whose index has a damaged page, which reading the rows would not find", async () => {
+    const file = copyOfDataFile();
+    const db = new Database(file);
+    const pageSize = db.pragma("page_size", { simple: true }) as number;
+    const root = db.prepare("SELECT rootpage FROM sqlite_schema WHERE name = 'sqlite_autoindex_contacts_1'").pluck().get() as number;
+    db.close();
+    // The contacts' ids index (every write of a contact goes through it) overwritten with random bytes.
+    const fd = openSync(file, "r+");
+    writeSync(fd, randomBytes(pageSize), 0, pageSize, (root - 1) * pageSize);
+    closeSync(fd);
+    await refused(file, `${file} is damaged (database disk image is malformed): restore it from a copy, or move it away to start empty (sqlite3 ${file} .recover may save what is left).`);
+  });
+
+  it("refuses a data file or an imported JSON file holding a record the server would refuse, naming the table, the row and what is wrong", async () => {
+    /** A copy of the data file with its rows changed by `edit`, as a person with the sqlite3 shell might. */
+    const edited = (edit: (db: Database.Database, accountId: string) => void) => {
+      const file = copyOfDataFile();
+      const db = new Database(file);
+      edit(db, db.prepare("SELECT id FROM accounts").pluck().get() as string);
+      db.close();
+      return file;
+    };
+    const account = (db: Database.Database, id: string) => JSON.parse(db.prepare("SELECT record FROM accounts WHERE id = ?").pluck().get(id) as string) as Record<string, unknown>;
+    const setAccount = (db: Database.Database, id: string, record: object) => db.prepare("INSERT OR REPLACE INTO accounts (id, record) VALUES (?, ?)").run(id, JSON.stringify(record));
+    const refusedRow = (file: string, row: string, table: string, problem: string) =>
+      `${file} holds a record this server cannot load, the row ${row} of ${table}: ${problem} Fix or delete that row (sqlite3 ${file}), or restore the file from a copy.`;
+    const RULE = "Webhooks go to https:// URLs; http:// is accepted for localhost, 127.0.0.0/8 and [::1], and for any host when the server runs with --allow-http-webhooks (allowHttpWebhooks in code).";
+
+    const numberId = edited((db) => db.prepare("INSERT INTO accounts (id, record) VALUES (?, ?)").run("acc_edited", '{"id": 42}'));
+    let firstId = "";
+    const sharedKey = edited((db, id) => {
+      firstId = id;
+      setAccount(db, "acc_copy", { ...account(db, id), id: "acc_copy", name: "Copy" });
+    });
+    const dataUrl = edited((db, id) => setAccount(db, id, { ...account(db, id), webhookUrl: "data:text/plain,hello" }));
+    const wrongType = edited((db) => {
+      const [id, text] = db.prepare("SELECT id, record FROM contacts ORDER BY rowid LIMIT 1 OFFSET 1").raw().get() as [string, string];
+      db.prepare("UPDATE contacts SET record = ? WHERE id = ?").run(JSON.stringify({ ...JSON.parse(text), botPaused: "no" }), id);
+    });
+    const contactId = (JSON.parse(made.snapshot) as { records: { contact: Array<{ id: string }> } }).records.contact[1]!.id;
+    // The same state as an intake-snapshot/1 JSON file, imported: refused before anything is made.
+    const json = join(dir(), "state.json");
+    const state = JSON.parse(made.snapshot) as { records: { account: Array<Record<string, unknown>> } };
+    state.records.account.push({ ...state.records.account[0], id: "acc_copy" });
+    writeFileSync(json, JSON.stringify(state));
+
+    await Promise.all([
+      refused(numberId, refusedRow(numberId, "acc_edited", "accounts", "its record's id is 42, not the row's.")),
+      refused(sharedKey, refusedRow(sharedKey, "acc_copy", "accounts", `records.account[1].apiKey is also the API key of account ${firstId}: an API key belongs to one account.`)),
+      refused(dataUrl, refusedRow(dataUrl, firstId, "accounts", `records.account[0].webhookUrl uses the data: scheme. ${RULE}`)),
+      refused(wrongType, refusedRow(wrongType, contactId, "contacts", "records.contact[1].botPaused must be a boolean.")),
+      refused(
+        json,
+        `${json} holds a record this server cannot load: records.account[1].apiKey is also the API key of account ${firstId}: an API key belongs to one account. Correct it, or give --data-file another file.`,
+      ),
+    ]);
   });
 
   it("refuses another program's SQLite database, and leaves it as it was (not even put in WAL mode)", async () => {

@@ -109,7 +109,9 @@ describe("a snapshot restored", () => {
     const orphan = { ...snapshot.records.contact[0], id: "ct_orphan", phone: "+14155550101", accountId: "acc_gone" };
     const refused = await admin(intake, "PUT", "/snapshot", { ...snapshot, records: { ...snapshot.records, contact: [...snapshot.records.contact, orphan] } });
     expect(refused.status).toBe(400);
-    expect(JSON.stringify(refused.body)).toContain("contact ct_orphan belongs to account acc_gone, which these records do not have");
+    expect(refused.body.error.message).toBe(
+      `records.contact[${snapshot.records.contact.length}].accountId names account acc_gone, which these records do not have. Nothing was changed.`,
+    );
     expect(await contactsOf(intake)).toEqual([["acc_acme", "+14155550100"]]);
   });
 });

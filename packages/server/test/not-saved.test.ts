@@ -321,6 +321,7 @@ describe("a commit that fails, beyond the requests", { timeout: 30_000 }, () => 
       create: (snapshot) => file.create(snapshot),
       write: (changes, meta) => file.write(changes, meta),
       replace: (snapshot) => file.replace(snapshot),
+      refusal: (error) => file.refusal(error),
       close: () => file.close(),
     });
     const { path, hooks, server } = await started({}, unreadable);

@@ -1,6 +1,7 @@
 // Where webhooks may go: https:// URLs, and http:// ones to a loopback host (or to any host with
 // allowHttpWebhooks), set through the admin API over HTTPS: PATCH, account and sub-account
-// creation, seeds. Other schemes are refused; one restored from a snapshot is never sent to.
+// creation, seeds, snapshots. Other schemes are refused.
+import { createIntake } from "@intake/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { client, httpsTarget, startHarness, type HttpsHarness } from "./support/harness.js";
 import { startReceiver, type Receiver } from "./support/receiver.js";
@@ -113,13 +114,27 @@ describe("webhook delivery", () => {
     expect(receiver.received.map((r) => r.json.body)).toEqual(["Hello from Acme."]);
   });
 
-  it("a URL that is not accepted, restored from a snapshot made before it was refused, fails at once: nothing is sent, nor recorded as Sent", async () => {
+  it("a snapshot cannot bring one in: PUT /__admin/snapshot and createIntake's snapshot refuse it, naming the record; allowHttpWebhooks is respected", async () => {
     harness = await startHarness();
     const snapshot = (await harness.admin("GET", "/snapshot")).body;
-    for (const account of snapshot.records.account) if (account.id === "acc_acme") account.webhookUrl = "data:text/plain,hello";
-    expect((await harness.admin("PUT", "/snapshot", snapshot)).status).toBe(200);
-    const problem = `Not delivered: the Custom Channel Webhook URL (Settings > Custom Channel Webhook) uses the data: scheme. ${RULE}`;
-    expect(await reply(harness)).toMatchObject({ status: "failed", error: problem });
-    expect((await harness.admin("GET", "/deliveries?accountId=acc_acme")).body).toMatchObject([{ state: "failed", attempts: [], lastError: problem }]);
+    const acme = snapshot.records.account.findIndex((account: { id: string }) => account.id === "acc_acme");
+    const withUrl = (url: string) => {
+      const edited = structuredClone(snapshot);
+      edited.records.account[acme].webhookUrl = url;
+      return edited;
+    };
+    const refused = `records.account[${acme}].webhookUrl is plain http:// to hooks.example.com, which is not a loopback host. ${RULE}`;
+    expect(await harness.admin("PUT", "/snapshot", withUrl("http://hooks.example.com/intake"))).toMatchObject({
+      status: 400,
+      body: { error: { code: "VALIDATION_ERROR", message: `${refused} Nothing was changed.` } },
+    });
+    expect((await harness.admin("GET", "/accounts/acc_acme")).body.webhookUrl).toBeNull();
+    expect(() => createIntake({ snapshot: withUrl("http://hooks.example.com/intake") })).toThrow(refused);
+    expect(() => createIntake({ snapshot: withUrl("data:text/plain,hello") })).toThrow(`records.account[${acme}].webhookUrl uses the data: scheme. ${RULE}`);
+    await harness.close();
+
+    harness = await startHarness({ allowHttpWebhooks: true, snapshot: withUrl("http://hooks.example.com/intake") });
+    expect((await harness.admin("GET", "/accounts/acc_acme")).body.webhookUrl).toBe("http://hooks.example.com/intake");
+    expect((await harness.admin("PUT", "/snapshot", withUrl("file:///etc/passwd"))).status).toBe(400);
   });
 });

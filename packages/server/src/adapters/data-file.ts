@@ -4,21 +4,15 @@
  * writes each change here before it is answered. One server keeps a data file at a time
  * (data-file-lock.ts). An `intake-snapshot/1` JSON file, what older servers saved, is imported.
  */
-import { accessSync, closeSync, constants, existsSync, fstatSync, linkSync, openSync, readFileSync, readSync, renameSync, rmSync } from "node:fs";
+import { closeSync, existsSync, linkSync, openSync, renameSync, rmSync } from "node:fs";
 import Database from "better-sqlite3";
+import { RecordRefused } from "../domain/records-check.js";
 import type { Snapshot } from "../domain/state.js";
-import { fieldPath } from "../shared/field-path.js";
-import { nonFinite, notFinite } from "../shared/finite.js";
 import { KINDS, KIND_NAMES, type KindName } from "../store/store.js";
+import { APPLICATION_ID, SCHEMA_VERSION, TABLES, checkPages, explain, isIntakeFile, kindOf, readJson, writable } from "./data-file-checks.js";
 import { claimDataFile, type DataFileClaim } from "./data-file-lock.js";
 
-/** The layout of the tables; a file of another version is refused (PRAGMA user_version). */
-export const SCHEMA_VERSION = 1;
-/** PRAGMA application_id, "Intk": tells an Intake data file from another program's database. */
-export const APPLICATION_ID = 0x496e746b;
-
-/** The table of each kind of record, as the kind declares it (KINDS in store/store.ts). */
-export const TABLES = Object.fromEntries(KIND_NAMES.map((kind) => [kind, KINDS[kind].table])) as Record<KindName, string>;
+export { APPLICATION_ID, SCHEMA_VERSION, TABLES, explain };
 
 /**
  * SQLite's `synchronous`: "full" flushes every commit to the disk (it survives a crash of the
@@ -48,16 +42,21 @@ export interface DataFile {
   write(changes: Changes, meta: Meta): void;
   /** Replaces everything it holds with this state, in one transaction. */
   replace(snapshot: Snapshot): void;
+  /**
+   * The line that refuses the file for a record of the state read (an error of loadSnapshot's
+   * check: domain/records-check.ts), naming the file, where the record is and what to do;
+   * undefined for any other error.
+   */
+  refusal(error: unknown): string | undefined;
   /** Closes the database and gives the file up. */
   close(): void;
 }
 
-const SQLITE_HEADER = "SQLite format 3\0";
-
 /**
  * Claims the file and checks what it is. Throws, with what to do, for a folder, a file in use, one
- * that is not an Intake data file, a damaged one, one of another schema version, or a file or
- * folder this user cannot write. `read()` then reads its state (and throws for a damaged record).
+ * that is not an Intake data file, a damaged one (a page of a table or an index: PRAGMA
+ * quick_check), one of another schema version, or a file or folder this user cannot write.
+ * `read()` then reads its state (and throws for a row that is not a record of its id).
  */
 export function openDataFile(path: string, options: { durability?: Durability } = {}): DataFile {
   const durability = options.durability ?? "full";
@@ -78,6 +77,8 @@ export function openDataFile(path: string, options: { durability?: Durability } 
           db.close();
           return dataFile(path, durability, claim, "new", undefined);
         }
+        // Before WAL mode too: a damaged file is left as it was.
+        checkPages(path, db);
         configure(path, db, durability);
         return dataFile(path, durability, claim, "sqlite", db);
       } catch (error) {
@@ -161,12 +162,22 @@ function dataFile(path: string, durability: Durability, claim: DataFileClaim, op
       const { db, statements } = using();
       replaceAll(db, statements, snapshot);
     },
+    refusal(error) {
+      if (!(error instanceof RecordRefused)) return undefined;
+      if (kind === "json") return `${path} holds a record this server cannot load: ${error.problem} Correct it, or give --data-file another file.`;
+      return refusedRow(path, TABLES[error.kind], error.id ?? `number ${error.index + 1}`, error.problem);
+    },
     close() {
       db?.close();
       db = undefined;
       claim.release();
     },
   };
+}
+
+/** The line that refuses a data file for one of its rows. */
+function refusedRow(path: string, table: string, id: string, problem: string): string {
+  return `${path} holds a record this server cannot load, the row ${id} of ${table}: ${problem} Fix or delete that row (sqlite3 ${path}), or restore the file from a copy.`;
 }
 
 const SCHEMA = [
@@ -248,47 +259,9 @@ function configure(path: string, db: Database.Database, durability: Durability) 
   }
 }
 
-/** A file SQLite opened read-only would fail every commit: refused at start instead. */
-function writable(path: string) {
-  try {
-    accessSync(path, constants.W_OK);
-  } catch (error) {
-    throw new Error(`Cannot write ${path} (${(error as Error).message}): give this user write access to it (chmod, chown), or give --data-file another file.`, { cause: error });
-  }
-}
-
 /** Removes a database and the files SQLite keeps beside it. */
 function removeDatabase(path: string) {
   for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) rmSync(file, { force: true });
-}
-
-/** Whether the database is an Intake data file of this version (false: an empty one); throws if it is neither. */
-function isIntakeFile(path: string, db: Database.Database): boolean {
-  try {
-    const applicationId = db.pragma("application_id", { simple: true }) as number;
-    const version = db.pragma("user_version", { simple: true }) as number;
-    const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all() as string[];
-    if (applicationId !== APPLICATION_ID) {
-      // An empty database (`sqlite3 FILE ""`) is a new data file.
-      if (applicationId === 0 && tables.length === 0) return false;
-      throw new Error(
-        `${path} is an SQLite database of another program (${tables.length ? `tables ${tables.slice(0, 5).join(", ")}` : `application id ${applicationId}`}), not an Intake data file: give --data-file another file.`,
-      );
-    }
-    if (version !== SCHEMA_VERSION) {
-      throw new Error(
-        version > SCHEMA_VERSION
-          ? `${path} was written by a newer intake-server (schema version ${version}; this one reads ${SCHEMA_VERSION}): run that version, or export the state from it (GET /__admin/snapshot) and load it here (PUT /__admin/snapshot).`
-          : `${path} has schema version ${version}, which this intake-server (version ${SCHEMA_VERSION}) cannot migrate: export the state with the intake-server that wrote it (GET /__admin/snapshot) and load it here (PUT /__admin/snapshot).`,
-      );
-    }
-    const missing = ["intake_meta", ...KIND_NAMES.map((table) => TABLES[table])].filter((name) => !tables.includes(name));
-    if (missing.length) throw new Error(`${path} lacks the tables ${missing.join(", ")}: it is damaged. Restore it from a copy, or move it away to start empty.`);
-    return true;
-  } catch (error) {
-    if ((error as { code?: unknown }).code === undefined) throw error;
-    throw new Error(explain(path, error), { cause: error });
-  }
 }
 
 /** Reads the whole state: every table's rows, in the order they were made. */
@@ -316,76 +289,19 @@ function readState(path: string, db: Database.Database): Snapshot {
   }
 }
 
+/** A row's record, which must be a JSON object of the row's id (the record's own checks come as it is loaded). */
 function parseRow(path: string, table: string, id: string, text: string): object {
+  let record: unknown;
   try {
-    return JSON.parse(text) as object;
+    record = JSON.parse(text);
   } catch {
     throw new Error(`${path} is damaged: the row ${id} of ${table} is not JSON. Fix or delete that row (sqlite3 ${path}), or restore the file from a copy.`);
   }
-}
-
-/** What SQLite's error means for the person who started the server, and what to do. */
-export function explain(path: string, error: unknown): string {
-  const code = String((error as { code?: unknown }).code ?? "");
-  const message = (error as Error).message;
-  if (code === "SQLITE_NOTADB" || code.startsWith("SQLITE_CORRUPT")) {
-    return `${path} is damaged (${message}): restore it from a copy, or move it away to start empty (sqlite3 ${path} .recover may save what is left).`;
-  }
-  // SQLite reports a write it could not make, or a -shm it could not grow, the same for a full disk,
-  // a limit on file sizes (ulimit -f: EFBIG) and a quota (EDQUOT); only Node's errors tell which.
-  if (code === "SQLITE_FULL" || code === "SQLITE_IOERR_WRITE" || code === "SQLITE_IOERR_SHMSIZE" || code === "SQLITE_IOERR_TRUNCATE" || /ENOSPC|EFBIG|EDQUOT/.test(message)) {
-    return `The disk holding ${path} is full, or a limit on file sizes or a quota was reached (${message}): free some space, or raise the limit.`;
-  }
-  if (code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_CANTOPEN") || code.startsWith("SQLITE_PERM")) {
-    return `Cannot write ${path} (${message}): give --data-file a file in a folder this user can write.`;
-  }
-  if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {
-    return `${path} is locked by another program (${message}): close what holds it (a sqlite3 shell in a transaction, say).`;
-  }
-  return `${path}: ${message}`;
-}
-
-/** What the file is, from its first bytes. */
-function kindOf(path: string): "new" | "sqlite" | "json" {
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return "new";
-    throw new Error(`Cannot read ${path} (${(error as Error).message}): give --data-file a file this user can read and write.`, { cause: error });
-  }
-  const head = Buffer.alloc(SQLITE_HEADER.length);
-  let length: number;
-  try {
-    // A folder opens, and its read fails with a bare EISDIR.
-    if (fstatSync(fd).isDirectory()) throw new Error(`${path} is a folder: give --data-file a file, such as ${path.replace(/\/+$/, "")}/intake.db (made if missing).`);
-    length = readSync(fd, head, 0, head.length, 0);
-  } finally {
-    closeSync(fd);
-  }
-  if (length === 0) return "new";
-  if (head.toString("latin1", 0, length) === SQLITE_HEADER) return "sqlite";
-  if (head.toString("utf8", 0, length).trimStart().startsWith("{")) return "json";
-  throw new Error(`${path} is not an Intake data file (neither an SQLite database nor an intake-snapshot/1 JSON file): give --data-file another file, or move this one away.`);
-}
-
-function readJson(path: string): Snapshot {
-  let snapshot: Snapshot;
-  try {
-    snapshot = JSON.parse(readFileSync(path, "utf8")) as Snapshot;
-  } catch (error) {
-    throw new Error(`${path} is not an Intake data file (JSON that does not parse: ${(error as Error).message}): give --data-file another file, or move this one away.`, { cause: error });
-  }
-  if (snapshot?.format !== "intake-snapshot/1") {
-    const format = (snapshot as { format?: unknown } | null)?.format;
-    throw new Error(
-      `${path} is JSON but not an intake-snapshot/1 file (${format === undefined ? "it names no format" : `format ${JSON.stringify(format)}`}): give --data-file another file, or move this one away.`,
-    );
-  }
-  // An edited file can hold 1e400, which would load as Infinity and be saved as null.
-  const infinite = nonFinite(snapshot);
-  if (infinite) throw new Error(`${path} is an intake-snapshot/1 file, but ${notFinite(fieldPath(infinite))} Correct it, or give --data-file another file.`);
-  return snapshot;
+  if (typeof record !== "object" || record === null || Array.isArray(record)) throw new Error(refusedRow(path, table, id, "it is not a JSON object."));
+  // Written back under the record's id, it would become a second row of that id.
+  const own = (record as { id?: unknown }).id;
+  if (own !== id) throw new Error(refusedRow(path, table, id, `its record's id is ${own === undefined ? "missing" : JSON.stringify(own)}, not the row's.`));
+  return record;
 }
 
 /** Keeps an imported JSON file beside the database that replaces it: nothing is lost. */

@@ -3,7 +3,7 @@
  * snapshot taken or loaded. Each is all or nothing: one that fails leaves the state as it was.
  */
 import type { components } from "../generated/admin.js";
-import type { Counts, Records } from "../store/store.js";
+import { DuplicateId, type Counts, type KindName, type Records } from "../store/store.js";
 import type { AccountRecord } from "../store/models.js";
 import { createAccount } from "./accounts.js";
 import { createCampaign } from "./campaigns.js";
@@ -11,6 +11,7 @@ import { upsertContact } from "./contacts.js";
 import { isoTime, ownedBy, publish, writable, type Domain } from "./domain.js";
 import { fail, invalid, missing, notIn } from "./errors.js";
 import { createList, join } from "./lists.js";
+import { checkRecords, duplicateId } from "./records-check.js";
 
 type Schemas = components["schemas"];
 export type Seed = Schemas["Seed"];
@@ -83,13 +84,16 @@ export function snapshot(domain: Domain): Snapshot {
 
 /**
  * Replaces the state with a snapshot's records (at start, a restore, or the data file's after a
- * commit failed: "rollback"); the clock is the caller's.
+ * commit failed: "rollback"), each checked first as records-check.ts says: one that fails is
+ * refused by its path, and nothing is changed. The clock is the caller's.
  */
 export function loadSnapshot(domain: Domain, snapshot: Snapshot, cause: "load" | "restore" | "rollback"): Counts {
   if (snapshot.format !== SNAPSHOT_FORMAT) throw invalid(`Not a snapshot this server can read (format ${String(snapshot.format)}).`);
+  checkRecords(snapshot.records, domain.rules);
   try {
     replace(domain, snapshot.records as unknown as Partial<Records>, cause);
   } catch (error) {
+    if (error instanceof DuplicateId) throw duplicateId(error.table as KindName, error.index, error.id);
     throw invalid(`${(error as Error).message}. Nothing was changed.`);
   }
   return domain.store.counts();

@@ -84,8 +84,8 @@ export function startDeliveries({ domain, scheduler, fetch, options, random }: D
       const where = account ? ` Set it with PATCH /__admin/accounts/${account.id} (${field}), or at /__dashboard/settings?account=${account.id}.` : "";
       return giveUp(domain, delivery, `No ${setting} is set, so there is nowhere to deliver.${where}`);
     }
-    // The admin API refuses such a URL; one can still come from a snapshot or data file made before
-    // it did, or with --allow-http-webhooks. Nothing is sent there, and retrying would not help.
+    // Every way a URL comes in refuses such a one (domain/accounts.ts, domain/records-check.ts);
+    // checked again where it is used all the same: nothing is sent there, and retrying would not help.
     const problem = webhookUrlProblem(url, domain.rules.allowHttpWebhooks);
     if (problem) return giveUp(domain, delivery, `Not delivered: the ${setting} ${problem}`);
     if (url !== delivery.url) retarget(domain, delivery, url);

@@ -109,7 +109,7 @@ export const adminDocument: OpenApiDocument = {
           "State"
         ],
         "summary": "Restore a snapshot",
-        "description": "Replaces the whole state with a snapshot taken earlier by `GET /snapshot`, or refuses it (400, the state kept) if a record belongs to an account the snapshot does not have. Work in flight is stopped first; a `/v1` request whose body is still arriving is applied to the restored state when its key is there, and refused 401 when it is not.",
+        "description": "Replaces the whole state with a snapshot taken earlier by `GET /snapshot`, or refuses it (400, the state kept) naming the first record that fails the checks `SnapshotRecords` describes: its kind's schema, a duplicate id or API key, an account the snapshot does not have, a webhook URL the server does not send to. Work in flight is stopped first; a `/v1` request whose body is still arriving is applied to the restored state when its key is there, and refused 401 when it is not.",
         "requestBody": {
           "required": true,
           "content": {
@@ -1894,6 +1894,7 @@ export const adminDocument: OpenApiDocument = {
       },
       "Snapshot": {
         "type": "object",
+        "additionalProperties": false,
         "required": [
           "format",
           "savedAt",
@@ -1920,14 +1921,625 @@ export const adminDocument: OpenApiDocument = {
             ]
           },
           "records": {
+            "$ref": "#/components/schemas/SnapshotRecords"
+          }
+        }
+      },
+      "SnapshotRecords": {
+        "type": "object",
+        "additionalProperties": false,
+        "description": "Every record, by kind, each as the server stores it: what a `--data-file` keeps as a row of the kind's table (`accounts`, `campaigns`, ...), and what `createIntake({ snapshot })` takes. A kind left out has no records. Whichever way records come in (`PUT /snapshot`, a snapshot given to `createIntake`, a data file or an `intake-snapshot/1` JSON file at start), they are checked the same: each against its kind's schema here, ids unique within a kind, an API key belonging to one account, a sub-account's email to one sub-account of its agency, every `accountId` naming an account of the records, and `webhookUrl` and `autoRechargeUrl` by the rule of `WebhookUrl`. The first record that fails is refused (400 `VALIDATION_ERROR`; a data file stops the start), named by its path (`records.account[1].apiKey`) and saying what is wrong; nothing is changed.",
+        "properties": {
+          "account": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/AccountRecord"
+            }
+          },
+          "campaign": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/CampaignRecord"
+            }
+          },
+          "list": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/ListRecord"
+            }
+          },
+          "listMember": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/ListMemberRecord"
+            }
+          },
+          "contact": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/ContactRecord"
+            }
+          },
+          "alert": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/AlertRecord"
+            }
+          },
+          "creditTransaction": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/CreditTransactionRecord"
+            }
+          },
+          "delivery": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/DeliveryRecord"
+            }
+          },
+          "deliveryAttempt": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/DeliveryAttemptRecord"
+            }
+          },
+          "message": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/MessageRecord"
+            }
+          },
+          "idempotencyRecord": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/IdempotencyRecord"
+            }
+          },
+          "job": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/JobRecord"
+            }
+          }
+        }
+      },
+      "RecordId": {
+        "type": "string",
+        "minLength": 1
+      },
+      "AccountRecord": {
+        "type": "object",
+        "additionalProperties": false,
+        "description": "An account as stored; the admin API shows it as `Account`.",
+        "required": [
+          "id",
+          "kind",
+          "name",
+          "email",
+          "userId",
+          "agencyId",
+          "apiKey",
+          "webhookUrl",
+          "webhookSecret",
+          "autoRechargeUrl",
+          "autoRechargeThreshold",
+          "autoRechargeAmount",
+          "defaultCampaignId",
+          "credits",
+          "createdAt"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/RecordId"
+          },
+          "kind": {
+            "$ref": "#/components/schemas/AccountKind"
+          },
+          "name": {
+            "type": "string"
+          },
+          "email": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "userId": {
+            "type": "string"
+          },
+          "agencyId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "apiKey": {
+            "type": "string",
+            "minLength": 1
+          },
+          "webhookUrl": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "webhookSecret": {
+            "type": "string"
+          },
+          "autoRechargeUrl": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "autoRechargeThreshold": {
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "autoRechargeAmount": {
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "defaultCampaignId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "credits": {
+            "type": "number"
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
+          }
+        }
+      },
+      "CampaignRecord": {
+        "type": "object",
+        "additionalProperties": false,
+        "description": "A campaign as stored; the admin API shows it as `Campaign`.",
+        "required": [
+          "id",
+          "accountId",
+          "settings",
+          "createdAt"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/RecordId"
+          },
+          "accountId": {
+            "type": "string"
+          },
+          "settings": {
+            "type": "string",
+            "description": "Its settings (every field of `Campaign` but id, accountId and createdAt) as JSON text."
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
+          }
+        }
+      },
+      "ListRecord": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "id",
+          "accountId",
+          "name",
+          "campaignId",
+          "createdAt"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/RecordId"
+          },
+          "accountId": {
+            "type": "string"
+          },
+          "name": {
+            "type": "string"
+          },
+          "campaignId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
+          }
+        }
+      },
+      "ListMemberRecord": {
+        "type": "object",
+        "additionalProperties": false,
+        "description": "A contact in a list; its id is `{listId}:{contactId}`.",
+        "required": [
+          "id",
+          "listId",
+          "contactId",
+          "source",
+          "addedAt"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/RecordId"
+          },
+          "listId": {
+            "type": "string"
+          },
+          "contactId": {
+            "type": "string"
+          },
+          "source": {
+            "type": "string"
+          },
+          "addedAt": {
+            "type": "string",
+            "format": "date-time"
+          }
+        }
+      },
+      "ContactRecord": {
+        "type": "object",
+        "additionalProperties": false,
+        "description": "A contact as stored; the admin API shows it as `Contact`.",
+        "required": [
+          "id",
+          "accountId",
+          "firstName",
+          "lastName",
+          "phone",
+          "email",
+          "customFields",
+          "fromId",
+          "customChannel",
+          "botPaused",
+          "campaignId",
+          "createdAt"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/RecordId"
+          },
+          "accountId": {
+            "type": "string"
+          },
+          "firstName": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "lastName": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "phone": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "email": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "customFields": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "Its custom fields as JSON text."
+          },
+          "fromId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "customChannel": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "botPaused": {
+            "type": "boolean"
+          },
+          "campaignId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
+          }
+        }
+      },
+      "AlertRecord": {
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/Alert"
+          }
+        ],
+        "unevaluatedProperties": false
+      },
+      "CreditTransactionRecord": {
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/CreditTransaction"
+          },
+          {
             "type": "object",
-            "description": "Every record of every model, by model name.",
-            "additionalProperties": {
-              "type": "array",
-              "items": {
-                "type": "object"
+            "required": [
+              "accountId"
+            ],
+            "properties": {
+              "accountId": {
+                "type": "string"
               }
             }
+          }
+        ],
+        "unevaluatedProperties": false
+      },
+      "DeliveryRecord": {
+        "type": "object",
+        "additionalProperties": false,
+        "description": "A delivery as stored; the admin API shows it as `Delivery`, its attempts beside it.",
+        "required": [
+          "id",
+          "accountId",
+          "kind",
+          "messageId",
+          "url",
+          "webhookId",
+          "payload",
+          "state",
+          "attempts",
+          "nextAttemptAt",
+          "lastError",
+          "createdAt",
+          "completedAt"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/RecordId"
+          },
+          "accountId": {
+            "type": "string"
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "reply",
+              "auto_recharge"
+            ]
+          },
+          "messageId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "url": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "webhookId": {
+            "type": "string"
+          },
+          "payload": {
+            "type": "string",
+            "description": "The JSON body, as signed and sent (every attempt sends the same bytes)."
+          },
+          "state": {
+            "type": "string",
+            "enum": [
+              "pending",
+              "delivered",
+              "failed"
+            ]
+          },
+          "attempts": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "How many attempts were made (each is a `DeliveryAttemptRecord`)."
+          },
+          "nextAttemptAt": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time"
+          },
+          "lastError": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "completedAt": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time"
+          }
+        }
+      },
+      "DeliveryAttemptRecord": {
+        "type": "object",
+        "additionalProperties": false,
+        "description": "One attempt of a delivery, as stored (`DeliveryAttempt` and the delivery's id). `webhookTimestamp` and `webhookSignature` may be missing from an attempt saved before attempts kept their headers.",
+        "required": [
+          "id",
+          "deliveryId",
+          "number",
+          "startedAt",
+          "durationMs",
+          "status",
+          "error",
+          "nextAttemptAt"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/RecordId"
+          },
+          "deliveryId": {
+            "type": "string"
+          },
+          "number": {
+            "type": "integer"
+          },
+          "startedAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "webhookTimestamp": {
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "webhookSignature": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "durationMs": {
+            "type": "number"
+          },
+          "status": {
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "error": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "nextAttemptAt": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time"
+          }
+        }
+      },
+      "MessageRecord": {
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/Message"
+          }
+        ],
+        "unevaluatedProperties": false
+      },
+      "IdempotencyRecord": {
+        "type": "object",
+        "additionalProperties": false,
+        "description": "The answer to a credit grant, kept for its `Idempotency-Key`.",
+        "required": [
+          "id",
+          "accountId",
+          "key",
+          "fingerprint",
+          "status",
+          "body",
+          "createdAt"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/RecordId"
+          },
+          "accountId": {
+            "type": "string"
+          },
+          "key": {
+            "type": "string"
+          },
+          "fingerprint": {
+            "type": "string"
+          },
+          "status": {
+            "type": "integer"
+          },
+          "body": {
+            "type": "string"
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
+          }
+        }
+      },
+      "JobRecord": {
+        "type": "object",
+        "additionalProperties": false,
+        "description": "Scheduled work as stored; the admin API shows it as `Job`.",
+        "required": [
+          "id",
+          "kind",
+          "runAt",
+          "key",
+          "payload",
+          "createdAt"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/RecordId"
+          },
+          "kind": {
+            "type": "string"
+          },
+          "runAt": {
+            "type": [
+              "number",
+              "null"
+            ],
+            "description": "Milliseconds since 1970 on the server's clock; null runs as soon as possible."
+          },
+          "key": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "Groups jobs that are cancelled together (a contact's follow-ups)."
+          },
+          "payload": {
+            "type": "string",
+            "description": "Its payload as JSON text."
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
           }
         }
       },

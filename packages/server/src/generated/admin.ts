@@ -31,7 +31,7 @@ export interface paths {
         get: operations["getSnapshot"];
         /**
          * Restore a snapshot
-         * @description Replaces the whole state with a snapshot taken earlier by `GET /snapshot`, or refuses it (400, the state kept) if a record belongs to an account the snapshot does not have. Work in flight is stopped first; a `/v1` request whose body is still arriving is applied to the restored state when its key is there, and refused 401 when it is not.
+         * @description Replaces the whole state with a snapshot taken earlier by `GET /snapshot`, or refuses it (400, the state kept) naming the first record that fails the checks `SnapshotRecords` describes: its kind's schema, a duplicate id or API key, an account the snapshot does not have, a webhook URL the server does not send to. Work in flight is stopped first; a `/v1` request whose body is still arriving is applied to the restored state when its key is there, and refused 401 when it is not.
          */
         put: operations["restoreSnapshot"];
         post?: never;
@@ -636,10 +636,152 @@ export interface components {
             clock: components["schemas"]["Clock"];
             /** @description The deterministic id sequence's position (`--deterministic`), else null. */
             ids?: Record<string, never> | null;
-            /** @description Every record of every model, by model name. */
-            records: {
-                [key: string]: Record<string, never>[];
-            };
+            records: components["schemas"]["SnapshotRecords"];
+        };
+        /** @description Every record, by kind, each as the server stores it: what a `--data-file` keeps as a row of the kind's table (`accounts`, `campaigns`, ...), and what `createIntake({ snapshot })` takes. A kind left out has no records. Whichever way records come in (`PUT /snapshot`, a snapshot given to `createIntake`, a data file or an `intake-snapshot/1` JSON file at start), they are checked the same: each against its kind's schema here, ids unique within a kind, an API key belonging to one account, a sub-account's email to one sub-account of its agency, every `accountId` naming an account of the records, and `webhookUrl` and `autoRechargeUrl` by the rule of `WebhookUrl`. The first record that fails is refused (400 `VALIDATION_ERROR`; a data file stops the start), named by its path (`records.account[1].apiKey`) and saying what is wrong; nothing is changed. */
+        SnapshotRecords: {
+            account?: components["schemas"]["AccountRecord"][];
+            campaign?: components["schemas"]["CampaignRecord"][];
+            list?: components["schemas"]["ListRecord"][];
+            listMember?: components["schemas"]["ListMemberRecord"][];
+            contact?: components["schemas"]["ContactRecord"][];
+            alert?: components["schemas"]["AlertRecord"][];
+            creditTransaction?: components["schemas"]["CreditTransactionRecord"][];
+            delivery?: components["schemas"]["DeliveryRecord"][];
+            deliveryAttempt?: components["schemas"]["DeliveryAttemptRecord"][];
+            message?: components["schemas"]["MessageRecord"][];
+            idempotencyRecord?: components["schemas"]["IdempotencyRecord"][];
+            job?: components["schemas"]["JobRecord"][];
+        };
+        RecordId: string;
+        /** @description An account as stored; the admin API shows it as `Account`. */
+        AccountRecord: {
+            id: components["schemas"]["RecordId"];
+            kind: components["schemas"]["AccountKind"];
+            name: string;
+            email: string | null;
+            userId: string;
+            agencyId: string | null;
+            apiKey: string;
+            webhookUrl: string | null;
+            webhookSecret: string;
+            autoRechargeUrl: string | null;
+            autoRechargeThreshold: number | null;
+            autoRechargeAmount: number | null;
+            defaultCampaignId: string | null;
+            credits: number;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** @description A campaign as stored; the admin API shows it as `Campaign`. */
+        CampaignRecord: {
+            id: components["schemas"]["RecordId"];
+            accountId: string;
+            /** @description Its settings (every field of `Campaign` but id, accountId and createdAt) as JSON text. */
+            settings: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        ListRecord: {
+            id: components["schemas"]["RecordId"];
+            accountId: string;
+            name: string;
+            campaignId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** @description A contact in a list; its id is `{listId}:{contactId}`. */
+        ListMemberRecord: {
+            id: components["schemas"]["RecordId"];
+            listId: string;
+            contactId: string;
+            source: string;
+            /** Format: date-time */
+            addedAt: string;
+        };
+        /** @description A contact as stored; the admin API shows it as `Contact`. */
+        ContactRecord: {
+            id: components["schemas"]["RecordId"];
+            accountId: string;
+            firstName: string | null;
+            lastName: string | null;
+            phone: string | null;
+            email: string | null;
+            /** @description Its custom fields as JSON text. */
+            customFields: string | null;
+            fromId: string | null;
+            customChannel: string | null;
+            botPaused: boolean;
+            campaignId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        AlertRecord: components["schemas"]["Alert"];
+        CreditTransactionRecord: components["schemas"]["CreditTransaction"] & {
+            accountId: string;
+        };
+        /** @description A delivery as stored; the admin API shows it as `Delivery`, its attempts beside it. */
+        DeliveryRecord: {
+            id: components["schemas"]["RecordId"];
+            accountId: string;
+            /** @enum {string} */
+            kind: "reply" | "auto_recharge";
+            messageId: string | null;
+            url: string | null;
+            webhookId: string;
+            /** @description The JSON body, as signed and sent (every attempt sends the same bytes). */
+            payload: string;
+            /** @enum {string} */
+            state: "pending" | "delivered" | "failed";
+            /** @description How many attempts were made (each is a `DeliveryAttemptRecord`). */
+            attempts: number;
+            /** Format: date-time */
+            nextAttemptAt: string | null;
+            lastError: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            completedAt: string | null;
+        };
+        /** @description One attempt of a delivery, as stored (`DeliveryAttempt` and the delivery's id). `webhookTimestamp` and `webhookSignature` may be missing from an attempt saved before attempts kept their headers. */
+        DeliveryAttemptRecord: {
+            id: components["schemas"]["RecordId"];
+            deliveryId: string;
+            number: number;
+            /** Format: date-time */
+            startedAt: string;
+            webhookTimestamp?: number | null;
+            webhookSignature?: string | null;
+            durationMs: number;
+            status: number | null;
+            error: string | null;
+            /** Format: date-time */
+            nextAttemptAt: string | null;
+        };
+        MessageRecord: components["schemas"]["Message"];
+        /** @description The answer to a credit grant, kept for its `Idempotency-Key`. */
+        IdempotencyRecord: {
+            id: components["schemas"]["RecordId"];
+            accountId: string;
+            key: string;
+            fingerprint: string;
+            status: number;
+            body: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** @description Scheduled work as stored; the admin API shows it as `Job`. */
+        JobRecord: {
+            id: components["schemas"]["RecordId"];
+            kind: string;
+            /** @description Milliseconds since 1970 on the server's clock; null runs as soon as possible. */
+            runAt: number | null;
+            /** @description Groups jobs that are cancelled together (a contact's follow-ups). */
+            key: string | null;
+            /** @description Its payload as JSON text. */
+            payload: string;
+            /** Format: date-time */
+            createdAt: string;
         };
         Summary: {
             accounts: number;
@@ -1357,6 +1499,20 @@ export interface components {
 }
 export type AdminError = components['schemas']['AdminError'];
 export type Snapshot = components['schemas']['Snapshot'];
+export type SnapshotRecords = components['schemas']['SnapshotRecords'];
+export type RecordId = components['schemas']['RecordId'];
+export type AccountRecord = components['schemas']['AccountRecord'];
+export type CampaignRecord = components['schemas']['CampaignRecord'];
+export type ListRecord = components['schemas']['ListRecord'];
+export type ListMemberRecord = components['schemas']['ListMemberRecord'];
+export type ContactRecord = components['schemas']['ContactRecord'];
+export type AlertRecord = components['schemas']['AlertRecord'];
+export type CreditTransactionRecord = components['schemas']['CreditTransactionRecord'];
+export type DeliveryRecord = components['schemas']['DeliveryRecord'];
+export type DeliveryAttemptRecord = components['schemas']['DeliveryAttemptRecord'];
+export type MessageRecord = components['schemas']['MessageRecord'];
+export type IdempotencyRecord = components['schemas']['IdempotencyRecord'];
+export type JobRecord = components['schemas']['JobRecord'];
 export type Summary = components['schemas']['Summary'];
 export type AccountKind = components['schemas']['AccountKind'];
 export type AutoRecharge = components['schemas']['AutoRecharge'];

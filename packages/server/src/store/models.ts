@@ -98,42 +98,35 @@ export type ContactRecord = Entity<"contact">;
 export type AlertRecord = Entity<"alert">;
 
 /** A message received or sent, stored as the admin contract shows it. */
-export type MessageRecord = Schemas["Message"];
+export type MessageRecord = Schemas["MessageRecord"];
 
-/** An outgoing webhook (a reply, an auto-recharge notice) and where it stands. */
-export type DeliveryRecord = Omit<Schemas["Delivery"], "payload" | "attempts"> & {
-  /** The JSON body, as signed and sent (every attempt sends the same bytes). */
-  payload: string;
-  /** How many attempts were made (the attempts themselves are records of their own). */
-  attempts: number;
-};
+/** An outgoing webhook (a reply, an auto-recharge notice) and where it stands; its payload is the JSON body as signed and sent. */
+export type DeliveryRecord = Schemas["DeliveryRecord"];
 
 /** One try of a delivery. */
-export type DeliveryAttemptRecord = Schemas["DeliveryAttempt"] & { id: string; deliveryId: string };
+export type DeliveryAttemptRecord = Schemas["DeliveryAttemptRecord"];
 
 /** A change of an account's credits. */
-export type CreditTransactionRecord = Schemas["CreditTransaction"] & { accountId: string };
+export type CreditTransactionRecord = Schemas["CreditTransactionRecord"];
 
 /** Scheduled work (webhook attempts, queued opening messages, follow-ups, received messages to answer). */
-export interface JobRecord {
-  id: string;
-  kind: string;
-  /** Epoch ms on the server's clock; null runs as soon as possible. */
-  runAt: number | null;
-  /** Groups jobs that are cancelled together (a contact's follow-ups). */
-  key: string | null;
-  payload: string;
-  createdAt: string;
-}
+export type JobRecord = Schemas["JobRecord"];
 
 /** A credit grant's answer, kept for its Idempotency-Key so a retry gets the first answer. */
-export interface IdempotencyRecord {
-  id: string;
-  accountId: string;
-  key: string;
-  fingerprint: string;
-  status: number;
-  body: string;
-  createdAt: string;
-}
+export type IdempotencyRecord = Schemas["IdempotencyRecord"];
 
+/**
+ * The admin contract describes every stored record (SnapshotRecords: what a snapshot and the data
+ * file hold, checked as they come in); the models must store every record it allows: a type
+ * error here names the model that drifted from it.
+ */
+type Stores<Schema, Model> = [Schema] extends [Model] ? true : false;
+type Holds<T extends true> = T;
+export type ModelsStoreTheContractsRecords = [
+  Holds<Stores<Schemas["AccountRecord"], AccountRecord>>,
+  Holds<Stores<Schemas["CampaignRecord"], CampaignRecord>>,
+  Holds<Stores<Schemas["ListRecord"], ListRecord>>,
+  Holds<Stores<Schemas["ListMemberRecord"], ListMemberRecord>>,
+  Holds<Stores<Schemas["ContactRecord"], ContactRecord>>,
+  Holds<Stores<Schemas["AlertRecord"], AlertRecord>>,
+];

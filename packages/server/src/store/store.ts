@@ -13,7 +13,9 @@ import { drop } from "@mswjs/data";
 import { dataUrlBytes } from "../shared/media-size.js";
 import type * as Stored from "./models.js";
 import { createDatabase, type Database } from "./models.js";
-import { Table, type Entry, type KindSpec, type ReadTable } from "./table.js";
+import { DuplicateId, Table, type Entry, type KindSpec, type ReadTable } from "./table.js";
+
+export { DuplicateId };
 
 /** A kind of record `R`, its index names inferred from the declaration. */
 const kind =
@@ -124,8 +126,9 @@ export type Store = Tables & {
   /** Empties every table (a reset), recording no change: a reset is one. */
   clear(): void;
   /**
-   * Replaces the whole state with these records, or, if they cannot be loaded (a duplicate id, a
-   * record of no account), leaves it as it was and throws. Records no change: a load is one.
+   * Replaces the whole state with these records, or, if they cannot be loaded (an id given twice
+   * within a kind: DuplicateId), leaves it as it was and throws. Records no change: a load is one.
+   * Records from outside are checked before they get here (domain/records-check.ts).
    */
   load(records: Partial<Records>): void;
 };
@@ -183,13 +186,12 @@ export function createStore(): Store {
       store.version++;
     },
     load(source) {
-      const orphan = orphanIn(source);
-      if (orphan) throw new Error(`The records could not be loaded: ${orphan}`);
       const before = records();
       try {
         fill(source);
       } catch (error) {
         fill(before);
+        if (error instanceof DuplicateId) throw error;
         throw new Error(`The records could not be loaded: ${(error as Error).message}`, { cause: error });
       }
       changes = [];
@@ -197,17 +199,4 @@ export function createStore(): Store {
     },
   };
   return store;
-}
-
-/** A record of an account the records do not have (reachable by no key), described; else undefined. */
-function orphanIn(records: Partial<Records>): string | undefined {
-  const accounts = new Set((records.account ?? []).map((account) => account.id));
-  for (const kind of KIND_NAMES) {
-    if (kind === "account") continue;
-    for (const fields of records[kind] ?? []) {
-      const { id, accountId } = fields as { id?: unknown; accountId?: unknown };
-      if (typeof accountId === "string" && !accounts.has(accountId)) return `${kind} ${String(id)} belongs to account ${accountId}, which these records do not have`;
-    }
-  }
-  return undefined;
 }

@@ -56,6 +56,17 @@ export interface ReadTable<R extends Entry, L extends string = string, G extends
   all(): IterableIterator<R>;
 }
 
+/** Records given to `fill` with an id twice: the second's place among them, and the id. */
+export class DuplicateId extends Error {
+  constructor(
+    readonly table: string,
+    readonly index: number,
+    readonly id: string,
+  ) {
+    super(`There are two ${table} records with the id ${id}.`);
+  }
+}
+
 /** Told of every record written or removed (undefined), so the store can say what changed. */
 export type Written = (id: string, record: object | undefined) => void;
 
@@ -128,6 +139,7 @@ export class Table<R extends Entry, L extends string = string, G extends string 
 
   /** Stores a new record made from `fields`; throws, storing nothing, when one has its id. */
   insert(fields: R): R {
+    if (this.byId.has(fields.id)) throw new Error(`There are two ${this.name} records with the id ${fields.id}.`);
     const record = this.add(fields);
     this.written(record.id, record);
     return record;
@@ -158,10 +170,14 @@ export class Table<R extends Entry, L extends string = string, G extends string 
     return true;
   }
 
-  /** Replaces every record with these, telling nobody (a load says so as a whole). */
+  /** Replaces every record with these, telling nobody (a load says so as a whole); throws DuplicateId for an id given twice. */
   fill(records: readonly R[]): void {
     this.clear();
-    for (const fields of records) this.add(fields);
+    for (let index = 0; index < records.length; index++) {
+      const fields = records[index]!;
+      if (this.byId.has(fields.id)) throw new DuplicateId(this.name, index, fields.id);
+      this.add(fields);
+    }
   }
 
   clear(): void {
@@ -169,8 +185,8 @@ export class Table<R extends Entry, L extends string = string, G extends string 
     for (const index of [...this.lookupList, ...this.groupList, ...this.tallyList]) index.entries.clear();
   }
 
+  /** Stores and indexes a record whose id is not stored yet. */
   private add(fields: R): R {
-    if (this.byId.has(fields.id)) throw new Error(`There are two ${this.name} records with the id ${fields.id}.`);
     const record = this.make(fields);
     this.byId.set(record.id, record);
     for (const index of this.lookupList) enter(index, record);

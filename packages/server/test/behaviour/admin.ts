@@ -4,7 +4,7 @@ import { KEYS } from "../support/seed.js";
 import { cases, type Register } from "./cases.js";
 
 export const admin: Register = (target, options) => {
-  const { it } = cases(options);
+  const { it, direct } = cases(options);
   const call = (method: string, path: string, body?: unknown) => target().harness.admin(method, path, body);
 
   describe("admin API", () => {
@@ -202,7 +202,11 @@ export const admin: Register = (target, options) => {
       // The same for a kind kept in a plain table beside @mswjs/data.
       expect(snapshot.records.creditTransaction.length).toBeGreaterThan(0);
       const twice = { ...snapshot, records: { ...snapshot.records, creditTransaction: [...snapshot.records.creditTransaction, snapshot.records.creditTransaction[0]] } };
-      expect(await call("PUT", "/snapshot", twice)).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining("two creditTransaction records with the id") } } });
+      const last = snapshot.records.creditTransaction.length;
+      expect(await call("PUT", "/snapshot", twice)).toMatchObject({
+        status: 400,
+        body: { error: { message: `records.creditTransaction[${last}].id ${snapshot.records.creditTransaction[0].id} is also the id of an earlier creditTransaction record: ids are unique within a kind. Nothing was changed.` } },
+      });
       expect(JSON.stringify((await call("GET", "/snapshot")).body.records)).toBe(before);
       const globexContact = await client(target(), "query", KEYS.globex).contacts.create({ email: "g@example.com" });
       const afterGlobex = JSON.stringify((await call("GET", "/snapshot")).body.records);
@@ -211,6 +215,43 @@ export const admin: Register = (target, options) => {
       const foreign = await call("POST", "/lists/lst_acme/contacts", { contacts: [{ id: globexContact.id, email: "other@example.com" }] });
       expect(foreign.status).toBe(409);
       expect(JSON.stringify((await call("GET", "/snapshot")).body.records)).toBe(afterGlobex);
+    });
+
+    it("a snapshot with a webhook URL no other route takes, or two accounts of one API key, is refused naming the record, and nothing changes", async () => {
+      const RULE =
+        "Webhooks go to https:// URLs; http:// is accepted for localhost, 127.0.0.0/8 and [::1], and for any host when the server runs with --allow-http-webhooks (allowHttpWebhooks in code).";
+      const snapshot = (await call("GET", "/snapshot")).body;
+      const before = JSON.stringify(snapshot.records);
+      const at = (id: string) => snapshot.records.account.findIndex((account: { id: string }) => account.id === id);
+      const refused = async (edit: (records: any) => void, message: string) => {
+        const edited = structuredClone(snapshot);
+        edit(edited.records);
+        expect(await call("PUT", "/snapshot", edited), message).toMatchObject({ status: 400, body: { error: { code: "VALIDATION_ERROR", message: `${message} Nothing was changed.` } } });
+        expect(JSON.stringify((await call("GET", "/snapshot")).body.records)).toBe(before);
+      };
+      for (const [field, id] of [["webhookUrl", "acc_acme"], ["autoRechargeUrl", "acc_agency"]] as const) {
+        for (const url of ["data:text/plain,hello", "file:///etc/passwd", "javascript:alert(1)"]) {
+          await refused((records) => (records.account[at(id)][field] = url), `records.account[${at(id)}].${field} uses the ${url.split(":")[0]}: scheme. ${RULE}`);
+        }
+      }
+      await refused(
+        (records) => (records.account[at("acc_globex")].apiKey = KEYS.acme),
+        `records.account[${at("acc_globex")}].apiKey is also the API key of account acc_acme: an API key belongs to one account.`,
+      );
+      await expect(client(target(), "query", KEYS.acme).contacts.create({ phone: "+14155550123" })).resolves.toMatchObject({ phone: "+14155550123" });
+    });
+
+    direct("a snapshot with a record that breaks its kind's schema is refused naming the field, and nothing changes", async () => {
+      const snapshot = (await call("GET", "/snapshot")).body;
+      const before = JSON.stringify(snapshot.records);
+      const count = snapshot.records.account.length;
+      const withAccount = (account: object) => ({ ...snapshot, records: { ...snapshot.records, account: [...snapshot.records.account, account] } });
+      expect(await call("PUT", "/snapshot", withAccount({ id: 42 }))).toMatchObject({ status: 400, body: { error: { code: "VALIDATION_ERROR", message: `records.account[${count}].kind is required.` } } });
+      const numbered = { ...snapshot.records.account[0], id: 42, apiKey: "ik_test_numbered_00000000001" };
+      expect(await call("PUT", "/snapshot", withAccount(numbered))).toMatchObject({ status: 400, body: { error: { message: `records.account[${count}].id must be a string.` } } });
+      const misspelt = { ...snapshot.records.account[0], id: "acc_misspelt", apiKey: "ik_test_misspelt_00000000001", webhookUrl: undefined, webHookUrl: null };
+      expect((await call("PUT", "/snapshot", withAccount(misspelt))).body.error.message).toMatch(new RegExp(`^Unknown field records\\.account\\[${count}\\]\\.webHookUrl: did you mean records\\.account\\[${count}\\]\\.webhookUrl\\?`));
+      expect(JSON.stringify((await call("GET", "/snapshot")).body.records)).toBe(before);
     });
 
     it("a seed that fails part-way changes nothing", async () => {
