@@ -15,14 +15,15 @@
  * CONNECTIONS, FAIL_SHARE, HEAP_MB to try it at another size)
  */
 import { createServer } from "node:http";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { Agent, fetch } from "undici";
 import { fmt } from "./support/figures.js";
 import { runLine, writeReport } from "./support/report.js";
-import { startCli, type CliTarget } from "./support/targets.js";
+import { startProbedCli } from "./support/probed-cli.js";
+import type { CliTarget } from "./support/targets.js";
 
 const FULL = 150_000;
 const MESSAGES = Number(process.env.MESSAGES ?? FULL);
@@ -69,15 +70,7 @@ async function startReceiver() {
   return { url, accepted, counts, close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) };
 }
 
-interface HeapLine {
-  at: number;
-  heapUsed: number;
-  rss: number;
-  afterGc: boolean;
-}
-
 const dir = await mkdtemp(join(tmpdir(), "intake-bench-backlog-"));
-const heapFile = join(dir, "heap.jsonl");
 const receiver = await startReceiver();
 let server: CliTarget | undefined;
 try {
@@ -98,41 +91,15 @@ try {
       ],
     }),
   );
-  process.env.BENCH_HEAP_FILE = heapFile;
-  server = await startCli("backlog", ["--seed", join(dir, "seed.json"), "--webhook-attempts", String(ATTEMPTS)], {
-    nodeArgs: [`--max-old-space-size=${HEAP_MB}`, "--expose-gc", "--import", new URL("./support/heap-probe.mjs", import.meta.url).pathname],
-  });
-  const pid = server.pid!;
-  const alive = () => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
+  const probed = await startProbedCli("backlog", ["--seed", join(dir, "seed.json"), "--webhook-attempts", String(ATTEMPTS)], { heapMb: HEAP_MB, dir });
+  server = probed.server;
+  const { alive, heapLines, heapAfterGc } = probed;
   const dispatcher = new Agent({ connect: { ca: server.certificate } });
   const admin = async <T>(path: string): Promise<T> => {
     const response = await fetch(`${server!.listening.adminUrl}${path}`, { headers: { authorization: `Bearer ${server!.listening.adminToken}` }, dispatcher });
     if (!response.ok) throw new Error(`GET ${path} answered ${response.status}`);
     return (await response.json()) as T;
   };
-  /** The heap after two full collections in the server, as its probe reports it. */
-  const heapAfterGc = async (): Promise<HeapLine> => {
-    const before = (await heapLines()).filter((l) => l.afterGc).length;
-    process.kill(pid, "SIGUSR2");
-    for (;;) {
-      const lines = (await heapLines()).filter((l) => l.afterGc);
-      if (lines.length > before) return lines.at(-1)!;
-      if (!alive()) throw new Error("The server died.");
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
-  const heapLines = async () =>
-    (await readFile(heapFile, "utf8").catch(() => ""))
-      .split("\n")
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as HeapLine);
 
   const empty = await heapAfterGc();
   log(`server listening; heap ${fmt(empty.heapUsed / 2 ** 20)} MiB with nothing stored`);

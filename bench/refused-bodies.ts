@@ -16,7 +16,7 @@
  * Run: npm run bench:refused   (writes bench/results/refused-bodies.{md,json}; REQUESTS, BODY_MB,
  * CONNECTIONS, HEAP_MB to try it at another size)
  */
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createAdminClient } from "@intake/server";
@@ -24,7 +24,8 @@ import { Agent, fetch } from "undici";
 import { fmt, percent } from "./support/figures.js";
 import { runLine, writeReport } from "./support/report.js";
 import { BENCH_KEY, benchSeed } from "./support/seed.js";
-import { startCli, type CliTarget } from "./support/targets.js";
+import { startProbedCli } from "./support/probed-cli.js";
+import type { CliTarget } from "./support/targets.js";
 
 const FULL = 1000;
 const REQUESTS = Number(process.env.REQUESTS ?? FULL);
@@ -39,47 +40,13 @@ const WITHIN = 0.1;
 const log = (line: string) => console.log(line);
 const mib = (bytes: number) => `${fmt(bytes / 2 ** 20, 1)} MiB`;
 
-interface HeapLine {
-  at: number;
-  heapUsed: number;
-  rss: number;
-  afterGc: boolean;
-}
-
 const dir = await mkdtemp(join(tmpdir(), "intake-bench-refused-"));
-const heapFile = join(dir, "heap.jsonl");
 let server: CliTarget | undefined;
 try {
   await writeFile(join(dir, "seed.json"), JSON.stringify(benchSeed(0)));
-  process.env.BENCH_HEAP_FILE = heapFile;
-  server = await startCli("refused-bodies", ["--seed", join(dir, "seed.json")], {
-    nodeArgs: [`--max-old-space-size=${HEAP_MB}`, "--expose-gc", "--import", new URL("./support/heap-probe.mjs", import.meta.url).pathname],
-  });
-  const pid = server.pid!;
-  const alive = () => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  const heapLines = async () =>
-    (await readFile(heapFile, "utf8").catch(() => ""))
-      .split("\n")
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as HeapLine);
-  /** The heap after two full collections in the server, as its probe reports it. */
-  const heapAfterGc = async (): Promise<HeapLine> => {
-    const before = (await heapLines()).filter((l) => l.afterGc).length;
-    process.kill(pid, "SIGUSR2");
-    for (;;) {
-      const lines = (await heapLines()).filter((l) => l.afterGc);
-      if (lines.length > before) return lines.at(-1)!;
-      if (!alive()) throw new Error("The server died.");
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
+  const probed = await startProbedCli("refused-bodies", ["--seed", join(dir, "seed.json")], { heapMb: HEAP_MB, dir });
+  server = probed.server;
+  const { alive, heapLines, heapAfterGc } = probed;
 
   const dispatcher = new Agent({ connect: { ca: server.certificate }, connections: CONNECTIONS + 2 });
   const admin = createAdminClient({
