@@ -95,8 +95,10 @@ export function lingerOnClose(socket: Socket) {
 
 /**
  * A stop's part on one connection: every later answer closes it, once the answers to the
- * requests already taken are written (a request still arriving is taken, and answered, if it
- * comes whole while the stop waits); then it closes, and this waits for it.
+ * requests already taken are written (a request still arriving on a connection with answers
+ * still open is taken, and answered, if it comes whole while the stop waits; on an idle one it is
+ * not: the connection closes cleanly and nothing of that request happens); then it closes, and
+ * this waits for it.
  */
 export async function settle(socket: Socket): Promise<void> {
   closeAfter.add(socket);

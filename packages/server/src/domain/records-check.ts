@@ -13,7 +13,7 @@ import { adminDocument } from "../generated/admin-document.js";
 import { HttpError } from "../shared/errors.js";
 import { fieldPath } from "../shared/field-path.js";
 import { nonFinite, notFinite } from "../shared/finite.js";
-import { createAjv, schemaError } from "../shared/schema-errors.js";
+import { createAjv, releaseChecked, schemaError, type Ajv } from "../shared/schema-errors.js";
 import { webhookUrlProblem } from "../shared/webhook-url.js";
 import { KIND_NAMES, type KindName } from "../store/store.js";
 import type { Rules } from "./domain.js";
@@ -61,12 +61,39 @@ export function checkRecords(records: unknown, rules: Pick<Rules, "allowHttpWebh
         accounts.add((record as AccountFields).id);
         continue;
       }
+      const text = jsonTextProblem(kind, record);
+      if (text) throw refused(kind, index, record, `${fieldPath(["records", kind, String(index), text])} must be the JSON text of an object: the server reads it as one.`);
       const { accountId } = record as { accountId?: string };
       if (accountId !== undefined && !accounts.has(accountId)) {
         throw refused(kind, index, record, `records.${kind}[${index}].accountId names account ${accountId}, which these records do not have.`);
       }
     }
   }
+}
+
+/** The fields that hold an object as JSON text (the schema says only "a string"), by kind. */
+const JSON_TEXT: Partial<Record<KindName, string[]>> = {
+  campaign: ["settings"],
+  contact: ["customFields"],
+  delivery: ["payload"],
+  job: ["payload"],
+  idempotencyRecord: ["body"],
+};
+
+/** The first field of the record that should hold an object's JSON text and does not. */
+function jsonTextProblem(kind: KindName, record: unknown): string | undefined {
+  for (const field of JSON_TEXT[kind] ?? []) {
+    const text = (record as Record<string, unknown>)[field];
+    if (typeof text !== "string") continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return field;
+    }
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return field;
+  }
+  return undefined;
 }
 
 /** A record used the id of one before it, of its kind. */
@@ -114,11 +141,16 @@ function schemaProblem(record: unknown, kind: KindName, index: number): string {
   const full = validators("full")[kind];
   full(record);
   const at = `/records/${kind}/${index}`;
-  return schemaError((full.errors ?? []).map((error) => ({ ...error, instancePath: at + error.instancePath }))).message;
+  const problem = schemaError((full.errors ?? []).map((error) => ({ ...error, instancePath: at + error.instancePath }))).message;
+  // Its verbose errors hold the record: let go of it (a message may carry a 5 MiB file).
+  releaseChecked(fullAjv!);
+  return problem;
 }
 
 type Validators = Record<KindName, ValidateFunction>;
 const compiled: { quick?: Validators; full?: Validators } = {};
+/** The Ajv of the full validators, whose errors are let go of once read. */
+let fullAjv: Ajv | undefined;
 
 /**
  * Each kind's validators, compiled from the admin contract once per process: a quick one that
@@ -133,6 +165,7 @@ function validators(which: "quick" | "full"): Validators {
   const records = schemas.SnapshotRecords!.properties!;
   // A date-time's shape only (not whether its day exists, which costs several times the rest).
   const ajv = createAjv(which === "quick" ? { quick: true, finiteNumbers: true, formats: "fast" } : { formats: "fast" });
+  if (which === "full") fullAjv = ajv;
   ajv.addSchema({ $id: "admin", components: adminDocument.components }, "admin");
   return (compiled[which] = Object.fromEntries(KIND_NAMES.map((kind) => [kind, ajv.compile({ $ref: `admin${records[kind]!.items.$ref}` })])) as Validators);
 }

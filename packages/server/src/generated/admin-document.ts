@@ -2065,7 +2065,9 @@ export const adminDocument: OpenApiDocument = {
             ]
           },
           "webhookSecret": {
-            "type": "string"
+            "type": "string",
+            "description": "What reply webhooks are signed with, as the admin API makes them.",
+            "pattern": "^whsec_[A-Za-z0-9+/=]+$"
           },
           "autoRechargeUrl": {
             "type": [

@@ -664,6 +664,7 @@ export interface components {
             agencyId: string | null;
             apiKey: string;
             webhookUrl: string | null;
+            /** @description What reply webhooks are signed with, as the admin API makes them. */
             webhookSecret: string;
             autoRechargeUrl: string | null;
             autoRechargeThreshold: number | null;

@@ -254,6 +254,20 @@ export const admin: Register = (target, options) => {
       expect(JSON.stringify((await call("GET", "/snapshot")).body.records)).toBe(before);
     });
 
+    direct("a snapshot whose JSON-text fields are not an object's JSON, or whose webhook secret is not one, is refused naming the field, and nothing changes", async () => {
+      const snapshot = (await call("GET", "/snapshot")).body;
+      const before = JSON.stringify(snapshot.records);
+      const account = snapshot.records.account[0];
+      const contact = { id: "ct_text", accountId: account.id, firstName: null, lastName: null, phone: null, email: "text@example.com", customFields: "[1, 2]", fromId: null, customChannel: null, botPaused: false, campaignId: null, createdAt: "2026-01-01T00:00:00.000Z" };
+      const job = { id: "job_text", kind: "deliver", payload: "not json", runAt: null, key: null, createdAt: "2026-01-01T00:00:00.000Z" };
+      const put = (records: object) => call("PUT", "/snapshot", { ...snapshot, records: { ...snapshot.records, ...records } });
+      expect(await put({ contact: [...snapshot.records.contact, contact] })).toMatchObject({ status: 400, body: { error: { code: "VALIDATION_ERROR", message: expect.stringMatching(/^records\.contact\[\d+\]\.customFields must be the JSON text of an object/) } } });
+      expect(await put({ job: [...snapshot.records.job, job] })).toMatchObject({ status: 400, body: { error: { message: expect.stringMatching(/^records\.job\[\d+\]\.payload must be the JSON text of an object/) } } });
+      const secret = await put({ account: [{ ...account, webhookSecret: "abc!" }, ...snapshot.records.account.slice(1)] });
+      expect(secret).toMatchObject({ status: 400, body: { error: { message: expect.stringMatching(/^records\.account\[0\]\.webhookSecret /) } } });
+      expect(JSON.stringify((await call("GET", "/snapshot")).body.records)).toBe(before);
+    });
+
     it("a seed that fails part-way changes nothing", async () => {
       const before = (await call("GET", "/accounts")).body.length;
       const bad = await call("POST", "/seed", {
