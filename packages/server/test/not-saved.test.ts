@@ -141,18 +141,22 @@ function lockOf(path: string) {
  * has passed: its answer is returned.
  */
 async function refusedThenRetried(path: string, send: () => Promise<Response>, shape: "general" | "receive" = "general") {
-  const lock = lockOf(path);
-  let refused: Response;
-  try {
-    refused = await send();
-  } finally {
-    lock.release();
-  }
+  const refused = await whileLocked(path, send);
   expect(refused.status).toBe(503);
   expect(refused.headers.get("retry-after")).toBe("1");
   expect(await refused.json()).toEqual(shape === "receive" ? { error: NOT_SAVED } : { error: { code: "NOT_SAVED", message: NOT_SAVED } });
   await sleep(Number(refused.headers.get("retry-after")) * 1000);
   return send();
+}
+
+/** What `work` gives while another program holds the file's write lock, which is let go after, whatever happens. */
+async function whileLocked<T>(path: string, work: () => Promise<T>): Promise<T> {
+  const lock = lockOf(path);
+  try {
+    return await work();
+  } finally {
+    lock.release();
+  }
 }
 
 /** The effect counted in the state now, and again after a restart from the data file. */
@@ -285,13 +289,10 @@ describe("a commit that fails, beyond the requests", { timeout: 30_000 }, () => 
     const { path, hooks, server } = await started({ bot });
     // Saved: the message, and the bot's job to answer it.
     expect((await receive(server)).status).toBe(200);
-    const lock = lockOf(path);
-    try {
+    await whileLocked(path, async () => {
       answer();
       await vi.waitFor(() => expect(server.errors).toHaveLength(1), { timeout: 10_000 });
-    } finally {
-      lock.release();
-    }
+    });
     await vi.waitFor(() => expect(hooks.received).toHaveLength(1), { timeout: 10_000 });
     const count = (records: Records) => {
       const replies = records.message.filter((message) => message.source === "bot");
@@ -326,13 +327,7 @@ describe("a commit that fails, beyond the requests", { timeout: 30_000 }, () => 
     });
     const { path, hooks, server } = await started({}, unreadable);
     const send = () => server.post(`/send_custom_channel_message?apiKey=${KEY}`, { customData: { fromId: "user-7", customChannel: "acme-chat", body: "Your class is at 6pm." } });
-    const lock = lockOf(path);
-    let answered: Response;
-    try {
-      answered = await send();
-    } finally {
-      lock.release();
-    }
+    const answered = await whileLocked(path, send);
     expect(answered.status).toBe(500);
     expect(answered.headers.get("retry-after")).toBeNull();
     expect(await answered.json()).toEqual({
