@@ -108,6 +108,8 @@ export function createAdminClient(options: AdminClientOptions) {
       unwrap(raw.POST("/accounts/{accountId}/api-key", { params: { path: { accountId } }, ...(apiKey ? { body: { apiKey } } : {}) })),
     createSubaccount: (agencyId: string, input: Schemas["SubaccountInput"]) =>
       unwrap(raw.POST("/accounts/{accountId}/subaccounts", { params: { path: { accountId: agencyId } }, body: input })),
+    /** One signed POST to the account's webhook URL now, with a sample payload: what the receiver answered. */
+    sendTestWebhook: (accountId: string) => unwrap(raw.POST("/accounts/{accountId}/test-webhook", { params: { path: { accountId } } })),
     credits: (accountId: string) => unwrap(raw.GET("/accounts/{accountId}/credits", { params: { path: { accountId } } })),
     adjustCredits: (accountId: string, amount: number, description?: string) =>
       unwrap(raw.POST("/accounts/{accountId}/credits", { params: { path: { accountId } }, body: { amount, description } })),
@@ -124,6 +126,10 @@ export function createAdminClient(options: AdminClientOptions) {
 
     contacts: (query: Query<"/contacts"> = {}) => unwrap(raw.GET("/contacts", { params: { query } })),
     contact: (contactId: string) => unwrap(raw.GET("/contacts/{contactId}", { params: { path: { contactId } } })),
+    /** A contact made by hand, by the rules of POST /v1/contacts (a known phone number or email answers that contact). */
+    createContact: (input: Schemas["ContactInput"]) => unwrap(raw.POST("/contacts", { body: input })),
+    /** A message from the contact, as if they sent it: on their custom channel (the receive endpoint's processing) or a built-in one. */
+    simulateInbound: (contactId: string, input: Schemas["InboundInput"]) => unwrap(raw.POST("/contacts/{contactId}/inbound", { params: { path: { contactId } }, body: input })),
     /** A reply typed in the app. */
     reply: (contactId: string, body: string) => unwrap(raw.POST("/contacts/{contactId}/replies", { params: { path: { contactId } }, body: { body } })),
     /** Pause or resume the bot for a contact (a hand-off pauses it). */
@@ -145,6 +151,12 @@ export function createAdminClient(options: AdminClientOptions) {
 
     /** The live events (GET /events), as an async iterable; see `events` above. */
     events,
+
+    /** What the account's webhook inbox (/__inbox/{accountId}) received, newest first. */
+    inbox: (accountId: string) => unwrap(raw.GET("/inbox/{accountId}", { params: { path: { accountId } } })),
+    /** The status the inbox answers from now on (a 2xx, or an error status to rehearse failures). */
+    setInboxAnswer: (accountId: string, answerStatus: number) => unwrap(raw.PATCH("/inbox/{accountId}", { params: { path: { accountId } }, body: { answerStatus } })),
+    clearInbox: (accountId: string) => unwrap(raw.DELETE("/inbox/{accountId}", { params: { path: { accountId } } })),
 
     faults: () => unwrap(raw.GET("/faults")),
     setFaults: (rules: Array<Schemas["FaultRuleInput"]>) => unwrap(raw.PUT("/faults", { body: rules })),

@@ -47,6 +47,10 @@ export const adminDocument: OpenApiDocument = {
     {
       "name": "Testing",
       "description": "The request journal and the clock."
+    },
+    {
+      "name": "Inbox",
+      "description": "The webhook inbox the server serves at /__inbox/{accountId}, to rehearse webhooks with no receiver of your own."
     }
   ],
   "security": [
@@ -402,6 +406,42 @@ export const adminDocument: OpenApiDocument = {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          }
+        }
+      }
+    },
+    "/accounts/{accountId}/test-webhook": {
+      "parameters": [
+        {
+          "$ref": "#/components/parameters/AccountId"
+        }
+      ],
+      "post": {
+        "operationId": "sendTestWebhook",
+        "tags": [
+          "Accounts"
+        ],
+        "summary": "Send a test webhook to the account's URL",
+        "description": "One signed POST to the account's Custom Channel Webhook URL, now, as a reply webhook is sent (Standard Webhooks headers, the account's secret), with a sample reply payload whose `test` is true and whose ids are not those of any record. It is sent once (no retries), is not a delivery and changes nothing: the answer says what the receiver did. 409 when the account has no webhook URL.",
+        "responses": {
+          "200": {
+            "description": "What the receiver answered (or why it could not be reached).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/TestWebhookResult"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
           }
         }
       }
@@ -974,6 +1014,55 @@ export const adminDocument: OpenApiDocument = {
             "$ref": "#/components/responses/Unauthorized"
           }
         }
+      },
+      "post": {
+        "operationId": "createContact",
+        "tags": [
+          "Conversations"
+        ],
+        "summary": "Create a contact by hand",
+        "description": "The dashboard's \"New contact\": the same rules as `POST /v1/contacts` (one of `phone` or `email`; a phone number in international format, stored in E.164, else 400 `INVALID_PHONE`; a phone number or email the account already has answers that contact with 200, not a new one with 201).",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/ContactInput"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The account's contact with that phone number or email, unchanged.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Contact"
+                }
+              }
+            }
+          },
+          "201": {
+            "description": "The new contact.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Contact"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        }
       }
     },
     "/contacts/{contactId}": {
@@ -1094,6 +1183,55 @@ export const adminDocument: OpenApiDocument = {
         "responses": {
           "201": {
             "description": "The reply, as recorded.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Message"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          }
+        }
+      }
+    },
+    "/contacts/{contactId}/inbound": {
+      "parameters": [
+        {
+          "$ref": "#/components/parameters/ContactId"
+        }
+      ],
+      "post": {
+        "operationId": "simulateInbound",
+        "tags": [
+          "Conversations"
+        ],
+        "summary": "Simulate a message from the contact",
+        "description": "A message from the contact, as if they had sent it: the funnel builder's \"the lead\nanswers\", from the dashboard or a script.\n\n- `channel: custom` (the default): processed exactly as `POST /v1/incoming_custom_channel_message`\n  from the contact's custom-channel identity: `fromId` is the contact's `fromId`, else its\n  phone number, else its email (which becomes its `fromId`); the channel label is the\n  contact's `customChannel`, else `custom`; a new `messageSid` is made. The bot's reply goes\n  to the account's Custom Channel Webhook URL. 409 when that identity is another\n  contact's `fromId`.\n- a built-in channel (`messaging_app`, `sms`, `photo_social`, `chat_app`): stored as\n  received on that channel; the bot answers on the same channel, recorded as sent there.\n  No webhook is sent: the interface sends reply webhooks for custom channels only.\n\nEither way the message's `source` is `simulated`, and media (`mediaUrl`, a public URL or\na data URL, with `mediaContentType`) and reactions (`messageType: reaction`, the emoji in\n`body`, `reactionTo` the target's `messageSid` or id) are checked as the receive endpoint\nchecks them.\n",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/InboundInput"
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "The message, as stored (the bot answers after this returns; `POST /settle` waits for it).",
             "content": {
               "application/json": {
                 "schema": {
@@ -1692,6 +1830,107 @@ export const adminDocument: OpenApiDocument = {
           },
           "409": {
             "$ref": "#/components/responses/Conflict"
+          }
+        }
+      }
+    },
+    "/inbox/{accountId}": {
+      "parameters": [
+        {
+          "$ref": "#/components/parameters/AccountId"
+        }
+      ],
+      "get": {
+        "operationId": "getInbox",
+        "tags": [
+          "Inbox"
+        ],
+        "summary": "What the account's webhook inbox received",
+        "description": "The requests that reached `/__inbox/{accountId}`, newest first: the last 100 per account (older ones are dropped), cleared by `POST /reset` and not kept in the data file.",
+        "responses": {
+          "200": {
+            "description": "The inbox.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Inbox"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        }
+      },
+      "patch": {
+        "operationId": "updateInbox",
+        "tags": [
+          "Inbox"
+        ],
+        "summary": "Choose what the inbox answers",
+        "description": "The status the inbox answers from now on: a 2xx (the default, 200) to accept webhooks, or an error status (4xx, 5xx) to rehearse a receiver that fails, and watch the deliveries retry.",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "answerStatus"
+                ],
+                "properties": {
+                  "answerStatus": {
+                    "type": "integer",
+                    "minimum": 200,
+                    "maximum": 599
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The inbox.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Inbox"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        }
+      },
+      "delete": {
+        "operationId": "clearInbox",
+        "tags": [
+          "Inbox"
+        ],
+        "summary": "Empty the inbox",
+        "responses": {
+          "204": {
+            "description": "Emptied; its answer status is kept."
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
           }
         }
       }
@@ -3664,11 +3903,13 @@ export const adminDocument: OpenApiDocument = {
             "enum": [
               "api_send",
               "api_receive",
+              "simulated",
               "bot",
               "human",
               "opening",
               "follow_up"
-            ]
+            ],
+            "description": "`simulated`: a message from the contact made with `POST /contacts/{contactId}/inbound` (the dashboard's \"Simulate a message\")."
           },
           "error": {
             "type": [
@@ -3696,6 +3937,7 @@ export const adminDocument: OpenApiDocument = {
           "id",
           "accountId",
           "kind",
+          "contact",
           "messageId",
           "url",
           "webhookId",
@@ -3708,6 +3950,9 @@ export const adminDocument: OpenApiDocument = {
           "completedAt"
         ],
         "properties": {
+          "contact": {
+            "$ref": "#/components/schemas/ContactRef"
+          },
           "id": {
             "type": "string"
           },
@@ -3847,12 +4092,16 @@ export const adminDocument: OpenApiDocument = {
           "id",
           "accountId",
           "contactId",
+          "contact",
           "campaignId",
           "messageId",
           "reason",
           "createdAt"
         ],
         "properties": {
+          "contact": {
+            "$ref": "#/components/schemas/ContactRef"
+          },
           "id": {
             "type": "string"
           },
@@ -3889,9 +4138,13 @@ export const adminDocument: OpenApiDocument = {
           "id",
           "kind",
           "runAt",
-          "payload"
+          "payload",
+          "contact"
         ],
         "properties": {
+          "contact": {
+            "$ref": "#/components/schemas/ContactRef"
+          },
           "id": {
             "type": "string"
           },
@@ -4375,6 +4628,260 @@ export const adminDocument: OpenApiDocument = {
           }
         }
       },
+      "ContactRef": {
+        "type": [
+          "object",
+          "null"
+        ],
+        "description": "The contact a record is about, with the name a person reads: first and last name, else the phone number, email or custom-channel id. Null when the record names no contact or the contact is gone.",
+        "required": [
+          "id",
+          "name"
+        ],
+        "properties": {
+          "id": {
+            "type": "string"
+          },
+          "name": {
+            "type": "string"
+          }
+        }
+      },
+      "ContactInput": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "accountId"
+        ],
+        "properties": {
+          "accountId": {
+            "type": "string"
+          },
+          "firstName": {
+            "type": "string",
+            "maxLength": 200
+          },
+          "lastName": {
+            "type": "string",
+            "maxLength": 200
+          },
+          "phone": {
+            "type": "string",
+            "maxLength": 64,
+            "description": "International format with the country code, starting with `+`."
+          },
+          "email": {
+            "type": "string",
+            "format": "email",
+            "maxLength": 320
+          }
+        }
+      },
+      "InboundInput": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "body"
+        ],
+        "properties": {
+          "channel": {
+            "type": "string",
+            "enum": [
+              "custom",
+              "messaging_app",
+              "sms",
+              "photo_social",
+              "chat_app"
+            ],
+            "default": "custom",
+            "description": "`custom`: the contact's custom channel, through the receive endpoint's processing; else a built-in channel."
+          },
+          "body": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 4096,
+            "pattern": "\\S",
+            "description": "The text; for a reaction, the emoji."
+          },
+          "messageType": {
+            "type": "string",
+            "enum": [
+              "text",
+              "reaction"
+            ],
+            "default": "text"
+          },
+          "reactionTo": {
+            "type": "string",
+            "minLength": 1,
+            "description": "For a reaction, the `messageSid` (or id) of the message it reacts to."
+          },
+          "mediaUrl": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "A public `https://` URL, or a data URL (`data:<MIME_TYPE>;base64,<DATA>`)."
+          },
+          "mediaContentType": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The file's MIME type; required with `mediaUrl`."
+          }
+        }
+      },
+      "TestWebhookResult": {
+        "type": "object",
+        "required": [
+          "url",
+          "webhookId",
+          "payload",
+          "status",
+          "ok",
+          "durationMs",
+          "error"
+        ],
+        "properties": {
+          "url": {
+            "type": "string",
+            "description": "Where it was sent (an inbox URL as the account stores it, `/__inbox/…`)."
+          },
+          "webhookId": {
+            "type": "string",
+            "description": "The `webhook-id` header sent (`test_…`)."
+          },
+          "payload": {
+            "type": "object",
+            "additionalProperties": true,
+            "description": "The body sent: a reply payload with `test: true`."
+          },
+          "status": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "description": "The receiver's HTTP status; null when none came (refused, timed out)."
+          },
+          "ok": {
+            "type": "boolean",
+            "description": "True on a 2xx."
+          },
+          "durationMs": {
+            "type": "number",
+            "description": "Real milliseconds, whatever the clock."
+          },
+          "error": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        }
+      },
+      "Inbox": {
+        "type": "object",
+        "required": [
+          "accountId",
+          "url",
+          "answerStatus",
+          "capacity",
+          "requests"
+        ],
+        "properties": {
+          "accountId": {
+            "type": "string"
+          },
+          "url": {
+            "type": "string",
+            "description": "The webhook URL that reaches this inbox, `/__inbox/{accountId}`: a path on the server itself, which deliveries reach in process, whatever the server's port. Over the network the inbox is `https://host:port/__inbox/{accountId}`, or plain `http://` from this machine (loopback only)."
+          },
+          "answerStatus": {
+            "type": "integer",
+            "description": "What it answers (200 by default; `PATCH` to change)."
+          },
+          "capacity": {
+            "type": "integer",
+            "description": "How many requests it keeps (the newest)."
+          },
+          "requests": {
+            "type": "array",
+            "description": "Newest first.",
+            "items": {
+              "$ref": "#/components/schemas/InboxRequest"
+            }
+          }
+        }
+      },
+      "InboxRequest": {
+        "type": "object",
+        "required": [
+          "id",
+          "receivedAt",
+          "method",
+          "headers",
+          "body",
+          "webhookId",
+          "signature",
+          "answeredStatus"
+        ],
+        "properties": {
+          "id": {
+            "type": "string",
+            "description": "`inb_…`"
+          },
+          "receivedAt": {
+            "type": "string",
+            "format": "date-time",
+            "description": "On the server's clock."
+          },
+          "method": {
+            "type": "string"
+          },
+          "headers": {
+            "type": "object",
+            "additionalProperties": {
+              "type": "string"
+            },
+            "description": "The request's headers, names in lower case."
+          },
+          "body": {
+            "type": "string",
+            "description": "The body as text (its first 64 KiB, then a note of its length)."
+          },
+          "webhookId": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The `webhook-id` header, if any (for a reply, the message's id)."
+          },
+          "signature": {
+            "type": "object",
+            "required": [
+              "verified",
+              "reason"
+            ],
+            "description": "Whether the Standard Webhooks signature verifies with the account's webhook secret, as a receiver would check it (`webhook-id`, `webhook-timestamp` within 5 minutes of the wall clock, `webhook-signature`).",
+            "properties": {
+              "verified": {
+                "type": "boolean"
+              },
+              "reason": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "description": "Why it does not verify (a header missing, a stale timestamp, no signature that matches)."
+              }
+            }
+          },
+          "answeredStatus": {
+            "type": "integer"
+          }
+        }
+      },
       "AdminEvent": {
         "description": "One event of GET /events; `type` tells which.",
         "oneOf": [
@@ -4407,6 +4914,36 @@ export const adminDocument: OpenApiDocument = {
           },
           {
             "$ref": "#/components/schemas/AlertRaisedEvent"
+          },
+          {
+            "$ref": "#/components/schemas/ContactUpdatedEvent"
+          },
+          {
+            "$ref": "#/components/schemas/ListJoinedEvent"
+          },
+          {
+            "$ref": "#/components/schemas/MessageUpdatedEvent"
+          },
+          {
+            "$ref": "#/components/schemas/DeliveryChangedEvent"
+          },
+          {
+            "$ref": "#/components/schemas/CampaignChangedEvent"
+          },
+          {
+            "$ref": "#/components/schemas/ListChangedEvent"
+          },
+          {
+            "$ref": "#/components/schemas/AccountChangedEvent"
+          },
+          {
+            "$ref": "#/components/schemas/CreditsChangedEvent"
+          },
+          {
+            "$ref": "#/components/schemas/StateReplacedEvent"
+          },
+          {
+            "$ref": "#/components/schemas/InboxReceivedEvent"
           }
         ],
         "discriminator": {
@@ -4421,7 +4958,23 @@ export const adminDocument: OpenApiDocument = {
             "job.queued": "#/components/schemas/JobQueuedEvent",
             "job.ran": "#/components/schemas/JobRanEvent",
             "clock.advanced": "#/components/schemas/ClockAdvancedEvent",
-            "alert.raised": "#/components/schemas/AlertRaisedEvent"
+            "alert.raised": "#/components/schemas/AlertRaisedEvent",
+            "contact.updated": "#/components/schemas/ContactUpdatedEvent",
+            "list.joined": "#/components/schemas/ListJoinedEvent",
+            "message.updated": "#/components/schemas/MessageUpdatedEvent",
+            "delivery.queued": "#/components/schemas/DeliveryChangedEvent",
+            "delivery.updated": "#/components/schemas/DeliveryChangedEvent",
+            "campaign.created": "#/components/schemas/CampaignChangedEvent",
+            "campaign.updated": "#/components/schemas/CampaignChangedEvent",
+            "list.created": "#/components/schemas/ListChangedEvent",
+            "list.updated": "#/components/schemas/ListChangedEvent",
+            "account.created": "#/components/schemas/AccountChangedEvent",
+            "account.updated": "#/components/schemas/AccountChangedEvent",
+            "credits.changed": "#/components/schemas/CreditsChangedEvent",
+            "state.replaced": "#/components/schemas/StateReplacedEvent",
+            "inbox.received": "#/components/schemas/InboxReceivedEvent",
+            "job.rescheduled": "#/components/schemas/JobQueuedEvent",
+            "job.cancelled": "#/components/schemas/JobRanEvent"
           }
         }
       },
@@ -4720,7 +5273,7 @@ export const adminDocument: OpenApiDocument = {
       },
       "JobQueuedEvent": {
         "type": "object",
-        "description": "Work was scheduled.",
+        "description": "Work was scheduled (`job.queued`), or moved to another time (`job.rescheduled`).",
         "required": [
           "type",
           "at",
@@ -4734,7 +5287,8 @@ export const adminDocument: OpenApiDocument = {
           "type": {
             "type": "string",
             "enum": [
-              "job.queued"
+              "job.queued",
+              "job.rescheduled"
             ],
             "description": "discriminator enum property added by openapi-typescript"
           },
@@ -4769,7 +5323,7 @@ export const adminDocument: OpenApiDocument = {
       },
       "JobRanEvent": {
         "type": "object",
-        "description": "Scheduled work finished running.",
+        "description": "Scheduled work finished running (`job.ran`), or was called off (`job.cancelled`, a follow-up the contact's answer made unneeded, say).",
         "required": [
           "type",
           "at",
@@ -4781,7 +5335,8 @@ export const adminDocument: OpenApiDocument = {
           "type": {
             "type": "string",
             "enum": [
-              "job.ran"
+              "job.ran",
+              "job.cancelled"
             ],
             "description": "discriminator enum property added by openapi-typescript"
           },
@@ -4872,6 +5427,399 @@ export const adminDocument: OpenApiDocument = {
           },
           "contactId": {
             "type": "string"
+          }
+        }
+      },
+      "ContactUpdatedEvent": {
+        "type": "object",
+        "description": "A contact's fields changed (names or email a message brought, its campaign, its bot paused or resumed, its custom-channel identity).",
+        "required": [
+          "type",
+          "at",
+          "accountId",
+          "contactId"
+        ],
+        "properties": {
+          "type": {
+            "type": "string",
+            "enum": [
+              "contact.updated"
+            ],
+            "description": "discriminator enum property added by openapi-typescript"
+          },
+          "at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When, on the server's clock."
+          },
+          "accountId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "contactId": {
+            "type": "string"
+          }
+        }
+      },
+      "ListJoinedEvent": {
+        "type": "object",
+        "description": "A contact joined a list (by the API, by hand, by an import or a seed).",
+        "required": [
+          "type",
+          "at",
+          "accountId",
+          "listId",
+          "contactId",
+          "source"
+        ],
+        "properties": {
+          "type": {
+            "type": "string",
+            "enum": [
+              "list.joined"
+            ],
+            "description": "discriminator enum property added by openapi-typescript"
+          },
+          "at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When, on the server's clock."
+          },
+          "accountId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "listId": {
+            "type": "string"
+          },
+          "contactId": {
+            "type": "string"
+          },
+          "source": {
+            "type": "string",
+            "enum": [
+              "api",
+              "manual",
+              "import",
+              "seed"
+            ]
+          }
+        }
+      },
+      "MessageUpdatedEvent": {
+        "type": "object",
+        "description": "An outgoing message's status or error changed (its delivery finished).",
+        "required": [
+          "type",
+          "at",
+          "accountId",
+          "messageId",
+          "contactId",
+          "status"
+        ],
+        "properties": {
+          "type": {
+            "type": "string",
+            "enum": [
+              "message.updated"
+            ],
+            "description": "discriminator enum property added by openapi-typescript"
+          },
+          "at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When, on the server's clock."
+          },
+          "accountId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "messageId": {
+            "type": "string"
+          },
+          "contactId": {
+            "type": "string"
+          },
+          "status": {
+            "type": "string"
+          }
+        }
+      },
+      "DeliveryChangedEvent": {
+        "type": "object",
+        "description": "A webhook delivery was queued (new, or sent again), or finished without an attempt (nowhere to send it), or its target moved.",
+        "required": [
+          "type",
+          "at",
+          "accountId",
+          "deliveryId",
+          "messageId",
+          "state"
+        ],
+        "properties": {
+          "type": {
+            "type": "string",
+            "enum": [
+              "delivery.queued",
+              "delivery.updated"
+            ],
+            "description": "discriminator enum property added by openapi-typescript"
+          },
+          "at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When, on the server's clock."
+          },
+          "accountId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "deliveryId": {
+            "type": "string"
+          },
+          "messageId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "state": {
+            "type": "string",
+            "enum": [
+              "pending",
+              "delivered",
+              "failed"
+            ]
+          }
+        }
+      },
+      "CampaignChangedEvent": {
+        "type": "object",
+        "description": "A campaign was created or its settings changed.",
+        "required": [
+          "type",
+          "at",
+          "accountId",
+          "campaignId"
+        ],
+        "properties": {
+          "type": {
+            "type": "string",
+            "enum": [
+              "campaign.created",
+              "campaign.updated"
+            ],
+            "description": "discriminator enum property added by openapi-typescript"
+          },
+          "at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When, on the server's clock."
+          },
+          "accountId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "campaignId": {
+            "type": "string"
+          }
+        }
+      },
+      "ListChangedEvent": {
+        "type": "object",
+        "description": "A list was created or changed (its name, its linked campaign).",
+        "required": [
+          "type",
+          "at",
+          "accountId",
+          "listId"
+        ],
+        "properties": {
+          "type": {
+            "type": "string",
+            "enum": [
+              "list.created",
+              "list.updated"
+            ],
+            "description": "discriminator enum property added by openapi-typescript"
+          },
+          "at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When, on the server's clock."
+          },
+          "accountId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "listId": {
+            "type": "string"
+          }
+        }
+      },
+      "AccountChangedEvent": {
+        "type": "object",
+        "description": "An account was created or changed (its settings, webhook URL, API key, auto-recharge).",
+        "required": [
+          "type",
+          "at",
+          "accountId"
+        ],
+        "properties": {
+          "type": {
+            "type": "string",
+            "enum": [
+              "account.created",
+              "account.updated"
+            ],
+            "description": "discriminator enum property added by openapi-typescript"
+          },
+          "at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When, on the server's clock."
+          },
+          "accountId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        }
+      },
+      "CreditsChangedEvent": {
+        "type": "object",
+        "description": "An account's credit balance moved (a charge, a grant, an adjustment).",
+        "required": [
+          "type",
+          "at",
+          "accountId",
+          "amount",
+          "balance"
+        ],
+        "properties": {
+          "type": {
+            "type": "string",
+            "enum": [
+              "credits.changed"
+            ],
+            "description": "discriminator enum property added by openapi-typescript"
+          },
+          "at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When, on the server's clock."
+          },
+          "accountId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "amount": {
+            "type": "number"
+          },
+          "balance": {
+            "type": "number"
+          }
+        }
+      },
+      "StateReplacedEvent": {
+        "type": "object",
+        "description": "The whole state was replaced (a reset, a seed, a snapshot restored, a change undone): whatever a page shows is to be read again.",
+        "required": [
+          "type",
+          "at",
+          "accountId",
+          "cause"
+        ],
+        "properties": {
+          "type": {
+            "type": "string",
+            "enum": [
+              "state.replaced"
+            ],
+            "description": "discriminator enum property added by openapi-typescript"
+          },
+          "at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When, on the server's clock."
+          },
+          "accountId": {
+            "type": "null"
+          },
+          "cause": {
+            "type": "string",
+            "enum": [
+              "load",
+              "reset",
+              "restore",
+              "rollback"
+            ]
+          }
+        }
+      },
+      "InboxReceivedEvent": {
+        "type": "object",
+        "description": "The account's webhook inbox received a request.",
+        "required": [
+          "type",
+          "at",
+          "accountId",
+          "requestId",
+          "webhookId",
+          "verified",
+          "status"
+        ],
+        "properties": {
+          "type": {
+            "type": "string",
+            "enum": [
+              "inbox.received"
+            ],
+            "description": "discriminator enum property added by openapi-typescript"
+          },
+          "at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When, on the server's clock."
+          },
+          "accountId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "requestId": {
+            "type": "string",
+            "description": "The inbox request's id (`inb_…`)."
+          },
+          "webhookId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "verified": {
+            "type": "boolean",
+            "description": "Whether its signature verified with the account's secret."
+          },
+          "status": {
+            "type": "integer",
+            "description": "What the inbox answered."
           }
         }
       }

@@ -147,6 +147,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/accounts/{accountId}/test-webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountId: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test webhook to the account's URL
+         * @description One signed POST to the account's Custom Channel Webhook URL, now, as a reply webhook is sent (Standard Webhooks headers, the account's secret), with a sample reply payload whose `test` is true and whose ids are not those of any record. It is sent once (no retries), is not a delivery and changes nothing: the answer says what the receiver did. 409 when the account has no webhook URL.
+         */
+        post: operations["sendTestWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/accounts/{accountId}/subaccounts": {
         parameters: {
             query?: never;
@@ -304,7 +326,11 @@ export interface paths {
          */
         get: operations["listContacts"];
         put?: never;
-        post?: never;
+        /**
+         * Create a contact by hand
+         * @description The dashboard's "New contact": the same rules as `POST /v1/contacts` (one of `phone` or `email`; a phone number in international format, stored in E.164, else 400 `INVALID_PHONE`; a phone number or email the account already has answers that contact with 200, not a new one with 201).
+         */
+        post: operations["createContact"];
         delete?: never;
         options?: never;
         head?: never;
@@ -350,6 +376,44 @@ export interface paths {
          * @description To a contact on a custom channel, the reply is delivered to the account's Custom Channel Webhook URL like the bot's; to any other contact it is recorded as sent on its campaign's channel. A first message to a contact costs a credit: 409 when the account has none.
          */
         post: operations["replyToContact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/contacts/{contactId}/inbound": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contactId: components["parameters"]["ContactId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a message from the contact
+         * @description A message from the contact, as if they had sent it: the funnel builder's "the lead
+         *     answers", from the dashboard or a script.
+         *
+         *     - `channel: custom` (the default): processed exactly as `POST /v1/incoming_custom_channel_message`
+         *       from the contact's custom-channel identity: `fromId` is the contact's `fromId`, else its
+         *       phone number, else its email (which becomes its `fromId`); the channel label is the
+         *       contact's `customChannel`, else `custom`; a new `messageSid` is made. The bot's reply goes
+         *       to the account's Custom Channel Webhook URL. 409 when that identity is another
+         *       contact's `fromId`.
+         *     - a built-in channel (`messaging_app`, `sms`, `photo_social`, `chat_app`): stored as
+         *       received on that channel; the bot answers on the same channel, recorded as sent there.
+         *       No webhook is sent: the interface sends reply webhooks for custom channels only.
+         *
+         *     Either way the message's `source` is `simulated`, and media (`mediaUrl`, a public URL or
+         *     a data URL, with `mediaContentType`) and reactions (`messageType: reaction`, the emoji in
+         *     `body`, `reactionTo` the target's `messageSid` or id) are checked as the receive endpoint
+         *     checks them.
+         */
+        post: operations["simulateInbound"];
         delete?: never;
         options?: never;
         head?: never;
@@ -585,6 +649,33 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/inbox/{accountId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountId: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * What the account's webhook inbox received
+         * @description The requests that reached `/__inbox/{accountId}`, newest first: the last 100 per account (older ones are dropped), cleared by `POST /reset` and not kept in the data file.
+         */
+        get: operations["getInbox"];
+        put?: never;
+        post?: never;
+        /** Empty the inbox */
+        delete: operations["clearInbox"];
+        options?: never;
+        head?: never;
+        /**
+         * Choose what the inbox answers
+         * @description The status the inbox answers from now on: a 2xx (the default, 200) to accept webhooks, or an error status (4xx, 5xx) to rehearse a receiver that fails, and watch the deliveries retry.
+         */
+        patch: operations["updateInbox"];
         trace?: never;
     };
     "/events": {
@@ -1059,8 +1150,11 @@ export interface components {
             mediaContentType: string | null;
             reactionTo: string | null;
             campaignId: string | null;
-            /** @enum {string} */
-            source: "api_send" | "api_receive" | "bot" | "human" | "opening" | "follow_up";
+            /**
+             * @description `simulated`: a message from the contact made with `POST /contacts/{contactId}/inbound` (the dashboard's "Simulate a message").
+             * @enum {string}
+             */
+            source: "api_send" | "api_receive" | "simulated" | "bot" | "human" | "opening" | "follow_up";
             /** @description Why delivery failed or the message was not sent. */
             error: string | null;
             /** @description For a received message, what the bot did with it: `replied`, `handed_off`, `no_answer`, or why it did not answer: `reaction`, `no_campaign`, `outgoing_campaign`, `campaign_not_live`, `bot_inactive`, `contact_paused`, `no_credits`, `bot_error`. Null while it is being processed, and for outgoing messages. */
@@ -1069,6 +1163,7 @@ export interface components {
             createdAt: string;
         };
         Delivery: {
+            contact: components["schemas"]["ContactRef"];
             id: string;
             accountId: string;
             /** @enum {string} */
@@ -1110,6 +1205,7 @@ export interface components {
             nextAttemptAt: string | null;
         };
         Alert: {
+            contact: components["schemas"]["ContactRef"];
             id: string;
             accountId: string;
             contactId: string;
@@ -1120,6 +1216,7 @@ export interface components {
             createdAt: string;
         };
         Job: {
+            contact: components["schemas"]["ContactRef"];
             id: string;
             /** @enum {string} */
             kind: "inbound" | "deliver" | "opening" | "follow_up";
@@ -1260,8 +1357,96 @@ export interface components {
             fromId?: string;
             customChannel?: string;
         };
+        /** @description The contact a record is about, with the name a person reads: first and last name, else the phone number, email or custom-channel id. Null when the record names no contact or the contact is gone. */
+        ContactRef: {
+            id: string;
+            name: string;
+        } | null;
+        ContactInput: {
+            accountId: string;
+            firstName?: string;
+            lastName?: string;
+            /** @description International format with the country code, starting with `+`. */
+            phone?: string;
+            /** Format: email */
+            email?: string;
+        };
+        InboundInput: {
+            /**
+             * @description `custom`: the contact's custom channel, through the receive endpoint's processing; else a built-in channel.
+             * @default custom
+             * @enum {string}
+             */
+            channel?: "custom" | "messaging_app" | "sms" | "photo_social" | "chat_app";
+            /** @description The text; for a reaction, the emoji. */
+            body: string;
+            /**
+             * @default text
+             * @enum {string}
+             */
+            messageType?: "text" | "reaction";
+            /** @description For a reaction, the `messageSid` (or id) of the message it reacts to. */
+            reactionTo?: string;
+            /** @description A public `https://` URL, or a data URL (`data:<MIME_TYPE>;base64,<DATA>`). */
+            mediaUrl?: string | null;
+            /** @description The file's MIME type; required with `mediaUrl`. */
+            mediaContentType?: string | null;
+        };
+        TestWebhookResult: {
+            /** @description Where it was sent (an inbox URL as the account stores it, `/__inbox/…`). */
+            url: string;
+            /** @description The `webhook-id` header sent (`test_…`). */
+            webhookId: string;
+            /** @description The body sent: a reply payload with `test: true`. */
+            payload: {
+                [key: string]: unknown;
+            };
+            /** @description The receiver's HTTP status; null when none came (refused, timed out). */
+            status: number | null;
+            /** @description True on a 2xx. */
+            ok: boolean;
+            /** @description Real milliseconds, whatever the clock. */
+            durationMs: number;
+            error: string | null;
+        };
+        Inbox: {
+            accountId: string;
+            /** @description The webhook URL that reaches this inbox, `/__inbox/{accountId}`: a path on the server itself, which deliveries reach in process, whatever the server's port. Over the network the inbox is `https://host:port/__inbox/{accountId}`, or plain `http://` from this machine (loopback only). */
+            url: string;
+            /** @description What it answers (200 by default; `PATCH` to change). */
+            answerStatus: number;
+            /** @description How many requests it keeps (the newest). */
+            capacity: number;
+            /** @description Newest first. */
+            requests: components["schemas"]["InboxRequest"][];
+        };
+        InboxRequest: {
+            /** @description `inb_…` */
+            id: string;
+            /**
+             * Format: date-time
+             * @description On the server's clock.
+             */
+            receivedAt: string;
+            method: string;
+            /** @description The request's headers, names in lower case. */
+            headers: {
+                [key: string]: string;
+            };
+            /** @description The body as text (its first 64 KiB, then a note of its length). */
+            body: string;
+            /** @description The `webhook-id` header, if any (for a reply, the message's id). */
+            webhookId: string | null;
+            /** @description Whether the Standard Webhooks signature verifies with the account's webhook secret, as a receiver would check it (`webhook-id`, `webhook-timestamp` within 5 minutes of the wall clock, `webhook-signature`). */
+            signature: {
+                verified: boolean;
+                /** @description Why it does not verify (a header missing, a stale timestamp, no signature that matches). */
+                reason: string | null;
+            };
+            answeredStatus: number;
+        };
         /** @description One event of GET /events; `type` tells which. */
-        AdminEvent: components["schemas"]["RequestAnsweredEvent"] | components["schemas"]["ContactCreatedEvent"] | components["schemas"]["MessageReceivedEvent"] | components["schemas"]["MessageSentEvent"] | components["schemas"]["BotOutcomeEvent"] | components["schemas"]["DeliveryAttemptedEvent"] | components["schemas"]["JobQueuedEvent"] | components["schemas"]["JobRanEvent"] | components["schemas"]["ClockAdvancedEvent"] | components["schemas"]["AlertRaisedEvent"];
+        AdminEvent: components["schemas"]["RequestAnsweredEvent"] | components["schemas"]["ContactCreatedEvent"] | components["schemas"]["MessageReceivedEvent"] | components["schemas"]["MessageSentEvent"] | components["schemas"]["BotOutcomeEvent"] | components["schemas"]["DeliveryAttemptedEvent"] | components["schemas"]["JobQueuedEvent"] | components["schemas"]["JobRanEvent"] | components["schemas"]["ClockAdvancedEvent"] | components["schemas"]["AlertRaisedEvent"] | components["schemas"]["ContactUpdatedEvent"] | components["schemas"]["ListJoinedEvent"] | components["schemas"]["MessageUpdatedEvent"] | components["schemas"]["DeliveryChangedEvent"] | components["schemas"]["CampaignChangedEvent"] | components["schemas"]["ListChangedEvent"] | components["schemas"]["AccountChangedEvent"] | components["schemas"]["CreditsChangedEvent"] | components["schemas"]["StateReplacedEvent"] | components["schemas"]["InboxReceivedEvent"];
         /** @description A /v1 request was answered (as the journal records it, keys redacted). */
         RequestAnsweredEvent: {
             /**
@@ -1379,13 +1564,13 @@ export interface components {
              */
             state: "pending" | "delivered" | "failed";
         };
-        /** @description Work was scheduled. */
+        /** @description Work was scheduled (`job.queued`), or moved to another time (`job.rescheduled`). */
         JobQueuedEvent: {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "job.queued";
+            type: "job.queued" | "job.rescheduled";
             /**
              * Format: date-time
              * @description When, on the server's clock.
@@ -1398,13 +1583,13 @@ export interface components {
             runAt: string;
             contactId: string | null;
         };
-        /** @description Scheduled work finished running. */
+        /** @description Scheduled work finished running (`job.ran`), or was called off (`job.cancelled`, a follow-up the contact's answer made unneeded, say). */
         JobRanEvent: {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "job.ran";
+            type: "job.ran" | "job.cancelled";
             /**
              * Format: date-time
              * @description When, on the server's clock.
@@ -1445,6 +1630,171 @@ export interface components {
             accountId: string | null;
             alertId: string;
             contactId: string;
+        };
+        /** @description A contact's fields changed (names or email a message brought, its campaign, its bot paused or resumed, its custom-channel identity). */
+        ContactUpdatedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "contact.updated";
+            /**
+             * Format: date-time
+             * @description When, on the server's clock.
+             */
+            at: string;
+            accountId: string | null;
+            contactId: string;
+        };
+        /** @description A contact joined a list (by the API, by hand, by an import or a seed). */
+        ListJoinedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "list.joined";
+            /**
+             * Format: date-time
+             * @description When, on the server's clock.
+             */
+            at: string;
+            accountId: string | null;
+            listId: string;
+            contactId: string;
+            /** @enum {string} */
+            source: "api" | "manual" | "import" | "seed";
+        };
+        /** @description An outgoing message's status or error changed (its delivery finished). */
+        MessageUpdatedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "message.updated";
+            /**
+             * Format: date-time
+             * @description When, on the server's clock.
+             */
+            at: string;
+            accountId: string | null;
+            messageId: string;
+            contactId: string;
+            status: string;
+        };
+        /** @description A webhook delivery was queued (new, or sent again), or finished without an attempt (nowhere to send it), or its target moved. */
+        DeliveryChangedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "delivery.queued" | "delivery.updated";
+            /**
+             * Format: date-time
+             * @description When, on the server's clock.
+             */
+            at: string;
+            accountId: string | null;
+            deliveryId: string;
+            messageId: string | null;
+            /** @enum {string} */
+            state: "pending" | "delivered" | "failed";
+        };
+        /** @description A campaign was created or its settings changed. */
+        CampaignChangedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "campaign.created" | "campaign.updated";
+            /**
+             * Format: date-time
+             * @description When, on the server's clock.
+             */
+            at: string;
+            accountId: string | null;
+            campaignId: string;
+        };
+        /** @description A list was created or changed (its name, its linked campaign). */
+        ListChangedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "list.created" | "list.updated";
+            /**
+             * Format: date-time
+             * @description When, on the server's clock.
+             */
+            at: string;
+            accountId: string | null;
+            listId: string;
+        };
+        /** @description An account was created or changed (its settings, webhook URL, API key, auto-recharge). */
+        AccountChangedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "account.created" | "account.updated";
+            /**
+             * Format: date-time
+             * @description When, on the server's clock.
+             */
+            at: string;
+            accountId: string | null;
+        };
+        /** @description An account's credit balance moved (a charge, a grant, an adjustment). */
+        CreditsChangedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "credits.changed";
+            /**
+             * Format: date-time
+             * @description When, on the server's clock.
+             */
+            at: string;
+            accountId: string | null;
+            amount: number;
+            balance: number;
+        };
+        /** @description The whole state was replaced (a reset, a seed, a snapshot restored, a change undone): whatever a page shows is to be read again. */
+        StateReplacedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "state.replaced";
+            /**
+             * Format: date-time
+             * @description When, on the server's clock.
+             */
+            at: string;
+            accountId: null;
+            /** @enum {string} */
+            cause: "load" | "reset" | "restore" | "rollback";
+        };
+        /** @description The account's webhook inbox received a request. */
+        InboxReceivedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "inbox.received";
+            /**
+             * Format: date-time
+             * @description When, on the server's clock.
+             */
+            at: string;
+            accountId: string | null;
+            /** @description The inbox request's id (`inb_…`). */
+            requestId: string;
+            webhookId: string | null;
+            /** @description Whether its signature verified with the account's secret. */
+            verified: boolean;
+            /** @description What the inbox answered. */
+            status: number;
         };
     };
     responses: {
@@ -1558,6 +1908,12 @@ export type SeedSubaccount = components['schemas']['SeedSubaccount'];
 export type SeedCampaign = components['schemas']['SeedCampaign'];
 export type SeedList = components['schemas']['SeedList'];
 export type SeedContact = components['schemas']['SeedContact'];
+export type ContactRef = components['schemas']['ContactRef'];
+export type ContactInput = components['schemas']['ContactInput'];
+export type InboundInput = components['schemas']['InboundInput'];
+export type TestWebhookResult = components['schemas']['TestWebhookResult'];
+export type Inbox = components['schemas']['Inbox'];
+export type InboxRequest = components['schemas']['InboxRequest'];
 export type AdminEvent = components['schemas']['AdminEvent'];
 export type RequestAnsweredEvent = components['schemas']['RequestAnsweredEvent'];
 export type ContactCreatedEvent = components['schemas']['ContactCreatedEvent'];
@@ -1569,6 +1925,16 @@ export type JobQueuedEvent = components['schemas']['JobQueuedEvent'];
 export type JobRanEvent = components['schemas']['JobRanEvent'];
 export type ClockAdvancedEvent = components['schemas']['ClockAdvancedEvent'];
 export type AlertRaisedEvent = components['schemas']['AlertRaisedEvent'];
+export type ContactUpdatedEvent = components['schemas']['ContactUpdatedEvent'];
+export type ListJoinedEvent = components['schemas']['ListJoinedEvent'];
+export type MessageUpdatedEvent = components['schemas']['MessageUpdatedEvent'];
+export type DeliveryChangedEvent = components['schemas']['DeliveryChangedEvent'];
+export type CampaignChangedEvent = components['schemas']['CampaignChangedEvent'];
+export type ListChangedEvent = components['schemas']['ListChangedEvent'];
+export type AccountChangedEvent = components['schemas']['AccountChangedEvent'];
+export type CreditsChangedEvent = components['schemas']['CreditsChangedEvent'];
+export type StateReplacedEvent = components['schemas']['StateReplacedEvent'];
+export type InboxReceivedEvent = components['schemas']['InboxReceivedEvent'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseNotFound = components['responses']['NotFound'];
@@ -1831,6 +2197,31 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    sendTestWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountId: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the receiver answered (or why it could not be reached). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestWebhookResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     createSubaccount: {
@@ -2214,6 +2605,42 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
         };
     };
+    createContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactInput"];
+            };
+        };
+        responses: {
+            /** @description The account's contact with that phone number or email, unchanged. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Contact"];
+                };
+            };
+            /** @description The new contact. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Contact"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     getContact: {
         parameters: {
             query?: never;
@@ -2287,6 +2714,36 @@ export interface operations {
         };
         responses: {
             /** @description The reply, as recorded. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    simulateInbound: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contactId: components["parameters"]["ContactId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InboundInput"];
+            };
+        };
+        responses: {
+            /** @description The message, as stored (the bot answers after this returns; `POST /settle` waits for it). */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -2662,6 +3119,83 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
+        };
+    };
+    getInbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountId: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The inbox. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Inbox"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    clearInbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountId: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Emptied; its answer status is kept. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateInbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountId: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    answerStatus: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The inbox. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Inbox"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
         };
     };
     streamEvents: {
