@@ -172,6 +172,8 @@ function stopOnSignals(server: { close(): Promise<void> }, intake: Intake, persi
  * write: stderr is synchronous on a pipe, and a burst (an import) would otherwise cost a write each.
  */
 function printEvents(intake: Intake, level: LogLevel, format: LogFormat) {
+  // Under a virtual clock the day moves when the clock is advanced: each line says which it is.
+  const dated = intake.clock.mode === "virtual";
   let pending: string[] = [];
   const flush = () => {
     const text = pending.join("");
@@ -182,7 +184,7 @@ function printEvents(intake: Intake, level: LogLevel, format: LogFormat) {
     deliver(entry) {
       if (!logs(level, entry)) return;
       if (pending.length === 0) setImmediate(flush);
-      pending.push(`${logLine(format, entry.id, entry.event())}\n`);
+      pending.push(`${logLine(format, entry.id, entry.event(), dated)}\n`);
     },
     end: () => (pending.length ? flush() : undefined),
   });

@@ -34,7 +34,7 @@ export function welcomeText({ baseUrl, adminUrl, adminToken, dashboardUrl, certi
   return [
     "",
     `Intake reference server: ${baseUrl}`,
-    `Dashboard: ${dashboardUrl}`,
+    `Dashboard: ${dashboardUrl}${dashboardUrl.startsWith("http:") ? " (plain HTTP, for a browser on this machine only: no certificate to trust)" : ""}`,
     "",
     "API keys:",
     ...listed.map((account) => column(label(account), account.apiKey)),

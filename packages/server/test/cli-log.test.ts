@@ -22,8 +22,8 @@ async function start(args: string[]) {
     const response = await v1(`/contacts?apiKey=${KEY}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email }) });
     return ((await response.json()) as { id: string }).id;
   };
-  const advance = () =>
-    run.fetch(`${run.info.adminUrl}/clock/advance`, { method: "POST", headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" }, body: '{"ms":1000}' });
+  const advance = (ms = 1000) =>
+    run.fetch(`${run.info.adminUrl}/clock/advance`, { method: "POST", headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" }, body: JSON.stringify({ ms }) });
   return { run, v1, created, advance };
 }
 
@@ -38,12 +38,20 @@ describe("intake-server --log", { timeout: 90_000 }, () => {
     await advance();
     await expect.poll(() => logged(run)).toMatch(/clock advanced to 2026-01-01T00:00:01\.000Z/);
     const lines = logged(run).trim().split("\n");
-    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^00:00:00\\.000 acc_log +contact ${id} created$`)));
+    // Under the virtual clock a line carries the date too: its days move when the clock is advanced.
+    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^2026-01-01 00:00:00\\.000 acc_log +contact ${id} created$`)));
     expect(lines).toContainEqual(expect.stringMatching(new RegExp(`GET /v1/contacts/${id} -> 4\\d\\d [A-Z_]+ in \\d+ ms \\(req_\\w+\\)$`)));
     // A request answered 2xx is a debug line.
     expect(logged(run)).not.toContain("POST /v1/contacts");
     expect(logged(run)).not.toContain(KEY);
     expect(logged(run)).not.toContain(TOKEN);
+  });
+
+  it("dates each line on the virtual clock, so a day advanced shows as the next day", async () => {
+    const { run, created, advance } = await start([]);
+    await advance(86_400_000);
+    const id = await created("next-day@example.com");
+    await expect.poll(() => logged(run)).toMatch(new RegExp(`^2026-01-02 00:00:00\\.000 acc_log +contact ${id} created$`, "m"));
   });
 
   it("--log debug --log-format json prints every event as one JSON object a line", async () => {

@@ -65,11 +65,12 @@ describe("intake-server", { timeout: 90_000 }, () => {
       baseUrl: `${run.info.url}/v1`,
       adminUrl: `${run.info.url}/__admin`,
       adminToken: "adm_cli_token_000000",
-      dashboardUrl: `${run.info.url}/__dashboard/#token=adm_cli_token_000000`,
+      // Plain HTTP on loopback: a browser on this machine opens it with no certificate warning.
+      dashboardUrl: `${run.info.url.replace("https://", "http://")}/__dashboard/#token=adm_cli_token_000000`,
       clock: "real",
       dataFile: null,
     });
-    expect(run.stderr()).toContain(`Dashboard: ${run.info.url}/__dashboard/#token=adm_cli_token_000000\n`);
+    expect(run.stderr()).toContain(`Dashboard: ${run.info.dashboardUrl} (plain HTTP, for a browser on this machine only: no certificate to trust)\n`);
     expect(readFileSync(run.info.certificate, "utf8")).toMatch(/^-----BEGIN CERTIFICATE-----/);
     expect((await createContact(run, "+14155550123")).status).toBe(201);
     const accounts = await run.fetch(`${run.info.adminUrl}/accounts`, { headers: { authorization: "Bearer adm_cli_token_000000" } });

@@ -111,6 +111,7 @@ async function respond(intake: Served, origin: string, req: IncomingMessage, res
       headers: { get: (name) => headerOf(raw, name) },
       bytes: async (maxBytes) => (await (read ??= readBody(req, maxBytes, bodyTimeoutMs))).body,
       refusal,
+      local: isLoopbackAddress(socket.remoteAddress),
     });
     if (socket.destroyed) {
       // The client left (an upload it gave up on, say): no one to answer, and nothing gone wrong here.
@@ -267,4 +268,10 @@ function readBody(req: IncomingMessage, maxBodyBytes: number, idleMs: number): P
     // Node's one error on a request: the connection closed before the body was whole.
     req.once("error", () => fail(abandoned()));
   });
+}
+
+/** 127.0.0.0/8 and ::1, as node gives a peer's address (an IPv4 peer of a dual-stack socket as ::ffff:127.x.y.z). */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (!address) return false;
+  return address === "::1" || /^(?:::ffff:)?127\./.test(address);
 }

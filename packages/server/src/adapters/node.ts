@@ -15,6 +15,7 @@ import { dashboardFiles } from "./dashboard-files.js";
 import { clientShare, lingerOnClose, settle } from "./node-connections.js";
 import { clientErrorHandler, noteFirstLine, tunnelHandler } from "./node-refusals.js";
 import { EXPECTATION_FAILED, NODE_HEAD_BYTES, requestHandler, type Address, type Served } from "./node-requests.js";
+import { isLoopbackHost } from "../shared/loopback.js";
 import { loadCertificate, type Certificate, type CertificateOptions } from "./tls.js";
 
 /** What the adapter needs of the service (an Intake has it): its core, where to report the adapter's own failures, and a place for the dashboard's files. */
@@ -61,7 +62,16 @@ export interface RunningServer {
   certificatePath: string;
   /** Why the certificate kept beside the data file was replaced by a new one, when it was: clients must trust the new one. */
   certificateRenewed?: string;
-  /** `https://host:port/__dashboard/`: log in with the admin token (in the fragment, `#token=…`, or on its login page). */
+  /**
+   * `http://127.0.0.1:port` when the server listens on a loopback address or on every address:
+   * where a browser on this machine opens the dashboard (and the admin API and inbox) in plain
+   * HTTP, with no certificate to trust. Undefined when it listens only on another address.
+   */
+  localOrigin?: string;
+  /**
+   * The dashboard: `localOrigin`'s `/__dashboard/` when there is one, else `https://host:port/__dashboard/`.
+   * Log in with the admin token (in the fragment, `#token=…`, or on its login page).
+   */
   dashboardUrl: string;
   close(): Promise<void>;
 }
@@ -156,12 +166,14 @@ export async function serve(intake: Servable, options: ServeOptions = {}): Promi
   const origin = `${host.includes(":") ? `[${host}]` : host}:${port}`;
   secure.origin = plain.origin = origin;
   const url = `https://${origin}`;
+  const local = localOriginOf(host, port);
 
   return {
     origin: url,
     baseUrl: `${url}/v1`,
     adminUrl: `${url}/__admin`,
-    dashboardUrl: `${url}${BASES.dashboard}/`,
+    ...(local ? { localOrigin: local } : {}),
+    dashboardUrl: `${local ?? url}${BASES.dashboard}/`,
     port,
     certificate: tls.cert,
     certificatePath: tls.certPath,
@@ -222,4 +234,11 @@ function connectionCaps(options: ServeOptions) {
 async function removeTemporary(tls: Certificate) {
   if (tls.temporary) await rm(tls.certPath, { force: true });
   if (tls.temporaryFolder) await rm(tls.temporaryFolder, { recursive: true, force: true });
+}
+
+/** Where a browser on this machine reaches a server listening on `host` in plain HTTP (a loopback address), if it can. */
+function localOriginOf(host: string, port: number): string | undefined {
+  if (host === "0.0.0.0" || host === "::") return `http://127.0.0.1:${port}`;
+  if (host === "::1") return `http://[::1]:${port}`;
+  return isLoopbackHost(host) ? `http://${host}:${port}` : undefined;
 }

@@ -57,6 +57,8 @@ export function serveDashboard(files: () => DashboardFiles | undefined): Step<Ro
   return async function serveDashboardFile(context) {
     const { url, request, headers } = context;
     if (url.pathname === BASES.dashboard) return { status: 308, headers: Object.assign(headers, { location: `${BASES.dashboard}/${url.search}` }), body: null };
+    // A browser at the server's root: the dashboard is what there is to see.
+    if (context.route.operationId === "dashboardRoot") return { status: 302, headers: Object.assign(headers, { location: `${BASES.dashboard}/` }), body: null };
     const source = files();
     if (!source) throw new HttpError(404, "NOT_FOUND", NOT_SERVED);
     const name = context.params.file ?? "";

@@ -27,6 +27,12 @@ export interface ApiRequest {
    * status is 400 unless it says otherwise (417 for an Expect the server cannot meet).
    */
   refusal?: { status?: 400 | 417; code: "PAYLOAD_TOO_LARGE" | "VALIDATION_ERROR"; message: string };
+  /**
+   * Set by an adapter when the connection came from this machine (a loopback address): plain HTTP
+   * is then accepted for the dashboard, the admin API and the inbox (never /v1), so a browser opens
+   * the printed link with no certificate warning.
+   */
+  local?: boolean;
 }
 
 export interface ApiResponse {

@@ -16,6 +16,7 @@ import { document, type OpenApiDocument } from "@intake/spec";
 import type { Handler, OperationId, OperationInput, Success } from "../api/types.js";
 import type { Domain } from "../domain/domain.js";
 import { HttpError, badRequest, internalError } from "../shared/errors.js";
+import { hostnameOf, isLoopbackHost } from "../shared/loopback.js";
 import { authenticate, confirmAccount, limitRate, requireAdminToken, type RateLimiter } from "./keys.js";
 import { Chain, type Ends, type Step } from "./compose.js";
 import type { Area, Authenticated, Checked, Context, RouteMatch, Routed } from "./context.js";
@@ -117,7 +118,8 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
 
   return {
     async handle(request) {
-      const { area, match } = router.match(request.method, request.url.pathname, request.refusal !== undefined);
+      const html = request.headers.get("accept")?.includes("text/html") === true;
+      const { area, match } = router.match(request.method, request.url.pathname, request.refusal !== undefined, html);
       const requestId = options.requestId(area);
       const headers: Record<string, string> = { "x-request-id": requestId };
       const shape = shapeOf(area, match);
@@ -169,7 +171,9 @@ function runAdminOperation(operation: (operationId: string) => AdminOperation): 
 
 // The service accepts HTTPS only. An adapter hands the core a request whose URL says how it
 // arrived; behind a TLS-terminating proxy, X-Forwarded-Proto is believed only when the server was
-// told to trust it.
+// told to trust it. The dashboard, the admin API and the inbox also take plain HTTP from this
+// machine, so that the printed link opens in a browser with no certificate warning: nothing
+// crosses a network in clear, and /v1 stays HTTPS-only as the interface says.
 
 /** Whether the request came over HTTPS (or, trusted, through a proxy that says it did). */
 function isSecure(request: ApiRequest, trustForwardedProto: boolean): boolean {
@@ -177,15 +181,32 @@ function isSecure(request: ApiRequest, trustForwardedProto: boolean): boolean {
   return (forwarded || request.url.protocol.slice(0, -1)) === "https";
 }
 
+/** Headers a proxy adds: a request relayed from elsewhere is not this machine's, whatever connection brought it. */
+const RELAYED = ["forwarded", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-real-ip"];
+
+/**
+ * Whether a plain-HTTP request is this machine's own: its connection came from a loopback address,
+ * no proxy relayed it, and its Host is a loopback name (so a web page whose DNS name was made to
+ * point at 127.0.0.1 cannot reach the admin API through the visitor's browser).
+ */
+function isLocal(request: ApiRequest): boolean {
+  if (!request.local || RELAYED.some((name) => request.headers.get(name) !== null)) return false;
+  const host = request.headers.get("host");
+  const hostname = host === null ? undefined : hostnameOf(host);
+  return hostname !== undefined && isLoopbackHost(hostname);
+}
+
 export function requireHttps(trustForwardedProto: boolean): Step {
   return function requireHttps(context, next) {
     if (isSecure(context.request, trustForwardedProto)) return next(context);
+    if (context.area !== "api" && isLocal(context.request)) return next(context);
     const { host, pathname } = context.url;
     throw badRequest(
       "HTTPS_REQUIRED",
-      context.area === "dashboard"
-        ? `The dashboard is served over HTTPS only: https://${host}${BASES.dashboard}/`
-        : `The API accepts HTTPS only: send this request to https://${host}${pathname}. Plain HTTP is refused so API keys do not travel in clear.`,
+      context.area === "api"
+        ? `The API accepts HTTPS only: send this request to https://${host}${pathname}. Plain HTTP is refused so API keys do not travel in clear.`
+        : `${context.area === "dashboard" ? "The dashboard is" : "This part of the service is"} served over HTTPS: https://${host}${context.area === "dashboard" ? `${BASES.dashboard}/` : pathname}. ` +
+          "Plain HTTP is accepted only from the server's own machine, at a loopback address (http://127.0.0.1:<port>), and not through a proxy.",
     );
   };
 }

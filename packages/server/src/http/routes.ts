@@ -51,6 +51,20 @@ export const DASHBOARD_ROUTES: Route[] = ["GET", "HEAD"].map((method) => ({
   bodyRequired: false,
 }));
 
+/** `/` asked for by a browser (it accepts HTML): a way to the dashboard, not the API's JSON 404. */
+export const DASHBOARD_ROOT: Route = {
+  area: "dashboard",
+  operationId: "dashboardRoot",
+  method: "GET",
+  template: "/",
+  pattern: /^\/$/,
+  paramNames: [],
+  forms: [],
+  shape: "text",
+  takesBody: false,
+  bodyRequired: false,
+};
+
 /** The receive endpoint is the one whose errors the contract types as `ReceiveError`. */
 function shapeOf(operation: Record<string, unknown>): ErrorShape {
   const bad = (operation.responses as Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>)["400"];
@@ -58,8 +72,11 @@ function shapeOf(operation: Record<string, unknown>): ErrorShape {
 }
 
 export interface Router {
-  /** The area a path is in (a refused request, whatever its path, is the API's), and the route its method and path name there. */
-  match(method: string, pathname: string, refused: boolean): { area: Area; match: RouteMatch };
+  /**
+   * The area a path is in (a refused request, whatever its path, is the API's), and the route its
+   * method and path name there; `/` is the dashboard's for a browser (`html`: it accepts HTML).
+   */
+  match(method: string, pathname: string, refused: boolean, html?: boolean): { area: Area; match: RouteMatch };
 }
 
 export function createRouter(tables: Record<Area, Route[]>): Router {
@@ -69,7 +86,8 @@ export function createRouter(tables: Record<Area, Route[]>): Router {
     return undefined;
   };
   return {
-    match(method, pathname, refused) {
+    match(method, pathname, refused, html = false) {
+      if (html && !refused && pathname === "/" && (method === "GET" || method === "HEAD")) return { area: "dashboard", match: { kind: "found", route: DASHBOARD_ROOT, params: {} } };
       const entry = areaOf(pathname);
       if (!entry || (refused && entry.area !== "api")) return { area: "api", match: NOT_FOUND };
       const relative = pathname.slice(entry.base.length);

@@ -17,9 +17,14 @@ export function logs(level: LogLevel, entry: FeedEntry): boolean {
   return level === "debug" || !entry.detail;
 }
 
-/** One line, without its newline. */
-export function logLine(format: LogFormat, id: number, event: LiveEvent): string {
-  return format === "json" ? JSON.stringify({ id, ...event }) : `${event.at.slice(11, 23)} ${(event.accountId ?? "-").padEnd(14)} ${describe(event)}`;
+/**
+ * One line, without its newline. A text line starts with the time of day, or with the date and
+ * time when `dated` (a virtual clock, whose days move when it is advanced).
+ */
+export function logLine(format: LogFormat, id: number, event: LiveEvent, dated = false): string {
+  if (format === "json") return JSON.stringify({ id, ...event });
+  const when = dated ? `${event.at.slice(0, 10)} ${event.at.slice(11, 23)}` : event.at.slice(11, 23);
+  return `${when} ${(event.accountId ?? "-").padEnd(14)} ${describe(event)}`;
 }
 
 function describe(event: LiveEvent): string {

@@ -5,6 +5,8 @@
  * host; http:// to a loopback host (a receiver on the same machine, as in tests and examples), or
  * to any host when the server is started to allow it.
  */
+import { isLoopbackHost } from "./loopback.js";
+
 export const WEBHOOK_URL_RULE =
   "Webhooks go to https:// URLs; http:// is accepted for localhost, 127.0.0.0/8 and [::1], and for any host when the server runs with --allow-http-webhooks (allowHttpWebhooks in code).";
 
@@ -19,13 +21,8 @@ export function webhookUrlProblem(value: string, allowHttp: boolean): string | u
   if (url.protocol !== "https:" && url.protocol !== "http:") return `uses the ${url.protocol} scheme. ${WEBHOOK_URL_RULE}`;
   // fetch refuses to build a request whose URL carries credentials: every attempt would fail.
   if (url.username || url.password) return "carries a user name or password, which a webhook request cannot send; put the receiver's credentials elsewhere (the webhook is signed).";
-  if (url.protocol === "http:" && !allowHttp && !isLoopback(url.hostname)) {
+  if (url.protocol === "http:" && !allowHttp && !isLoopbackHost(url.hostname)) {
     return `is plain http:// to ${url.hostname}, which is not a loopback host. ${WEBHOOK_URL_RULE}`;
   }
   return undefined;
-}
-
-/** localhost, 127.0.0.0/8 or ::1, as the URL parser writes them (it turns 127.1 and 0x7f.0.0.1 into 127.0.0.1). */
-function isLoopback(hostname: string): boolean {
-  return hostname === "localhost" || hostname === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }
