@@ -1,14 +1,17 @@
 /**
  * The dashboard with a large state: CONTACTS contacts (100,000) and MESSAGES messages (500,000,
- * five a contact) stored, restored from a snapshot into the server (in this process, HTTPS as the
- * node adapter serves it), and Debian's Chromium (headless, through playwright-core) on it.
+ * five a contact) stored, restored from a snapshot into the server (in this process, served by the
+ * node adapter), and Debian's Chromium (headless, through playwright-core) on the printed link
+ * (plain HTTP on loopback: no certificate to trust).
  *
- * - Contacts page and a conversation: from navigation start to the first page of rows (the
- *   conversation's messages) on screen, read in the page (`performance.now()`), each ROUNDS times
- *   in a fresh tab. Also a name search that scans every contact. Target: usable within 1 s.
- * - Events: with a conversation open, an inbound message sent through /v1; from just before the
- *   request to its bubble on screen (the page reloads the conversation on the event). Both times
- *   are the machine's wall clock. Target: p95 under 100 ms (the maximum is reported beside it).
+ * - Every page: from navigation start to usable (its heading on screen and nothing loading; the
+ *   contacts page and a conversation: their first page of rows), read in the page
+ *   (`performance.now()`), each ROUNDS times in a fresh tab. Also a name search that scans every
+ *   contact. Target: usable within 1 s.
+ * - Events: with a page open, an API call made outside the browser, from just before the request
+ *   to its effect on screen: a contact created through /v1 on the contacts page, an inbound
+ *   message through /v1 on its conversation, a webhook posted to the inbox on the inbox page.
+ *   Both times are the machine's wall clock. Target: p95 under 100 ms each (the maximum beside).
  * - The dashboard's JavaScript, min+gzip (level 9). Target: ≤ 100 kB.
  *
  * Run: npm run bench:dashboard   (writes bench/results/dashboard.{md,json}; CONTACTS, ROUNDS, EVENTS to change)
@@ -16,10 +19,11 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import { createIntake, type Snapshot } from "@intake/server";
+import { createIntake } from "@intake/server";
 import { serve } from "@intake/server/node";
 import { chromium, type Page } from "playwright-core";
 import { Agent } from "undici";
+import { BENCH_ACCOUNT, benchPhone, bigSnapshot } from "./support/big-state.js";
 import { fmt, verdict } from "./support/figures.js";
 import { runLine, writeReport } from "./support/report.js";
 
@@ -34,57 +38,13 @@ const KEY = "ik_bench_dashboard_key_00001";
 const TOKEN = "adm_bench_dashboard_token_001";
 const log = (line: string) => console.log(line);
 
-const phone = (i: number) => `+1415${String(5_000_000 + i).padStart(7, "0")}`;
-
-/** A small state's snapshot, grown to CONTACTS contacts of PER_CONTACT messages each (inbound and bot replies in turn). */
-async function bigSnapshot(): Promise<Snapshot> {
-  const small = createIntake({
-    clock: "virtual",
-    seed: { accounts: [{ id: "acc_bench", name: "Bench Gym", apiKey: KEY, credits: 1_000_000, campaigns: [{ id: "cmp_bench", name: "Bench funnel", state: "Live" }], lists: [{ id: "lst_bench", name: "Bench leads", campaignId: "cmp_bench" }] }] },
-  });
-  const snapshot = small.snapshot();
-  await small.close();
-  const start = Date.parse("2026-01-01T00:00:00Z");
-  const contacts: object[] = [];
-  const messages: object[] = [];
-  for (let i = 0; i < CONTACTS; i++) {
-    const at = new Date(start + i * 1000).toISOString();
-    contacts.push({ id: `ct_b${i}`, accountId: "acc_bench", firstName: `Lead${i}`, lastName: "Bench", phone: phone(i), email: `lead${i}@bench.example`, customFields: null, fromId: phone(i), customChannel: null, botPaused: false, campaignId: "cmp_bench", createdAt: at });
-    for (let m = 0; m < PER_CONTACT; m++) {
-      const inbound = m % 2 === 0;
-      messages.push({
-        id: `msg_b${i}_${m}`,
-        accountId: "acc_bench",
-        contactId: `ct_b${i}`,
-        direction: inbound ? "inbound" : "outbound",
-        channel: "custom",
-        messageSid: inbound ? `sid_b${i}_${m}` : null,
-        fromId: inbound ? phone(i) : null,
-        toId: inbound ? "bench" : phone(i),
-        messageType: "text",
-        body: inbound ? `Question ${m} from lead ${i}` : `Answer ${m} for lead ${i}`,
-        status: inbound ? "received" : "sent",
-        mediaUrl: null,
-        mediaContentType: null,
-        reactionTo: null,
-        campaignId: "cmp_bench",
-        source: inbound ? "api_receive" : "bot",
-        error: null,
-        botOutcome: inbound ? "replied" : null,
-        createdAt: at,
-      });
-    }
-  }
-  return { ...snapshot, records: { ...snapshot.records, contact: contacts, message: messages } } as Snapshot;
-}
-
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const p95 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil(values.length * 0.95) - 1)]!;
 const max = (values: number[]) => Math.max(...values);
 
 log(`building a state of ${fmt(CONTACTS)} contacts and ${fmt(CONTACTS * PER_CONTACT)} messages`);
 const restoreStarted = performance.now();
-const intake = createIntake({ snapshot: await bigSnapshot(), adminToken: TOKEN, rateLimit: 0, clock: "virtual" });
+const intake = createIntake({ snapshot: await bigSnapshot(CONTACTS, PER_CONTACT, KEY), adminToken: TOKEN, rateLimit: 0, clock: "virtual" });
 const restoreMs = performance.now() - restoreStarted;
 const server = await serve(intake, { port: 0 });
 const dispatcher = new Agent({ connect: { ca: server.certificate } });
@@ -92,19 +52,65 @@ const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
   args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
 });
+const last = CONTACTS - 1;
+const account = `account=${BENCH_ACCOUNT}`;
+const rows = { selector: "main table tbody tr", count: 50 };
 
-/** A fresh tab on `path`, logged in, resolving with the in-page time from navigation start to `count` elements matching `selector` (a function, not a string: the page's CSP allows no eval). */
-async function timedLoad(path: string, selector: string, count: number): Promise<{ page: Page; ms: number }> {
-  const context = await browser.newContext({ ignoreHTTPSErrors: true });
-  const page = await context.newPage();
+/** Each page, and what shows it is usable: `count` elements matching `selector`, or (none given) its heading with nothing loading. */
+const PAGES: { name: string; path: string; selector?: string; count?: number }[] = [
+  { name: "Contacts, first page (50)", path: `contacts?${account}`, ...rows },
+  { name: "Contacts, last page", path: `contacts?${account}&offset=${CONTACTS - 50}`, ...rows },
+  { name: "Contacts, a name search scanning all", path: `contacts?${account}&q=${encodeURIComponent(`Lead${last} `)}`, selector: rows.selector, count: 1 },
+  { name: `A conversation (${PER_CONTACT} messages)`, path: `contacts/ct_b${last}?${account}`, selector: "ol.chat > li", count: PER_CONTACT },
+  ...["lists", "lists/lst_bench", "campaigns", "campaigns/cmp_bench", "deliveries", "queue", "alerts", "journal", "inbox", "faults", "settings"].map((path) => ({ name: path, path: `${path}?${account}` })),
+];
+
+/** A fresh tab on `path`, logged in from the printed link, resolving with the in-page time from navigation start to usable (a function, not a string: the page's CSP allows no eval). */
+async function timedLoad(path: string, selector?: string, count = 1): Promise<{ page: Page; ms: number }> {
+  const page = await (await browser.newContext()).newPage();
   await page.goto(`${server.dashboardUrl}${path}#token=${TOKEN}`, { waitUntil: "commit" });
-  const handle = await page.waitForFunction(({ selector, count }) => document.querySelectorAll(selector).length >= count && performance.now(), { selector, count }, { timeout: 30_000, polling: "raf" });
-  const ms = (await handle.jsonValue()) as number;
-  if (process.env.DIAG) {
-    const entries = await page.evaluate(() => performance.getEntries().map((e) => `${e.entryType} ${e.name.replace(location.origin, "")} ${Math.round(e.startTime)}+${Math.round(e.duration)}`));
-    log(`${path}: ${ms.toFixed(0)} ms\n  ${entries.join("\n  ")}`);
+  const handle = await page.waitForFunction(
+    ({ selector, count }) => {
+      const main = document.querySelector("main");
+      const ready = selector ? document.querySelectorAll(selector).length >= count : main?.querySelector("h1") && !main.textContent?.includes("Loading…");
+      return ready && performance.now();
+    },
+    { selector, count },
+    { timeout: 30_000, polling: "raf" },
+  );
+  return { page, ms: (await handle.jsonValue()) as number };
+}
+
+/** Times from just before each of EVENTS calls to the text it was given on the open page. */
+async function timedEvents(page: Page, call: (text: string, i: number) => Promise<void>): Promise<number[]> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __wanted: Set<string>; __seen: Record<string, number> };
+    w.__wanted = new Set();
+    w.__seen = {};
+    new MutationObserver(() => {
+      const text = document.querySelector("main")?.textContent ?? "";
+      for (const wanted of w.__wanted) if (text.includes(wanted)) (w.__seen[wanted] = Date.now()), w.__wanted.delete(wanted);
+    }).observe(document.body, { childList: true, subtree: true, characterData: true });
+  });
+  const delays: number[] = [];
+  for (let i = 0; i < EVENTS; i++) {
+    const text = `live-${i}-${Date.now()}`;
+    await page.evaluate((t) => (window as unknown as { __wanted: Set<string> }).__wanted.add(t), text);
+    const sentAt = Date.now();
+    await call(text, i);
+    await page.waitForFunction((t) => (window as unknown as { __seen: Record<string, number> }).__seen[t] !== undefined, text, { timeout: 10_000, polling: 5 });
+    delays.push((await page.evaluate((t) => (window as unknown as { __seen: Record<string, number> }).__seen[t]!, text)) - sentAt);
+    // Let what the call set off (the bot's answer, its delivery) and the page's reload pass before the next one.
+    await intake.admin.settle();
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { page, ms };
+  return delays;
+}
+
+/** A POST over HTTPS, failing on anything but 2xx. */
+async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
+  const response = await globalThis.fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body), dispatcher } as RequestInit);
+  if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
 }
 
 try {
@@ -113,83 +119,58 @@ try {
   const gzipped = js.reduce((sum, name) => sum + gzipSync(readFileSync(`${assets}${name}`), { level: 9 }).length, 0);
   log(`restored in ${fmt(restoreMs)} ms; JavaScript ${fmt(gzipped / 1024, 1)} kB min+gzip`);
 
-  const loads = { contacts: [] as number[], lastPage: [] as number[], search: [] as number[], conversation: [] as number[] };
-  const last = CONTACTS - 1;
+  const loads = new Map(PAGES.map((page) => [page.name, [] as number[]]));
   for (let round = 0; round < ROUNDS; round++) {
-    const rows = "main table tbody tr";
-    for (const [name, path, selector, count] of [
-      ["contacts", "contacts?account=acc_bench", rows, 50],
-      ["lastPage", `contacts?account=acc_bench&offset=${CONTACTS - 50}`, rows, 50],
-      ["search", `contacts?account=acc_bench&q=${encodeURIComponent(`Lead${last} `)}`, rows, 1],
-      ["conversation", `contacts/ct_b${last}?account=acc_bench`, "ol.chat > li", PER_CONTACT],
-    ] as const) {
+    for (const { name, path, selector, count } of PAGES) {
       const { page, ms } = await timedLoad(path, selector, count);
-      loads[name].push(ms);
+      loads.get(name)!.push(ms);
       await page.context().close();
     }
-    log(`round ${round + 1}: contacts ${fmt(loads.contacts.at(-1)!)} ms, last page ${fmt(loads.lastPage.at(-1)!)} ms, search ${fmt(loads.search.at(-1)!)} ms, conversation ${fmt(loads.conversation.at(-1)!)} ms`);
+    log(`round ${round + 1}: ${PAGES.map(({ name }) => `${name} ${fmt(loads.get(name)!.at(-1)!)} ms`).join(", ")}`);
   }
 
-  // Events: an open conversation, inbound messages through /v1, each timed to its bubble.
+  // Events: each page open, API calls from outside the browser, each timed to its effect on screen.
+  const events: Record<string, number[]> = {};
+  const contacts = await timedLoad(`contacts?${account}`, rows.selector, rows.count);
+  events["Contacts: a contact created through /v1"] = await timedEvents(contacts.page, (text, i) =>
+    post(`${server.baseUrl}/contacts?apiKey=${KEY}`, { phone: benchPhone(CONTACTS + i), firstName: text }),
+  );
   const target = CONTACTS - 2;
-  const { page } = await timedLoad(`contacts/ct_b${target}?account=acc_bench`, "ol.chat > li", PER_CONTACT);
-  await page.evaluate(() => {
-    const seen: Record<string, number> = {};
-    (window as unknown as { __seen: Record<string, number> }).__seen = seen;
-    new MutationObserver(() => {
-      for (const body of document.querySelectorAll("ol.chat p.body")) if (!(body.textContent! in seen)) seen[body.textContent!] = Date.now();
-    }).observe(document.body, { childList: true, subtree: true, characterData: true });
-  });
-  const delays: number[] = [];
-  for (let i = 0; i < EVENTS; i++) {
-    const body = `Live check ${i}`;
-    const sentAt = Date.now();
-    const response = await globalThis.fetch(`${server.baseUrl}/incoming_custom_channel_message?apiKey=${KEY}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ customData: { messageSid: `live_${i}`, fromId: phone(target), toId: "bench", body } }),
-      dispatcher,
-    } as RequestInit);
-    if (!response.ok) throw new Error(`receive: ${response.status} ${await response.text()}`);
-    await page.waitForFunction((text) => (window as unknown as { __seen: Record<string, number> }).__seen[text] !== undefined, body, { timeout: 10_000, polling: 5 });
-    const shownAt = await page.evaluate((text) => (window as unknown as { __seen: Record<string, number> }).__seen[text]!, body);
-    delays.push(shownAt - sentAt);
-    // Let the bot's answer and its reload pass before the next one.
-    await intake.admin.settle();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  log(`events: median ${fmt(median(delays))} ms, p95 ${fmt(p95(delays))} ms, max ${fmt(max(delays))} ms`);
+  const conversation = await timedLoad(`contacts/ct_b${target}?${account}`, "ol.chat > li", PER_CONTACT);
+  events["Conversation: a message received through /v1"] = await timedEvents(conversation.page, (text, i) =>
+    post(`${server.baseUrl}/incoming_custom_channel_message?apiKey=${KEY}`, { customData: { messageSid: `live_${i}`, fromId: benchPhone(target), toId: "bench", body: text } }),
+  );
+  const inbox = await timedLoad(`inbox?${account}`);
+  // The webhook-id is what the inbox's list shows of a request; the body is behind its details.
+  events["Inbox: a webhook posted to it"] = await timedEvents(inbox.page, (text) => post(`${server.origin}/__inbox/${BENCH_ACCOUNT}`, { body: "A webhook from elsewhere" }, { "webhook-id": text }));
+  for (const [what, delays] of Object.entries(events)) log(`${what}: median ${fmt(median(delays))} ms, p95 ${fmt(p95(delays))} ms, max ${fmt(max(delays))} ms`);
 
-  const loadRow = (label: string, values: number[]) => `| ${label} | ${fmt(median(values))} | ${fmt(max(values))} | ${verdict(max(values) <= LOAD_TARGET_MS)} |`;
+  const loadRow = ([name, values]: [string, number[]]) => `| ${name} | ${fmt(median(values))} | ${fmt(max(values))} | ${verdict(max(values) <= LOAD_TARGET_MS)} |`;
+  const eventRow = ([what, delays]: [string, number[]]) => `| ${what} | ${fmt(median(delays))} | ${fmt(p95(delays))} | ${fmt(max(delays))} | ${verdict(p95(delays) < EVENT_TARGET_MS)} |`;
   const markdown = `
 # Dashboard with a large state
 
-${runLine()}. ${fmt(CONTACTS)} contacts and ${fmt(CONTACTS * PER_CONTACT)} messages, restored from a snapshot (${fmt(restoreMs / 1000, 1)} s) into the server in the benchmark's process (HTTPS, node adapter), headless Chromium (Debian's, playwright-core) in a fresh tab for each load. Load: from navigation start to the page's rows (a conversation's messages) on screen, in the page's clock; ${ROUNDS} rounds. Target: usable within ${fmt(LOAD_TARGET_MS)} ms.
+${runLine()}. ${fmt(CONTACTS)} contacts and ${fmt(CONTACTS * PER_CONTACT)} messages, restored from a snapshot (${fmt(restoreMs / 1000, 1)} s) into the server in the benchmark's process (node adapter), headless Chromium (Debian's, playwright-core) on the printed link (plain HTTP on loopback) in a fresh tab for each load. Load: from navigation start to the page usable (its rows, a conversation's messages, or its heading with nothing loading), in the page's clock; ${ROUNDS} rounds. Target: usable within ${fmt(LOAD_TARGET_MS)} ms.
 
 | page | median ms | max ms | target |
 |---|---:|---:|---|
-${loadRow("Contacts, first page (50)", loads.contacts)}
-${loadRow("Contacts, last page", loads.lastPage)}
-${loadRow("Contacts, a name search scanning all", loads.search)}
-${loadRow(`A conversation (${PER_CONTACT} messages)`, loads.conversation)}
+${[...loads].map(loadRow).join("\n")}
 
-Events: a conversation open, ${EVENTS} inbound messages sent through \`/v1\` one at a time; from just before each request to its message on screen (the request, the event, the page loading the conversation again, the render). Target: p95 under ${EVENT_TARGET_MS} ms.
+Events: the page open, ${EVENTS} API calls made outside the browser one at a time; from just before each request to its effect on screen (the request, the event on the admin stream, the page loading what it shows again, the render). Target: p95 under ${EVENT_TARGET_MS} ms.
 
-| median ms | p95 ms | max ms | target (p95) |
-|---:|---:|---:|---|
-| ${fmt(median(delays))} | ${fmt(p95(delays))} | ${fmt(max(delays))} | ${verdict(p95(delays) < EVENT_TARGET_MS)} |
+| call, and where it shows | median ms | p95 ms | max ms | target (p95) |
+|---|---:|---:|---:|---|
+${Object.entries(events).map(eventRow).join("\n")}
 
 JavaScript: ${js.length} file(s), ${fmt(gzipped / 1024, 1)} kB min+gzip (level 9). Target: ≤ ${SIZE_TARGET / 1024} kB: ${verdict(gzipped <= SIZE_TARGET)}.
 `;
-  const loadCheck = (what: string, values: number[]) => ({ what: `${what} on screen, slowest of ${ROUNDS}`, value: `${fmt(max(values))} ms`, target: `≤ ${fmt(LOAD_TARGET_MS)} ms`, met: max(values) <= LOAD_TARGET_MS });
+  const slowest = [...loads].reduce((worst, entry) => (max(entry[1]) > max(worst[1]) ? entry : worst));
   const checks = [
-    loadCheck(`contacts page with ${fmt(CONTACTS)} contacts`, loads.contacts),
-    loadCheck("contact search scanning them all", loads.search),
-    loadCheck(`a conversation with ${fmt(CONTACTS * PER_CONTACT)} messages stored`, loads.conversation),
-    { what: "request to its message on an open conversation, p95", value: `${fmt(p95(delays))} ms`, target: `< ${EVENT_TARGET_MS} ms`, met: p95(delays) < EVENT_TARGET_MS },
+    { what: `every page usable with ${fmt(CONTACTS)} contacts, slowest (${slowest[0]}) of ${ROUNDS} rounds`, value: `${fmt(max(slowest[1]))} ms`, target: `≤ ${fmt(LOAD_TARGET_MS)} ms`, met: max(slowest[1]) <= LOAD_TARGET_MS },
+    ...Object.entries(events).map(([what, delays]) => ({ what: `${what}, to screen, p95`, value: `${fmt(p95(delays))} ms`, target: `< ${EVENT_TARGET_MS} ms`, met: p95(delays) < EVENT_TARGET_MS })),
     { what: "dashboard JavaScript, min+gzip", value: `${fmt(gzipped / 1024, 1)} kB`, target: `≤ ${SIZE_TARGET / 1024} kB`, met: gzipped <= SIZE_TARGET },
   ];
-  await writeReport("dashboard", markdown, { checks, contacts: CONTACTS, messages: CONTACTS * PER_CONTACT, restoreMs, loads, eventDelaysMs: delays, javascriptGzipBytes: gzipped });
+  await writeReport("dashboard", markdown, { checks, contacts: CONTACTS, messages: CONTACTS * PER_CONTACT, restoreMs, loads: Object.fromEntries(loads), eventDelaysMs: events, javascriptGzipBytes: gzipped });
   log(markdown);
 } finally {
   await browser.close();
