@@ -9,5 +9,5 @@
  * ```
  */
 export { createAdminClient, AdminApiError, unwrap, type AdminClient, type AdminClientOptions, type Delivery, type EventsOptions } from "./admin/client.js";
-export type { AdminEvent, EventSubscription, ReceivedEvent } from "./admin/event-stream.js";
+export type { AdminEvent, AdminEventOf, EventSubscription, ReceivedEvent } from "./admin/event-stream.js";
 export type { components as AdminComponents, paths as AdminPaths } from "./generated/admin.js";

@@ -7,7 +7,7 @@ export type { AnsweredRequest, BotOutcome, DomainEvent, Envelope, EventOf } from
 export type { EventSource, Listener } from "./events/stream.js";
 export type { ApiRequest, ApiResponse, HeaderReader } from "./http/exchange.js";
 export { createAdminClient, AdminApiError, type AdminClient, type AdminClientOptions, type Delivery, type EventsOptions } from "./admin/client.js";
-export type { AdminEvent, EventSubscription, ReceivedEvent } from "./admin/event-stream.js";
+export type { AdminEvent, AdminEventOf, EventSubscription, ReceivedEvent } from "./admin/event-stream.js";
 export type { FeedEntry, Subscriber } from "./live/feed.js";
 export type { FaultRule, FaultRuleInput } from "./http/faults.js";
 export { defaultBot, matchFaq, type Bot, type BotInput, type BotOutput } from "./engine/bot.js";

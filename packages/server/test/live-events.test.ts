@@ -3,7 +3,7 @@
 // on a reader that does not read, and the end of the stream when the server stops.
 import { serve } from "@intake/server/node";
 import { Agent } from "undici";
-import { createAdminClient, createIntake, type AdminEvent, type EventSubscription, type IntakeOptions, type ReceivedEvent, type Seed } from "@intake/server";
+import { createAdminClient, createIntake, type AdminEvent, type AdminEventOf, type EventSubscription, type IntakeOptions, type ReceivedEvent, type Seed } from "@intake/server";
 import { adminDocument } from "../src/generated/admin-document.js";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
@@ -76,11 +76,11 @@ function follow(subscription: EventSubscription) {
     seen,
     done,
     types: () => seen.map((e) => e.event.type),
-    async waitFor<T extends AdminEvent["type"]>(type: T, match: (event: Extract<AdminEvent, { type: T }>) => boolean = () => true, timeoutMs = 5000) {
+    async waitFor<T extends AdminEvent["type"]>(type: T, match: (event: AdminEventOf<T>) => boolean = () => true, timeoutMs = 5000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const found = seen.find((e) => e.event.type === type && match(e.event as Extract<AdminEvent, { type: T }>));
-        if (found) return found.event as Extract<AdminEvent, { type: T }>;
+        const found = seen.find((e) => e.event.type === type && match(e.event as AdminEventOf<T>));
+        if (found) return found.event as AdminEventOf<T>;
         if (Date.now() > deadline) throw new Error(`No ${type} event came; saw ${seen.map((e) => e.event.type).join(", ") || "none"}.`);
         await new Promise<void>((resolve) => {
           wake = resolve;

@@ -3,9 +3,9 @@
  * eventsource-parser: the open stream as an async iterable of typed events.
  */
 import { EventSourceParserStream } from "eventsource-parser/stream";
-import type { components } from "../generated/admin.js";
+import type { AdminEvent } from "../shared/admin-event.js";
 
-export type AdminEvent = components["schemas"]["AdminEvent"];
+export type { AdminEvent, AdminEventOf } from "../shared/admin-event.js";
 
 /** One event of the stream, with its id (give it as `lastEventId` to resume after it). */
 export interface ReceivedEvent {

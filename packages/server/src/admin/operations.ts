@@ -21,7 +21,8 @@ import type { Faults } from "../http/faults.js";
 import type { Journal } from "../live/journal.js";
 import * as present from "../records/present-admin.js";
 import { HttpError } from "../shared/errors.js";
-import type { AccountRecord, ContactRecord } from "../store/models.js";
+import { contactRef, deliveryContact, jobContact } from "../records/subjects.js";
+import type { AccountRecord, AlertRecord, ContactRecord, DeliveryRecord } from "../store/models.js";
 
 type Schemas = components["schemas"];
 type BodyOf<Id extends keyof contract> = contract[Id] extends { requestBody?: { content: { "application/json": infer B } } } ? B : undefined;
@@ -72,7 +73,9 @@ const credits = ({ store }: Domain, account: AccountRecord): Schemas["Credits"] 
 });
 const listView = ({ store }: Domain, list: Parameters<typeof present.toList>[0]) => present.toList(list, store.listMember.group("list", list.id).length);
 const contactRow = (domain: Domain, contact: ContactRecord): Schemas["ContactRow"] => ({ ...present.toAdminContact(contact), listIds: listIdsOf(domain, contact.id) });
-const deliveryView = ({ store }: Domain, delivery: Parameters<typeof present.toDelivery>[0]) => present.toDelivery(delivery, store.deliveryAttempt.group("delivery", delivery.id));
+const deliveryView = ({ store }: Domain, delivery: DeliveryRecord) =>
+  present.toDelivery(delivery, store.deliveryAttempt.group("delivery", delivery.id), contactRef(deliveryContact(store, delivery)));
+const alertView = ({ store }: Domain, alert: AlertRecord) => present.toAlert(alert, contactRef(store.contact.get(alert.contactId)));
 const clockView = ({ clock }: Domain): Schemas["Clock"] => ({ mode: clock.mode, now: new Date(clock.now()).toISOString() });
 
 /** All records of a table, or one account's. */
@@ -135,7 +138,7 @@ export const operations: { [Id in keyof contract]: AdminHandler<Id> } = {
       contact: present.toAdminContact(contact),
       listIds: listIdsOf(domain, contact.id),
       messages: domain.store.message.group("contact", contact.id).map(present.toMessage),
-      alerts: domain.store.alert.group("contact", contact.id).map(present.toAlert),
+      alerts: domain.store.alert.group("contact", contact.id).map((alert) => alertView(domain, alert)),
     });
   },
   updateContact: ({ params, body }, { domain }) => ok(present.toAdminContact(updateContact(domain, contactOf(domain, params.contactId ?? ""), { botPaused: body.botPaused }))),
@@ -154,8 +157,8 @@ export const operations: { [Id in keyof contract]: AdminHandler<Id> } = {
     redeliver(domain, delivery);
     return ok(deliveryView(domain, delivery));
   },
-  listAlerts: ({ query }, { domain }) => ok(ofAccount(domain.store.alert, query).map(present.toAlert)),
-  listJobs: (_, { engine }) => ok(engine.pending().map(present.toJob)),
+  listAlerts: ({ query }, { domain }) => ok(ofAccount(domain.store.alert, query).map((alert) => alertView(domain, alert))),
+  listJobs: (_, { domain, engine }) => ok(engine.pending().map((job) => present.toJob(job, jobContact(domain.store, job)))),
   settle: async (_, { engine }) => {
     await engine.settle();
     return ok({ scheduled: engine.pending().length });

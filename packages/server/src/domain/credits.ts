@@ -4,6 +4,7 @@
  * auto-recharge threshold asks its agency for more, once per crossing, through the auto-recharge
  * webhook.
  */
+import { contactName } from "../shared/contact-name.js";
 import type { AccountRecord, ContactRecord, CreditTransactionRecord } from "../store/models.js";
 import { publish, timestamp, writable, type Domain } from "./domain.js";
 import { queueDelivery } from "./deliveries.js";
@@ -71,8 +72,7 @@ export function charge(domain: Domain, account: AccountRecord, contact: ContactR
   return true;
 }
 
-const nameOf = (contact: ContactRecord) =>
-  [contact.firstName, contact.lastName].filter(Boolean).join(" ") || contact.phone || contact.email || contact.fromId || contact.id;
+const nameOf = (contact: ContactRecord) => contactName(contact) ?? contact.id;
 
 /** A balance that just fell below its threshold (from `before`) asks the agency for more. */
 export function requestRecharge(domain: Domain, account: AccountRecord, before: number): void {

@@ -10,6 +10,7 @@
 import { Webhook } from "standardwebhooks";
 import { currentUrl, giveUp, recordAttempt, retarget } from "../domain/deliveries.js";
 import type { Domain } from "../domain/domain.js";
+import { elapsedMs, startTimer } from "../shared/elapsed.js";
 import { webhookUrlProblem } from "../shared/webhook-url.js";
 import type { AccountRecord, DeliveryRecord } from "../store/models.js";
 import { DEFER, type Scheduler } from "./scheduler.js";
@@ -123,8 +124,8 @@ export function startDeliveries({ domain, scheduler, fetch, options, random }: D
     };
     // Kept with the attempt, so the admin API (and the dashboard) show what the receiver was sent.
     const signed = { webhookTimestamp, webhookSignature };
-    const started = performance.now();
-    const took = () => Math.round(performance.now() - started);
+    const started = startTimer();
+    const took = () => elapsedMs(started);
     // One signal for the timeout and the stop, its listener on the stop removed once done: a
     // composite (AbortSignal.any) of the server-long stop signal is freed only by the collector's
     // finalizers, which fall behind under a stream of attempts.

@@ -51,6 +51,11 @@ export type DomainEvent =
   /** The whole state was replaced: loaded at start, reset, restored from a snapshot, or put back (a seed failed, a commit failed). */
   | { type: "state.replaced"; cause: "load" | "reset" | "restore" | "rollback" }
   | { type: "clock.advanced" }
+  /**
+   * The account's webhook inbox (/__inbox/{accountId}) received a request. The inbox is kept in
+   * memory only: the event carries no change of the state, and the data file saves nothing for it.
+   */
+  | { type: "inbox.received"; accountId: string; requestId: string; webhookId: string | null; verified: boolean; status: number }
   /** A request answered (/v1, or any refused by an adapter): the journal's record of it. */
   | { type: "request.answered"; request: AnsweredRequest };
 

@@ -6,6 +6,7 @@
  */
 import type { AnsweredRequest } from "../events/events.js";
 import type { EventStream } from "../events/stream.js";
+import { elapsedMs } from "../shared/elapsed.js";
 import { keptBody } from "../shared/kept-body.js";
 import type { Step } from "./compose.js";
 
@@ -71,7 +72,7 @@ function cut(text: string, max: number): string {
  * live feed hear it. Its bodies are kept bounded (shared/kept-body.ts) from here on, so whatever
  * holds recent requests holds no large body, and a refused one leaves nothing of it behind.
  */
-export function recordRequest(events: EventStream, now: () => number): Step {
+export function recordRequest(events: EventStream): Step {
   return async function recordRequest(context, next) {
     const response = await next(context);
     const { request, url } = context;
@@ -89,7 +90,7 @@ export function recordRequest(events: EventStream, now: () => number): Step {
       status: response.status,
       errorCode: context.errorCode ?? null,
       fault: context.fault ?? null,
-      durationMs: now() - context.started,
+      durationMs: elapsedMs(context.timer),
       requestText: keptBody(context.bodyText ?? null),
       responseText: keptBody(response.body),
     };

@@ -36,6 +36,8 @@ export interface Context {
   readonly url: URL;
   /** When it arrived, on the server's clock. */
   readonly started: number;
+  /** When it arrived, to measure how long it took in real milliseconds (shared/elapsed.ts). */
+  readonly timer: number;
   readonly requestId: string;
   /** The answer's headers, whatever the answer turns out to be. */
   readonly headers: Record<string, string>;

@@ -15,6 +15,7 @@
 import { document, type OpenApiDocument } from "@intake/spec";
 import type { Handler, OperationId, OperationInput, Success } from "../api/types.js";
 import type { Domain } from "../domain/domain.js";
+import { startTimer } from "../shared/elapsed.js";
 import { HttpError, badRequest, internalError } from "../shared/errors.js";
 import { authenticate, confirmAccount, limitRate, requireAdminToken, type RateLimiter } from "./keys.js";
 import { Chain, type Ends, type Step } from "./compose.js";
@@ -87,7 +88,7 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
 
   const chains: Record<Area, (context: Context) => Promise<ApiResponse>> = {
     api: Chain.start()
-      .then(recordRequest(events, now))
+      .then(recordRequest(events))
       .then(holdAnswer(options.hold, version))
       .then(refuseForAdapter)
       .then(requireHttps(options.trustForwardedProto))
@@ -122,9 +123,10 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
       const headers: Record<string, string> = { "x-request-id": requestId };
       const shape = shapeOf(area, match);
       try {
+        const timer = startTimer();
         const started = now();
         headers.date = new Date(started).toUTCString();
-        return await chains[area]({ request, url: request.url, started, requestId, headers, area, match, shape });
+        return await chains[area]({ request, url: request.url, started, timer, requestId, headers, area, match, shape });
       } catch (error) {
         // Only reached when the clock failed: every step's error is its chain's answer.
         onError(error);

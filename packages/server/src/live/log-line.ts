@@ -1,8 +1,9 @@
 /**
  * The live events as the CLI prints them on stderr: one readable line each, or one JSON line each
- * for programs. What a funnel builder watches at `info`: what happened to contacts, messages, the
- * bot, webhooks, alerts and the clock, and the requests that failed; every request and every job
- * at `debug`. The events carry ids, never keys (a request's path is redacted as the journal's).
+ * for programs. What a funnel builder watches at `info`: what happened to contacts, lists,
+ * messages, the bot, webhooks, the inbox, alerts, campaigns, accounts and the clock, and the
+ * requests that failed; at `debug` also every request, every job, and the small steps each of
+ * those implies (a delivery queued, a message's status, a contact's fields, a credit charge). The events carry ids, never keys (a request's path is redacted as the journal's).
  */
 import type { FeedEntry, LiveEvent } from "./feed.js";
 
@@ -39,12 +40,51 @@ function describe(event: LiveEvent): string {
       return `webhook ${event.deliveryId}${event.messageId ? ` (message ${event.messageId})` : ""} attempt ${event.attempt}: ${answer}, ${event.state}`;
     }
     case "job.queued":
-      return `job ${event.jobId} (${event.kind}) queued for ${event.runAt}${event.contactId ? ` for ${event.contactId}` : ""}`;
+    case "job.rescheduled":
+      return `job ${event.jobId} (${event.kind}) ${event.type === "job.queued" ? "queued" : "moved"} for ${event.runAt}${event.contactId ? ` for ${event.contactId}` : ""}`;
     case "job.ran":
-      return `job ${event.jobId} (${event.kind}) ran`;
+    case "job.cancelled":
+      return `job ${event.jobId} (${event.kind}) ${event.type === "job.ran" ? "ran" : "cancelled"}`;
     case "clock.advanced":
       return `clock advanced to ${event.now}`;
     case "alert.raised":
       return `alert ${event.alertId}: ${event.contactId} handed to the team`;
+    default:
+      return describeChange(event);
+  }
+}
+
+/** The events of records created or changed, and of the inbox. */
+function describeChange(event: LiveEvent): string {
+  switch (event.type) {
+    case "contact.updated":
+      return `contact ${event.contactId} updated`;
+    case "list.joined":
+      return `contact ${event.contactId} joined list ${event.listId} (${event.source})`;
+    case "message.updated":
+      return `message ${event.messageId} to ${event.contactId}: ${event.status}`;
+    case "delivery.queued":
+      return `webhook ${event.deliveryId}${event.messageId ? ` (message ${event.messageId})` : ""} queued`;
+    case "delivery.updated":
+      return `webhook ${event.deliveryId}${event.messageId ? ` (message ${event.messageId})` : ""} ${event.state === "failed" ? "failed with no attempt: nowhere to send it" : event.state}`;
+    case "campaign.created":
+    case "campaign.updated":
+      return `campaign ${event.campaignId} ${event.type === "campaign.created" ? "created" : "updated"}`;
+    case "list.created":
+    case "list.updated":
+      return `list ${event.listId} ${event.type === "list.created" ? "created" : "updated"}`;
+    case "account.created":
+    case "account.updated":
+      return `account ${event.type === "account.created" ? "created" : "updated"}`;
+    case "credits.changed":
+      return `credits ${event.amount > 0 ? "+" : ""}${event.amount}, balance ${event.balance}`;
+    case "state.replaced":
+      return `state replaced (${event.cause})`;
+    case "inbox.received": {
+      const signature = event.verified ? "signature verified" : "signature NOT verified";
+      return `inbox ${event.requestId} received${event.webhookId ? ` webhook ${event.webhookId}` : " a request"}: ${signature}, answered ${event.status}`;
+    }
+    default:
+      return event.type;
   }
 }

@@ -13,6 +13,7 @@ import type {
   ListRecord,
   MessageRecord,
 } from "../store/models.js";
+import type { ContactRef } from "./subjects.js";
 
 type Schemas = components["schemas"];
 export function toAccount(record: AccountRecord): Schemas["Account"] {
@@ -67,9 +68,11 @@ export function toMessage(record: MessageRecord): Schemas["Message"] {
   return { ...record };
 }
 
-export function toDelivery(record: DeliveryRecord, attempts: readonly DeliveryAttemptRecord[]): Schemas["Delivery"] {
+/** `contact`: whom it is about, with the name a person reads (records/subjects.ts). */
+export function toDelivery(record: DeliveryRecord, attempts: readonly DeliveryAttemptRecord[], contact: ContactRef): Schemas["Delivery"] {
   return {
     id: record.id,
+    contact,
     accountId: record.accountId,
     kind: record.kind,
     messageId: record.messageId,
@@ -95,9 +98,10 @@ export function toDelivery(record: DeliveryRecord, attempts: readonly DeliveryAt
   };
 }
 
-export function toAlert(record: AlertRecord): Schemas["Alert"] {
+export function toAlert(record: AlertRecord, contact: ContactRef): Schemas["Alert"] {
   return {
     id: record.id,
+    contact,
     accountId: record.accountId,
     contactId: record.contactId,
     campaignId: record.campaignId,
@@ -107,9 +111,10 @@ export function toAlert(record: AlertRecord): Schemas["Alert"] {
   };
 }
 
-export function toJob(record: JobRecord): Schemas["Job"] {
+export function toJob(record: JobRecord, contact: ContactRef): Schemas["Job"] {
   return {
     id: record.id,
+    contact,
     kind: record.kind as Schemas["Job"]["kind"],
     runAt: record.runAt === null ? null : new Date(record.runAt).toISOString(),
     payload: JSON.parse(record.payload) as Record<string, unknown>,
