@@ -58,7 +58,7 @@ function DeliveryItem({ delivery, onChange }: { delivery: Delivery; onChange: ()
     <li class="card delivery" data-delivery-id={delivery.id}>
       <h2>
         <span class={`badge state-${delivery.state}`}>{delivery.state}</span> {delivery.kind === "reply" ? "Reply webhook" : "Auto-recharge webhook"}
-        {delivery.contact ? ` to ${delivery.contact.name}` : ""} <Time at={delivery.createdAt} />
+        {delivery.contact ? ` to ${delivery.contact.name}` : ""} · <Time at={delivery.createdAt} />
       </h2>
       <Facts delivery={delivery} />
       <Table columns={ATTEMPT_COLUMNS} rows={delivery.attempts} rowKey={(a) => a.number} caption="Attempts" />

@@ -37,7 +37,6 @@ export function Webhook({ account, reloadAccounts }: Settled) {
     <section class="card" aria-labelledby="webhook-title">
       <h2 id="webhook-title">Custom Channel Webhook</h2>
       <ActionForm
-        aria-label="Webhook URL"
         action={action}
         submit="Save webhook URL"
         done="Webhook URL saved."
