@@ -30,6 +30,8 @@ import { Journal } from "./live/journal.js";
 import { STREAM_DEFAULTS, checkedLimits, eventStream } from "./live/sse.js";
 import { realClock, virtualClock, VIRTUAL_EPOCH, type Clock, type VirtualClock } from "./shared/clock.js";
 import { deterministicIds, randomIds, serialIds, type IdState } from "./shared/ids.js";
+import { IN_PROCESS_ORIGIN } from "./shared/webhook-url.js";
+import { Inbox } from "./inbox/inbox.js";
 
 export interface IntakeOptions extends EngineOptions {
   /** For outgoing webhooks. Default: globalThis.fetch, looked up at each call. */
@@ -97,7 +99,7 @@ export interface IntakeOptions extends EngineOptions {
 }
 
 export interface Intake {
-  /** Serves /v1, /__admin and /__dashboard. */
+  /** Serves /v1, /__admin, /__dashboard and the webhook inbox, /__inbox. */
   fetch(request: Request): Promise<Response>;
   /** `fetch` on the core's own request and response shapes (what the node adapter uses). */
   handle(request: ApiRequest): Promise<ApiResponse>;
@@ -183,11 +185,16 @@ export function createIntake(options: IntakeOptions = {}): Intake {
   const parts = subscribers(domain, options, onError);
   const holds = answerHolds();
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  // A webhook to the server's own inbox (`/__inbox/<accountId>`, made a request to the in-process
+  // origin) is handed to this server's core, the same front door, instead of the network: it
+  // arrives whatever the port, under node, msw or createIntake alone, with no certificate question.
+  let core: (request: Request) => Promise<Response> = () => Promise.reject(new Error("The server is not ready."));
+  const outgoing = (request: Request) => (request.url.startsWith(`${IN_PROCESS_ORIGIN}/`) ? core(request) : send(request));
   // A webhook goes out only once the state that caused it is saved: a crash never leaves a receiver
   // told of a message the restarted server does not have.
   const fetchHeld = async (request: Request) => {
     await holds.held();
-    return send(request);
+    return outgoing(request);
   };
   const engine = createEngine({ domain, fetch: fetchHeld, onError, sequential: deterministic !== undefined }, options);
   // Drawn before the seed's secrets, so a deterministic run's keys stay what they were.
@@ -199,6 +206,7 @@ export function createIntake(options: IntakeOptions = {}): Intake {
   const adminDeps: AdminDeps = {
     domain,
     engine,
+    inbox: parts.inbox,
     journal: parts.journal,
     faults: parts.faults,
     initialSeed: options.seed,
@@ -213,6 +221,7 @@ export function createIntake(options: IntakeOptions = {}): Intake {
       validator: adminValidator,
       token: adminToken,
     },
+    inbox: parts.inbox,
     dashboardFiles: () => dashboardFiles,
     rateLimiter: parts.rateLimiter,
     faults: parts.faults,
@@ -225,6 +234,7 @@ export function createIntake(options: IntakeOptions = {}): Intake {
     onError,
   });
   const fetch = async (request: Request) => toFetchResponse(await door.handle(fromFetchRequest(request)));
+  core = fetch;
 
   return {
     fetch,
@@ -256,7 +266,7 @@ export function createIntake(options: IntakeOptions = {}): Intake {
 }
 
 /** Where the in-process admin client addresses the core (any origin does: the core routes by path). */
-const IN_PROCESS_ADMIN = "https://intake.in-process/__admin";
+const IN_PROCESS_ADMIN = `${IN_PROCESS_ORIGIN}/__admin`;
 
 /** An admin operation with what it works with. */
 function bindAdmin(operationId: string, deps: AdminDeps): AdminOperation {
@@ -276,24 +286,26 @@ function safeReporter(report: ((error: unknown) => void) | undefined): (error: u
   };
 }
 
-/** The parts that keep what happened (the journal, the live feed) or start afresh on a reset (the rate limiter, the fault rules). */
+/** The parts that keep what happened (the journal, the live feed, the webhook inbox) or start afresh on a reset (the rate limiter, the fault rules, the inbox). */
 function subscribers(domain: Domain, options: IntakeOptions, onError: (error: unknown) => void) {
   const { events, store, ids } = domain;
   const journal = new Journal(options.journalSize ?? DEFAULTS.journalSize, (value) => store.account.find("apiKey", "", value) !== undefined);
   const rateLimiter = createRateLimiter(options.rateLimit ?? (options.deterministic ? 0 : DEFAULTS.rateLimit), options.rateLimitWindowMs);
   const faults = new Faults(options.faults ?? [], ids, bodyChecker("setFaults", "Fault rules"));
   const feed = new EventFeed({ replay: options.liveEvents?.replay }, onError);
+  const inbox = new Inbox(domain);
   const streamLimits = checkedLimits({ ...STREAM_DEFAULTS, ...definedOf(options.liveEvents ?? {}) });
   const stops = [
     journal.follow(events),
     feedLiveEvents(events, feed, store, journal),
+    inbox.follow(),
     events.on(["state.replaced"], ({ cause }) => {
       if (cause !== "reset") return;
       rateLimiter.reset();
       faults.reset();
     }),
   ];
-  return { journal, rateLimiter, faults, feed, streamLimits, stop: () => stops.forEach((stop) => stop()) };
+  return { journal, rateLimiter, faults, feed, inbox, streamLimits, stop: () => stops.forEach((stop) => stop()) };
 }
 
 /** The starting state: a snapshot (what a data file holds), else the seed (which a reset goes back to: checked either way). */

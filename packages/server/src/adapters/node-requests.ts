@@ -108,7 +108,7 @@ async function respond(intake: Served, origin: string, req: IncomingMessage, res
     const response = await intake.handle({
       method: req.method ?? "GET",
       url: new URL(`${origin}${isPath ? target : "/"}`),
-      headers: { get: (name) => headerOf(raw, name) },
+      headers: { get: (name) => headerOf(raw, name), entries: () => headerEntries(raw) },
       bytes: async (maxBytes) => (await (read ??= readBody(req, maxBytes, bodyTimeoutMs))).body,
       refusal,
     });
@@ -220,6 +220,17 @@ function headerOf(raw: string[], wanted: string): string | null {
     found = found === null ? raw[i + 1]! : `${found}, ${raw[i + 1]!}`;
   }
   return found;
+}
+
+/** Every header as Headers lists them: names in lower case, repeated ones joined with ", ". */
+function headerEntries(raw: string[]): Array<[string, string]> {
+  const joined = new Map<string, string>();
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    const before = joined.get(name);
+    joined.set(name, before === undefined ? raw[i + 1]! : `${before}, ${raw[i + 1]!}`);
+  }
+  return [...joined];
 }
 
 /**

@@ -63,32 +63,7 @@ export function createAdminClient(options: AdminClientOptions) {
    * Subscribes to GET /events. Resolves once the server has the subscription, so whatever happens
    * after is in it; iterate it with `for await`, and close it (or break out of the loop) when done.
    */
-  async function events({ accountId, lastEventId, signal }: EventsOptions = {}): Promise<EventSubscription> {
-    // A string, not a URL: a relative adminUrl ("/__admin" on a page) is the page's to resolve.
-    const url = `${baseUrl}/events${accountId === undefined ? "" : `?${new URLSearchParams({ accountId })}`}`;
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(signal?.reason);
-    if (signal?.aborted) onAbort();
-    signal?.addEventListener("abort", onAbort, { once: true });
-    const headers: Record<string, string> = { authorization: `Bearer ${options.token}`, accept: "text/event-stream" };
-    if (lastEventId !== undefined) headers["last-event-id"] = String(lastEventId);
-    const stop = () => {
-      signal?.removeEventListener("abort", onAbort);
-      controller.abort();
-    };
-    try {
-      const response = await send(new Request(url, { headers, signal: controller.signal }));
-      if (!response.ok || !response.body) {
-        const body = (await response.json().catch(() => undefined)) as unknown;
-        throw apiError(response.status, body);
-      }
-      return readEvents(response.body, stop);
-    } catch (error) {
-      // Refused or never answered: nothing is left listening on the caller's signal.
-      stop();
-      throw error;
-    }
-  }
+  const events = (subscription: EventsOptions = {}) => subscribe(baseUrl, options.token, send, subscription);
 
   const client = {
     /** The underlying openapi-fetch client, typed to the whole admin API. */
@@ -184,4 +159,37 @@ export function createAdminClient(options: AdminClientOptions) {
     },
   };
   return client;
+}
+
+/** GET /events, open: see `events` of the client. */
+async function subscribe(
+  baseUrl: string,
+  token: string,
+  send: (request: Request) => Promise<Response>,
+  { accountId, lastEventId, signal }: EventsOptions,
+): Promise<EventSubscription> {
+  // A string, not a URL: a relative adminUrl ("/__admin" on a page) is the page's to resolve.
+  const url = `${baseUrl}/events${accountId === undefined ? "" : `?${new URLSearchParams({ accountId })}`}`;
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(signal?.reason);
+  if (signal?.aborted) onAbort();
+  signal?.addEventListener("abort", onAbort, { once: true });
+  const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: "text/event-stream" };
+  if (lastEventId !== undefined) headers["last-event-id"] = String(lastEventId);
+  const stop = () => {
+    signal?.removeEventListener("abort", onAbort);
+    controller.abort();
+  };
+  try {
+    const response = await send(new Request(url, { headers, signal: controller.signal }));
+    if (!response.ok || !response.body) {
+      const body = (await response.json().catch(() => undefined)) as unknown;
+      throw apiError(response.status, body);
+    }
+    return readEvents(response.body, stop);
+  } catch (error) {
+    // Refused or never answered: nothing is left listening on the caller's signal.
+    stop();
+    throw error;
+  }
 }

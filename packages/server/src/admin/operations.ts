@@ -7,17 +7,20 @@ import { adminDocument } from "../generated/admin-document.js";
 import type { components, operations as contract } from "../generated/admin.js";
 import { adjustCredits, createAccount, createSubaccount, rotateApiKey, updateAccount } from "../domain/accounts.js";
 import { createCampaign, updateCampaign } from "../domain/campaigns.js";
-import { searchContacts, updateContact } from "../domain/contacts.js";
+import { createOrFindContact, searchContacts, updateContact } from "../domain/contacts.js";
 import { findDeliveries, redeliver } from "../domain/deliveries.js";
 import type { Domain } from "../domain/domain.js";
 import { fail, missing } from "../domain/errors.js";
 import { createList, importContacts, listIdsOf, updateList } from "../domain/lists.js";
 import { findMessages } from "../domain/messages.js";
+import { toE164 } from "../domain/phone.js";
 import { humanReply } from "../domain/replies.js";
+import { simulateInbound } from "../domain/simulated.js";
 import { applySeed, loadSnapshot, resetState, snapshot, type Seed } from "../domain/state.js";
 import type { Engine } from "../engine/index.js";
 import type { HeaderReader, Result } from "../http/exchange.js";
 import type { Faults } from "../http/faults.js";
+import type { Inbox } from "../inbox/inbox.js";
 import type { Journal } from "../live/journal.js";
 import * as present from "../records/present-admin.js";
 import { HttpError } from "../shared/errors.js";
@@ -40,6 +43,7 @@ export interface Call<Id extends keyof contract> {
 export interface AdminDeps {
   domain: Domain;
   engine: Engine;
+  inbox: Inbox;
   journal: Journal;
   faults: Faults;
   /** What a reset without a seed goes back to. */
@@ -100,6 +104,7 @@ export const operations: { [Id in keyof contract]: AdminHandler<Id> } = {
   updateAccount: ({ params, body }, { domain }) => ok(present.toAccount(updateAccount(domain, accountOf(domain, params.accountId ?? ""), body))),
   generateApiKey: ({ params, body }, { domain }) => ok(present.toAccount(rotateApiKey(domain, accountOf(domain, params.accountId ?? ""), body?.apiKey))),
   createSubaccount: ({ params, body }, { domain }) => created(present.toAccount(createSubaccount(domain, accountOf(domain, params.accountId ?? ""), body))),
+  sendTestWebhook: async ({ params }, { domain, engine }) => ok(await engine.testWebhook(accountOf(domain, params.accountId ?? ""))),
   getCredits: ({ params }, { domain }) => ok(credits(domain, accountOf(domain, params.accountId ?? ""))),
   adjustCredits({ params, body }, { domain }) {
     const account = accountOf(domain, params.accountId ?? "");
@@ -141,6 +146,16 @@ export const operations: { [Id in keyof contract]: AdminHandler<Id> } = {
       alerts: domain.store.alert.group("contact", contact.id).map((alert) => alertView(domain, alert)),
     });
   },
+  createContact({ body }, { domain }) {
+    const { accountId, phone, ...fields } = body;
+    // The rules of POST /v1/contacts: a phone number in E.164 (else INVALID_PHONE), a known one (or email) answers its contact.
+    const { contact, created } = createOrFindContact(domain, accountOf(domain, accountId), { ...fields, phone: phone === undefined ? null : toE164(phone) });
+    return { status: created ? 201 : 200, body: present.toAdminContact(contact) };
+  },
+  async simulateInbound({ params, body }, { domain }) {
+    const contact = contactOf(domain, params.contactId ?? "");
+    return created(present.toMessage(await simulateInbound(domain, accountOf(domain, contact.accountId), contact, body)));
+  },
   updateContact: ({ params, body }, { domain }) => ok(present.toAdminContact(updateContact(domain, contactOf(domain, params.contactId ?? ""), { botPaused: body.botPaused }))),
   replyToContact({ params, body }, { domain }) {
     const contact = contactOf(domain, params.contactId ?? "");
@@ -163,6 +178,11 @@ export const operations: { [Id in keyof contract]: AdminHandler<Id> } = {
     await engine.settle();
     return ok({ scheduled: engine.pending().length });
   },
+
+  // The webhook inbox
+  getInbox: ({ params }, { domain, inbox }) => ok(inbox.view(accountOf(domain, params.accountId ?? ""))),
+  updateInbox: ({ params, body }, { domain, inbox }) => ok(inbox.setAnswer(accountOf(domain, params.accountId ?? ""), body.answerStatus)),
+  clearInbox: ({ params }, { domain, inbox }) => (inbox.clear(accountOf(domain, params.accountId ?? "")), noContent),
 
   // The journal, faults and the clock
   getJournal({ query }, { journal }) {

@@ -62,6 +62,8 @@ export const contactByEmail = (domain: Domain, accountId: string, email: string)
  */
 export function createOrFindContact(domain: Domain, owner: AccountRecord, fields: ContactFields): { contact: ContactRecord; created: boolean } {
   const email = clean(fields.email);
+  // /v1's contract requires one of them before this runs; the admin API's "New contact" is checked here.
+  if (!fields.phone && !email) throw invalid("A contact needs a phone number or an email: give phone (with its country code, starting with +) or email, or both.");
   const existing = fields.phone ? contactByPhone(domain, owner.id, fields.phone) : email ? contactByEmail(domain, owner.id, email) : undefined;
   if (existing) return { contact: existing, created: false };
   return { contact: createContact(domain, owner, fields), created: true };

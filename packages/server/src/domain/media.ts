@@ -74,14 +74,15 @@ function sniffedAs(sniffed: string, expected: string, bytes: Uint8Array): boolea
 /**
  * Checks a message's media and returns the size of the file it embeds (0 for a public URL, which
  * is stored as given and not fetched). `mediaContentType` is a MIME type here: the contract
- * requires one beside a mediaUrl (validated before this runs).
+ * requires one beside a mediaUrl (validated before this runs). `at` is where the fields are in
+ * the request, for the errors: `customData.` in /v1's receive endpoint, nothing in the admin API's.
  */
-export async function checkMedia(mediaUrl: string, mediaContentType: string, maxBytes: number): Promise<number> {
+export async function checkMedia(mediaUrl: string, mediaContentType: string, maxBytes: number, at = "customData."): Promise<number> {
   if (/^https?:\/\//i.test(mediaUrl)) {
     try {
       new URL(mediaUrl);
     } catch {
-      throw badRequest("VALIDATION_ERROR", "customData.mediaUrl is not a valid URL.");
+      throw badRequest("VALIDATION_ERROR", `${at}mediaUrl is not a valid URL.`);
     }
     return 0;
   }
@@ -89,40 +90,40 @@ export async function checkMedia(mediaUrl: string, mediaContentType: string, max
   if (!match) {
     throw badRequest(
       "VALIDATION_ERROR",
-      "customData.mediaUrl must be a public http(s) URL or a data URL of the form data:<MIME_TYPE>;base64,<ENCODED_DATA>.",
+      `${at}mediaUrl must be a public http(s) URL or a data URL of the form data:<MIME_TYPE>;base64,<ENCODED_DATA>.`,
     );
   }
   const [, declared, , data] = match as unknown as [string, string, string, string];
   const expected = canonical(mediaContentType);
   if (canonical(declared) !== expected) {
-    throw badRequest("VALIDATION_ERROR", `customData.mediaContentType ${mediaContentType} does not match the data URL's type ${declared}.`);
+    throw badRequest("VALIDATION_ERROR", `${at}mediaContentType ${mediaContentType} does not match the data URL's type ${declared}.`);
   }
   const encoded = data.replace(/\s/g, "");
   // Unpadded base64 may end anywhere but one character into a group; padded, it fills its groups.
   if (!BASE64.test(encoded) || encoded.length % 4 === 1 || (encoded.endsWith("=") && encoded.length % 4 !== 0)) {
-    throw badRequest("VALIDATION_ERROR", "customData.mediaUrl's data is not valid base64.");
+    throw badRequest("VALIDATION_ERROR", `${at}mediaUrl's data is not valid base64.`);
   }
   const size = base64Bytes(encoded);
   if (size > maxBytes) {
     throw badRequest(
       "PAYLOAD_TOO_LARGE",
-      `The file in customData.mediaUrl is ${exactSize(size)}; the per-message media limit is ${exactSize(maxBytes)}. ` +
+      `The file in ${at}mediaUrl is ${exactSize(size)}; the per-message media limit is ${exactSize(maxBytes)}. ` +
         "Send a smaller file, or a public https:// URL to it.",
     );
   }
-  if (size === 0) throw badRequest("VALIDATION_ERROR", "The file in customData.mediaUrl is empty.");
+  if (size === 0) throw badRequest("VALIDATION_ERROR", `The file in ${at}mediaUrl is empty.`);
   const bytes = decodeBase64(encoded);
   const sniffed = await fileTypeFromBuffer(bytes);
   if (sniffed) {
     if (!sniffedAs(canonical(sniffed.mime), expected, bytes)) {
-      throw badRequest("VALIDATION_ERROR", `customData.mediaContentType is ${mediaContentType} but the file's content is ${sniffed.mime}.`);
+      throw badRequest("VALIDATION_ERROR", `${at}mediaContentType is ${mediaContentType} but the file's content is ${sniffed.mime}.`);
     }
     return size;
   }
   if (TEXT_TYPES.test(expected) && isText(bytes) && textMatches(expected, bytes)) return size;
   throw badRequest(
     "VALIDATION_ERROR",
-    `The file in customData.mediaUrl could not be confirmed as ${mediaContentType}: its bytes match no known ${TEXT_TYPES.test(expected) ? "text" : "file"} format.`,
+    `The file in ${at}mediaUrl could not be confirmed as ${mediaContentType}: its bytes match no known ${TEXT_TYPES.test(expected) ? "text" : "file"} format.`,
   );
 }
 

@@ -84,11 +84,24 @@ export function sendMessage(domain: Domain, owner: AccountRecord, data: Schemas[
   return { message, contact };
 }
 
+/** Where a received message comes from: /v1's receive endpoint, or the admin API's simulation (`at`: where its fields are, for errors). */
+export interface Origin {
+  source: "api_receive" | "simulated";
+  at: string;
+}
+
+const RECEIVE_ENDPOINT: Origin = { source: "api_receive", at: "customData." };
+
 /**
  * POST /incoming_custom_channel_message: the message stored once per messageSid (a second time
  * answers the first's id), its contact created or found; the engine hears `message.received`.
  */
-export async function receiveMessage(domain: Domain, owner: AccountRecord, input: Schemas["ReceiveCustomChannelMessageInput"]): Promise<{ message: MessageRecord; duplicate: boolean }> {
+export async function receiveMessage(
+  domain: Domain,
+  owner: AccountRecord,
+  input: Schemas["ReceiveCustomChannelMessageInput"],
+  origin: Origin = RECEIVE_ENDPOINT,
+): Promise<{ message: MessageRecord; duplicate: boolean }> {
   const data = input.customData;
   // Two names for one id: two different values would leave one of them unchecked for duplicates.
   if (data.messageSid !== undefined && data.id !== undefined && data.messageSid !== data.id) {
@@ -99,21 +112,11 @@ export async function receiveMessage(domain: Domain, owner: AccountRecord, input
   const seen = first();
   if (seen) return { message: seen, duplicate: true };
   requireCampaign(domain, owner, data.campaignId);
-  if (data.mediaUrl !== undefined && data.mediaUrl !== null) {
-    const size = await checkMedia(data.mediaUrl, data.mediaContentType ?? "", domain.limits.maxMediaBytes);
-    // The media check awaited: the same sid may have been stored meanwhile.
-    const raced = first();
-    if (raced) return { message: raced, duplicate: true };
-    // Checked here, with nothing awaited between it and the store: two messages checked at once
-    // cannot both take the last of the account's allowance.
-    checkAccountMedia(domain, owner, size);
-  }
+  // The media check awaits: the same sid may have been stored meanwhile.
+  const raced = await checkInboundMedia(domain, owner, data, origin.at, first);
+  if (raced) return { message: raced, duplicate: true };
   const contact = contactForSender(domain, owner, data.fromId, data.channel ?? null, data);
-  const message = writable(domain).message.insert({
-    id: domain.ids.id("msg_"),
-    accountId: owner.id,
-    contactId: contact.id,
-    direction: "inbound",
+  const message = storeInbound(domain, contact, {
     channel: data.channel ?? "custom",
     messageSid: sid,
     fromId: data.fromId,
@@ -126,13 +129,53 @@ export async function receiveMessage(domain: Domain, owner: AccountRecord, input
     mediaContentType: data.mediaUrl ? (data.mediaContentType ?? null) : null,
     reactionTo: data.reactionTo ?? null,
     campaignId: data.campaignId ?? null,
-    source: "api_receive",
+    source: origin.source,
+  });
+  return { message, duplicate: false };
+}
+
+/** What a received message is, besides what every one has (its id, account, contact, direction, time). */
+export type Inbound = Pick<
+  MessageRecord,
+  "channel" | "messageSid" | "fromId" | "toId" | "messageType" | "body" | "status" | "mediaUrl" | "mediaContentType" | "reactionTo" | "campaignId" | "source"
+>;
+
+/** Stores a message from the contact and tells the engine (`message.received`), which answers it. */
+export function storeInbound(domain: Domain, contact: ContactRecord, inbound: Inbound): MessageRecord {
+  const message = writable(domain).message.insert({
+    id: domain.ids.id("msg_"),
+    accountId: contact.accountId,
+    contactId: contact.id,
+    direction: "inbound",
+    ...inbound,
     error: null,
     botOutcome: null,
     createdAt: timestamp(domain),
   });
   publish(domain, { type: "message.received", message, contact });
-  return { message, duplicate: false };
+  return message;
+}
+
+/**
+ * Checks a received message's media (its file against its type, the account's allowance); then,
+ * with nothing awaited before the caller stores it, `stored()` says whether the same message was
+ * stored meanwhile (returned, to answer as a duplicate).
+ */
+export async function checkInboundMedia(
+  domain: Domain,
+  owner: AccountRecord,
+  data: { mediaUrl?: string | null; mediaContentType?: string | null },
+  at: string,
+  stored: () => MessageRecord | undefined = () => undefined,
+): Promise<MessageRecord | undefined> {
+  if (data.mediaUrl === undefined || data.mediaUrl === null) return undefined;
+  const size = await checkMedia(data.mediaUrl, data.mediaContentType ?? "", domain.limits.maxMediaBytes, at);
+  const raced = stored();
+  if (raced) return raced;
+  // Checked here, with nothing awaited between it and the store: two messages checked at once
+  // cannot both take the last of the account's allowance.
+  checkAccountMedia(domain, owner, size, at);
+  return undefined;
 }
 
 /**
@@ -140,14 +183,14 @@ export async function receiveMessage(domain: Domain, owner: AccountRecord, input
  * sender of large data URLs grows the state (memory, the data file) as far as it likes. 413: the
  * message is valid, and the same file is accepted by an account with room for it.
  */
-function checkAccountMedia(domain: Domain, owner: AccountRecord, size: number) {
+function checkAccountMedia(domain: Domain, owner: AccountRecord, size: number, at: string) {
   const stored = domain.store.message.tally("mediaBytes", owner.id);
   const limit = domain.limits.maxAccountMediaBytes;
   if (size === 0 || stored + size <= limit) return;
   throw new HttpError(
     413,
     "MEDIA_STORAGE_FULL",
-    `This account's messages already hold ${exactSize(stored)} of media; the file in customData.mediaUrl, ${exactSize(size)}, ` +
+    `This account's messages already hold ${exactSize(stored)} of media; the file in ${at}mediaUrl, ${exactSize(size)}, ` +
       `would take them past the per-account media limit of ${exactSize(limit)}. Send it as a public https:// URL (stored as given, not counted), ` +
       "or have the server's state reset or its limit raised (--max-account-media).",
   );

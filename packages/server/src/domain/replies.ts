@@ -1,7 +1,8 @@
 /**
  * Replies to a contact, from the bot or typed by a person: on a custom channel they are charged,
- * recorded and delivered to the account's Custom Channel Webhook URL; a hand-off raises a team
- * alert and pauses the bot for the contact.
+ * recorded and delivered to the account's Custom Channel Webhook URL; on a built-in channel
+ * (messaging app, SMS, ...) charged and recorded as sent there, with no webhook, as the opening
+ * messages are; a hand-off raises a team alert and pauses the bot for the contact.
  */
 import type { AccountRecord, AlertRecord, CampaignRecord, ContactRecord, MessageRecord } from "../store/models.js";
 import { ownedBy, publish, timestamp, writable, type Domain } from "./domain.js";
@@ -40,6 +41,18 @@ export function reply(
     payload: { contactId: contact.id, messageId: message.id, userId: account.userId, body, toId: contact.fromId, channel },
   });
   return message;
+}
+
+/**
+ * The bot's reply on a built-in channel (to a message the contact sent there): charged as the
+ * opening and human messages are, and recorded as sent on that channel to the contact's phone.
+ * The interface sends reply webhooks for custom channels only, so none is sent. Without credits,
+ * recorded as not sent.
+ */
+export function replyOnChannel(domain: Domain, account: AccountRecord, contact: ContactRecord, body: string, channel: string, campaignId: string | null): MessageRecord {
+  const outbound = { contact, channel, body, source: "bot", toId: contact.phone, campaignId } as const;
+  if (!charge(domain, account, contact, "bot_reply")) return recordOutbound(domain, { ...outbound, status: "not_sent", error: NO_CREDITS });
+  return recordOutbound(domain, { ...outbound, status: "sent" });
 }
 
 /**

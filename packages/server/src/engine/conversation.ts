@@ -1,14 +1,16 @@
 /**
  * A received message's last two steps: the bot answers if it is active, and the reply goes to the
- * account's Custom Channel Webhook URL (domain/replies.ts). Nothing is sent for the received
- * message itself. Any message from a contact cancels the follow-ups waiting for them.
+ * account's Custom Channel Webhook URL (domain/replies.ts), or, to a message on a built-in
+ * channel (a simulated one), is recorded as sent there with no webhook. Nothing is sent for the
+ * received message itself. Any message from a contact cancels the follow-ups waiting for them.
  */
 import { settingsOf } from "../domain/campaigns.js";
 import { updateContact } from "../domain/contacts.js";
 import { costOf } from "../domain/credits.js";
 import { ownedBy, type Domain } from "../domain/domain.js";
 import { setBotOutcome } from "../domain/messages.js";
-import { handOff, reply } from "../domain/replies.js";
+import { handOff, reply, replyOnChannel } from "../domain/replies.js";
+import { onBuiltInChannel } from "../domain/simulated.js";
 import type { BotOutcome } from "../events/events.js";
 import { toAdminContact, toCampaign, toMessage } from "../records/present-admin.js";
 import type { AccountRecord, CampaignRecord, ContactRecord, MessageRecord } from "../store/models.js";
@@ -120,12 +122,17 @@ export function startConversations({ domain, scheduler, bot, onError }: Conversa
     if (!result) return outcome("no_answer");
     const still = campaignFor(message, contact, account);
     if ("outcome" in still) return outcome(still.outcome);
+    // On the channel the message came on: a custom one's webhook, or a built-in one, with none.
+    const answerWith = (text: string) =>
+      onBuiltInChannel(message)
+        ? replyOnChannel(domain, account, contact, text, message.channel, campaign.id)
+        : reply(domain, account, contact, text, "bot", message.channel, campaign.id);
     if ("handOff" in result) {
       handOff(domain, message, contact, campaign, result.handOff.reason);
-      if (result.handOff.reply) reply(domain, account, contact, result.handOff.reply, "bot", message.channel, campaign.id);
+      if (result.handOff.reply) answerWith(result.handOff.reply);
       return outcome("handed_off");
     }
-    const sent = reply(domain, account, contact, result.reply, "bot", message.channel, campaign.id);
+    const sent = answerWith(result.reply);
     return outcome(sent.status === "not_sent" ? "no_credits" : "replied");
   }
 }

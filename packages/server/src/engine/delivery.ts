@@ -7,13 +7,13 @@
  * limit in all; a delivery waiting for its turn is its stored record and job, nothing more, so a
  * receiver that is slow or down makes its own deliveries wait and holds up nothing else.
  */
-import { Webhook } from "standardwebhooks";
 import { currentUrl, giveUp, recordAttempt, retarget } from "../domain/deliveries.js";
 import type { Domain } from "../domain/domain.js";
-import { elapsedMs, startTimer } from "../shared/elapsed.js";
 import { webhookUrlProblem } from "../shared/webhook-url.js";
-import type { AccountRecord, DeliveryRecord } from "../store/models.js";
 import { DEFER, type Scheduler } from "./scheduler.js";
+import { postWebhook, type FetchLike } from "./webhook-post.js";
+
+export type { FetchLike } from "./webhook-post.js";
 
 export interface WebhookOptions {
   /** Time allowed for the receiver to answer, in real milliseconds. Default 10 000. */
@@ -44,8 +44,6 @@ export const WEBHOOK_DEFAULTS: WebhookOptions = {
   concurrencyPerUrl: 4,
   concurrency: 64,
 };
-
-export type FetchLike = (request: Request) => Promise<Response>;
 
 export interface DeliveryDeps {
   domain: Domain;
@@ -91,7 +89,7 @@ export function startDeliveries({ domain, scheduler, fetch, options, random }: D
     if (problem) return giveUp(domain, delivery, `Not delivered: the ${setting} ${problem}`);
     if (url !== delivery.url) retarget(domain, delivery, url);
     const startedAt = clock.now();
-    const outcome = signal.aborted ? DEFER : await send(delivery, account, url, signal);
+    const outcome = signal.aborted ? DEFER : await postWebhook(fetch, { url, secret: account.webhookSecret, webhookId: delivery.webhookId, payload: delivery.payload }, options.timeoutMs, signal);
     // Stopping or replacing the state: the attempt did not happen (or its end is unknown); its job stays.
     if (outcome === DEFER || signal.aborted) return DEFER;
     const number = delivery.attempts + 1;
@@ -108,83 +106,4 @@ export function startDeliveries({ domain, scheduler, fetch, options, random }: D
     const base = Math.min(options.maxDelayMs, options.initialDelayMs * options.factor ** (number - 1));
     return Math.round(base * (1 + options.jitter * (2 * random() - 1)));
   }
-
-  async function send(delivery: DeliveryRecord, account: AccountRecord, url: string, stop: AbortSignal) {
-    // Receivers check webhook-timestamp against their own clock, so it is wall-clock time even
-    // when the server runs on a virtual clock.
-    const sentAt = new Date();
-    const webhookTimestamp = Math.floor(sentAt.getTime() / 1000);
-    const webhookSignature = new Webhook(account.webhookSecret).sign(delivery.webhookId, sentAt, delivery.payload);
-    const headers = {
-      "content-type": "application/json",
-      "user-agent": "Intake-Webhooks/1.0",
-      "webhook-id": delivery.webhookId,
-      "webhook-timestamp": String(webhookTimestamp),
-      "webhook-signature": webhookSignature,
-    };
-    // Kept with the attempt, so the admin API (and the dashboard) show what the receiver was sent.
-    const signed = { webhookTimestamp, webhookSignature };
-    const started = startTimer();
-    const took = () => elapsedMs(started);
-    // One signal for the timeout and the stop, its listener on the stop removed once done: a
-    // composite (AbortSignal.any) of the server-long stop signal is freed only by the collector's
-    // finalizers, which fall behind under a stream of attempts.
-    const controller = new AbortController();
-    const { signal } = controller;
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort(new DOMException("timed out", "TimeoutError"));
-    }, options.timeoutMs);
-    const onStop = () => controller.abort(stop.reason);
-    if (stop.aborted) onStop();
-    else stop.addEventListener("abort", onStop, { once: true });
-    try {
-      // Raced against the signal too, so an injected fetch that ignores it still times out.
-      const response = await untilAborted(fetch(new Request(url, { method: "POST", headers, body: delivery.payload, redirect: "manual", signal })), signal);
-      const text = (await untilAborted(response.text(), signal).catch(() => "")).slice(0, 500);
-      const ok = response.status >= 200 && response.status < 300;
-      return {
-        ...signed,
-        status: response.status,
-        durationMs: took(),
-        error: ok ? null : `HTTP ${response.status}${text ? `: ${text}` : ""}`,
-        retryAfterMs: retryAfter(response.headers.get("retry-after")),
-      };
-    } catch (error) {
-      const reason = timedOut ? new DOMException("timed out", "TimeoutError") : error;
-      return { ...signed, status: null, durationMs: took(), error: describe(reason, options.timeoutMs), retryAfterMs: null };
-    } finally {
-      clearTimeout(timer);
-      stop.removeEventListener("abort", onStop);
-    }
-  }
-}
-
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const abort = () => reject(signal.reason);
-    signal.addEventListener("abort", abort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
-  });
-}
-
-function retryAfter(value: string | null): number | null {
-  if (!value) return null;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
-}
-
-function describe(error: unknown, timeoutMs: number): string {
-  if (error instanceof DOMException && error.name === "TimeoutError") return `No answer within ${timeoutMs} ms.`;
-  const parts: string[] = [];
-  for (let e: unknown = error, depth = 0; e && depth < 4; depth++) {
-    const { message, code } = e as { message?: string; code?: string };
-    if (code === "ECONNREFUSED") return "The connection was refused.";
-    if (message) parts.push(message);
-    e = (e as { cause?: unknown }).cause;
-  }
-  return parts.join(": ") || "The request failed.";
 }

@@ -12,6 +12,8 @@ import { startConversations } from "./conversation.js";
 import { WEBHOOK_DEFAULTS, startDeliveries, type FetchLike, type WebhookOptions } from "./delivery.js";
 import { FUNNEL_DEFAULTS, startFunnel, type FunnelOptions } from "./funnel.js";
 import { Scheduler } from "./scheduler.js";
+import { sendTestWebhook } from "./test-webhook.js";
+import type { AccountRecord } from "../store/models.js";
 
 export interface EngineOptions {
   bot?: Bot;
@@ -31,7 +33,8 @@ export type Engine = ReturnType<typeof createEngine>;
 
 export function createEngine({ domain, fetch, onError, sequential }: EngineDeps, options: EngineOptions = {}) {
   const scheduler = new Scheduler(domain, onError, sequential);
-  startDeliveries({ domain, scheduler, fetch, options: { ...WEBHOOK_DEFAULTS, ...options.webhooks }, random: () => domain.ids.random() });
+  const webhooks = { ...WEBHOOK_DEFAULTS, ...options.webhooks };
+  startDeliveries({ domain, scheduler, fetch, options: webhooks, random: () => domain.ids.random() });
   startConversations({ domain, scheduler, bot: options.bot ?? defaultBot, onError });
   const funnel = startFunnel({ domain, scheduler, options: { ...FUNNEL_DEFAULTS, ...options.funnel } });
 
@@ -78,6 +81,8 @@ export function createEngine({ domain, fetch, onError, sequential }: EngineDeps,
       await scheduler.settle();
       clockAdvanced(domain);
     },
+    /** One signed POST to the account's webhook URL now, with a sample payload; not a delivery. */
+    testWebhook: (account: AccountRecord) => sendTestWebhook(domain, fetch, account, webhooks.timeoutMs),
     /** Stops, aborting webhook attempts in flight; what did not finish stays stored for a restart. */
     close: () => scheduler.close(),
   };

@@ -2935,8 +2935,8 @@ export const adminDocument: OpenApiDocument = {
           "string",
           "null"
         ],
-        "format": "uri",
-        "description": "Where webhooks go: an `https://` URL, or `http://` to a loopback host (`localhost`, `127.0.0.0/8`, `[::1]`), or `http://` to any host when the server runs with `--allow-http-webhooks` (`allowHttpWebhooks` in code). Other schemes (`data:`, `file:`, `javascript:`, `ftp:`…) and URLs with a user name or password are 400 `VALIDATION_ERROR` saying what is accepted; in a seed, the message names the account. A stored URL that does not pass (from a snapshot, say) fails its deliveries at once, with nothing sent."
+        "format": "uri-reference",
+        "description": "Where webhooks go: an `https://` URL, or `http://` to a loopback host (`localhost`, `127.0.0.0/8`, `[::1]`), or `http://` to any host when the server runs with `--allow-http-webhooks` (`allowHttpWebhooks` in code); or the path `/__inbox/<accountId>`, which means this server's own webhook inbox, whatever its port: webhooks to it are handed to the server's own core in process (no network, no certificate), under the node adapter, msw or `createIntake` alike, and the URL is stored and shown as written. Other schemes (`data:`, `file:`, `javascript:`, `ftp:`…), other paths and URLs with a user name or password are 400 `VALIDATION_ERROR` saying what is accepted; in a seed, the message names the account. A stored URL that does not pass (from a snapshot, say) fails its deliveries at once, with nothing sent."
       },
       "AccountInput": {
         "type": "object",
@@ -4714,7 +4714,9 @@ export const adminDocument: OpenApiDocument = {
           "reactionTo": {
             "type": "string",
             "minLength": 1,
-            "description": "For a reaction, the `messageSid` (or id) of the message it reacts to."
+            "maxLength": 256,
+            "pattern": "\\S",
+            "description": "For a reaction (and only then, where it is required), the `messageSid` (or id) of the message it reacts to, stored as given."
           },
           "mediaUrl": {
             "type": [
@@ -4728,9 +4730,74 @@ export const adminDocument: OpenApiDocument = {
               "string",
               "null"
             ],
-            "description": "The file's MIME type; required with `mediaUrl`."
+            "maxLength": 255,
+            "pattern": "^[A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+-]+(\\s*;.*)?$",
+            "x-intake-error": "mediaContentType must be a MIME type such as image/png.",
+            "description": "The file's MIME type; required with `mediaUrl`, and it must match the file (a data URL's bytes are sniffed)."
           }
-        }
+        },
+        "allOf": [
+          {
+            "if": {
+              "required": [
+                "mediaUrl"
+              ],
+              "properties": {
+                "mediaUrl": {
+                  "type": "string"
+                }
+              }
+            },
+            "then": {
+              "required": [
+                "mediaContentType"
+              ],
+              "x-intake-error": "mediaContentType is required when mediaUrl is given.",
+              "properties": {
+                "mediaContentType": {
+                  "type": "string",
+                  "x-intake-error": "mediaContentType is required when mediaUrl is given."
+                }
+              }
+            }
+          },
+          {
+            "if": {
+              "required": [
+                "messageType"
+              ],
+              "properties": {
+                "messageType": {
+                  "const": "reaction"
+                }
+              }
+            },
+            "then": {
+              "required": [
+                "reactionTo"
+              ],
+              "properties": {
+                "reactionTo": {
+                  "type": "string"
+                }
+              },
+              "x-intake-error": "reactionTo is required for a reaction: the messageSid or id of the message reacted to."
+            },
+            "else": {
+              "not": {
+                "required": [
+                  "reactionTo"
+                ],
+                "properties": {
+                  "reactionTo": {
+                    "type": "string"
+                  }
+                }
+              },
+              "x-intake-error": "reactionTo is only for messageType \"reaction\"."
+            }
+          }
+        ]
       },
       "TestWebhookResult": {
         "type": "object",

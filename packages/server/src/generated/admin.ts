@@ -913,8 +913,8 @@ export interface components {
             createdAt: string;
         };
         /**
-         * Format: uri
-         * @description Where webhooks go: an `https://` URL, or `http://` to a loopback host (`localhost`, `127.0.0.0/8`, `[::1]`), or `http://` to any host when the server runs with `--allow-http-webhooks` (`allowHttpWebhooks` in code). Other schemes (`data:`, `file:`, `javascript:`, `ftp:`…) and URLs with a user name or password are 400 `VALIDATION_ERROR` saying what is accepted; in a seed, the message names the account. A stored URL that does not pass (from a snapshot, say) fails its deliveries at once, with nothing sent.
+         * Format: uri-reference
+         * @description Where webhooks go: an `https://` URL, or `http://` to a loopback host (`localhost`, `127.0.0.0/8`, `[::1]`), or `http://` to any host when the server runs with `--allow-http-webhooks` (`allowHttpWebhooks` in code); or the path `/__inbox/<accountId>`, which means this server's own webhook inbox, whatever its port: webhooks to it are handed to the server's own core in process (no network, no certificate), under the node adapter, msw or `createIntake` alike, and the URL is stored and shown as written. Other schemes (`data:`, `file:`, `javascript:`, `ftp:`…), other paths and URLs with a user name or password are 400 `VALIDATION_ERROR` saying what is accepted; in a seed, the message names the account. A stored URL that does not pass (from a snapshot, say) fails its deliveries at once, with nothing sent.
          */
         WebhookUrl: string | null;
         AccountInput: {
@@ -1385,13 +1385,13 @@ export interface components {
              * @enum {string}
              */
             messageType?: "text" | "reaction";
-            /** @description For a reaction, the `messageSid` (or id) of the message it reacts to. */
+            /** @description For a reaction (and only then, where it is required), the `messageSid` (or id) of the message it reacts to, stored as given. */
             reactionTo?: string;
             /** @description A public `https://` URL, or a data URL (`data:<MIME_TYPE>;base64,<DATA>`). */
             mediaUrl?: string | null;
-            /** @description The file's MIME type; required with `mediaUrl`. */
+            /** @description The file's MIME type; required with `mediaUrl`, and it must match the file (a data URL's bytes are sniffed). */
             mediaContentType?: string | null;
-        };
+        } & (unknown & unknown);
         TestWebhookResult: {
             /** @description Where it was sent (an inbox URL as the account stores it, `/__inbox/…`). */
             url: string;

@@ -9,7 +9,7 @@ import type { ErrorShape } from "../shared/errors.js";
 import type { AccountRecord } from "../store/models.js";
 import type { ApiRequest } from "./exchange.js";
 
-export type Area = "api" | "admin" | "dashboard";
+export type Area = "api" | "admin" | "dashboard" | "inbox";
 
 export interface Route {
   area: Area;

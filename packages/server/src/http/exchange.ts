@@ -9,6 +9,8 @@ import { badRequest, errorBody, type ErrorShape, type HttpError } from "../share
 /** Header lookup by name, case-insensitive (Headers has it; so does a node request's header map). */
 export interface HeaderReader {
   get(name: string): string | null;
+  /** Every header, names in lower case, repeated ones joined (Headers has it; the webhook inbox records them all). */
+  entries?(): Iterable<[string, string]>;
 }
 
 export interface ApiRequest {

@@ -7,6 +7,7 @@
  * | /v1 (and any request an adapter refused) | record, hold for the data file, adapter's refusal, HTTPS, route, faults, API key, rate limit, validate, account still current, operation |
  * | /__admin | hold for the data file, HTTPS, route, admin token, validate, operation |
  * | /__dashboard | security headers, HTTPS, route, file |
+ * | /__inbox | HTTPS, route, inbox (record the request, answer the account's chosen status) |
  *
  * Nothing is written until every check before the operation has passed. The door has one HTTPS
  * rule for every area (below) and one error-shape rule (exchange.ts's `errorResponse`, which the
@@ -24,6 +25,8 @@ import { secureDashboard, serveDashboard, type DashboardFiles } from "./dashboar
 import { answerOf, errorResponse, type ApiRequest, type ApiResponse, type HeaderReader, type Result } from "./exchange.js";
 import { injectFaults, type Faults } from "./faults.js";
 import { holdAnswer, recordRequest, type AnswerHold } from "./answered.js";
+import { INBOX_ROUTES, receiveAtInbox } from "./inbox.js";
+import type { Inbox } from "../inbox/inbox.js";
 import { BASES, createRouter, DASHBOARD_ROUTES, requireRoute, routesOf } from "./routes.js";
 import { validateRequest } from "./input.js";
 import { compileApiValidators, type OperationValidator } from "./validation.js";
@@ -44,6 +47,8 @@ export interface FrontDoorOptions {
     validator(operationId: string): OperationValidator;
     token: string;
   };
+  /** The webhook inbox, which /__inbox/{accountId} records requests in. */
+  inbox: Inbox;
   /** The dashboard's files, once an adapter that serves them gave them. */
   dashboardFiles: () => DashboardFiles | undefined;
   rateLimiter: RateLimiter;
@@ -70,7 +75,7 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
   const { domain, onError } = options;
   const { store, events, clock } = domain;
   const now = () => clock.now();
-  const router = createRouter({ api: routesOf(document, "api"), admin: routesOf(options.admin.document, "admin"), dashboard: DASHBOARD_ROUTES });
+  const router = createRouter({ api: routesOf(document, "api"), admin: routesOf(options.admin.document, "admin"), dashboard: DASHBOARD_ROUTES, inbox: INBOX_ROUTES });
   const apiValidators = compileApiValidators(document);
   const version = () => store.version;
 
@@ -113,6 +118,11 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
       .then(requireHttps(options.trustForwardedProto))
       .then(requireRoute)
       .then(serveDashboard(options.dashboardFiles))
+      .compose(ends),
+    inbox: Chain.start()
+      .then(requireHttps(options.trustForwardedProto))
+      .then(requireRoute)
+      .then(receiveAtInbox(options.inbox, store, options.maxBodyBytes))
       .compose(ends),
   };
 

@@ -1,16 +1,18 @@
 /**
  * Where requests go: one table for the whole service. /v1 and /__admin are read from their
  * contracts (each path and method an operation, with the auth forms it accepts and the error
- * shape it answers in); /__dashboard is the dashboard's files. Any other path is the API's, which
+ * shape it answers in); /__dashboard is the dashboard's files; /__inbox the webhook inbox's one
+ * route (http/inbox.ts). Any other path is the API's, which
  * answers it 404; a method the path does not take is 405, in the words of the part of the service
  * the path is in.
  */
 import { AUTH_SCHEMES, listOperations, schemesOf, type AuthForm, type OpenApiDocument } from "@intake/spec";
 import { HttpError, type ErrorShape } from "../shared/errors.js";
+import { INBOX_BASE } from "../shared/webhook-url.js";
 import type { Step } from "./compose.js";
 import { add, type Area, type Route, type RouteMatch, type Routed } from "./context.js";
 
-export const BASES: Record<Area, string> = { api: "/v1", admin: "/__admin", dashboard: "/__dashboard" };
+export const BASES: Record<Area, string> = { api: "/v1", admin: "/__admin", dashboard: "/__dashboard", inbox: INBOX_BASE };
 
 const FORM_OF_SCHEME = Object.fromEntries(Object.entries(AUTH_SCHEMES).map(([form, scheme]) => [scheme, form])) as Record<string, AuthForm>;
 
@@ -111,6 +113,10 @@ const WORDS: Record<Area, { notFound: (method: string, pathname: string) => stri
   dashboard: {
     notFound: (_, pathname) => `No dashboard page at ${pathname}.`,
     path: () => "the dashboard",
+  },
+  inbox: {
+    notFound: (_, pathname) => `No inbox at ${pathname}: an account's webhook inbox is ${BASES.inbox}/<accountId>.`,
+    path: (template) => `${BASES.inbox}${template.replace("{accountId}", "<accountId>")} (the webhook inbox)`,
   },
 };
 

@@ -15,3 +15,11 @@ export const MAX_KEPT_BODY_CHARS = 64 * 1024;
 export function keptBody(text: string | null): string | null {
   return text !== null && text.length > MAX_KEPT_BODY_CHARS ? JSON.stringify({ truncated: true, characters: text.length }) : text;
 }
+
+/**
+ * A text kept to its first MAX_KEPT_BODY_CHARS characters, then a note of how long it was (what
+ * the webhook inbox keeps of a body: its start is what a person reads).
+ */
+export function keptHead(text: string): string {
+  return text.length > MAX_KEPT_BODY_CHARS ? `${text.slice(0, MAX_KEPT_BODY_CHARS)}\n[... ${text.length - MAX_KEPT_BODY_CHARS} more characters not kept; ${text.length} in all]` : text;
+}
