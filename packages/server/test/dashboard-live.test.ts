@@ -315,23 +315,34 @@ describe("acting from the dashboard", () => {
   }, 60_000);
 });
 
-/** The Fit Club's pages, with a record of each kind where a page shows one. */
+/** The Fit Club's pages, with a record of each kind where a page shows one: a conversation on a custom channel with a file and a webhook. */
 async function everyPage(): Promise<string[]> {
-  const contacts = await admin(setup, "GET", "/contacts?accountId=acc_fit&q=Cora");
-  return ["contacts", `contacts/${contacts[0].id}`, "lists", `lists/${listId}`, "campaigns", `campaigns/${campaignId}`, "deliveries", "inbox", "queue", "alerts", "journal", "faults", "settings"];
+  const customData = { fromId: "+14155550190", toId: "fit-club", channel: "whatsapp-bridge", firstName: "Nia", lastName: "Narrow-Screen-With-A-Long-Name" };
+  await (await custom()).receive({ customData: { ...customData, messageSid: "SM-narrow-1", body: "How much is a membership? ".repeat(8), mediaUrl: `https://files.example.com/${"long-path/".repeat(12)}form.pdf`, mediaContentType: "application/pdf" } });
+  const [contact] = await admin(setup, "GET", "/contacts?accountId=acc_fit&q=%2B14155550190");
+  return ["contacts", `contacts/${contact.id}`, "lists", `lists/${listId}`, "campaigns", `campaigns/${campaignId}`, "deliveries", "inbox", "queue", "alerts", "journal", "faults", "settings"];
 }
 
 describe("the dashboard on a phone", () => {
   it("has no horizontal scroll at 420 px and no serious or critical accessibility violation on any page, the inbox's included", async () => {
-    // Something in the inbox, a retry in the queue.
+    // Something in the inbox.
+    await admin(setup, "PATCH", "/accounts/acc_fit", { webhookUrl: "/__inbox/acc_fit" });
     await admin(setup, "POST", "/accounts/acc_fit/test-webhook");
     const { page, problems } = await openAt("contacts", { viewport: { width: 420, height: 900 } });
     for (const path of await everyPage()) {
       await page.goto(`${new URL(setup.cli.info.dashboardUrl).origin}/__dashboard/${path}?account=acc_fit`);
       await page.locator("main h1").waitFor();
       await settled(page);
-      const [scrollWidth, clientWidth] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
-      expect(scrollWidth, `${path} scrolls sideways at 420 px`).toBeLessThanOrEqual(clientWidth);
+      const { scrollWidth, clientWidth, over } = await page.evaluate(() => {
+        const { scrollWidth, clientWidth } = document.documentElement;
+        // What sticks out, to say where in a failure.
+        const over = [...document.querySelectorAll("body *")]
+          .filter((element) => element.getBoundingClientRect().right > clientWidth + 0.5)
+          .slice(-3)
+          .map((element) => `${element.tagName.toLowerCase()}.${element.className}: ${element.textContent?.slice(0, 60)}`);
+        return { scrollWidth, clientWidth, over };
+      });
+      expect(scrollWidth, `${path} scrolls sideways at 420 px: ${over.join(" | ")}`).toBeLessThanOrEqual(clientWidth);
       expect(await accessibilityProblems(page), path).toEqual([]);
     }
     // Every link of the navigation is on the screen, none hidden behind another.

@@ -219,7 +219,7 @@ describe("the dashboard in a browser", () => {
     await page.goto(`${base}/__dashboard/`);
     expect(await accessibilityProblems(page), "login").toEqual([]);
     await page.goto(setup.cli.info.dashboardUrl);
-    const pages = ["contacts", `contacts/${contactId}`, "lists", `lists/${listId}`, "campaigns", `campaigns/${campaignId}`, "deliveries", "queue", "alerts", "journal", "faults", "settings"];
+    const pages = ["contacts", `contacts/${contactId}`, "lists", `lists/${listId}`, "campaigns", `campaigns/${campaignId}`, "deliveries", "inbox", "queue", "alerts", "journal", "faults", "settings"];
     for (const path of pages) {
       await page.goto(`${base}/__dashboard/${path}?account=acc_fit`);
       await page.locator("main h1").waitFor();
