@@ -86,6 +86,17 @@ export function Inbox({ accountId, account }: PageProps) {
   );
 }
 
+/** Whether a request's Standard Webhooks signature verified with the account's secret, and why not. */
+export function Signature({ signature: { verified, reason } }: { signature: InboxRequest["signature"] }) {
+  if (verified) return <span class="badge state-delivered">✓ Signature verified</span>;
+  return (
+    <>
+      <span class="badge bad">✗ Signature not verified</span>
+      {reason ? <span class="reason error-text">Why: {reason}</span> : null}
+    </>
+  );
+}
+
 /** Whether this account's webhooks come here. */
 function InUse({ url, webhookUrl }: { url: string; webhookUrl: string | null | undefined }) {
   if (webhookUrl === url) return <p class="note">This account's Custom Channel Webhook URL is this inbox: its reply webhooks come here.</p>;
@@ -106,7 +117,6 @@ function Body({ text }: { text: string }) {
 }
 
 function Received({ request }: { request: InboxRequest }) {
-  const { verified, reason } = request.signature;
   const answered = request.answeredStatus;
   return (
     <li class="card received" data-inbox-request-id={request.id}>
@@ -114,8 +124,8 @@ function Received({ request }: { request: InboxRequest }) {
         <Time at={request.receivedAt} /> {request.method}
       </h3>
       <p class="badges">
-        {verified ? <span class="badge state-delivered">✓ Signature verified</span> : <span class="badge bad">✗ Signature not verified{reason ? `: ${reason}` : ""}</span>}
         <span class={`badge ${answered >= 200 && answered < 300 ? "state-delivered" : "bad"}`}>Answered {answered}</span>
+        <Signature signature={request.signature} />
       </p>
       <dl class="facts">
         <dt>webhook-id</dt>

@@ -10,6 +10,7 @@ import { formValue, InputField } from "../ui/fields.js";
 import { useAction } from "../ui/load.js";
 import { ErrorNote, Note } from "../ui/page.js";
 import { duration, Link } from "../ui/text.js";
+import { Signature } from "./inbox.js";
 
 type Settled = { account: Account; reloadAccounts: () => void };
 
@@ -107,8 +108,7 @@ function TestResult({ result }: { result: Tested }) {
       {error ? <p class="error-text">{error}</p> : null}
       {signature ? (
         <p>
-          The inbox received it:{" "}
-          {signature.verified ? <span class="badge state-delivered">✓ Signature verified</span> : <span class="badge bad">✗ Signature not verified{signature.reason ? `: ${signature.reason}` : ""}</span>}
+          The inbox received it: <Signature signature={signature} />
         </p>
       ) : null}
     </div>
