@@ -10,6 +10,8 @@ export const seed: Seed = {
       id: "acc_shop",
       name: "Shop",
       apiKey: API_KEY,
+      // Reply webhooks go to the server's own inbox (GET /__admin/inbox/acc_shop), whatever its port.
+      webhookUrl: "/__inbox/acc_shop",
       credits: 100,
       campaigns: [
         {

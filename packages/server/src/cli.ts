@@ -88,8 +88,10 @@ async function main() {
   // due while the server was down) run from the next microtask on, and what they change is saved
   // like any other change. A new data file holds the starting state at once, so a crash before any
   // change loses nothing.
+  let restored = false;
   const { intake, persistence } = await loadState(file, async () => {
     const snapshot = file?.read();
+    restored = snapshot !== undefined;
     // A seed's references (a list's campaignId, say) are checked as it is applied: the error names the file.
     const intake = seeded(snapshot ? undefined : args.seed, () => createIntake({ ...options, seed, bot, snapshot, onError }));
     // From the start: restored work that is due runs from the next microtask on.
@@ -111,6 +113,9 @@ async function main() {
   });
   // The token goes in the fragment: browsers never send it, so it reaches no request line or log.
   const dashboardUrl = `${server.dashboardUrl}#token=${encodeURIComponent(intake.adminToken)}`;
+
+  // The demo's first conversation, its reply delivered to the inbox before the server says it is ready.
+  if (args.demo && !restored) await demo.startDemo(intake.admin);
 
   // Ready for a stop before saying so: a program may send SIGTERM the moment it reads the line below.
   stopOnSignals(server, intake, persistence);

@@ -1,8 +1,11 @@
 /**
  * The built-in demo (`intake-server --demo`, `npm start`): a business with a Live funnel campaign
- * and its list, and an agency with a sub-account on auto-recharge. The keys are fixed so the
- * README's commands work as printed; never use them outside a local demo.
+ * and its list, a lead on its custom channel, and an agency with a sub-account on auto-recharge.
+ * Every account's webhooks go to its own inbox in the server (`/__inbox/<accountId>`), so they
+ * show as delivered with no receiver of one's own. The keys are fixed so the README's commands
+ * work as printed; never use them outside a local demo.
  */
+import type { AdminClient } from "./client.js";
 import type { Seed } from "../domain/state.js";
 
 export const DEMO_KEYS = {
@@ -26,7 +29,10 @@ export const DEMO_SEED: Seed = {
       userId: "usr_acme_owner",
       apiKey: DEMO_KEYS.business,
       webhookSecret: DEMO_WEBHOOK_SECRETS.business,
+      webhookUrl: "/__inbox/acc_acme",
       credits: 500,
+      // Messages from custom-channel senders the funnel has not reached go to its bot too.
+      defaultCampaignId: "cmp_spring",
       campaigns: [
         {
           id: "cmp_spring",
@@ -53,7 +59,11 @@ export const DEMO_SEED: Seed = {
         },
       ],
       lists: [{ id: "lst_spring_leads", name: "Spring funnel leads", campaignId: "cmp_spring" }],
-      contacts: [{ id: "ct_demo_ada", phone: "+14155550100", firstName: "Ada", lastName: "Lovelace", email: "ada@example.com" }],
+      contacts: [
+        { id: "ct_demo_ada", phone: "+14155550100", firstName: "Ada", lastName: "Lovelace", email: "ada@example.com" },
+        // A lead who writes in on the custom channel (the site's chat): see startDemo.
+        { id: "ct_demo_grace", firstName: "Grace", lastName: "Hopper", fromId: "grace.hopper", customChannel: "site_chat" },
+      ],
     },
     {
       id: "acc_agency",
@@ -62,12 +72,15 @@ export const DEMO_SEED: Seed = {
       email: "billing@northwind.example",
       apiKey: DEMO_KEYS.agency,
       webhookSecret: DEMO_WEBHOOK_SECRETS.agency,
+      webhookUrl: "/__inbox/acc_agency",
+      autoRechargeUrl: "/__inbox/acc_agency",
       subaccounts: [
         {
           id: "sub_client_one",
           name: "Client One",
           email: "client-one@northwind.example",
           apiKey: DEMO_KEYS.subaccount,
+          webhookUrl: "/__inbox/sub_client_one",
           credits: 42,
           autoRecharge: { threshold: 10, amount: 500 },
         },
@@ -75,3 +88,18 @@ export const DEMO_SEED: Seed = {
     },
   ],
 };
+
+/** The message the demo's custom-channel lead sends as the server starts. */
+export const DEMO_FIRST_MESSAGE = { contactId: "ct_demo_grace", body: "Hi! How much is a membership?" } as const;
+
+/**
+ * What `--demo` does once its server is up, so the first page opened shows the service at work:
+ * the demo's custom-channel lead writes in (a simulated message, as POST
+ * /__admin/contacts/ct_demo_grace/inbound makes one), the campaign's bot answers, and the answer
+ * is delivered to the account's webhook inbox. Resolves once that delivery is done. A server that
+ * starts from a data file's state does not run it: that state is the one kept.
+ */
+export async function startDemo(admin: AdminClient): Promise<void> {
+  await admin.simulateInbound(DEMO_FIRST_MESSAGE.contactId, { body: DEMO_FIRST_MESSAGE.body });
+  await admin.settle();
+}
