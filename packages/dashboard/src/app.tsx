@@ -2,6 +2,7 @@
 import type { ComponentChildren, ComponentType } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { admin, onUnauthorized, token, type Account } from "./api/admin.js";
+import { ofType, useReloadOn } from "./api/live.js";
 import { Alerts } from "./pages/alerts.js";
 import { CampaignDetail } from "./pages/campaign.js";
 import { Campaigns } from "./pages/campaigns.js";
@@ -9,6 +10,7 @@ import { Contacts } from "./pages/contacts.js";
 import { Conversation } from "./pages/conversation.js";
 import { Deliveries } from "./pages/deliveries.js";
 import { Faults } from "./pages/faults.js";
+import { Inbox } from "./pages/inbox.js";
 import { Journal } from "./pages/journal.js";
 import { ListDetail } from "./pages/list.js";
 import { Lists } from "./pages/lists.js";
@@ -27,6 +29,7 @@ const PAGES: { path: string; label: string; Page: ComponentType<PageProps> }[] =
   { path: "/lists", label: "Lists", Page: Lists },
   { path: "/campaigns", label: "Campaigns", Page: Campaigns },
   { path: "/deliveries", label: "Deliveries", Page: Deliveries },
+  { path: "/inbox", label: "Inbox", Page: Inbox },
   { path: "/queue", label: "Queue & clock", Page: Queue },
   { path: "/alerts", label: "Alerts", Page: Alerts },
   { path: "/journal", label: "Journal", Page: Journal },
@@ -60,6 +63,8 @@ function Shell({ onLogOut }: { onLogOut: () => void }) {
   const accounts = useLoad(() => admin().accounts(), []);
   const chosen = query.get("account");
   const account = accounts.data?.find((a) => a.id === chosen);
+  // Every page reads the accounts from here: their names, settings, keys and credits.
+  useReloadOn(null, ofType("account.created", "account.updated", "credits.changed"), accounts.reload);
 
   useEffect(() => {
     // No account chosen (or one gone): the first, on the contacts page when at the root.

@@ -2,7 +2,9 @@
  * npm run screenshots: the README's pictures of the dashboard, taken from a real run. Starts the
  * built server with a virtual clock, plays a short funnel through /v1 and the admin API against a
  * local webhook receiver (its first answer a 503, so a retry shows), and photographs the
- * conversation and deliveries pages in Debian's Chromium.
+ * conversation and deliveries pages in Debian's Chromium at 1280 px; then points the webhook at the
+ * server's own inbox, lets the lead answer (simulated, as the dashboard does) and sends a test
+ * webhook, and photographs the inbox at 1280 px, and the conversation and inbox at 420 px.
  */
 import { createServer } from "node:http";
 import { mkdirSync } from "node:fs";
@@ -95,7 +97,27 @@ async function main() {
     await page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "Deliveries" }).click();
     await page.locator(".delivery").first().waitFor();
     await page.screenshot({ path: `${OUT}dashboard-deliveries.png`, fullPage: true });
-    console.log(`screenshots: ${OUT}dashboard-conversation.png, ${OUT}dashboard-deliveries.png`);
+
+    // The studio: the built-in inbox receives the next webhooks; the lead's answer simulated.
+    await admin("PATCH", "/accounts/acc_fit", { webhookUrl: "/__inbox/acc_fit" });
+    await admin("POST", "/clock/advance", { ms: 2 * 60_000 });
+    await admin("POST", "/accounts/acc_fit/test-webhook");
+    // Sam hands the conversation back to the bot, which answers the lead's next question.
+    await admin("PATCH", `/contacts/${contactId}`, { botPaused: false });
+    await admin("POST", `/contacts/${contactId}/inbound`, { body: "And how much is a membership for two?" });
+    await admin("POST", "/settle");
+    await page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "Inbox" }).click();
+    await page.locator("ol.inbox > li").nth(1).waitFor();
+    await page.screenshot({ path: `${OUT}dashboard-inbox.png`, fullPage: true });
+
+    const phone = await (await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 420, height: 900 }, deviceScaleFactor: 1 })).newPage();
+    await phone.goto(`${server.dashboardUrl}contacts/${contactId}?account=acc_fit#token=${TOKEN}`);
+    await phone.getByRole("list", { name: "Conversation" }).getByRole("listitem").nth(7).waitFor();
+    await phone.screenshot({ path: `${OUT}dashboard-conversation-420.png`, fullPage: true });
+    await phone.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "Inbox" }).click();
+    await phone.locator("ol.inbox > li").nth(1).waitFor();
+    await phone.screenshot({ path: `${OUT}dashboard-inbox-420.png`, fullPage: true });
+    console.log(`screenshots: ${["conversation", "deliveries", "inbox", "conversation-420", "inbox-420"].map((name) => `${OUT}dashboard-${name}.png`).join(", ")}`);
   } finally {
     await browser.close();
     await server.close();

@@ -154,7 +154,7 @@ describe("intake-server --data-file", { timeout: 90_000 }, () => {
     const setAccount = (db: Database.Database, id: string, record: object) => db.prepare("INSERT OR REPLACE INTO accounts (id, record) VALUES (?, ?)").run(id, JSON.stringify(record));
     const refusedRow = (file: string, row: string, table: string, problem: string) =>
       `${file} holds a record this server cannot load, the row ${row} of ${table}: ${problem} Fix or delete that row (sqlite3 ${file}), or restore the file from a copy.`;
-    const RULE = "Webhooks go to https:// URLs; http:// is accepted for localhost, 127.0.0.0/8 and [::1], and for any host when the server runs with --allow-http-webhooks (allowHttpWebhooks in code).";
+    const RULE = "Webhooks go to https:// URLs, or to this server's own inbox, /__inbox/<accountId>; http:// is accepted for localhost, 127.0.0.0/8 and [::1], and for any host when the server runs with --allow-http-webhooks (allowHttpWebhooks in code).";
 
     const numberId = edited((db) => db.prepare("INSERT INTO accounts (id, record) VALUES (?, ?)").run("acc_edited", '{"id": 42}'));
     let firstId = "";

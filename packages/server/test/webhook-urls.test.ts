@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 const RULE =
-  "Webhooks go to https:// URLs; http:// is accepted for localhost, 127.0.0.0/8 and [::1], and for any host when the server runs with --allow-http-webhooks (allowHttpWebhooks in code).";
+  "Webhooks go to https:// URLs, or to this server's own inbox, /__inbox/<accountId>; http:// is accepted for localhost, 127.0.0.0/8 and [::1], and for any host when the server runs with --allow-http-webhooks (allowHttpWebhooks in code).";
 const REFUSED: Array<[string, string]> = [
   ["file:///etc/passwd", `uses the file: scheme. ${RULE}`],
   ["data:text/plain,hello", `uses the data: scheme. ${RULE}`],
@@ -25,6 +25,9 @@ const REFUSED: Array<[string, string]> = [
   ["http://hooks.example.com/intake", `is plain http:// to hooks.example.com, which is not a loopback host. ${RULE}`],
   ["http://10.0.0.5:8080/intake", `is plain http:// to 10.0.0.5, which is not a loopback host. ${RULE}`],
   ["https://user:secret@hooks.example.com/intake", "carries a user name or password, which a webhook request cannot send; put the receiver's credentials elsewhere (the webhook is signed)."],
+  ["/hooks/intake", `is a path other than this server's own inbox (/__inbox/<accountId>, an account id after it). ${RULE}`],
+  ["/__inbox/acc_acme/extra", `is a path other than this server's own inbox (/__inbox/<accountId>, an account id after it). ${RULE}`],
+  ["__inbox/acc_acme", `is not an absolute URL. ${RULE}`],
 ];
 const ACCEPTED = [
   "https://hooks.example.com/intake",
@@ -33,6 +36,8 @@ const ACCEPTED = [
   "http://127.45.6.7/hooks",
   "http://localhost:3002/intake/recharge",
   "http://[::1]:3001/hooks",
+  // The server's own webhook inbox, as a path: stored as written.
+  "/__inbox/acc_acme",
 ];
 
 describe("webhook URLs set through the admin API", () => {

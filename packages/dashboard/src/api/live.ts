@@ -1,18 +1,25 @@
 /**
  * The admin event stream (GET /__admin/events), through the client's events(): read with fetch, so
  * the token goes in a header and never in a URL. Pages reload what they show when an event comes,
- * and when the stream comes back after a break (events may have been missed).
+ * when the whole state was replaced (a reset, a seed, a snapshot), and when the stream comes back
+ * after a break (events may have been missed).
+ *
+ * One stream for the tab, of every account: the server's `?accountId=` leaves out the events of no
+ * account (the clock, a state replaced), and one stream means choosing another account loses no
+ * event. Each page picks its account's events here.
  */
 import type { AdminEvent, EventSubscription } from "@intake/server/admin-client";
 import { useEffect, useRef } from "preact/hooks";
 import { admin } from "./admin.js";
 
 /** An event of the stream, or the dashboard's own word that it may have missed some (a reconnect). */
-type LiveEvent = AdminEvent | { type: "reconnect"; at: string; accountId: string | null };
+type LiveEvent = AdminEvent | { type: "reconnect"; at: string; accountId: null };
+
+export type EventType = AdminEvent["type"];
 
 /** Events of these types. */
 export const ofType =
-  (...types: AdminEvent["type"][]) =>
+  (...types: EventType[]) =>
   (event: AdminEvent) =>
     types.includes(event.type);
 
@@ -24,10 +31,10 @@ type Listener = (event: LiveEvent) => void;
 const RETRY_MS = 1000;
 
 const listeners = new Set<Listener>();
-let running: { accountId: string | null; stop: () => void } | undefined;
+let stopRunning: (() => void) | undefined;
 
-/** Runs the stream for one account (null: all) while anything listens. */
-function connect(accountId: string | null): () => void {
+/** Runs the stream while anything listens. */
+function connect(): () => void {
   const abort = new AbortController();
   let lastEventId: number | undefined;
   const dispatch = (event: LiveEvent) => listeners.forEach((listener) => listener(event));
@@ -36,7 +43,7 @@ function connect(accountId: string | null): () => void {
     while (!abort.signal.aborted) {
       let subscription: EventSubscription | undefined;
       try {
-        subscription = await admin().events({ accountId: accountId ?? undefined, lastEventId, signal: abort.signal });
+        subscription = await admin().events({ lastEventId, signal: abort.signal });
         for await (const { event } of subscription) dispatch(event);
       } catch {
         // Refused, cut off or stopped: whether it was stopped decides below.
@@ -44,7 +51,7 @@ function connect(accountId: string | null): () => void {
       lastEventId = subscription?.lastEventId ?? lastEventId;
       if (abort.signal.aborted) return;
       // The stream ended (a restart, a network blip): pick up where it left off.
-      dispatch({ type: "reconnect", at: new Date().toISOString(), accountId });
+      dispatch({ type: "reconnect", at: new Date().toISOString(), accountId: null });
       await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
     }
   };
@@ -53,21 +60,27 @@ function connect(accountId: string | null): () => void {
 }
 
 /**
- * Reloads what a page shows (each of `reloads`) when an event of the account (all accounts' when
- * null) that it `shows` comes, and when the stream comes back after a break.
+ * Reloads what a page shows (each of `reloads`) when an event it `shows` comes for the account
+ * (any account when null; events of no account, such as the clock's, count for every account),
+ * when the whole state is replaced, and when the stream comes back after a break.
  */
 export function useReloadOn(accountId: string | null, shows: (event: AdminEvent) => boolean, ...reloads: (() => void)[]): void {
-  useLive(accountId, (events) => {
-    if (events.some((event) => event.type === "reconnect" || shows(event))) reloads.forEach((reload) => reload());
+  const touches = (event: LiveEvent): boolean => {
+    // Every page reads all it shows again.
+    if (event.type === "reconnect" || event.type === "state.replaced") return true;
+    return (accountId === null || event.accountId === null || event.accountId === accountId) && shows(event);
+  };
+  useLive((events) => {
+    if (events.some(touches)) reloads.forEach((reload) => reload());
   });
 }
 
 /**
- * Calls `onEvent` for the account's events (all accounts' when null), coalescing the events that
- * arrive together into one call, so a page reloads once for them. The subscription hands over a
- * read's events one promise at a time, so they are gathered until the next task, not microtask.
+ * Calls `onEvent` with the events as they come, coalescing those that arrive together into one
+ * call, so a page reloads once for them. The subscription hands over a read's events one promise at
+ * a time, so they are gathered until the next task, not microtask.
  */
-function useLive(accountId: string | null, onEvent: (events: LiveEvent[]) => void): void {
+function useLive(onEvent: (events: LiveEvent[]) => void): void {
   const handler = useRef(onEvent);
   handler.current = onEvent;
   useEffect(() => {
@@ -86,17 +99,14 @@ function useLive(accountId: string | null, onEvent: (events: LiveEvent[]) => voi
       });
     };
     listeners.add(listener);
-    if (running?.accountId !== accountId) {
-      running?.stop();
-      running = { accountId, stop: connect(accountId) };
-    }
+    stopRunning ??= connect();
     return () => {
       listeners.delete(listener);
       live = false;
       if (listeners.size === 0) {
-        running?.stop();
-        running = undefined;
+        stopRunning?.();
+        stopRunning = undefined;
       }
     };
-  }, [accountId]);
+  }, []);
 }

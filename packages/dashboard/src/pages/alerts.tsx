@@ -4,18 +4,18 @@ import { ofType, useReloadOn } from "../api/live.js";
 import { useLoad } from "../ui/load.js";
 import { Loading, Page } from "../ui/page.js";
 import { Table, type Column } from "../ui/table.js";
-import { Link, Time } from "../ui/text.js";
+import { ContactLink, Time } from "../ui/text.js";
 import type { PageProps } from "./shared.js";
 
 const COLUMNS: Column<Schemas["Alert"]>[] = [
   { head: "When", cell: (alert) => <Time at={alert.createdAt} /> },
-  { head: "Contact", cell: (alert) => <Link to={`/contacts/${alert.contactId}`}>{alert.contactId}</Link> },
+  { head: "Contact", cell: (alert) => <ContactLink contact={alert.contact} id={alert.contactId} /> },
   { head: "Reason", cell: (alert) => alert.reason },
 ];
 
 export function Alerts({ accountId }: PageProps) {
   const alerts = useLoad(() => admin().alerts(accountId), [accountId]);
-  useReloadOn(accountId, ofType("alert.raised"), alerts.reload);
+  useReloadOn(accountId, ofType("alert.raised", "contact.updated"), alerts.reload);
   return (
     <Page title="Alerts">
       <Loading loaded={alerts}>

@@ -1,7 +1,8 @@
 /** A campaign: every setting the interface names, editable, and the opening template's approval. */
 import { unwrap } from "@intake/server/admin-client";
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { admin, type Campaign, type Schemas } from "../api/admin.js";
+import { ofType, useReloadOn } from "../api/live.js";
 import { ActionForm } from "../ui/action-form.js";
 import { Check, formChecked, formValue, InputField, SelectField, TextAreaField } from "../ui/fields.js";
 import { useAction, useLoad } from "../ui/load.js";
@@ -23,8 +24,10 @@ const lines = (text: string) =>
     .map((line) => line.trim())
     .filter(Boolean);
 
-export function CampaignDetail({ id, account, reloadAccounts }: { id: string } & PageProps) {
+export function CampaignDetail({ id, accountId, account, reloadAccounts }: { id: string } & PageProps) {
   const campaign = useLoad(() => unwrap(admin().raw.GET("/campaigns/{campaignId}", { params: { path: { campaignId: id } } })), [id]);
+  // Changed elsewhere: the fields not being edited follow (an edited field keeps what was typed).
+  useReloadOn(accountId, (event) => ofType("campaign.updated")(event) && "campaignId" in event && event.campaignId === id, campaign.reload);
   return <Loading loaded={campaign}>{(current) => <CampaignForm key={current.id} campaign={current} isDefault={account?.defaultCampaignId === id} onSaved={() => (campaign.reload(), reloadAccounts())} />}</Loading>;
 }
 
@@ -62,6 +65,12 @@ function CampaignForm({ campaign, isDefault, onSaved }: { campaign: Campaign; is
   const [faqs, setFaqs] = useState(campaign.faqs);
   const [resources, setResources] = useState(campaign.resources);
   const [hasTemplate, setHasTemplate] = useState(campaign.openingTemplate !== null);
+  // The rows follow the campaign as saved, here or elsewhere.
+  useEffect(() => {
+    setFaqs(campaign.faqs);
+    setResources(campaign.resources);
+    setHasTemplate(campaign.openingTemplate !== null);
+  }, [campaign]);
   const save = useAction();
   const makeDefault = useAction();
   const actions = isDefault ? (

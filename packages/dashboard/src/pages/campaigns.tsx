@@ -1,5 +1,6 @@
 /** Campaigns: the account's, with their state and trigger, and a new one. */
 import { admin, type Campaign, type Schemas } from "../api/admin.js";
+import { useReloadOn } from "../api/live.js";
 import { href, navigate } from "../router/router.js";
 import { ActionForm } from "../ui/action-form.js";
 import { formValue, InputField, SelectField } from "../ui/fields.js";
@@ -7,7 +8,7 @@ import { useAction } from "../ui/load.js";
 import { Loading, Page } from "../ui/page.js";
 import { Table, type Column } from "../ui/table.js";
 import { Link, Time } from "../ui/text.js";
-import { useCampaigns, type PageProps } from "./shared.js";
+import { CAMPAIGN_CHANGE, useCampaigns, type PageProps } from "./shared.js";
 
 export const TYPES: Schemas["CampaignType"][] = ["Incoming", "Outgoing", "Combined"];
 
@@ -31,6 +32,7 @@ const columns = (defaultCampaignId: string | null | undefined): Column<Campaign>
 
 export function Campaigns({ accountId, account }: PageProps) {
   const campaigns = useCampaigns(accountId);
+  useReloadOn(accountId, CAMPAIGN_CHANGE, campaigns.reload);
   const create = useAction();
   return (
     <Page title="Campaigns">

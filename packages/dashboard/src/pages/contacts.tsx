@@ -1,4 +1,4 @@
-/** Contacts: search by phone, email or name, a page at a time. */
+/** Contacts: search by phone, email or name, a page at a time; a new one by hand. */
 import { admin, type Schemas } from "../api/admin.js";
 import { ofType, useReloadOn } from "../api/live.js";
 import { href, navigate, useLocation } from "../router/router.js";
@@ -7,6 +7,7 @@ import { Loading, Page } from "../ui/page.js";
 import { Pager } from "../ui/pager.js";
 import { Table, type Column } from "../ui/table.js";
 import { Time } from "../ui/text.js";
+import { NewContact } from "./new-contact.js";
 import { CONTACT_COLUMNS, nameOf, offsetIn, PAGE_SIZE, useCampaigns, useLists, type PageProps } from "./shared.js";
 
 const columns = (listName: (id: string) => string, campaignName: (id: string | null) => string): Column<Schemas["ContactRow"]>[] => [
@@ -25,7 +26,10 @@ export function Contacts({ accountId }: PageProps) {
   const contacts = useLoad(() => admin().contacts({ accountId, order: "newest", limit: PAGE_SIZE + 1, offset, ...(q ? { q } : {}) }), [accountId, q, offset]);
   const campaigns = useCampaigns(accountId);
   const lists = useLists(accountId);
-  useReloadOn(accountId, ofType("contact.created", "bot.outcome", "alert.raised"), contacts.reload);
+  // A row shows the contact, its lists and campaign by name, and its bot.
+  useReloadOn(accountId, ofType("contact.created", "contact.updated", "list.joined", "bot.outcome", "alert.raised"), contacts.reload);
+  useReloadOn(accountId, ofType("list.created", "list.updated"), lists.reload);
+  useReloadOn(accountId, ofType("campaign.created", "campaign.updated"), campaigns.reload);
   const listName = (id: string) => nameOf(lists.data, id);
   const campaignName = (id: string | null) => (id ? nameOf(campaigns.data, id) : "—");
 
@@ -36,7 +40,14 @@ export function Contacts({ accountId }: PageProps) {
   };
 
   return (
-    <Page title="Contacts">
+    <Page
+      title="Contacts"
+      actions={
+        <a class="button" href="#new-contact">
+          New contact
+        </a>
+      }
+    >
       <form class="search" role="search" onSubmit={search}>
         <label for="contact-search">Search by phone, email or name</label>
         <input id="contact-search" name="q" type="search" defaultValue={q} placeholder="+14155550123, ada@example.com, Ada" />
@@ -51,6 +62,7 @@ export function Contacts({ accountId }: PageProps) {
           </>
         )}
       </Loading>
+      <NewContact accountId={accountId} />
     </Page>
   );
 }

@@ -1,22 +1,20 @@
-/** A contact's conversation as a chat, each message with its status, error and delivery attempts; a human reply; pause or resume the bot. */
-import type { Delivery } from "@intake/server/admin-client";
-import { admin, type Message, type Schemas } from "../api/admin.js";
+/**
+ * A contact's conversation as a chat, each message saying who wrote it and where it went; a human
+ * reply; a simulated message from the contact; the contact added to a list (the funnel's trigger);
+ * pause or resume the bot. It follows the event stream: whatever happens to the contact shows.
+ */
+import type { AdminEvent, Delivery } from "@intake/server/admin-client";
+import { admin, type Schemas } from "../api/admin.js";
 import { about, useReloadOn } from "../api/live.js";
 import { ActionForm } from "../ui/action-form.js";
 import { formValue, TextAreaField } from "../ui/fields.js";
 import { useAction, useLoad } from "../ui/load.js";
 import { ErrorNote, Loading, Page } from "../ui/page.js";
-import { contactName, Link, Time } from "../ui/text.js";
-import { nameOf, useCampaigns, useLists, type PageProps } from "./shared.js";
-
-const SOURCE: Record<Message["source"], string> = {
-  api_receive: "Inbound",
-  api_send: "Sent through the API",
-  bot: "Bot",
-  human: "Human",
-  opening: "Opening message",
-  follow_up: "Follow-up",
-};
+import { contactName, customChannelName, Link } from "../ui/text.js";
+import { AddToList } from "./add-to-list.js";
+import { ChatMessage } from "./chat-message.js";
+import { CAMPAIGN_CHANGE, LIST_CHANGE, nameOf, useCampaigns, useLists, type PageProps } from "./shared.js";
+import { Simulate } from "./simulate.js";
 
 /** The contact and its conversation's webhooks, by message. */
 async function loadConversation(id: string) {
@@ -30,7 +28,12 @@ export function Conversation({ id, accountId }: { id: string } & PageProps) {
   const detail = useLoad(() => loadConversation(id), [id]);
   const lists = useLists(accountId);
   const campaigns = useCampaigns(accountId);
-  useReloadOn(accountId, (event) => about(id)(event) || event.type === "delivery.attempted", detail.reload);
+  // The contact's own events, and the webhooks of its messages (a delivery's events name the message).
+  const ofThisContact = (event: AdminEvent) =>
+    about(id)(event) || (event.type.startsWith("delivery.") && "messageId" in event && !!detail.data?.messages.some((m) => m.id === event.messageId));
+  useReloadOn(accountId, ofThisContact, detail.reload);
+  useReloadOn(accountId, LIST_CHANGE, lists.reload);
+  useReloadOn(accountId, CAMPAIGN_CHANGE, campaigns.reload);
   const pause = useAction();
   const reply = useAction();
 
@@ -54,13 +57,22 @@ export function Conversation({ id, accountId }: { id: string } & PageProps) {
           ) : null}
           <ol class="chat" aria-label="Conversation">
             {messages.map((message) => (
-              <ChatMessage key={message.id} message={message} deliveries={deliveries.get(message.id) ?? []} />
+              <ChatMessage
+                key={message.id}
+                message={message}
+                deliveries={deliveries.get(message.id) ?? []}
+                target={message.reactionTo ? messages.find((m) => m.messageSid === message.reactionTo || m.id === message.reactionTo) : undefined}
+              />
             ))}
           </ol>
           {messages.length === 0 ? <p class="muted">No messages yet.</p> : null}
           <ActionForm class="reply" action={reply} submit="Send reply" onSubmit={(form) => admin().reply(id, formValue(form, "body"))} onDone={(_, form) => (form.reset(), detail.reload())}>
             <TextAreaField label="Reply as a person" name="body" rows={3} required maxLength={4096} />
           </ActionForm>
+          <div class="columns">
+            <Simulate contact={contact} messages={messages} onDone={detail.reload} />
+            <AddToList contactId={id} listIds={listIds} lists={lists.data} campaigns={campaigns.data} onDone={detail.reload} />
+          </div>
         </Page>
       )}
     </Loading>
@@ -93,44 +105,10 @@ function Facts({ contact, listIds, lists, campaigns }: { contact: Schemas["Conta
       </dd>
       {contact.fromId ? (
         <>
-          <dt>Custom channel</dt>
-          <dd>
-            {contact.customChannel ?? "—"} ({contact.fromId})
-          </dd>
+          <dt>Channel</dt>
+          <dd>{customChannelName(contact.customChannel, contact.fromId)}</dd>
         </>
       ) : null}
     </dl>
-  );
-}
-
-function ChatMessage({ message, deliveries }: { message: Message; deliveries: Delivery[] }) {
-  const attempts = deliveries.flatMap((d) => d.attempts);
-  return (
-    <li class={`bubble ${message.direction} source-${message.source}`} data-message-id={message.id}>
-      <div class="bubble-head">
-        <span class="kind">{SOURCE[message.source]}</span>
-        <Time at={message.createdAt} />
-      </div>
-      <p class="body">{message.body}</p>
-      <div class="bubble-foot">
-        <span class={`status status-${message.status}`}>{message.status}</span>
-        {message.botOutcome ? <span class="muted">bot: {message.botOutcome}</span> : null}
-        {message.error ? <span class="error-text">{message.error}</span> : null}
-      </div>
-      {attempts.length ? (
-        <details class="attempts">
-          <summary>
-            {attempts.length} delivery attempt{attempts.length > 1 ? "s" : ""} ({deliveries.map((d) => d.state).join(", ")})
-          </summary>
-          <ul>
-            {attempts.map((a) => (
-              <li key={a.number}>
-                #{a.number} <Time at={a.startedAt} /> — {a.status ?? "no answer"} in {Math.round(a.durationMs)} ms{a.error ? ` — ${a.error}` : ""}
-              </li>
-            ))}
-          </ul>
-        </details>
-      ) : null}
-    </li>
   );
 }

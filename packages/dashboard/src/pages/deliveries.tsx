@@ -5,13 +5,13 @@ import { ofType, useReloadOn } from "../api/live.js";
 import { useAction, useLoad } from "../ui/load.js";
 import { ErrorNote, Loading, Page } from "../ui/page.js";
 import { Table, type Column } from "../ui/table.js";
-import { Json, Link, Time } from "../ui/text.js";
+import { ContactLink, duration, Json, Time } from "../ui/text.js";
 import type { PageProps } from "./shared.js";
 
 const ATTEMPT_COLUMNS: Column<Delivery["attempts"][number]>[] = [
   { head: "#", cell: (a) => a.number },
   { head: "Started", cell: (a) => <Time at={a.startedAt} /> },
-  { head: "Took", cell: (a) => <>{Math.round(a.durationMs)} ms</> },
+  { head: "Took", cell: (a) => duration(a.durationMs) },
   { head: "Status", cell: (a) => a.status ?? "none" },
   { head: "Error", cell: (a) => a.error ?? "—" },
   {
@@ -33,7 +33,7 @@ const ATTEMPT_COLUMNS: Column<Delivery["attempts"][number]>[] = [
 
 export function Deliveries({ accountId }: PageProps) {
   const deliveries = useLoad(() => admin().deliveries({ accountId }), [accountId]);
-  useReloadOn(accountId, ofType("delivery.attempted"), deliveries.reload);
+  useReloadOn(accountId, ofType("delivery.queued", "delivery.attempted", "delivery.updated", "contact.updated"), deliveries.reload);
   return (
     <Page title="Deliveries">
       <Loading loaded={deliveries}>
@@ -57,7 +57,8 @@ function DeliveryItem({ delivery, onChange }: { delivery: Delivery; onChange: ()
   return (
     <li class="card delivery" data-delivery-id={delivery.id}>
       <h2>
-        <span class={`badge state-${delivery.state}`}>{delivery.state}</span> {delivery.kind === "reply" ? "Reply webhook" : "Auto-recharge webhook"} <Time at={delivery.createdAt} />
+        <span class={`badge state-${delivery.state}`}>{delivery.state}</span> {delivery.kind === "reply" ? "Reply webhook" : "Auto-recharge webhook"}
+        {delivery.contact ? ` to ${delivery.contact.name}` : ""} · <Time at={delivery.createdAt} />
       </h2>
       <Facts delivery={delivery} />
       <Table columns={ATTEMPT_COLUMNS} rows={delivery.attempts} rowKey={(a) => a.number} caption="Attempts" />
@@ -78,15 +79,23 @@ function DeliveryItem({ delivery, onChange }: { delivery: Delivery; onChange: ()
 }
 
 function Facts({ delivery }: { delivery: Delivery }) {
-  const contactId = delivery.payload.contactId;
+  const contactId = typeof delivery.payload.contactId === "string" ? delivery.payload.contactId : null;
   return (
     <dl class="facts">
       <dt>URL</dt>
       <dd class="mono">{delivery.url ?? "—"}</dd>
+      {delivery.contact || contactId ? (
+        <>
+          <dt>Contact</dt>
+          <dd>
+            <ContactLink contact={delivery.contact} id={contactId} />
+          </dd>
+        </>
+      ) : null}
       {delivery.messageId ? (
         <>
           <dt>Message</dt>
-          <dd>{typeof contactId === "string" ? <Link to={`/contacts/${contactId}`}>{delivery.messageId}</Link> : delivery.messageId}</dd>
+          <dd class="mono">{delivery.messageId}</dd>
         </>
       ) : null}
       <dt>Headers</dt>

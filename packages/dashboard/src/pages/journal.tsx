@@ -6,7 +6,7 @@ import { Check } from "../ui/fields.js";
 import { useLoad } from "../ui/load.js";
 import { Loading, Page } from "../ui/page.js";
 import { Table, type Column } from "../ui/table.js";
-import { Json, Time } from "../ui/text.js";
+import { duration, Json, Time } from "../ui/text.js";
 import type { PageProps } from "./shared.js";
 
 type Entry = Schemas["JournalEntry"];
@@ -34,7 +34,7 @@ const COLUMNS: Column<Entry>[] = [
       </>
     ),
   },
-  { head: "Took", cell: (entry) => <>{Math.round(entry.durationMs)} ms</> },
+  { head: "Took", cell: (entry) => duration(entry.durationMs) },
   {
     head: "Bodies",
     cell: (entry) => (

@@ -11,8 +11,8 @@ import { useAction, useLoad } from "../ui/load.js";
 import { Loading, Note, Page } from "../ui/page.js";
 import { Pager } from "../ui/pager.js";
 import { Table, type Column } from "../ui/table.js";
-import { CampaignSelect, MEMBERS_CHANGE } from "./lists.js";
-import { CONTACT_COLUMNS, offsetIn, PAGE_SIZE, useCampaigns, type PageProps } from "./shared.js";
+import { CampaignSelect } from "./lists.js";
+import { CAMPAIGN_CHANGE, CONTACT_COLUMNS, LIST_CHANGE, offsetIn, PAGE_SIZE, useCampaigns, type PageProps } from "./shared.js";
 
 /** The columns a CSV file may have (a header row names them); phone is needed for a new contact. */
 const CSV_FIELDS = ["phone", "firstName", "lastName", "email"] as const;
@@ -26,7 +26,8 @@ export function ListDetail({ id, accountId }: { id: string } & PageProps) {
   const list = useLoad(() => unwrap(admin().raw.GET("/lists/{listId}", { params: { path: { listId: id } } })), [id]);
   const members = useLoad(() => unwrap(admin().raw.GET("/lists/{listId}/contacts", { params: { path: { listId: id }, query: { limit: PAGE_SIZE + 1, offset } } })), [id, offset]);
   const campaigns = useCampaigns(accountId);
-  useReloadOn(accountId, MEMBERS_CHANGE, list.reload, members.reload);
+  useReloadOn(accountId, (event) => LIST_CHANGE(event) && (!("listId" in event) || event.listId === id), list.reload, members.reload);
+  useReloadOn(accountId, CAMPAIGN_CHANGE, campaigns.reload);
   const save = useAction();
   const [result, setResult] = useState<string | undefined>();
 

@@ -1,6 +1,6 @@
 /** Lists with their linked campaign and member count, and a new one. */
 import { admin, type Schemas } from "../api/admin.js";
-import { ofType, useReloadOn } from "../api/live.js";
+import { useReloadOn } from "../api/live.js";
 import { href, navigate } from "../router/router.js";
 import { ActionForm } from "../ui/action-form.js";
 import { formValue, InputField, SelectField } from "../ui/fields.js";
@@ -8,10 +8,8 @@ import { useAction, useLoad } from "../ui/load.js";
 import { Loading, Page } from "../ui/page.js";
 import { Table, type Column } from "../ui/table.js";
 import { Link, Time } from "../ui/text.js";
-import { nameOf, useCampaigns, type PageProps } from "./shared.js";
+import { CAMPAIGN_CHANGE, LIST_CHANGE, nameOf, useCampaigns, type PageProps } from "./shared.js";
 
-/** What changes a list's members: a contact created through /v1 (into a list, say) or a request to add one. */
-export const MEMBERS_CHANGE = ofType("contact.created", "request.answered");
 
 const columns = (campaigns: Schemas["Campaign"][] | undefined): Column<Schemas["List"]>[] => [
   { head: "Name", cell: (list) => <Link to={`/lists/${list.id}`}>{list.name}</Link> },
@@ -23,7 +21,8 @@ const columns = (campaigns: Schemas["Campaign"][] | undefined): Column<Schemas["
 export function Lists({ accountId }: PageProps) {
   const lists = useLoad(() => admin().lists(accountId), [accountId]);
   const campaigns = useCampaigns(accountId);
-  useReloadOn(accountId, MEMBERS_CHANGE, lists.reload);
+  useReloadOn(accountId, LIST_CHANGE, lists.reload);
+  useReloadOn(accountId, CAMPAIGN_CHANGE, campaigns.reload);
   const create = useAction();
   return (
     <Page title="Lists">

@@ -4,7 +4,7 @@ import { useReloadOn } from "../api/live.js";
 import { useAction, useLoad } from "../ui/load.js";
 import { ErrorNote, Loading, Page } from "../ui/page.js";
 import { Table, type Column } from "../ui/table.js";
-import { Json, Link, Time } from "../ui/text.js";
+import { ContactLink, Json, Time } from "../ui/text.js";
 import type { PageProps } from "./shared.js";
 
 const STEPS: [label: string, ms: number][] = [
@@ -18,7 +18,7 @@ const contactOf = (job: Schemas["Job"]) => (typeof job.payload.contactId === "st
 const COLUMNS: Column<Schemas["Job"]>[] = [
   { head: "Runs at", cell: (job) => <Time at={job.runAt} /> },
   { head: "Kind", cell: (job) => job.kind.replace("_", "-") },
-  { head: "Contact", cell: (job) => (contactOf(job) ? <Link to={`/contacts/${contactOf(job)}`}>{contactOf(job)}</Link> : "—") },
+  { head: "Contact", cell: (job) => <ContactLink contact={job.contact} id={contactOf(job)} /> },
   {
     head: "Details",
     cell: (job) => (
@@ -33,7 +33,7 @@ const COLUMNS: Column<Schemas["Job"]>[] = [
 export function Queue(_: PageProps) {
   const clock = useLoad(() => admin().clock(), []);
   const jobs = useLoad(() => admin().jobs(), []);
-  useReloadOn(null, (event) => event.type.startsWith("job.") || event.type === "clock.advanced", clock.reload, jobs.reload);
+  useReloadOn(null, (event) => event.type.startsWith("job.") || event.type === "clock.advanced" || event.type === "contact.updated", clock.reload, jobs.reload);
   const action = useAction();
   const act = (run: () => Promise<unknown>) =>
     action.run(async () => {

@@ -1,4 +1,4 @@
-/** Settings: the Custom Channel Webhook URL and its secret, the API key with Generate, credits and their history, an agency's sub-accounts. */
+/** Settings: the Custom Channel Webhook (settings-webhook.tsx), the API key with Generate, credits and their history, an agency's sub-accounts. */
 import { useState } from "preact/hooks";
 import { admin, type Account, type Schemas } from "../api/admin.js";
 import { ofType, useReloadOn } from "../api/live.js";
@@ -8,6 +8,7 @@ import { useAction, useLoad } from "../ui/load.js";
 import { ErrorNote, Loading, Note, Page } from "../ui/page.js";
 import { Table, type Column } from "../ui/table.js";
 import { Link, Time } from "../ui/text.js";
+import { Webhook } from "./settings-webhook.js";
 import type { PageProps } from "./shared.js";
 
 type Settled = { account: Account; reloadAccounts: () => void };
@@ -22,26 +23,6 @@ export function Settings({ account, accounts, reloadAccounts }: PageProps) {
       <Credits account={account} />
       {account.kind === "agency" ? <Subaccounts account={account} reloadAccounts={reloadAccounts} subaccounts={accounts.filter((a) => a.agencyId === account.id)} /> : null}
     </Page>
-  );
-}
-
-function Webhook({ account, reloadAccounts }: Settled) {
-  const action = useAction();
-  const secret = <InputField label="Webhook secret" hint="Verify the webhook-signature header with it (Standard Webhooks)." readOnly value={account.webhookSecret} class="mono" />;
-  return (
-    <ActionForm
-      class="card"
-      title="Custom Channel Webhook"
-      titleId="webhook-title"
-      action={action}
-      submit="Save webhook URL"
-      done="Webhook URL saved."
-      onSubmit={(form) => admin().updateAccount(account.id, { webhookUrl: formValue(form, "webhookUrl").trim() || null })}
-      onDone={reloadAccounts}
-      after={secret}
-    >
-      <InputField label="Webhook URL" hint="Replies to custom-channel contacts are POSTed here, signed. Empty: none." name="webhookUrl" type="url" defaultValue={account.webhookUrl ?? ""} key={account.webhookUrl} />
-    </ActionForm>
   );
 }
 
@@ -78,7 +59,7 @@ const CREDIT_COLUMNS: Column<Schemas["CreditTransaction"]>[] = [
 
 function Credits({ account }: { account: Account }) {
   const credits = useLoad(() => admin().credits(account.id), [account.id]);
-  useReloadOn(account.id, ofType("message.sent", "bot.outcome", "request.answered"), credits.reload);
+  useReloadOn(account.id, ofType("credits.changed"), credits.reload);
   return (
     <section class="card" aria-labelledby="credits-title">
       <h2 id="credits-title">Credits</h2>

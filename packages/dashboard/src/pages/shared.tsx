@@ -1,5 +1,6 @@
 /** What every page is given by the shell, and what several pages share. */
 import { admin, type Account, type Schemas } from "../api/admin.js";
+import { ofType } from "../api/live.js";
 import { useLoad } from "../ui/load.js";
 import type { Column } from "../ui/table.js";
 import { contactName, Link } from "../ui/text.js";
@@ -20,6 +21,11 @@ export const offsetIn = (query: URLSearchParams) => Number(query.get("offset") ?
 
 export const useCampaigns = (accountId: string) => useLoad(() => admin().campaigns(accountId), [accountId]);
 export const useLists = (accountId: string) => useLoad(() => admin().lists(accountId), [accountId]);
+
+/** What changes a list's row or its members: a list made or changed, a contact joining one, a member's name or bot. */
+export const LIST_CHANGE = ofType("list.created", "list.updated", "list.joined", "contact.updated");
+/** What changes a campaign's row or name. */
+export const CAMPAIGN_CHANGE = ofType("campaign.created", "campaign.updated");
 
 /** The name of the record with this id among those loaded; the id until they are. */
 export const nameOf = (records: { id: string; name: string }[] | undefined, id: string) => records?.find((record) => record.id === id)?.name ?? id;

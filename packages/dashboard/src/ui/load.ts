@@ -7,23 +7,44 @@ export interface Loaded<T> {
   reload: () => void;
 }
 
-/** Loads with `load` now and whenever `deps` change; reload() loads again, keeping what is shown meanwhile. */
+/**
+ * Loads with `load` now and whenever `deps` change; reload() loads again, keeping what is shown
+ * meanwhile. Reloads asked for while one runs make one more after it, not one each: a burst of
+ * events costs a page two loads, and what it shows is never older than the last event.
+ */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   const [state, setState] = useState<{ data?: T; error?: Error }>({});
   const latest = useRef(0);
-  const run = useCallback(() => {
+  const running = useRef(false);
+  const again = useRef(false);
+  const start = useCallback(() => {
     const ticket = ++latest.current;
-    load().then(
-      (data) => ticket === latest.current && setState({ data }),
-      (error: Error) => ticket === latest.current && setState((previous) => ({ data: previous.data, error })),
-    );
+    running.current = true;
+    again.current = false;
+    const current = () => ticket === latest.current;
+    load()
+      .then(
+        (data) => current() && setState({ data }),
+        (error: Error) => current() && setState((previous) => ({ data: previous.data, error })),
+      )
+      .finally(() => {
+        if (!current()) return;
+        running.current = false;
+        if (again.current) startRef.current();
+      });
   }, deps);
+  const startRef = useRef(start);
+  startRef.current = start;
   // Before the first paint, not after it: the request is on its way while the page draws.
   useLayoutEffect(() => {
     setState({});
-    run();
-  }, [run]);
-  return { data: state.data, error: state.error, reload: run };
+    start();
+  }, [start]);
+  const reload = useCallback(() => {
+    if (running.current) again.current = true;
+    else startRef.current();
+  }, []);
+  return { data: state.data, error: state.error, reload };
 }
 
 export interface Action {

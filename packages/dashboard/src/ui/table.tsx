@@ -1,9 +1,15 @@
-/** The dashboard's tables: a header row of columns, a row a record. */
+/**
+ * The dashboard's tables: a header row of columns, a row a record. On a narrow screen each row
+ * becomes a card of labelled cells (the style sheet shows each cell's `data-label`), so no table
+ * is wider than the screen.
+ */
 import type { ComponentChildren } from "preact";
 
 export interface Column<T> {
   head: ComponentChildren;
   cell: (row: T) => ComponentChildren;
+  /** The cell's label on a narrow screen, when `head` is not text. */
+  label?: string;
   /** The cell's class (`mono` for headers and signatures). */
   class?: string;
 }
@@ -20,7 +26,7 @@ export interface TableProps<T> {
 
 export function Table<T>({ columns, rows, rowKey, rowClass, caption, captionHidden }: TableProps<T>) {
   return (
-    <table>
+    <table class="reflow">
       {caption ? <caption class={captionHidden ? "visually-hidden" : undefined}>{caption}</caption> : null}
       <thead>
         <tr>
@@ -35,7 +41,7 @@ export function Table<T>({ columns, rows, rowKey, rowClass, caption, captionHidd
         {rows.map((row) => (
           <tr key={rowKey(row)} class={rowClass?.(row)}>
             {columns.map((column, i) => (
-              <td key={i} class={column.class}>
+              <td key={i} class={column.class} data-label={column.label ?? (typeof column.head === "string" ? column.head : undefined)}>
                 {column.cell(row)}
               </td>
             ))}

@@ -112,9 +112,16 @@ export async function receiveMessage(
   const seen = first();
   if (seen) return { message: seen, duplicate: true };
   requireCampaign(domain, owner, data.campaignId);
-  // The media check awaits: the same sid may have been stored meanwhile.
-  const raced = await checkInboundMedia(domain, owner, data, origin.at, first);
-  if (raced) return { message: raced, duplicate: true };
+  // Only a message with media awaits (its check): one without is stored in the turn it was
+  // checked for a duplicate in. With media, the same sid may have been stored meanwhile.
+  if (data.mediaUrl !== undefined && data.mediaUrl !== null) {
+    const size = await checkMedia(data.mediaUrl, data.mediaContentType ?? "", domain.limits.maxMediaBytes, origin.at);
+    const raced = first();
+    if (raced) return { message: raced, duplicate: true };
+    // Checked here, with nothing awaited between it and the store: two messages checked at once
+    // cannot both take the last of the account's allowance.
+    checkAccountMedia(domain, owner, size, origin.at);
+  }
   const contact = contactForSender(domain, owner, data.fromId, data.channel ?? null, data);
   const message = storeInbound(domain, contact, {
     channel: data.channel ?? "custom",
@@ -157,33 +164,11 @@ export function storeInbound(domain: Domain, contact: ContactRecord, inbound: In
 }
 
 /**
- * Checks a received message's media (its file against its type, the account's allowance); then,
- * with nothing awaited before the caller stores it, `stored()` says whether the same message was
- * stored meanwhile (returned, to answer as a duplicate).
- */
-export async function checkInboundMedia(
-  domain: Domain,
-  owner: AccountRecord,
-  data: { mediaUrl?: string | null; mediaContentType?: string | null },
-  at: string,
-  stored: () => MessageRecord | undefined = () => undefined,
-): Promise<MessageRecord | undefined> {
-  if (data.mediaUrl === undefined || data.mediaUrl === null) return undefined;
-  const size = await checkMedia(data.mediaUrl, data.mediaContentType ?? "", domain.limits.maxMediaBytes, at);
-  const raced = stored();
-  if (raced) return raced;
-  // Checked here, with nothing awaited between it and the store: two messages checked at once
-  // cannot both take the last of the account's allowance.
-  checkAccountMedia(domain, owner, size, at);
-  return undefined;
-}
-
-/**
  * The account's stored messages may embed so many bytes of files in all: without a bound, a
  * sender of large data URLs grows the state (memory, the data file) as far as it likes. 413: the
  * message is valid, and the same file is accepted by an account with room for it.
  */
-function checkAccountMedia(domain: Domain, owner: AccountRecord, size: number, at: string) {
+export function checkAccountMedia(domain: Domain, owner: AccountRecord, size: number, at: string): void {
   const stored = domain.store.message.tally("mediaBytes", owner.id);
   const limit = domain.limits.maxAccountMediaBytes;
   if (size === 0 || stored + size <= limit) return;

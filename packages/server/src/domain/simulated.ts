@@ -13,7 +13,8 @@ import type { components } from "../generated/admin.js";
 import type { AccountRecord, ContactRecord, MessageRecord } from "../store/models.js";
 import type { Domain } from "./domain.js";
 import { conflict } from "./errors.js";
-import { checkInboundMedia, receiveMessage, storeInbound } from "./messages.js";
+import { checkMedia } from "./media.js";
+import { checkAccountMedia, receiveMessage, storeInbound } from "./messages.js";
 
 type InboundInput = components["schemas"]["InboundInput"];
 
@@ -46,7 +47,11 @@ export async function simulateInbound(domain: Domain, account: AccountRecord, co
     const { message } = await receiveMessage(domain, account, { customData, messageType }, { source: "simulated", at: AT });
     return message;
   }
-  await checkInboundMedia(domain, account, media, AT);
+  if (media.mediaUrl !== null) {
+    const size = await checkMedia(media.mediaUrl, media.mediaContentType ?? "", domain.limits.maxMediaBytes, AT);
+    // Nothing awaited between this and the store: see receiveMessage.
+    checkAccountMedia(domain, account, size, AT);
+  }
   return storeInbound(domain, contact, {
     channel,
     messageSid: null,

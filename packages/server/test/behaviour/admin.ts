@@ -219,7 +219,7 @@ export const admin: Register = (target, options) => {
 
     it("a snapshot with a webhook URL no other route takes, or two accounts of one API key, is refused naming the record, and nothing changes", async () => {
       const RULE =
-        "Webhooks go to https:// URLs; http:// is accepted for localhost, 127.0.0.0/8 and [::1], and for any host when the server runs with --allow-http-webhooks (allowHttpWebhooks in code).";
+        "Webhooks go to https:// URLs, or to this server's own inbox, /__inbox/<accountId>; http:// is accepted for localhost, 127.0.0.0/8 and [::1], and for any host when the server runs with --allow-http-webhooks (allowHttpWebhooks in code).";
       const snapshot = (await call("GET", "/snapshot")).body;
       const before = JSON.stringify(snapshot.records);
       const at = (id: string) => snapshot.records.account.findIndex((account: { id: string }) => account.id === id);

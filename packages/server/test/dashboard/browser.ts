@@ -56,8 +56,8 @@ export async function setUp(): Promise<Setup> {
 }
 
 /** A tab that trusts the server's generated certificate, failing the test on a script error or a Content-Security-Policy violation. */
-export async function openTab(setup: Setup): Promise<{ page: Page; problems: string[] }> {
-  const context = await setup.browser.newContext({ ignoreHTTPSErrors: true });
+export async function openTab(setup: Setup, options: { viewport?: { width: number; height: number } } = {}): Promise<{ page: Page; problems: string[] }> {
+  const context = await setup.browser.newContext({ ignoreHTTPSErrors: true, ...options });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
