@@ -2514,12 +2514,48 @@ export const adminDocument: OpenApiDocument = {
         }
       },
       "AlertRecord": {
-        "allOf": [
-          {
-            "$ref": "#/components/schemas/Alert"
-          }
+        "type": "object",
+        "additionalProperties": false,
+        "description": "An alert as stored; the admin API shows it as `Alert`, with its contact's name.",
+        "required": [
+          "id",
+          "accountId",
+          "contactId",
+          "campaignId",
+          "messageId",
+          "reason",
+          "createdAt"
         ],
-        "unevaluatedProperties": false
+        "properties": {
+          "id": {
+            "type": "string"
+          },
+          "accountId": {
+            "type": "string"
+          },
+          "contactId": {
+            "type": "string"
+          },
+          "campaignId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "messageId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "reason": {
+            "type": "string"
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
+          }
+        }
       },
       "CreditTransactionRecord": {
         "allOf": [

@@ -808,7 +808,17 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
-        AlertRecord: components["schemas"]["Alert"];
+        /** @description An alert as stored; the admin API shows it as `Alert`, with its contact's name. */
+        AlertRecord: {
+            id: string;
+            accountId: string;
+            contactId: string;
+            campaignId: string | null;
+            messageId: string | null;
+            reason: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
         CreditTransactionRecord: components["schemas"]["CreditTransaction"] & {
             accountId: string;
         };
