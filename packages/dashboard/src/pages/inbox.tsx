@@ -116,8 +116,19 @@ function Body({ text }: { text: string }) {
   }
 }
 
+/** What a reply webhook says, at a glance: its payload's `body` and `channel`, when it has them. */
+function replyOf(text: string): { body: string; channel: unknown } | undefined {
+  try {
+    const payload = JSON.parse(text) as { body?: unknown; channel?: unknown };
+    return typeof payload.body === "string" ? { body: payload.body, channel: payload.channel } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function Received({ request }: { request: InboxRequest }) {
   const answered = request.answeredStatus;
+  const reply = replyOf(request.body);
   return (
     <li class="card received" data-inbox-request-id={request.id}>
       <h3>
@@ -130,6 +141,15 @@ function Received({ request }: { request: InboxRequest }) {
       <dl class="facts">
         <dt>webhook-id</dt>
         <dd class="mono">{request.webhookId ?? "none"}</dd>
+        {reply ? (
+          <>
+            <dt>Reply</dt>
+            <dd>
+              {reply.body}
+              {typeof reply.channel === "string" ? <span class="muted"> (channel {reply.channel})</span> : null}
+            </dd>
+          </>
+        ) : null}
       </dl>
       <details>
         <summary>Headers and body</summary>
