@@ -135,6 +135,21 @@ describe("intake-server", { timeout: 90_000 }, () => {
     for (const account of accounts) expect(account.webhookUrl, account.id).toBe(`/__inbox/${account.id}`);
   });
 
+  it("--demo with --data-file: the inbox is not saved, and a restart from the file's state simulates nothing again", { timeout: 120_000 }, async () => {
+    const dataFile = join(dir(), "state.db");
+    const get = async (run: CliRun, path: string) => (await (await run.fetch(`${run.info.adminUrl}${path}`, { headers: { authorization: `Bearer ${run.info.adminToken}` } })).json()) as any;
+    const first = await start(["--demo", "--port", "0", "--data-file", dataFile]);
+    expect((await get(first, "/inbox/acc_acme")).requests).toHaveLength(1);
+    const [delivery] = await get(first, "/deliveries");
+    expect(await first.stop("SIGTERM")).toBe(0);
+    running.pop();
+
+    const second = await start(["--demo", "--port", "0", "--data-file", dataFile]);
+    expect(await get(second, "/deliveries")).toEqual([delivery]);
+    expect(await get(second, "/messages?contactId=ct_demo_grace")).toHaveLength(2);
+    expect((await get(second, "/inbox/acc_acme")).requests).toEqual([]);
+  });
+
   it("a data file under a file, not a folder, exits 2 saying what to do", async () => {
     const file = join(dir(), "plain");
     writeFileSync(file, "a file");
