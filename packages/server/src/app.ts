@@ -34,7 +34,10 @@ import { IN_PROCESS_ORIGIN } from "./shared/webhook-url.js";
 import { Inbox } from "./inbox/inbox.js";
 
 export interface IntakeOptions extends EngineOptions {
-  /** For outgoing webhooks. Default: globalThis.fetch, looked up at each call. */
+  /**
+   * For outgoing webhooks. Default: globalThis.fetch, looked up at each call. Webhooks to the
+   * server's own inbox (a URL `/__inbox/<accountId>`) do not go through it: the core answers them.
+   */
   fetch?: FetchLike;
   /** Each auto-recharge webhook is sent twice (same idempotency_key), to prove receivers de-duplicate. */
   duplicateRechargeWebhooks?: boolean;

@@ -10,7 +10,9 @@
  *
  * Webhook deliveries (replies, auto-recharge requests) go through `fetch`: pass one to capture
  * them or send them to your own handler; by default they go through `globalThis.fetch`, which msw
- * also intercepts, so an `http.post(yourWebhookUrl, ...)` handler receives them.
+ * also intercepts, so an `http.post(yourWebhookUrl, ...)` handler receives them. Those to the
+ * server's own inbox (a webhook URL `/__inbox/<accountId>`) are answered in process, through
+ * neither.
  */
 import type { HttpHandler } from "msw";
 import { mswHandlers } from "./adapters/msw.js";

@@ -76,6 +76,27 @@ describe("intake-server --log", { timeout: 90_000 }, () => {
     expect(run.info.event).toBe("listening");
   });
 
+  it("prints the studio's happenings at info (what the inbox received, a list joined, settings changed), and their small steps only at debug", async () => {
+    const { run } = await start([]);
+    const admin = async (method: string, path: string, body?: unknown) => {
+      const init = { method, headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) };
+      return (await (await run.fetch(`${run.info.adminUrl}${path}`, init)).json()) as any;
+    };
+    await admin("PATCH", "/accounts/acc_log", { webhookUrl: "/__inbox/acc_log" });
+    const test = await admin("POST", "/accounts/acc_log/test-webhook");
+    const list = await admin("POST", "/lists", { accountId: "acc_log", name: "Leads" });
+    await admin("POST", `/lists/${list.id}/contacts`, { contacts: [{ email: "lea@example.com" }] });
+    await admin("POST", "/accounts/acc_log/credits", { amount: 5 });
+    await expect.poll(() => logged(run)).toMatch(/joined list/);
+    const lines = logged(run).trim().split("\n");
+    expect(lines).toContainEqual(expect.stringMatching(/ acc_log +account updated$/));
+    expect(lines).toContainEqual(expect.stringMatching(new RegExp(` acc_log +inbox inb_\\w+ received webhook ${test.webhookId}: signature verified, answered 200$`)));
+    expect(lines).toContainEqual(expect.stringMatching(new RegExp(` acc_log +list ${list.id} created$`)));
+    expect(lines).toContainEqual(expect.stringMatching(new RegExp(` acc_log +contact ct_\\w+ joined list ${list.id} \\((manual|import)\\)$`)));
+    // A credit charge is a debug line.
+    expect(logged(run)).not.toContain("credits +5");
+  });
+
   it("refuses a --log or --log-format it does not know", async () => {
     const level = await runCli(["--log", "loud"]);
     expect(level.code).toBe(2);

@@ -119,6 +119,38 @@ describe("intake-server", { timeout: 90_000 }, () => {
     expect(result.stderr).toContain(message);
   });
 
+  it("--demo is ready with a first delivery delivered to the demo's inbox: its custom-channel lead wrote in and the bot's answer arrived, signed", async () => {
+    const run = await start(["--demo", "--port", "0"]);
+    const admin = async (path: string) => (await (await run.fetch(`${run.info.adminUrl}${path}`, { headers: { authorization: `Bearer ${run.info.adminToken}` } })).json()) as any;
+    // Read as soon as the ready line is out: nothing waited for.
+    const [delivery] = await admin("/deliveries?accountId=acc_acme");
+    expect(delivery).toMatchObject({ state: "delivered", url: "/__inbox/acc_acme", contact: { id: "ct_demo_grace", name: "Grace Hopper" }, payload: { toId: "grace.hopper", channel: "site_chat" } });
+    expect(delivery.payload.body).toMatch(/^Memberships start at 29 dollars/);
+    const inbox = await admin("/inbox/acc_acme");
+    expect(inbox.requests).toHaveLength(1);
+    expect(inbox.requests[0]).toMatchObject({ webhookId: delivery.webhookId, signature: { verified: true }, answeredStatus: 200 });
+    const [message] = await admin("/messages?contactId=ct_demo_grace&direction=inbound");
+    expect(message).toMatchObject({ source: "simulated", body: "Hi! How much is a membership?", botOutcome: "replied" });
+    // Every demo account's webhooks go to its own inbox.
+    const accounts = await admin("/accounts");
+    for (const account of accounts) expect(account.webhookUrl, account.id).toBe(`/__inbox/${account.id}`);
+  });
+
+  it("--demo with --data-file: the inbox is not saved, and a restart from the file's state simulates nothing again", { timeout: 120_000 }, async () => {
+    const dataFile = join(dir(), "state.db");
+    const get = async (run: CliRun, path: string) => (await (await run.fetch(`${run.info.adminUrl}${path}`, { headers: { authorization: `Bearer ${run.info.adminToken}` } })).json()) as any;
+    const first = await start(["--demo", "--port", "0", "--data-file", dataFile]);
+    expect((await get(first, "/inbox/acc_acme")).requests).toHaveLength(1);
+    const [delivery] = await get(first, "/deliveries");
+    expect(await first.stop("SIGTERM")).toBe(0);
+    running.pop();
+
+    const second = await start(["--demo", "--port", "0", "--data-file", dataFile]);
+    expect(await get(second, "/deliveries")).toEqual([delivery]);
+    expect(await get(second, "/messages?contactId=ct_demo_grace")).toHaveLength(2);
+    expect((await get(second, "/inbox/acc_acme")).requests).toEqual([]);
+  });
+
   it("a data file under a file, not a folder, exits 2 saying what to do", async () => {
     const file = join(dir(), "plain");
     writeFileSync(file, "a file");

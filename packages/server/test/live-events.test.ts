@@ -173,6 +173,85 @@ describe("GET /__admin/events", () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it("tells every change a dashboard page follows: accounts, campaigns, lists and members, contacts, messages, deliveries, credits, jobs, the inbox, a state replaced", async () => {
+    const { admin, a, aq } = await start();
+    const live = follow(await admin.events());
+    const valid = eventSchema();
+
+    // Settings: an account, a campaign and a list, created and changed; credits moved.
+    const account = await admin.createAccount({ name: "C" });
+    expect(await live.waitFor("account.created", (e) => e.accountId === account.id)).toMatchObject({ accountId: account.id });
+    await admin.updateAccount("acc_a", { name: "A renamed" });
+    await live.waitFor("account.updated", (e) => e.accountId === "acc_a");
+    const campaign = await admin.createCampaign({ accountId: "acc_a", name: "Second" });
+    expect(await live.waitFor("campaign.created")).toMatchObject({ accountId: "acc_a", campaignId: campaign.id });
+    await admin.updateCampaign(campaign.id, { state: "Paused" });
+    expect(await live.waitFor("campaign.updated")).toMatchObject({ campaignId: campaign.id });
+    const list = await admin.createList({ accountId: "acc_a", name: "Second list" });
+    expect(await live.waitFor("list.created")).toMatchObject({ accountId: "acc_a", listId: list.id });
+    await admin.updateList(list.id, { name: "Renamed list" });
+    expect(await live.waitFor("list.updated")).toMatchObject({ listId: list.id });
+    await admin.adjustCredits("acc_a", 5);
+    expect(await live.waitFor("credits.changed", (e) => e.amount === 5)).toMatchObject({ accountId: "acc_a", balance: 105 });
+
+    // The funnel: the contact joins the list, gets its campaign, the opening charged, a follow-up queued.
+    await admin.updateCampaign("cmp_a", { followUps: { enabled: true } });
+    const contact = await a.contacts.create({ phone_number: "+14155550123", first_name: "Ada" });
+    await a.lists.addContact("lst_a", { contact_id: contact.id });
+    expect(await live.waitFor("list.joined")).toMatchObject({ accountId: "acc_a", listId: "lst_a", contactId: contact.id, source: "api" });
+    await admin.settle();
+    expect(await live.waitFor("contact.updated", (e) => e.contactId === contact.id)).toMatchObject({ accountId: "acc_a" });
+    const followUp = await live.waitFor("job.queued", (e) => e.kind === "follow_up");
+    expect(await live.waitFor("credits.changed", (e) => e.amount === -1)).toMatchObject({ balance: 104 });
+
+    // The lead answers: the follow-up is called off; the reply's delivery is queued, attempted, its message updated.
+    await aq.messages.receive({ customData: { messageSid: "SM-1", fromId: "+14155550123", toId: "a", body: "How much?" } });
+    await admin.settle();
+    expect(await live.waitFor("job.cancelled", (e) => e.jobId === followUp.jobId)).toMatchObject({ accountId: "acc_a", kind: "follow_up" });
+    const queued = await live.waitFor("delivery.queued");
+    expect(queued).toMatchObject({ accountId: "acc_a", state: "pending", messageId: expect.stringMatching(/^msg_/) });
+    expect(await live.waitFor("message.updated", (e) => e.messageId === queued.messageId)).toMatchObject({ contactId: contact.id, status: "sent" });
+
+    // Nowhere to send a reply: its delivery ends with no attempt.
+    await admin.updateAccount("acc_a", { webhookUrl: null });
+    await admin.reply(contact.id, "A person here.");
+    await admin.settle();
+    expect(await live.waitFor("delivery.updated")).toMatchObject({ accountId: "acc_a", state: "failed" });
+
+    // The inbox received a request.
+    await admin.updateAccount("acc_a", { webhookUrl: "/__inbox/acc_a" });
+    const test = await admin.sendTestWebhook("acc_a");
+    expect(await live.waitFor("inbox.received")).toMatchObject({ accountId: "acc_a", webhookId: test.webhookId, verified: true, status: 200 });
+
+    // Openings queued at the safe rate, and a snapshot restored: they are moved, and the state was replaced.
+    const imported = await admin.importContacts("lst_a", { contacts: [1, 2, 3, 4, 5].map((i) => ({ phone: `+1415555020${i}` })) });
+    expect(imported).toMatchObject({ added: 5 });
+    await live.waitFor("list.joined", (e) => e.source === "manual" || e.source === "import");
+    await admin.restore(await admin.snapshot());
+    expect(await live.waitFor("state.replaced")).toMatchObject({ accountId: null, cause: "restore" });
+    expect(await live.waitFor("job.rescheduled")).toMatchObject({ accountId: "acc_a", kind: "opening" });
+    await admin.reset();
+    await live.waitFor("state.replaced", (e) => e.cause === "reset");
+
+    for (const { event } of live.seen) expect(valid(event), event.type).toEqual([]);
+  });
+
+  it("durations are real milliseconds under a virtual clock: the journal, request.answered, webhook attempts", async () => {
+    const { admin, a, aq } = await start();
+    const live = follow(await admin.events());
+    await a.contacts.create({ phone_number: "+14155550123" });
+    const answered = await live.waitFor("request.answered", (e) => e.method === "POST");
+    expect(answered.durationMs).toBeGreaterThan(0);
+    const [entry] = await admin.journal({ operationId: "createContact" });
+    expect(entry!.durationMs).toBeGreaterThan(0);
+    expect(entry!.durationMs).toBe(answered.durationMs);
+    // The clock did not move: the time is real time.
+    expect(entry!.at).toBe((await admin.clock()).now);
+    await aq.messages.receive({ customData: { messageSid: "SM-1", fromId: "+14155550123", toId: "a", body: "hi" } });
+    const delivery = await admin.waitForDelivery();
+    expect(delivery.attempts[0]!.durationMs).toBeGreaterThan(0);
+  });
+
   it("a failed webhook attempt says so, and the delivery's state after it", async () => {
     const { admin, aq } = await start({ webhooks: { maxAttempts: 2, jitter: 0 } });
     receiver!.answer(() => ({ status: 500, body: "down" }));

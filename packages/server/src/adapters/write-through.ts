@@ -111,7 +111,8 @@ class WriteThrough {
       this.everything = true;
       this.changes = new Map();
     } else if (envelope.changes.length === 0 && event.type !== "clock.advanced") {
-      // Nothing to save (a request answered): the clock and the ids go with the next commit.
+      // Nothing to save (a request answered, a request the webhook inbox received: the inbox is
+      // kept in memory only): the clock and the ids go with the next commit.
       return;
     } else if (!this.everything) {
       for (const change of envelope.changes) {

@@ -1,7 +1,7 @@
 /**
- * Sending outgoing webhooks (replies on a custom channel, auto-recharge requests), signed per Standard
- * Webhooks with the account's secret. A 2xx is success; an error status, a timeout or a failed
- * connection is retried with exponential backoff and jitter (or after the receiver's
+ * Sending outgoing webhooks (replies on a custom channel, auto-recharge requests), signed per
+ * Standard Webhooks with the account's secret (each POST: webhook-post.ts). A 2xx is success; an
+ * error status, a timeout or a failed connection is retried with exponential backoff and jitter (or after the receiver's
  * Retry-After), up to a bounded number of attempts, then Failed with the error kept. Every
  * attempt is recorded. Attempts go out through a bounded pool: a few at a time per URL, and a
  * limit in all; a delivery waiting for its turn is its stored record and job, nothing more, so a
@@ -89,7 +89,8 @@ export function startDeliveries({ domain, scheduler, fetch, options, random }: D
     if (problem) return giveUp(domain, delivery, `Not delivered: the ${setting} ${problem}`);
     if (url !== delivery.url) retarget(domain, delivery, url);
     const startedAt = clock.now();
-    const outcome = signal.aborted ? DEFER : await postWebhook(fetch, { url, secret: account.webhookSecret, webhookId: delivery.webhookId, payload: delivery.payload }, options.timeoutMs, signal);
+    const signed = { url, secret: account.webhookSecret, webhookId: delivery.webhookId, payload: delivery.payload };
+    const outcome = signal.aborted ? DEFER : await postWebhook(fetch, signed, options.timeoutMs, signal);
     // Stopping or replacing the state: the attempt did not happen (or its end is unknown); its job stays.
     if (outcome === DEFER || signal.aborted) return DEFER;
     const number = delivery.attempts + 1;

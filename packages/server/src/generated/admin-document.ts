@@ -50,7 +50,7 @@ export const adminDocument: OpenApiDocument = {
     },
     {
       "name": "Inbox",
-      "description": "The webhook inbox the server serves at /__inbox/{accountId}, to rehearse webhooks with no receiver of your own."
+      "description": "The webhook inbox the server serves at `/__inbox/{accountId}`, to rehearse webhooks with no receiver of your own. It takes `POST` only (another method is 405 with `Allow: POST`; an account the server does not have is 404 `NOT_FOUND` in the general error shape), records the request (`GET /inbox/{accountId}`), and answers the account's `answerStatus` with `{ received, id, verified, answerStatus }`. A webhook URL written `/__inbox/<accountId>` reaches it in process, whatever the server's port and adapter; it is also reachable over the network at `https://host:port/__inbox/<accountId>`."
     }
   ],
   "security": [
@@ -422,7 +422,7 @@ export const adminDocument: OpenApiDocument = {
           "Accounts"
         ],
         "summary": "Send a test webhook to the account's URL",
-        "description": "One signed POST to the account's Custom Channel Webhook URL, now, as a reply webhook is sent (Standard Webhooks headers, the account's secret), with a sample reply payload whose `test` is true and whose ids are not those of any record. It is sent once (no retries), is not a delivery and changes nothing: the answer says what the receiver did. 409 when the account has no webhook URL.",
+        "description": "One signed POST to the account's Custom Channel Webhook URL, now, as a reply webhook is sent (Standard Webhooks headers, the account's secret), with a sample reply payload whose `test` is true and whose ids are not those of any record. It is sent once (no retries), is not a delivery and changes nothing: the answer says what the receiver did. The payload: `contactId` `test_contact`, `messageId` the `webhook-id` (`test_…`), the account's `userId`, a sample `body`, `toId` `test_recipient`, `channel` `custom`, `test: true`. A URL of this server's own inbox (`/__inbox/…`) is reached in process, as deliveries reach it. 409 when the account has no webhook URL (the message says how to set one).",
         "responses": {
           "200": {
             "description": "What the receiver answered (or why it could not be reached).",
@@ -1021,7 +1021,7 @@ export const adminDocument: OpenApiDocument = {
           "Conversations"
         ],
         "summary": "Create a contact by hand",
-        "description": "The dashboard's \"New contact\": the same rules as `POST /v1/contacts` (one of `phone` or `email`; a phone number in international format, stored in E.164, else 400 `INVALID_PHONE`; a phone number or email the account already has answers that contact with 200, not a new one with 201).",
+        "description": "The dashboard's \"New contact\": the same rules as `POST /v1/contacts` (one of `phone` or `email`, else 400 `VALIDATION_ERROR`; a phone number in international format, stored in E.164, else 400 `INVALID_PHONE`; a phone number the account already has, or with no phone an email it has (any case), answers that contact unchanged with 200, not a new one with 201).",
         "requestBody": {
           "required": true,
           "content": {
@@ -1218,7 +1218,7 @@ export const adminDocument: OpenApiDocument = {
           "Conversations"
         ],
         "summary": "Simulate a message from the contact",
-        "description": "A message from the contact, as if they had sent it: the funnel builder's \"the lead\nanswers\", from the dashboard or a script.\n\n- `channel: custom` (the default): processed exactly as `POST /v1/incoming_custom_channel_message`\n  from the contact's custom-channel identity: `fromId` is the contact's `fromId`, else its\n  phone number, else its email (which becomes its `fromId`); the channel label is the\n  contact's `customChannel`, else `custom`; a new `messageSid` is made. The bot's reply goes\n  to the account's Custom Channel Webhook URL. 409 when that identity is another\n  contact's `fromId`.\n- a built-in channel (`messaging_app`, `sms`, `photo_social`, `chat_app`): stored as\n  received on that channel; the bot answers on the same channel, recorded as sent there.\n  No webhook is sent: the interface sends reply webhooks for custom channels only.\n\nEither way the message's `source` is `simulated`, and media (`mediaUrl`, a public URL or\na data URL, with `mediaContentType`) and reactions (`messageType: reaction`, the emoji in\n`body`, `reactionTo` the target's `messageSid` or id) are checked as the receive endpoint\nchecks them.\n",
+        "description": "A message from the contact, as if they had sent it: the funnel builder's \"the lead\nanswers\", from the dashboard or a script.\n\n- `channel: custom` (the default): processed exactly as `POST /v1/incoming_custom_channel_message`\n  from the contact's custom-channel identity: `fromId` is the contact's `fromId`, else its\n  phone number, else its email (either then becomes its `fromId`, as a message from that\n  sender makes it); `toId` is the account's id; the channel label is the contact's\n  `customChannel`, else `custom`; a new `messageSid` is made (`sim_…`). The bot's reply goes\n  to the account's Custom Channel Webhook URL. 409 when that identity is another\n  contact's `fromId`.\n- a built-in channel (`messaging_app`, `sms`, `photo_social`, `chat_app`): stored as\n  received on that channel, with no `messageSid` (sids are the custom channel's) and the\n  contact's phone number as `fromId`; the bot answers on the same channel, charged as\n  opening and human messages are, and recorded as sent there to the contact's phone (or\n  `not_sent` without credits). No webhook is sent: the interface sends reply webhooks for\n  custom channels only.\n\nEither way the message's `source` is `simulated`, and media (`mediaUrl`, a public URL or\na data URL, with `mediaContentType`) and reactions (`messageType: reaction`, the emoji in\n`body`, `reactionTo` the target's `messageSid` or id) are checked as the receive endpoint\nchecks them, the errors naming this request's fields (`mediaContentType is required when\nmediaUrl is given.`).\n",
         "requestBody": {
           "required": true,
           "content": {
@@ -1846,7 +1846,7 @@ export const adminDocument: OpenApiDocument = {
           "Inbox"
         ],
         "summary": "What the account's webhook inbox received",
-        "description": "The requests that reached `/__inbox/{accountId}`, newest first: the last 100 per account (older ones are dropped), cleared by `POST /reset` and not kept in the data file.",
+        "description": "The requests that reached `/__inbox/{accountId}`, newest first: the last 100 per account (older ones are dropped), kept in memory only (not in snapshots nor the data file). `POST /reset` empties every inbox and sets its answer back to 200.",
         "responses": {
           "200": {
             "description": "The inbox.",
@@ -4097,7 +4097,8 @@ export const adminDocument: OpenApiDocument = {
             "description": "The `webhook-signature` header this attempt sent (`v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{payload}` with the account's webhook secret). With the delivery's `webhookId` and `payload`, what a receiver needs to check it. Null for an attempt saved before attempts kept their headers."
           },
           "durationMs": {
-            "type": "number"
+            "type": "number",
+            "description": "Real milliseconds (to 0.01 ms), whatever the clock (a virtual clock stands still while a request is answered)."
           },
           "status": {
             "type": [
@@ -4392,7 +4393,8 @@ export const adminDocument: OpenApiDocument = {
             "description": "The fault rule that hit this request, if one did."
           },
           "durationMs": {
-            "type": "number"
+            "type": "number",
+            "description": "Real milliseconds (to 0.01 ms), whatever the clock (a virtual clock stands still while a request is answered)."
           },
           "requestBody": {},
           "responseBody": {}
@@ -5127,7 +5129,8 @@ export const adminDocument: OpenApiDocument = {
             "type": "string"
           },
           "durationMs": {
-            "type": "number"
+            "type": "number",
+            "description": "Real milliseconds (to 0.01 ms), whatever the clock (a virtual clock stands still while a request is answered)."
           },
           "code": {
             "type": [

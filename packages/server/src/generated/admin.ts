@@ -160,7 +160,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test webhook to the account's URL
-         * @description One signed POST to the account's Custom Channel Webhook URL, now, as a reply webhook is sent (Standard Webhooks headers, the account's secret), with a sample reply payload whose `test` is true and whose ids are not those of any record. It is sent once (no retries), is not a delivery and changes nothing: the answer says what the receiver did. 409 when the account has no webhook URL.
+         * @description One signed POST to the account's Custom Channel Webhook URL, now, as a reply webhook is sent (Standard Webhooks headers, the account's secret), with a sample reply payload whose `test` is true and whose ids are not those of any record. It is sent once (no retries), is not a delivery and changes nothing: the answer says what the receiver did. The payload: `contactId` `test_contact`, `messageId` the `webhook-id` (`test_…`), the account's `userId`, a sample `body`, `toId` `test_recipient`, `channel` `custom`, `test: true`. A URL of this server's own inbox (`/__inbox/…`) is reached in process, as deliveries reach it. 409 when the account has no webhook URL (the message says how to set one).
          */
         post: operations["sendTestWebhook"];
         delete?: never;
@@ -328,7 +328,7 @@ export interface paths {
         put?: never;
         /**
          * Create a contact by hand
-         * @description The dashboard's "New contact": the same rules as `POST /v1/contacts` (one of `phone` or `email`; a phone number in international format, stored in E.164, else 400 `INVALID_PHONE`; a phone number or email the account already has answers that contact with 200, not a new one with 201).
+         * @description The dashboard's "New contact": the same rules as `POST /v1/contacts` (one of `phone` or `email`, else 400 `VALIDATION_ERROR`; a phone number in international format, stored in E.164, else 400 `INVALID_PHONE`; a phone number the account already has, or with no phone an email it has (any case), answers that contact unchanged with 200, not a new one with 201).
          */
         post: operations["createContact"];
         delete?: never;
@@ -400,18 +400,23 @@ export interface paths {
          *
          *     - `channel: custom` (the default): processed exactly as `POST /v1/incoming_custom_channel_message`
          *       from the contact's custom-channel identity: `fromId` is the contact's `fromId`, else its
-         *       phone number, else its email (which becomes its `fromId`); the channel label is the
-         *       contact's `customChannel`, else `custom`; a new `messageSid` is made. The bot's reply goes
+         *       phone number, else its email (either then becomes its `fromId`, as a message from that
+         *       sender makes it); `toId` is the account's id; the channel label is the contact's
+         *       `customChannel`, else `custom`; a new `messageSid` is made (`sim_…`). The bot's reply goes
          *       to the account's Custom Channel Webhook URL. 409 when that identity is another
          *       contact's `fromId`.
          *     - a built-in channel (`messaging_app`, `sms`, `photo_social`, `chat_app`): stored as
-         *       received on that channel; the bot answers on the same channel, recorded as sent there.
-         *       No webhook is sent: the interface sends reply webhooks for custom channels only.
+         *       received on that channel, with no `messageSid` (sids are the custom channel's) and the
+         *       contact's phone number as `fromId`; the bot answers on the same channel, charged as
+         *       opening and human messages are, and recorded as sent there to the contact's phone (or
+         *       `not_sent` without credits). No webhook is sent: the interface sends reply webhooks for
+         *       custom channels only.
          *
          *     Either way the message's `source` is `simulated`, and media (`mediaUrl`, a public URL or
          *     a data URL, with `mediaContentType`) and reactions (`messageType: reaction`, the emoji in
          *     `body`, `reactionTo` the target's `messageSid` or id) are checked as the receive endpoint
-         *     checks them.
+         *     checks them, the errors naming this request's fields (`mediaContentType is required when
+         *     mediaUrl is given.`).
          */
         post: operations["simulateInbound"];
         delete?: never;
@@ -662,7 +667,7 @@ export interface paths {
         };
         /**
          * What the account's webhook inbox received
-         * @description The requests that reached `/__inbox/{accountId}`, newest first: the last 100 per account (older ones are dropped), cleared by `POST /reset` and not kept in the data file.
+         * @description The requests that reached `/__inbox/{accountId}`, newest first: the last 100 per account (older ones are dropped), kept in memory only (not in snapshots nor the data file). `POST /reset` empties every inbox and sets its answer back to 200.
          */
         get: operations["getInbox"];
         put?: never;
@@ -1204,6 +1209,7 @@ export interface components {
             webhookTimestamp: number | null;
             /** @description The `webhook-signature` header this attempt sent (`v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{payload}` with the account's webhook secret). With the delivery's `webhookId` and `payload`, what a receiver needs to check it. Null for an attempt saved before attempts kept their headers. */
             webhookSignature: string | null;
+            /** @description Real milliseconds (to 0.01 ms), whatever the clock (a virtual clock stands still while a request is answered). */
             durationMs: number;
             /** @description The receiver's HTTP status; null when there was none (timeout, refused). */
             status: number | null;
@@ -1292,6 +1298,7 @@ export interface components {
             errorCode: string | null;
             /** @description The fault rule that hit this request, if one did. */
             fault: string | null;
+            /** @description Real milliseconds (to 0.01 ms), whatever the clock (a virtual clock stands still while a request is answered). */
             durationMs: number;
             requestBody: unknown;
             responseBody: unknown;
@@ -1474,6 +1481,7 @@ export interface components {
             path: string;
             status: number;
             requestId: string;
+            /** @description Real milliseconds (to 0.01 ms), whatever the clock (a virtual clock stands still while a request is answered). */
             durationMs: number;
             /** @description The error code answered, if any. */
             code: string | null;
