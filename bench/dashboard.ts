@@ -89,7 +89,11 @@ async function timedEvents(page: Page, call: (text: string, i: number) => Promis
     w.__seen = {};
     new MutationObserver(() => {
       const text = document.querySelector("main")?.textContent ?? "";
-      for (const wanted of w.__wanted) if (text.includes(wanted)) (w.__seen[wanted] = Date.now()), w.__wanted.delete(wanted);
+      for (const wanted of w.__wanted) {
+        if (!text.includes(wanted)) continue;
+        w.__seen[wanted] = Date.now();
+        w.__wanted.delete(wanted);
+      }
     }).observe(document.body, { childList: true, subtree: true, characterData: true });
   });
   const delays: number[] = [];

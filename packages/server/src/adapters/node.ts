@@ -163,17 +163,10 @@ export async function serve(intake: Servable, options: ServeOptions = {}): Promi
   // their connections one by one never see.
   for (const server of [https, http]) server.emit("listening");
   const port = (listener.address() as { port: number }).port;
-  const origin = `${host.includes(":") ? `[${host}]` : host}:${port}`;
-  secure.origin = plain.origin = origin;
-  const url = `https://${origin}`;
-  const local = localOriginOf(host, port);
+  secure.origin = plain.origin = `${host.includes(":") ? `[${host}]` : host}:${port}`;
 
   return {
-    origin: url,
-    baseUrl: `${url}/v1`,
-    adminUrl: `${url}/__admin`,
-    ...(local ? { localOrigin: local } : {}),
-    dashboardUrl: `${local ?? url}${BASES.dashboard}/`,
+    ...addresses(host, port, secure.origin),
     port,
     certificate: tls.cert,
     certificatePath: tls.certPath,
@@ -234,6 +227,19 @@ function connectionCaps(options: ServeOptions) {
 async function removeTemporary(tls: Certificate) {
   if (tls.temporary) await rm(tls.certPath, { force: true });
   if (tls.temporaryFolder) await rm(tls.temporaryFolder, { recursive: true, force: true });
+}
+
+/** The server's addresses: HTTPS for the API and the admin API; the dashboard at the local origin when it has one. */
+function addresses(host: string, port: number, origin: string) {
+  const url = `https://${origin}`;
+  const local = localOriginOf(host, port);
+  return {
+    origin: url,
+    baseUrl: `${url}/v1`,
+    adminUrl: `${url}/__admin`,
+    ...(local ? { localOrigin: local } : {}),
+    dashboardUrl: `${local ?? url}${BASES.dashboard}/`,
+  };
 }
 
 /** Where a browser on this machine reaches a server listening on `host` in plain HTTP (a loopback address), if it can. */
