@@ -1758,6 +1758,31 @@ export const adminDocument: OpenApiDocument = {
         }
       }
     },
+    "/bot": {
+      "get": {
+        "operationId": "getBot",
+        "tags": [
+          "Testing"
+        ],
+        "summary": "The bot that answers",
+        "description": "Which bot answers received messages on this server: the deterministic one (the default), the model-backed one (its model, endpoint, mode, timeout, token cap), or a function of yours. Set at start (`--model` and its flags, or `createIntake({ modelBot })`).",
+        "responses": {
+          "200": {
+            "description": "The bot.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/BotInfo"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          }
+        }
+      }
+    },
     "/clock": {
       "get": {
         "operationId": "getClock",
@@ -3955,15 +3980,145 @@ export const adminDocument: OpenApiDocument = {
             "description": "Why delivery failed or the message was not sent."
           },
           "botOutcome": {
-            "description": "For a received message, what the bot did with it: `replied`, `handed_off`, `no_answer`, or why it did not answer: `reaction`, `no_campaign`, `outgoing_campaign`, `campaign_not_live`, `bot_inactive`, `contact_paused`, `no_credits`, `bot_error`. Null while it is being processed, and for outgoing messages.",
+            "description": "For a received message, what the bot did with it: `replied`, `handed_off`, `no_answer`, or why it did not answer: `reaction`, `no_campaign`, `outgoing_campaign`, `campaign_not_live`, `bot_inactive`, `contact_paused`, `no_credits`, `bot_error` (a bot function that threw); and, for the model-backed bot, why its model gave no answer: `bot_unconfigured` (no API key), `bot_refused` (the key was refused, 401 or 403), `bot_timeout`, `bot_rate_limited` (429), `bot_unavailable` (a 5xx, or the endpoint could not be reached), `bot_empty_answer`, `bot_oversized_answer` (longer than a message may be), `bot_not_recorded` (replay mode with no recording of what was asked). `bot.error` says more. The next message tries again. Null while it is being processed, and for outgoing messages.",
             "type": [
               "string",
               "null"
             ]
           },
+          "bot": {
+            "description": "For a received message the bot was asked about: which bot, its model, how long it took (real milliseconds) and what went wrong, if anything. Null when no bot was asked (a reaction, no live campaign, the contact paused, …) and for outgoing messages; absent on messages stored before it was kept.",
+            "oneOf": [
+              {
+                "type": "null"
+              },
+              {
+                "$ref": "#/components/schemas/BotRun"
+              }
+            ]
+          },
           "createdAt": {
             "type": "string",
             "format": "date-time"
+          }
+        }
+      },
+      "BotRun": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "name",
+          "model",
+          "latencyMs",
+          "error"
+        ],
+        "properties": {
+          "name": {
+            "type": "string",
+            "enum": [
+              "deterministic",
+              "model",
+              "custom"
+            ],
+            "description": "`deterministic`: the built-in bot; `model`: the model-backed bot; `custom`: a bot function of yours (`createIntake({ bot })`, `--bot FILE`)."
+          },
+          "model": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The model asked, for the model-backed bot."
+          },
+          "latencyMs": {
+            "type": "number",
+            "description": "From asking the bot to its answer, in real milliseconds (a replayed answer takes next to none)."
+          },
+          "replayed": {
+            "type": "boolean",
+            "description": "True when the answer came from a recording (replay mode), not the endpoint."
+          },
+          "error": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "What went wrong, in words (the endpoint's status and message, the timeout, what was asked with no recording); null when it answered."
+          }
+        }
+      },
+      "BotInfo": {
+        "type": "object",
+        "required": [
+          "name",
+          "model",
+          "baseUrl",
+          "mode",
+          "recording",
+          "timeoutMs",
+          "maxTokens",
+          "historyLimit"
+        ],
+        "description": "The bot that answers received messages on this server (every campaign's).",
+        "properties": {
+          "name": {
+            "type": "string",
+            "enum": [
+              "deterministic",
+              "model",
+              "custom"
+            ]
+          },
+          "model": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "baseUrl": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The OpenAI-compatible endpoint's base URL (for the model-backed bot), without credentials."
+          },
+          "mode": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "enum": [
+              "live",
+              "record",
+              "replay",
+              null
+            ],
+            "description": "`live`: every answer from the endpoint; `record`: from the endpoint, each kept in the recording file; `replay`: from the recording file only, no endpoint."
+          },
+          "recording": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The recording file (record and replay modes)."
+          },
+          "timeoutMs": {
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "maxTokens": {
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "historyLimit": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "description": "How many of the conversation's latest messages the model is shown."
           }
         }
       },
@@ -5304,6 +5459,13 @@ export const adminDocument: OpenApiDocument = {
           },
           "outcome": {
             "type": "string"
+          },
+          "error": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "What went wrong, when the bot gave no answer (the message's `bot.error`)."
           }
         }
       },

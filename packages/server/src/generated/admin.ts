@@ -619,6 +619,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The bot that answers
+         * @description Which bot answers received messages on this server: the deterministic one (the default), the model-backed one (its model, endpoint, mode, timeout, token cap), or a function of yours. Set at start (`--model` and its flags, or `createIntake({ modelBot })`).
+         */
+        get: operations["getBot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/clock": {
         parameters: {
             query?: never;
@@ -1172,10 +1192,46 @@ export interface components {
             source: "api_send" | "api_receive" | "simulated" | "bot" | "human" | "opening" | "follow_up";
             /** @description Why delivery failed or the message was not sent. */
             error: string | null;
-            /** @description For a received message, what the bot did with it: `replied`, `handed_off`, `no_answer`, or why it did not answer: `reaction`, `no_campaign`, `outgoing_campaign`, `campaign_not_live`, `bot_inactive`, `contact_paused`, `no_credits`, `bot_error`. Null while it is being processed, and for outgoing messages. */
+            /** @description For a received message, what the bot did with it: `replied`, `handed_off`, `no_answer`, or why it did not answer: `reaction`, `no_campaign`, `outgoing_campaign`, `campaign_not_live`, `bot_inactive`, `contact_paused`, `no_credits`, `bot_error` (a bot function that threw); and, for the model-backed bot, why its model gave no answer: `bot_unconfigured` (no API key), `bot_refused` (the key was refused, 401 or 403), `bot_timeout`, `bot_rate_limited` (429), `bot_unavailable` (a 5xx, or the endpoint could not be reached), `bot_empty_answer`, `bot_oversized_answer` (longer than a message may be), `bot_not_recorded` (replay mode with no recording of what was asked). `bot.error` says more. The next message tries again. Null while it is being processed, and for outgoing messages. */
             botOutcome: string | null;
+            /** @description For a received message the bot was asked about: which bot, its model, how long it took (real milliseconds) and what went wrong, if anything. Null when no bot was asked (a reaction, no live campaign, the contact paused, …) and for outgoing messages; absent on messages stored before it was kept. */
+            bot?: null | components["schemas"]["BotRun"];
             /** Format: date-time */
             createdAt: string;
+        };
+        BotRun: {
+            /**
+             * @description `deterministic`: the built-in bot; `model`: the model-backed bot; `custom`: a bot function of yours (`createIntake({ bot })`, `--bot FILE`).
+             * @enum {string}
+             */
+            name: "deterministic" | "model" | "custom";
+            /** @description The model asked, for the model-backed bot. */
+            model: string | null;
+            /** @description From asking the bot to its answer, in real milliseconds (a replayed answer takes next to none). */
+            latencyMs: number;
+            /** @description True when the answer came from a recording (replay mode), not the endpoint. */
+            replayed?: boolean;
+            /** @description What went wrong, in words (the endpoint's status and message, the timeout, what was asked with no recording); null when it answered. */
+            error: string | null;
+        };
+        /** @description The bot that answers received messages on this server (every campaign's). */
+        BotInfo: {
+            /** @enum {string} */
+            name: "deterministic" | "model" | "custom";
+            model: string | null;
+            /** @description The OpenAI-compatible endpoint's base URL (for the model-backed bot), without credentials. */
+            baseUrl: string | null;
+            /**
+             * @description `live`: every answer from the endpoint; `record`: from the endpoint, each kept in the recording file; `replay`: from the recording file only, no endpoint.
+             * @enum {string|null}
+             */
+            mode: "live" | "record" | "replay" | null;
+            /** @description The recording file (record and replay modes). */
+            recording: string | null;
+            timeoutMs: number | null;
+            maxTokens: number | null;
+            /** @description How many of the conversation's latest messages the model is shown. */
+            historyLimit: number | null;
         };
         Delivery: {
             contact: components["schemas"]["ContactRef"];
@@ -1556,6 +1612,8 @@ export interface components {
             /** @description The received message. */
             messageId: string;
             outcome: string;
+            /** @description What went wrong, when the bot gave no answer (the message's `bot.error`). */
+            error?: string | null;
         };
         /** @description A webhook delivery attempt ended. */
         DeliveryAttemptedEvent: {
@@ -1912,6 +1970,8 @@ export type Contact = components['schemas']['Contact'];
 export type ContactRow = components['schemas']['ContactRow'];
 export type ContactDetail = components['schemas']['ContactDetail'];
 export type Message = components['schemas']['Message'];
+export type BotRun = components['schemas']['BotRun'];
+export type BotInfo = components['schemas']['BotInfo'];
 export type Delivery = components['schemas']['Delivery'];
 export type DeliveryAttempt = components['schemas']['DeliveryAttempt'];
 export type Alert = components['schemas']['Alert'];
@@ -3083,6 +3143,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bot. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotInfo"];
+                };
             };
             401: components["responses"]["Unauthorized"];
         };
