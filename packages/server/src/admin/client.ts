@@ -117,6 +117,8 @@ export function createAdminClient(options: AdminClientOptions) {
 
     journal: (query: Query<"/journal"> = {}) => unwrap(raw.GET("/journal", { params: { query } })),
     clearJournal: () => unwrap(raw.DELETE("/journal")),
+    /** The bot that answers received messages: deterministic (the default), model-backed, or yours. */
+    bot: () => unwrap(raw.GET("/bot")),
     clock: () => unwrap(raw.GET("/clock")),
     /** Moves a virtual clock forward, running whatever falls due on the way. */
     advanceClock: (by: number | { to: string }) => unwrap(raw.POST("/clock/advance", { body: typeof by === "number" ? { ms: by } : by })),
