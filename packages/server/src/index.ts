@@ -10,7 +10,7 @@ export { createAdminClient, AdminApiError, type AdminClient, type AdminClientOpt
 export type { AdminEvent, AdminEventOf, EventSubscription, ReceivedEvent } from "./admin/event-stream.js";
 export type { FeedEntry, Subscriber } from "./live/feed.js";
 export type { FaultRule, FaultRuleInput } from "./http/faults.js";
-export { defaultBot, matchFaq, type Bot, type BotInput, type BotOutput } from "./engine/bot.js";
+export { defaultBot, handOffByPhrase, matchFaq, type Bot, type BotFailure, type BotInfo, type BotInput, type BotOutput } from "./engine/bot.js";
 export { WEBHOOK_DEFAULTS, type WebhookOptions } from "./engine/delivery.js";
 export { FUNNEL_DEFAULTS, type FunnelOptions } from "./engine/funnel.js";
 export type { EngineOptions } from "./engine/index.js";

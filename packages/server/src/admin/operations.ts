@@ -196,6 +196,7 @@ export const operations: { [Id in keyof contract]: AdminHandler<Id> } = {
   listFaults: (_, { faults }) => ok(faults.list()),
   setFaults: ({ body }, { faults }) => ok(faults.set(body)),
   clearFaults: (_, { faults }) => (faults.clear(), noContent),
+  getBot: (_, { engine }) => ok(engine.botInfo()),
   getClock: (_, { domain }) => ok(clockView(domain)),
   async advanceClock({ body }, { domain, engine }) {
     await engine.advanceClock(body);

@@ -48,15 +48,23 @@ export function recordOutbound(domain: Domain, outbound: Outbound): MessageRecor
     source: outbound.source,
     error: outbound.error ?? null,
     botOutcome: null,
+    bot: null,
     createdAt: timestamp(domain),
   });
   publish(domain, { type: "message.sent", message, contact });
   return message;
 }
 
-export function setBotOutcome(domain: Domain, message: MessageRecord, outcome: BotOutcome): void {
-  writable(domain).message.update(message, { botOutcome: outcome });
-  publish(domain, { type: "bot.outcome", message, outcome });
+/** Which bot was asked about a message, how long it took and what went wrong: the message's `bot`. */
+export type BotRun = NonNullable<MessageRecord["bot"]>;
+
+/**
+ * What the bot did with a received message, and, when a bot was asked, the run (`bot`): kept on
+ * the message and told as `bot.outcome`, with the run's error.
+ */
+export function setBotOutcome(domain: Domain, message: MessageRecord, outcome: BotOutcome, run: BotRun | null = null): void {
+  writable(domain).message.update(message, run ? { botOutcome: outcome, bot: run } : { botOutcome: outcome });
+  publish(domain, { type: "bot.outcome", message, outcome, error: run?.error ?? null });
 }
 
 function requireCampaign(domain: Domain, owner: AccountRecord, campaignId: string | undefined) {
@@ -157,6 +165,7 @@ export function storeInbound(domain: Domain, contact: ContactRecord, inbound: In
     ...inbound,
     error: null,
     botOutcome: null,
+    bot: null,
     createdAt: timestamp(domain),
   });
   publish(domain, { type: "message.received", message, contact });

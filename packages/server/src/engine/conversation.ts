@@ -8,14 +8,15 @@ import { settingsOf } from "../domain/campaigns.js";
 import { updateContact } from "../domain/contacts.js";
 import { costOf } from "../domain/credits.js";
 import { ownedBy, type Domain } from "../domain/domain.js";
-import { setBotOutcome } from "../domain/messages.js";
+import { setBotOutcome, type BotRun } from "../domain/messages.js";
 import { handOff, reply, replyOnChannel } from "../domain/replies.js";
 import { onBuiltInChannel } from "../domain/simulated.js";
 import type { BotOutcome } from "../events/events.js";
 import { toAdminContact, toCampaign, toMessage } from "../records/present-admin.js";
 import type { AccountRecord, CampaignRecord, ContactRecord, MessageRecord } from "../store/models.js";
-import type { Bot, BotOutput } from "./bot.js";
-import type { Scheduler } from "./scheduler.js";
+import { elapsedMs, startTimer } from "../shared/elapsed.js";
+import { botInfoOf, type Bot, type BotOutput } from "./bot.js";
+import { DEFER, type Scheduler } from "./scheduler.js";
 
 /** The key a contact's pending follow-ups are scheduled under: a message from them cancels the rest. */
 export const followUpKey = (contactId: string) => `follow_up:${contactId}`;
@@ -36,6 +37,7 @@ type Routed = { outcome: BotOutcome } | { campaign: CampaignRecord };
 
 export function startConversations({ domain, scheduler, bot, onError }: ConversationDeps): void {
   const { store } = domain;
+  const info = botInfoOf(bot);
 
   domain.events.on(["message.received"], ({ message, contact }) => {
     // The contact answered: the follow-ups waiting for them are no longer needed.
@@ -60,11 +62,11 @@ export function startConversations({ domain, scheduler, bot, onError }: Conversa
   const laneOf = (payload: Record<string, unknown>) => store.message.get(String(payload.messageId))?.contactId ?? "";
   scheduler.on(
     "inbound",
-    async (payload) => {
+    async (payload, { signal }) => {
       const message = store.message.get(String(payload.messageId));
       // Answered already: a job restored from before a stop that came after its work was done.
       if (!message || message.botOutcome) return;
-      await answer(message);
+      return answer(message, signal);
     },
     { laneOf, perLane: 1, total: BOT_CONCURRENCY },
   );
@@ -91,37 +93,28 @@ export function startConversations({ domain, scheduler, bot, onError }: Conversa
     return routed;
   }
 
-  async function answer(message: MessageRecord) {
+  async function answer(message: MessageRecord, signal: AbortSignal): Promise<void | typeof DEFER> {
     const account = store.account.get(message.accountId);
     const contact = account && ownedBy(account.id, store.contact.get(message.contactId));
     if (!account || !contact) return;
-    const outcome = (botOutcome: BotOutcome) => setBotOutcome(domain, message, botOutcome);
+    const outcome = (botOutcome: BotOutcome, run?: BotRun) => setBotOutcome(domain, message, botOutcome, run);
     const prepared = prepare(message, contact, account);
     if ("outcome" in prepared) return outcome(prepared.outcome);
     const { campaign } = prepared;
 
-    let result: BotOutput | undefined;
-    let failed = false;
-    try {
-      result = await bot({
-        message: toMessage(message),
-        conversation: store.message.group("contact", contact.id).map(toMessage),
-        contact: toAdminContact(contact),
-        campaign: toCampaign(campaign),
-        account: { id: account.id, name: account.name },
-      });
-    } catch (error) {
-      onError(error);
-      failed = true;
-    }
+    const asked = await ask(message, contact, campaign, account, signal);
     // The bot may have taken a while: the state it was asked about may have changed since (a
     // reset, a commit undone: the message is then another record, answered by its own job; the
     // campaign left Live, its bot turned off, the contact paused).
     if (store.message.get(message.id) !== message) return;
-    if (failed) return outcome("bot_error");
-    if (!result) return outcome("no_answer");
+    const { result, run } = asked;
+    // No answer because the server is stopping (a model's call cut short): the job stays stored,
+    // and the restarted server asks again.
+    if (signal.aborted && result && "failed" in result) return DEFER;
+    if (!result) return outcome(run.error === null ? "no_answer" : "bot_error", run);
+    if ("failed" in result) return outcome(result.failed.outcome, run);
     const still = campaignFor(message, contact, account);
-    if ("outcome" in still) return outcome(still.outcome);
+    if ("outcome" in still) return outcome(still.outcome, run);
     // On the channel the message came on: a custom one's webhook, or a built-in one, with none.
     const answerWith = (text: string) =>
       onBuiltInChannel(message)
@@ -130,9 +123,35 @@ export function startConversations({ domain, scheduler, bot, onError }: Conversa
     if ("handOff" in result) {
       handOff(domain, message, contact, campaign, result.handOff.reason);
       if (result.handOff.reply) answerWith(result.handOff.reply);
-      return outcome("handed_off");
+      return outcome("handed_off", run);
     }
     const sent = answerWith(result.reply);
-    return outcome(sent.status === "not_sent" ? "no_credits" : "replied");
+    return outcome(sent.status === "not_sent" ? "no_credits" : "replied", run);
+  }
+
+  /**
+   * Asks the bot, timing it in real milliseconds: its answer (undefined when it threw), and the
+   * run kept on the message (which bot, how long, what went wrong).
+   */
+  async function ask(message: MessageRecord, contact: ContactRecord, campaign: CampaignRecord, account: AccountRecord, signal: AbortSignal) {
+    const started = startTimer();
+    let result: BotOutput | undefined;
+    let error: string | null = null;
+    try {
+      result = await bot({
+        message: toMessage(message),
+        conversation: store.message.group("contact", contact.id).map(toMessage),
+        contact: toAdminContact(contact),
+        campaign: toCampaign(campaign),
+        account: { id: account.id, name: account.name },
+        signal,
+      });
+      if (result && "failed" in result) error = result.failed.error;
+    } catch (thrown) {
+      onError(thrown);
+      error = `The bot threw: ${thrown instanceof Error ? thrown.message : String(thrown)}`;
+    }
+    const run: BotRun = { name: info.name, model: info.model, latencyMs: elapsedMs(started), replayed: result?.replayed ?? false, error };
+    return { result, run };
   }
 }

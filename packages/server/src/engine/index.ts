@@ -7,7 +7,7 @@
 import { advanceBy, clockAdvanced } from "../domain/clock.js";
 import type { Domain } from "../domain/domain.js";
 import type { VirtualClock } from "../shared/clock.js";
-import { defaultBot, type Bot } from "./bot.js";
+import { botInfoOf, defaultBot, type Bot } from "./bot.js";
 import { startConversations } from "./conversation.js";
 import { WEBHOOK_DEFAULTS, startDeliveries, type FetchLike, type WebhookOptions } from "./delivery.js";
 import { FUNNEL_DEFAULTS, startFunnel, type FunnelOptions } from "./funnel.js";
@@ -16,6 +16,10 @@ import { sendTestWebhook } from "./test-webhook.js";
 import type { AccountRecord } from "../store/models.js";
 
 export interface EngineOptions {
+  /**
+   * What answers received messages. Default: the deterministic bot. A model on any
+   * OpenAI-compatible endpoint: `createModelBot({ model })` from `@intake/server/node`.
+   */
   bot?: Bot;
   webhooks?: Partial<WebhookOptions>;
   funnel?: Partial<FunnelOptions>;
@@ -35,7 +39,8 @@ export function createEngine({ domain, fetch, onError, sequential }: EngineDeps,
   const scheduler = new Scheduler(domain, onError, sequential);
   const webhooks = { ...WEBHOOK_DEFAULTS, ...options.webhooks };
   startDeliveries({ domain, scheduler, fetch, options: webhooks, random: () => domain.ids.random() });
-  startConversations({ domain, scheduler, bot: options.bot ?? defaultBot, onError });
+  const bot = options.bot ?? defaultBot;
+  startConversations({ domain, scheduler, bot, onError });
   const funnel = startFunnel({ domain, scheduler, options: { ...FUNNEL_DEFAULTS, ...options.funnel } });
 
   /** Picks the stored jobs up (at start, and once the state was replaced). */
@@ -46,6 +51,8 @@ export function createEngine({ domain, fetch, onError, sequential }: EngineDeps,
 
   return {
     start,
+    /** The bot that answers received messages (GET /__admin/bot). */
+    botInfo: () => botInfoOf(bot),
     /** Resolves once nothing is running (work due later waits for its time). */
     settle: () => scheduler.settle(),
     /** Pending jobs, soonest first. */

@@ -19,7 +19,19 @@ export type BotOutcome =
   | "bot_inactive"
   | "contact_paused"
   | "no_credits"
-  | "bot_error";
+  | "bot_error"
+  | BotFailure;
+
+/** Why a bot gave no answer (its `{ failed }` answer): a model-backed bot's model did not answer. */
+export type BotFailure =
+  | "bot_unconfigured"
+  | "bot_refused"
+  | "bot_timeout"
+  | "bot_rate_limited"
+  | "bot_unavailable"
+  | "bot_empty_answer"
+  | "bot_oversized_answer"
+  | "bot_not_recorded";
 
 /** How a contact joined a list: the funnel trigger treats an API add and an import differently. */
 export type JoinSource = "api" | "manual" | "import";
@@ -37,7 +49,8 @@ export type DomainEvent =
   | { type: "message.sent"; message: Stored.MessageRecord; contact: Stored.ContactRecord }
   /** Its status or error changed (a delivery finished). */
   | { type: "message.updated"; message: Stored.MessageRecord }
-  | { type: "bot.outcome"; message: Stored.MessageRecord; outcome: BotOutcome }
+  /** `error`: what went wrong, when the bot was asked and gave no answer (the message's `bot.error`). */
+  | { type: "bot.outcome"; message: Stored.MessageRecord; outcome: BotOutcome; error: string | null }
   | { type: "alert.raised"; alert: Stored.AlertRecord }
   /** A webhook to send: an attempt is due now (a new delivery, or one sent again). */
   | { type: "delivery.queued"; delivery: Stored.DeliveryRecord }

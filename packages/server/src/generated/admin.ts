@@ -628,7 +628,7 @@ export interface paths {
         };
         /**
          * The bot that answers
-         * @description Which bot answers received messages on this server: the deterministic one (the default), the model-backed one (its model, endpoint, mode, timeout, token cap), or a function of yours. Set at start (`--model` and its flags, or `createIntake({ modelBot })`).
+         * @description Which bot answers received messages on this server: the deterministic one (the default), the model-backed one (its model, endpoint, mode, timeout, token cap), or a function of yours. Set at start: `--model` and its flags, or `createIntake({ bot: createModelBot(options) })` with `createModelBot` from `@intake/server/node`.
          */
         get: operations["getBot"];
         put?: never;

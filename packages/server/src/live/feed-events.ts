@@ -59,7 +59,8 @@ export function feedLiveEvents(events: EventSource, feed: EventFeed, store: Stor
       }
       case "bot.outcome": {
         const { id, accountId, contactId } = event.message;
-        return emit("bot.outcome", accountId, () => ({ contactId, messageId: id, outcome: event.outcome }));
+        const { outcome, error } = event;
+        return emit("bot.outcome", accountId, () => ({ contactId, messageId: id, outcome, error }));
       }
       case "delivery.queued":
       case "delivery.updated": {

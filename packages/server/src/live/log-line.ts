@@ -39,7 +39,8 @@ function describe(event: LiveEvent): string {
     case "message.sent":
       return `message ${event.messageId} (${event.kind}) to ${event.contactId}: ${event.status}`;
     case "bot.outcome":
-      return `bot: ${event.outcome.replace(/_/g, " ")} for message ${event.messageId} of ${event.contactId}`;
+      // The error says what went wrong and what to do (the model's endpoint refused the key, say).
+      return `bot: ${event.outcome.replace(/_/g, " ")} for message ${event.messageId} of ${event.contactId}${event.error ? `: ${event.error}` : ""}`;
     case "delivery.attempted": {
       const answer = event.status === null ? (event.error ?? "no answer") : `HTTP ${event.status}`;
       return `webhook ${event.deliveryId}${event.messageId ? ` (message ${event.messageId})` : ""} attempt ${event.attempt}: ${answer}, ${event.state}`;
