@@ -1,0 +1,94 @@
+/**
+ * An OpenAI-compatible chat-completions endpoint on 127.0.0.1, for the model bot's tests: it keeps
+ * every request it gets (path, authorization, JSON body) and answers each as the test says: a
+ * completion, a tool call, an error status, or never (until it is closed).
+ */
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface ModelRequest {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: {
+    model: string;
+    messages: Array<{ role: string; content: string }>;
+    tools?: Array<{ type: string; function: { name: string; parameters: unknown } }>;
+    max_tokens?: number;
+    max_completion_tokens?: number;
+    [field: string]: unknown;
+  };
+}
+
+/** How to answer one request: a status and JSON body (200 and a completion by default), or no answer at all. */
+export type ModelAnswer = { status?: number; body?: unknown; headers?: Record<string, string> } | "hang";
+
+export interface FakeModel {
+  /** The base URL, ending in /v1. */
+  baseUrl: string;
+  requests: ModelRequest[];
+  /** How the next requests are answered: by their request and their number (0 for the first). */
+  answer(how: (request: ModelRequest, index: number) => ModelAnswer): void;
+  close(): Promise<void>;
+}
+
+/** A completion whose message says `content`. */
+export function said(content: string | null, finishReason = "stop"): ModelAnswer {
+  return { body: completion({ role: "assistant", content }, finishReason) };
+}
+
+/** A completion whose message calls the hand-off tool with these arguments. */
+export function handsOff(args: { reason: string; reply?: string } | string, content: string | null = null): ModelAnswer {
+  const call = { id: "call_1", type: "function", function: { name: "hand_off_to_person", arguments: typeof args === "string" ? args : JSON.stringify(args) } };
+  return { body: completion({ role: "assistant", content, tool_calls: [call] }, "tool_calls") };
+}
+
+/** An error as OpenAI's API words it. */
+export function refuses(status: number, message: string, headers?: Record<string, string>): ModelAnswer {
+  return { status, body: { error: { message, type: "invalid_request_error", code: null } }, headers };
+}
+
+function completion(message: Record<string, unknown>, finishReason: string) {
+  return {
+    id: "chatcmpl-fake",
+    object: "chat.completion",
+    created: 1_767_225_600,
+    model: "fake-model",
+    choices: [{ index: 0, message, finish_reason: finishReason }],
+    usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+  };
+}
+
+export async function startFakeModel(): Promise<FakeModel> {
+  const requests: ModelRequest[] = [];
+  let how: (request: ModelRequest, index: number) => ModelAnswer = () => said("Hello from the model.");
+  const server = createServer(async (req, res) => {
+    let text = "";
+    for await (const chunk of req) text += chunk;
+    const request: ModelRequest = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, body: text ? JSON.parse(text) : {} };
+    requests.push(request);
+    const answer = how(request, requests.length - 1);
+    if (answer === "hang") return;
+    res.writeHead(answer.status ?? 200, { "content-type": "application/json", ...answer.headers }).end(JSON.stringify(answer.body ?? {}));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    requests,
+    answer: (next) => void (how = next),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A base URL where nothing listens: a port that was free a moment ago, on loopback. */
+export async function refusedBaseUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}/v1`;
+}
