@@ -30,7 +30,7 @@ const ASKED: Record<string, { what: string; timed?: "in" | "after"; failed?: tru
   replied: { what: "replied", timed: "in" },
   handed_off: { what: "handed off to a person", timed: "in" },
   no_answer: { what: "chose not to answer", timed: "in" },
-  bot_error: { what: "failed: the bot function threw an error", timed: "after", failed: true },
+  bot_error: { what: "failed: it threw an error", timed: "after", failed: true },
   bot_unconfigured: { what: "was not asked: no API key for its endpoint", failed: true },
   bot_refused: { what: "failed: key refused by the endpoint (401 or 403)", timed: "after", failed: true },
   bot_timeout: { what: "timed out", timed: "after", failed: true },
