@@ -10,7 +10,9 @@ import { pathToFileURL } from "node:url";
 import type { Seed } from "./domain/state.js";
 import type { IntakeOptions } from "./app.js";
 import type { Bot } from "./engine/bot.js";
-import { fail, intakeOptionsOf, integer, readArgs, USAGE } from "./cli/arguments.js";
+import { fail, intakeOptionsOf, integer, modelBotOptionsOf, readArgs, USAGE } from "./cli/arguments.js";
+import { botLine } from "./cli/bot-line.js";
+import type { ModelBotOptions } from "./model-bot/options.js";
 // Its check only: the module loads none of what makes a certificate until one is made.
 import { defaultCertDir } from "./adapters/tls.js";
 import { logLine, logs, type LogFormat, type LogLevel } from "./live/log-line.js";
@@ -27,6 +29,20 @@ async function loadBot(path: string): Promise<Bot> {
   const bot = module.default ?? module.bot;
   if (typeof bot !== "function") fail(`the bot module ${path} must export a function (default export, or one named bot).`);
   return bot as Bot;
+}
+
+/** The model bot the flags ask for (loaded only then); a replay file that cannot be read, say, is a usage error. */
+async function modelBot(options: ModelBotOptions | undefined): Promise<Bot | undefined> {
+  if (!options) return undefined;
+  const [{ createModelBot }, { missingKey }] = await Promise.all([import("./model-bot/model-bot.js"), import("./model-bot/options.js")]);
+  try {
+    const bot = createModelBot(options);
+    const warning = missingKey(options);
+    if (warning) process.stderr.write(`intake-server: ${warning}\n`);
+    return bot;
+  } catch (error) {
+    fail((error as Error).message);
+  }
 }
 
 /** A seed file, checked as POST /__admin/seed checks its body, its errors naming the file. */
@@ -75,7 +91,7 @@ async function main() {
     import("./welcome.js"),
   ]);
   const seed = args.demo ? demo.DEMO_SEED : args.seed ? await readSeed(args.seed) : undefined;
-  const bot = args.bot ? await loadBot(args.bot) : undefined;
+  const bot = args.bot ? await loadBot(args.bot) : await modelBot(modelBotOptionsOf(args));
   const dataFile = args["data-file"];
   // Claimed as it is opened: a second server must not even start the first one's pending work.
   const file = dataFile ? openDataFile(dataFile, { durability: args.durability as "full" | "normal" }) : undefined;
@@ -125,7 +141,9 @@ async function main() {
       `intake-server: the certificate kept at ${server.certificatePath} was replaced (${server.certificateRenewed}); clients that trusted the old one must trust this file again.\n`,
     );
   }
-  // People read the keys and a curl line; programs read the JSON line, which comes last so it marks "ready".
+  // People read which bot answers, the keys and a curl line; programs read the JSON line, which comes last so it marks "ready".
+  const botInfo = await intake.admin.bot();
+  process.stderr.write(`${botLine(botInfo, args.bot)}\n`);
   if (seed) {
     const { baseUrl, adminUrl, certificatePath: certificate } = server;
     process.stderr.write(welcomeText({ baseUrl, adminUrl, adminToken: intake.adminToken, dashboardUrl, certificate, accounts: await intake.admin.accounts() }));
@@ -144,6 +162,7 @@ async function main() {
       certificate: server.certificatePath,
       dataFile: dataFile ?? null,
       clock: intake.clock.mode,
+      bot: botInfo,
       ...(args.demo ? { demoKeys: demo.DEMO_KEYS, demoWebhookSecrets: demo.DEMO_WEBHOOK_SECRETS } : {}),
     })}\n`,
   );

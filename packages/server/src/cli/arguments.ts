@@ -6,6 +6,7 @@ import { parseArgs } from "node:util";
 import { halfPair } from "../adapters/tls.js";
 import type { FaultRuleInput } from "../http/faults.js";
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from "../live/log-line.js";
+import type { ModelBotOptions } from "../model-bot/options.js";
 
 export const USAGE = `Usage: intake-server [options]
 
@@ -39,6 +40,15 @@ export const USAGE = `Usage: intake-server [options]
   --max-account-media SIZE
                          most bytes of embedded files one account's messages hold (default 256MiB)
   --bot FILE             a module whose default export is the bot: (input) => { reply } | { handOff } | null
+  --model NAME           a model answers, on an OpenAI-compatible endpoint (OpenAI, Ollama, LM Studio,
+                         vLLM, llama.cpp), from the campaign's fields (docs/model-bot.md)
+  --model-base-url URL   the endpoint (default $OPENAI_BASE_URL, else https://api.openai.com/v1)
+  --model-key KEY        its API key (default $OPENAI_API_KEY; none for one on this machine)
+  --model-timeout MS     time one message's call may take (default 30000)
+  --model-max-tokens N   the cap on an answer's tokens (default 400)
+  --model-history N      the conversation's latest messages the model sees (default 20)
+  --model-record FILE    keep every answer in FILE (created, or added to), to replay in CI
+  --model-replay FILE    answer from FILE only, made with --model-record: no endpoint, no key
   --webhook-attempts N   attempts per webhook before it fails (default 6)
   --webhook-timeout MS   time a webhook receiver has to answer (default 10000)
   --funnel-rate N        queued opening messages per campaign per minute (default 6)
@@ -143,6 +153,14 @@ const OPTIONS = {
   "max-account-media": { type: "string" },
   "allow-http-webhooks": { type: "boolean", default: false },
   bot: { type: "string" },
+  model: { type: "string" },
+  "model-base-url": { type: "string" },
+  "model-key": { type: "string" },
+  "model-timeout": { type: "string" },
+  "model-max-tokens": { type: "string" },
+  "model-history": { type: "string" },
+  "model-record": { type: "string" },
+  "model-replay": { type: "string" },
   "webhook-attempts": { type: "string" },
   "webhook-timeout": { type: "string" },
   "funnel-rate": { type: "string" },
@@ -177,7 +195,43 @@ export function readArgs(): Args {
   if (perClient !== undefined && (perClient < 1 || perClient > (maxConnections ?? 1000))) {
     fail(`--max-connections-per-client takes a whole number from 1 to --max-connections (${maxConnections ?? 1000}) (got ${perClient}).`);
   }
+  checkModelArgs(args);
   return args;
+}
+
+const MODEL_FLAGS = ["model-base-url", "model-key", "model-timeout", "model-max-tokens", "model-history", "model-record", "model-replay"] as const;
+
+/** The model bot's flags: each needs --model, which excludes --bot; record and replay are two modes. */
+function checkModelArgs(args: Args) {
+  const given = MODEL_FLAGS.find((flag) => args[flag] !== undefined);
+  if (args.model === undefined) {
+    if (given) fail(`--${given} is a setting of the model bot: give --model NAME too.`);
+    return;
+  }
+  if (!args.model.trim()) fail("--model takes the model's name, as the endpoint knows it (e.g. gpt-4o-mini, llama3.2).");
+  if (args.bot !== undefined) fail("--bot and --model both choose the bot: give one.");
+  if (args["model-record"] !== undefined && args["model-replay"] !== undefined) {
+    fail("--model-record and --model-replay are two modes: record a rehearsal against an endpoint, or replay one with none; give one.");
+  }
+  for (const flag of ["model-timeout", "model-max-tokens", "model-history"] as const) {
+    const value = args[flag];
+    if (value !== undefined && !(Number.isInteger(Number(value)) && Number(value) >= 1)) fail(`--${flag} takes a whole number, 1 or more (got ${value}).`);
+  }
+}
+
+/** What the model bot's flags ask for (createModelBot's options), or undefined without --model. */
+export function modelBotOptionsOf(args: Args): ModelBotOptions | undefined {
+  if (args.model === undefined) return undefined;
+  return {
+    model: args.model,
+    baseUrl: args["model-base-url"],
+    apiKey: args["model-key"],
+    timeoutMs: integer("model-timeout", args["model-timeout"]),
+    maxTokens: integer("model-max-tokens", args["model-max-tokens"]),
+    historyLimit: integer("model-history", args["model-history"]),
+    record: args["model-record"],
+    replay: args["model-replay"],
+  };
 }
 
 /** What the flags ask of the service. */

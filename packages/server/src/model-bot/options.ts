@@ -94,3 +94,10 @@ export function infoOf(settings: Settings): BotInfo {
     historyLimit: settings.historyLimit,
   };
 }
+
+/** Why every message will be `bot_unconfigured` (no key, an endpoint elsewhere), for a warning at start; undefined when it can be asked. */
+export function missingKey(options: ModelBotOptions, env: Record<string, string | undefined> = process.env): string | undefined {
+  const settings = settle(options, env);
+  if (settings.mode === "replay" || settings.apiKey !== null || keyless(settings.baseUrl)) return undefined;
+  return `no API key for ${shownUrl(settings.baseUrl)}: every message's outcome will be bot_unconfigured. Give --model-key, or set OPENAI_API_KEY.`;
+}

@@ -20,6 +20,8 @@ export interface Started {
   certificate: string;
   dataFile: string | null;
   clock: string;
+  /** GET /__admin/bot's answer: which bot answers received messages. */
+  bot: { name: string; model: string | null; baseUrl: string | null; mode: string | null; recording: string | null };
   demoKeys?: Record<string, string>;
   demoWebhookSecrets?: Record<string, string>;
 }
