@@ -3980,7 +3980,7 @@ export const adminDocument: OpenApiDocument = {
             "description": "Why delivery failed or the message was not sent."
           },
           "botOutcome": {
-            "description": "For a received message, what the bot did with it: `replied`, `handed_off`, `no_answer`, or why it did not answer: `reaction`, `no_campaign`, `outgoing_campaign`, `campaign_not_live`, `bot_inactive`, `contact_paused`, `no_credits`, `bot_error` (a bot function that threw); and, for the model-backed bot, why its model gave no answer: `bot_unconfigured` (no API key), `bot_refused` (the key was refused, 401 or 403), `bot_timeout`, `bot_rate_limited` (429), `bot_unavailable` (a 5xx, or the endpoint could not be reached), `bot_empty_answer`, `bot_oversized_answer` (longer than a message may be), `bot_not_recorded` (replay mode with no recording of what was asked). `bot.error` says more. The next message tries again. Null while it is being processed, and for outgoing messages.",
+            "description": "For a received message, what the bot did with it: `replied`, `handed_off`, `no_answer`, or why it did not answer: `reaction`, `no_campaign`, `outgoing_campaign`, `campaign_not_live`, `bot_inactive`, `contact_paused`, `no_credits`, `bot_error` (a bot function that threw, or a recording that could not be written); and, for the model-backed bot, why its model gave no answer: `bot_unconfigured` (no API key for an endpoint not on this machine: nothing was asked), `bot_refused` (the key was refused, 401 or 403), `bot_timeout` (no answer within the timeout), `bot_rate_limited` (429), `bot_unavailable` (a 5xx, another error status such as an unknown model's 404, or the endpoint could not be reached), `bot_empty_answer`, `bot_oversized_answer` (longer than a message may be: 4096 characters), `bot_not_recorded` (replay mode with no recording of what was asked). `bot.error` says what happened and what to do. Nothing is sent or charged, and the next message tries again. Null while it is being processed, and for outgoing messages.",
             "type": [
               "string",
               "null"
@@ -4042,7 +4042,7 @@ export const adminDocument: OpenApiDocument = {
               "string",
               "null"
             ],
-            "description": "What went wrong, in words (the endpoint's status and message, the timeout, what was asked with no recording); null when it answered."
+            "description": "What went wrong, in words, and what to do (the endpoint's status and message, the timeout, what was asked with no recording; for a bot function that threw, `The bot threw: <its message>`); null when it answered."
           }
         }
       },
@@ -4079,7 +4079,7 @@ export const adminDocument: OpenApiDocument = {
               "string",
               "null"
             ],
-            "description": "The OpenAI-compatible endpoint's base URL (for the model-backed bot), without credentials."
+            "description": "The OpenAI-compatible endpoint's base URL (for the model-backed bot), without credentials; null in replay mode, which asks no endpoint."
           },
           "mode": {
             "type": [
@@ -4105,13 +4105,15 @@ export const adminDocument: OpenApiDocument = {
             "type": [
               "number",
               "null"
-            ]
+            ],
+            "description": "How long one message's call to the endpoint may take (null in replay mode)."
           },
           "maxTokens": {
             "type": [
               "integer",
               "null"
-            ]
+            ],
+            "description": "The cap on an answer's tokens (`max_tokens`)."
           },
           "historyLimit": {
             "type": [

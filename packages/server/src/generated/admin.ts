@@ -1192,7 +1192,7 @@ export interface components {
             source: "api_send" | "api_receive" | "simulated" | "bot" | "human" | "opening" | "follow_up";
             /** @description Why delivery failed or the message was not sent. */
             error: string | null;
-            /** @description For a received message, what the bot did with it: `replied`, `handed_off`, `no_answer`, or why it did not answer: `reaction`, `no_campaign`, `outgoing_campaign`, `campaign_not_live`, `bot_inactive`, `contact_paused`, `no_credits`, `bot_error` (a bot function that threw); and, for the model-backed bot, why its model gave no answer: `bot_unconfigured` (no API key), `bot_refused` (the key was refused, 401 or 403), `bot_timeout`, `bot_rate_limited` (429), `bot_unavailable` (a 5xx, or the endpoint could not be reached), `bot_empty_answer`, `bot_oversized_answer` (longer than a message may be), `bot_not_recorded` (replay mode with no recording of what was asked). `bot.error` says more. The next message tries again. Null while it is being processed, and for outgoing messages. */
+            /** @description For a received message, what the bot did with it: `replied`, `handed_off`, `no_answer`, or why it did not answer: `reaction`, `no_campaign`, `outgoing_campaign`, `campaign_not_live`, `bot_inactive`, `contact_paused`, `no_credits`, `bot_error` (a bot function that threw, or a recording that could not be written); and, for the model-backed bot, why its model gave no answer: `bot_unconfigured` (no API key for an endpoint not on this machine: nothing was asked), `bot_refused` (the key was refused, 401 or 403), `bot_timeout` (no answer within the timeout), `bot_rate_limited` (429), `bot_unavailable` (a 5xx, another error status such as an unknown model's 404, or the endpoint could not be reached), `bot_empty_answer`, `bot_oversized_answer` (longer than a message may be: 4096 characters), `bot_not_recorded` (replay mode with no recording of what was asked). `bot.error` says what happened and what to do. Nothing is sent or charged, and the next message tries again. Null while it is being processed, and for outgoing messages. */
             botOutcome: string | null;
             /** @description For a received message the bot was asked about: which bot, its model, how long it took (real milliseconds) and what went wrong, if anything. Null when no bot was asked (a reaction, no live campaign, the contact paused, …) and for outgoing messages; absent on messages stored before it was kept. */
             bot?: null | components["schemas"]["BotRun"];
@@ -1211,7 +1211,7 @@ export interface components {
             latencyMs: number;
             /** @description True when the answer came from a recording (replay mode), not the endpoint. */
             replayed?: boolean;
-            /** @description What went wrong, in words (the endpoint's status and message, the timeout, what was asked with no recording); null when it answered. */
+            /** @description What went wrong, in words, and what to do (the endpoint's status and message, the timeout, what was asked with no recording; for a bot function that threw, `The bot threw: <its message>`); null when it answered. */
             error: string | null;
         };
         /** @description The bot that answers received messages on this server (every campaign's). */
@@ -1219,7 +1219,7 @@ export interface components {
             /** @enum {string} */
             name: "deterministic" | "model" | "custom";
             model: string | null;
-            /** @description The OpenAI-compatible endpoint's base URL (for the model-backed bot), without credentials. */
+            /** @description The OpenAI-compatible endpoint's base URL (for the model-backed bot), without credentials; null in replay mode, which asks no endpoint. */
             baseUrl: string | null;
             /**
              * @description `live`: every answer from the endpoint; `record`: from the endpoint, each kept in the recording file; `replay`: from the recording file only, no endpoint.
@@ -1228,7 +1228,9 @@ export interface components {
             mode: "live" | "record" | "replay" | null;
             /** @description The recording file (record and replay modes). */
             recording: string | null;
+            /** @description How long one message's call to the endpoint may take (null in replay mode). */
             timeoutMs: number | null;
+            /** @description The cap on an answer's tokens (`max_tokens`). */
             maxTokens: number | null;
             /** @description How many of the conversation's latest messages the model is shown. */
             historyLimit: number | null;
