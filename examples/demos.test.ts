@@ -12,6 +12,7 @@ const demos: Array<[string, RegExp[]]> = [
   ["@intake/example-funnel-automation", [/^First submission: contact (ct_\w+) created, added to the list\.$/m, /^Same lead again: {2}contact ct_\w+ found, already in the list\.$/m, /opening on messaging_app \(sent\): Hi Grace/]],
   ["@intake/example-funnel-backend", [/^Consent recorded; the lead goes to Intake at \S+\.$/m, /^Sent after the delay: contact ct_\w+\.$/m, /opening \(sent\): Hi Linus/]],
   ["@intake/example-custom-channel-bridge", [/^Bridge → Intake: 200 \{"messageId":"msg_\w+"\}$/m, /^user_42 receives: "Memberships start at 29 dollars a month/m]],
+  ["@intake/example-model-funnel", [/^Replayed with model \S+ from model-replies\.json: no endpoint, no key\.$/m, /^ {2}\[model \S+: replied in .+; replayed\]\nFit Club \(bot\): ./m, /^Alert to the team: ./m]],
   ["@intake/example-agency-auto-recharge", [/: delivered, answered 200\n.*_dup2 .*: delivered, answered 200$/m, /^Payments taken: 1; Client One now has 507 credits\.$/m]],
 ];
 

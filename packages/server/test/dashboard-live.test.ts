@@ -115,6 +115,7 @@ describe("every dashboard page follows the event stream, without a reload", () =
     await expect.poll(() => heading(page)).toBe("Campaign: Autumn push, take two");
     await expect.poll(() => page.getByLabel("Goal").inputValue()).toBe("Book a trial class");
     await expect.poll(() => page.getByLabel("Question 1").inputValue()).toBe("Parking?");
+    await page.getByRole("group", { name: "Bot on this server" }).getByText("Bot on this server: Deterministic bot (built-in)").waitFor();
     await done(page, problems);
   }, 60_000);
 
@@ -127,7 +128,12 @@ describe("every dashboard page follows the event stream, without a reload", () =
     await page.getByRole("definition").getByText("Custom channel “whatsapp-bridge”, sender id +14155550177").waitFor();
 
     await inbound.receive({ customData: { ...customData, messageSid: "SM-live-2", body: "How much is a membership?" } });
-    await bubbles(page).filter({ hasText: "How much is a membership?" }).filter({ hasText: "From the contact" }).filter({ hasText: "Received on Custom channel “whatsapp-bridge”" }).waitFor();
+    await bubbles(page)
+      .filter({ hasText: "How much is a membership?" })
+      .filter({ hasText: "From the contact" })
+      .filter({ hasText: "Received on Custom channel “whatsapp-bridge”" })
+      .filter({ hasText: /Deterministic bot replied in (< 1 ms|\d+(\.\d)? ms)/ })
+      .waitFor();
     const answer = bubbles(page).filter({ hasText: "29 a month." }).filter({ hasText: "Bot" });
     await answer.getByText(`Custom channel webhook → ${setup.receiver.url}: delivered`).waitFor();
 

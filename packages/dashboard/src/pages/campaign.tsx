@@ -8,6 +8,7 @@ import { Check, formChecked, formValue, InputField, SelectField, TextAreaField }
 import { useAction, useLoad } from "../ui/load.js";
 import { ErrorNote, Loading, Page } from "../ui/page.js";
 import { RowsEditor } from "../ui/rows-editor.js";
+import { ActiveBot, useActiveBot } from "./bot.js";
 import { TYPES } from "./campaigns.js";
 import type { PageProps } from "./shared.js";
 
@@ -124,9 +125,11 @@ function CampaignFields({ campaign }: { campaign: Campaign }) {
 }
 
 function BotFields({ campaign }: { campaign: Campaign }) {
+  const bot = useActiveBot();
   return (
     <fieldset>
       <legend>Bot</legend>
+      {bot.data ? <ActiveBot info={bot.data} /> : null}
       <Check name="botActive" label="Bot active" defaultChecked={campaign.botActive} />
       <TextAreaField label="Bot instructions" name="botInstructions" rows={4} defaultValue={campaign.botInstructions} maxLength={20000} />
       <TextAreaField label="Company info" name="companyInfo" rows={4} defaultValue={campaign.companyInfo} maxLength={20000} />

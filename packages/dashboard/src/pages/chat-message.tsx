@@ -1,12 +1,13 @@
 /**
  * A message of a conversation as a chat bubble that explains itself: who wrote it (the contact, a
- * simulation of them, the bot, a person, a template, your system), each a colour and a label,
- * and where an outgoing one went (the custom channel's webhook and its delivery, or a built-in
- * channel, which has no webhook).
+ * simulation of them, the bot, a person, a template, your system), each a colour and a label;
+ * where an outgoing one went (the custom channel's webhook and its delivery, or a built-in
+ * channel, which has no webhook); and for a received one, what the bot made of it.
  */
 import type { Delivery } from "@intake/server/admin-client";
 import type { Message } from "../api/admin.js";
 import { BUILT_IN_CHANNELS, customChannelName, duration, isBuiltIn, Time } from "../ui/text.js";
+import { BotRunLine } from "./bot.js";
 
 /** Who wrote a message, by its source. */
 export const AUTHOR: Record<Message["source"], string> = {
@@ -89,9 +90,9 @@ export function ChatMessage({ message, deliveries, target }: { message: Message;
       )}
       {message.mediaUrl ? <Media url={message.mediaUrl} type={message.mediaContentType} /> : null}
       {message.direction === "outbound" ? <Destination message={message} deliveries={deliveries} /> : <Origin message={message} />}
+      <BotRunLine message={message} />
       <div class="bubble-foot">
         <span class={`status status-${message.status}`}>{message.status}</span>
-        {message.botOutcome ? <span class="muted">bot: {message.botOutcome.replaceAll("_", " ")}</span> : null}
         {message.error ? <span class="error-text">{message.error}</span> : null}
       </div>
       {attempts.length ? (

@@ -12,6 +12,7 @@ import { useAction, useLoad } from "../ui/load.js";
 import { ErrorNote, Loading, Page } from "../ui/page.js";
 import { contactName, customChannelName, Link } from "../ui/text.js";
 import { AddToList } from "./add-to-list.js";
+import { activeBot, useActiveBot } from "./bot.js";
 import { ChatMessage } from "./chat-message.js";
 import { CAMPAIGN_CHANGE, LIST_CHANGE, nameOf, useCampaigns, useLists, type PageProps } from "./shared.js";
 import { Simulate } from "./simulate.js";
@@ -28,6 +29,7 @@ export function Conversation({ id, accountId }: { id: string } & PageProps) {
   const detail = useLoad(() => loadConversation(id), [id]);
   const lists = useLists(accountId);
   const campaigns = useCampaigns(accountId);
+  const bot = useActiveBot();
   // The contact's own events, and the webhooks of its messages (a delivery's events name the message).
   const ofThisContact = (event: AdminEvent) =>
     about(id)(event) || (event.type.startsWith("delivery.") && "messageId" in event && !!detail.data?.messages.some((m) => m.id === event.messageId));
@@ -49,7 +51,7 @@ export function Conversation({ id, accountId }: { id: string } & PageProps) {
           }
         >
           <ErrorNote error={pause.error} />
-          <Facts contact={contact} listIds={listIds} lists={lists.data} campaigns={campaigns.data} />
+          <Facts contact={contact} listIds={listIds} lists={lists.data} campaigns={campaigns.data} bot={bot.data} />
           {alerts.length ? (
             <p class="note" role="status">
               {alerts.length} hand-off alert{alerts.length > 1 ? "s" : ""}: {alerts[alerts.length - 1]!.reason}
@@ -81,7 +83,7 @@ export function Conversation({ id, accountId }: { id: string } & PageProps) {
 
 type Named = { id: string; name: string }[] | undefined;
 
-function Facts({ contact, listIds, lists, campaigns }: { contact: Schemas["Contact"]; listIds: string[]; lists: Named; campaigns: Named }) {
+function Facts({ contact, listIds, lists, campaigns, bot }: { contact: Schemas["Contact"]; listIds: string[]; lists: Named; campaigns: Named; bot: Schemas["BotInfo"] | undefined }) {
   return (
     <dl class="facts">
       <dt>Phone</dt>
@@ -89,7 +91,10 @@ function Facts({ contact, listIds, lists, campaigns }: { contact: Schemas["Conta
       <dt>Email</dt>
       <dd>{contact.email ?? "—"}</dd>
       <dt>Bot</dt>
-      <dd>{contact.botPaused ? "paused (a person answers)" : "active"}</dd>
+      <dd>
+        {contact.botPaused ? "paused (a person answers)" : "active"}
+        {bot ? `: ${activeBot(bot)}` : ""}
+      </dd>
       <dt>Campaign</dt>
       <dd>{contact.campaignId ? <Link to={`/campaigns/${contact.campaignId}`}>{nameOf(campaigns, contact.campaignId)}</Link> : "—"}</dd>
       <dt>Lists</dt>

@@ -31,14 +31,15 @@ export interface Setup {
   close(): Promise<void>;
 }
 
-export async function setUp(): Promise<Setup> {
+/** The server, Chromium and a receiver; `args` go to the CLI after the usual ones (a `--bot FILE`, say). */
+export async function setUp(args: string[] = []): Promise<Setup> {
   if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}. Install it (apt-get update && apt-get install -y chromium) or set CHROMIUM_PATH.`);
   if (!existsSync(built)) throw new Error("The dashboard is not built: run npm run build -w @intake/dashboard.");
   const folder = mkdtempSync(join(tmpdir(), "intake-dashboard-"));
   const seedFile = join(folder, "seed.json");
   writeFileSync(seedFile, JSON.stringify(SEED));
   const receiver = await startReceiver();
-  const cli = await startCli(["--port", "0", "--clock", "virtual", "--seed", seedFile, "--admin-token", ADMIN_TOKEN, "--rate-limit", "0"]);
+  const cli = await startCli(["--port", "0", "--clock", "virtual", "--seed", seedFile, "--admin-token", ADMIN_TOKEN, "--rate-limit", "0", ...args]);
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
