@@ -46,6 +46,6 @@ describe("a data file built for bench:durability", () => {
     expect(received!.messageSid).toMatch(/^SM[0-9a-f]{32}$/);
     expect(sent).toMatchObject({ direction: "outbound", channel: "acme", fromId: null, toId: "user-1", status: "sent", messageSid: null, botOutcome: null, contactId: "ct_b1" });
     expect(Object.keys(received!).sort()).toEqual(Object.keys(sent!).sort());
-    expect(Object.keys(received!)).toHaveLength(19);
+    expect(Object.keys(received!)).toHaveLength(20);
   });
 });
