@@ -108,6 +108,8 @@ describe("intake-server", { timeout: 90_000 }, () => {
     [["--clock", "sometimes"], "--clock is real or virtual (got sometimes)."],
     [["--port=-1"], "--port takes a whole number, 0 or more (got -1)."],
     [["--bogus"], "Unknown option '--bogus'"],
+    [["--clok", "virtual"], "Unknown option '--clok': did you mean --clock?"],
+    [["--data-fle", "x.db"], "Unknown option '--data-fle': did you mean --data-file?"],
     [["--seed", "/nonexistent/seed.yaml"], "cannot read the seed file /nonexistent/seed.yaml"],
     [["--demo", "--seed", "x.json"], "--seed and --demo both give a starting state: choose one."],
     [["--max-connections", "0"], "--max-connections takes a whole number, 1 or more (got 0)."],

@@ -3,6 +3,7 @@
  * Loads nothing of the server, so --help and usage errors answer at once.
  */
 import { parseArgs } from "node:util";
+import { closestMatch } from "leven";
 import { halfPair } from "../adapters/tls.js";
 import type { FaultRuleInput } from "../http/faults.js";
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from "../live/log-line.js";
@@ -173,13 +174,21 @@ const OPTIONS = {
 
 export type Args = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true }>>["values"];
 
+/** For an unknown option, the nearest known one (`--clok`: ": did you mean --clock?"), else nothing. */
+function didYouMean(error: unknown): string {
+  if ((error as { code?: string }).code !== "ERR_PARSE_ARGS_UNKNOWN_OPTION") return "";
+  const given = /'(-{1,2}[^'=]+)/.exec((error as Error).message)?.[1]?.replace(/^-+/, "");
+  const near = given ? closestMatch(given, Object.keys(OPTIONS), { maxDistance: Math.max(2, Math.floor(given.length / 3)) }) : undefined;
+  return near ? `: did you mean --${near}?` : "";
+}
+
 /** The command line, checked: a usage error exits 2 saying what is wrong. */
 export function readArgs(): Args {
   let args: Args;
   try {
     args = parseArgs({ options: OPTIONS, strict: true }).values;
   } catch (error) {
-    fail(`${(error as Error).message}\n\n${USAGE}`);
+    fail(`${(error as Error).message}${didYouMean(error)}\n\n${USAGE}`);
   }
   if (args.clock !== "real" && args.clock !== "virtual") fail(`--clock is real or virtual (got ${args.clock}).`);
   if (args.seed && args.demo) fail("--seed and --demo both give a starting state: choose one.");
