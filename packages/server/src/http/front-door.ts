@@ -4,7 +4,7 @@
  *
  * | Area | Steps |
  * |---|---|
- * | /v1 (and any request an adapter refused) | record, hold for the data file, adapter's refusal, HTTPS, route, faults, API key, rate limit, validate, account still current, operation |
+ * | /v1 (and any request an adapter refused) | record, hold for the data file, adapter's refusal, HTTPS, route, the contract's own document (no key), faults, API key, rate limit, validate, account still current, operation |
  * | /__admin | hold for the data file, HTTPS, route, admin token, validate, operation |
  * | /__dashboard | security headers, HTTPS, route, file |
  * | /__inbox | HTTPS, route, inbox (record the request, answer the account's chosen status) |
@@ -24,6 +24,7 @@ import { Chain, type Ends, type Step } from "./compose.js";
 import type { Area, Authenticated, Checked, Context, RouteMatch, Routed } from "./context.js";
 import { secureDashboard, serveDashboard, type DashboardFiles } from "./dashboard.js";
 import { answerOf, errorResponse, type ApiRequest, type ApiResponse, type HeaderReader, type Result } from "./exchange.js";
+import { CONTRACT_ROUTES, serveContractDocument } from "./contract-document.js";
 import { injectFaults, type Faults } from "./faults.js";
 import { holdAnswer, recordRequest, type AnswerHold } from "./answered.js";
 import { INBOX_ROUTES, receiveAtInbox } from "./inbox.js";
@@ -76,7 +77,7 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
   const { domain, onError } = options;
   const { store, events, clock } = domain;
   const now = () => clock.now();
-  const router = createRouter({ api: routesOf(document, "api"), admin: routesOf(options.admin.document, "admin"), dashboard: DASHBOARD_ROUTES, inbox: INBOX_ROUTES });
+  const router = createRouter({ api: [...routesOf(document, "api"), ...CONTRACT_ROUTES], admin: routesOf(options.admin.document, "admin"), dashboard: DASHBOARD_ROUTES, inbox: INBOX_ROUTES });
   const apiValidators = compileApiValidators(document);
   const version = () => store.version;
 
@@ -99,6 +100,7 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
       .then(refuseForAdapter)
       .then(requireHttps(options.trustForwardedProto))
       .then(requireRoute)
+      .then(serveContractDocument)
       .then(injectFaults(options.faults))
       .then(authenticate(store))
       .then(limitRate(options.rateLimiter))
