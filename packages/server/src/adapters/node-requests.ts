@@ -10,6 +10,7 @@ import type { Socket } from "node:net";
 import { debuglog } from "node:util";
 import type { ApiRequest, ApiResponse } from "../http/exchange.js";
 import { HttpError, badRequest } from "../shared/errors.js";
+import { isLoopbackAddress } from "../shared/loopback.js";
 import { answersBefore, closesWith, takesRequests, track } from "./node-connections.js";
 
 /** What the adapter needs of the service (an Intake has it). */
@@ -279,10 +280,4 @@ function readBody(req: IncomingMessage, maxBodyBytes: number, idleMs: number): P
     // Node's one error on a request: the connection closed before the body was whole.
     req.once("error", () => fail(abandoned()));
   });
-}
-
-/** 127.0.0.0/8 and ::1, as node gives a peer's address (an IPv4 peer of a dual-stack socket as ::ffff:127.x.y.z). */
-export function isLoopbackAddress(address: string | undefined): boolean {
-  if (!address) return false;
-  return address === "::1" || /^(?:::ffff:)?127\./.test(address);
 }

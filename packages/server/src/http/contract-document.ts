@@ -26,10 +26,11 @@ export const CONTRACT_ROUTES: Route[] = (["/openapi.json", "/openapi.yaml"] as c
   })),
 );
 
+// Each text is made on first use: most servers are never asked, and the YAML writer is loaded only by one that is.
 let yamlText: Promise<string> | undefined;
-// Made on first use: the YAML writer is loaded only by a server someone asks for it.
+let jsonText: string | undefined;
 const asYaml = () => (yamlText ??= import("yaml").then(({ stringify }) => stringify(document, { lineWidth: 0 })));
-const asJson = JSON.stringify(document);
+const asJson = () => (jsonText ??= JSON.stringify(document));
 
 /** Answers the document for its routes, before any key is asked for; passes every other request on. */
 export const serveContractDocument: Step<Routed> = async function serveContractDocument(context, next) {
@@ -37,6 +38,6 @@ export const serveContractDocument: Step<Routed> = async function serveContractD
   const yaml = context.route.template.endsWith(".yaml");
   context.headers["content-type"] = yaml ? "application/yaml; charset=utf-8" : "application/json";
   context.headers["cache-control"] = "no-cache";
-  const answer = textResponse(200, yaml ? await asYaml() : asJson, context.headers);
+  const answer = textResponse(200, yaml ? await asYaml() : asJson(), context.headers);
   return context.request.method === "HEAD" ? { ...answer, body: null } : answer;
 };

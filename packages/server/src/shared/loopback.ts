@@ -1,4 +1,4 @@
-/** Names and addresses of this machine: what plain HTTP is accepted from and to. */
+/** Names and addresses of this machine: what plain HTTP is accepted from (the dashboard's link) and to (webhooks). */
 
 /** localhost, 127.0.0.0/8 or ::1, as the URL parser writes a host name (it turns 127.1 and 0x7f.0.0.1 into 127.0.0.1). */
 export function isLoopbackHost(hostname: string): boolean {
@@ -12,4 +12,10 @@ export function hostnameOf(host: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** 127.0.0.0/8 and ::1, as node gives a peer's address (an IPv4 peer of a dual-stack socket as ::ffff:127.x.y.z). */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (!address) return false;
+  return address === "::1" || /^(?:::ffff:)?127\./.test(address);
 }
