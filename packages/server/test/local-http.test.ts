@@ -57,6 +57,7 @@ describe("plain HTTP from this machine", () => {
     ["relayed with Forwarded", { forwarded: "for=203.0.113.9" }],
     ["saying it came over https, untrusted", { "x-forwarded-proto": "https" }],
     ["addressed to another name (a rebinding page)", { host: "intake.attacker.example" }],
+    ["addressed to no name a URL can hold", { host: "[not a host" }],
   ])("refuses plain HTTP %s, for the dashboard and the admin API alike", async (_, headers) => {
     harness = await startHarness();
     const { port } = harness.server;

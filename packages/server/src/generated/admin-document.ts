@@ -11,7 +11,7 @@ export const adminDocument: OpenApiDocument = {
       "name": "MIT",
       "identifier": "MIT"
     },
-    "description": "What the real service does in its dashboard (campaigns, lists, the Custom Channel Webhook URL,\nagency sub-accounts, API key generation, replies typed in the app) and what a test needs to\nassert (the request journal, stored contacts, messages and credits, the clock) are served by\nthe reference server under `/__admin`, never under `/v1`.\n\nEvery request carries the admin token printed at start (`--admin-token` to choose it) as\n`Authorization: Bearer <token>`. Errors are `{ \"error\": { \"code\", \"message\" } }`. Every\nnumber in a body (a seed, a snapshot, `customFields` included) and in a seed file must be\nfinite: JSON parsers read one past ±1.7976931348623157e308 (`1e400`) as Infinity, which JSON\ncannot hold, so it is 400 `VALIDATION_ERROR` naming the field (so is a query parameter such as\n`offset=1e400`), and whatever is accepted comes back the same from `GET /snapshot`,\n`PUT /snapshot` and a restart on the data file. With\n`--data-file`, a call that changes the state answers once the change is saved; when it cannot\nbe (a full disk), the answer is 503 `NOT_SAVED` with `Retry-After`: the server put its state\nback to what the data file holds, so nothing of the call was applied, and the same call sent\nagain after `Retry-After` seconds has its effect once. `POST /clock/advance` is the exception:\nthe work that fell due on the way is saved as it runs, so a 503 there undoes only what was not\nsaved, and the clock goes back to the last time saved: retry it with `to`, not `ms`.\n"
+    "description": "What the real service does in its dashboard (campaigns, lists, the Custom Channel Webhook URL,\nagency sub-accounts, API key generation, replies typed in the app) and what a test needs to\nassert (the request journal, stored contacts, messages and credits, the clock) are served by\nthe reference server under `/__admin`, never under `/v1`.\n\nEvery request carries the admin token printed at start (`--admin-token` to choose it) as\n`Authorization: Bearer <token>`. It is served over HTTPS, and also over plain HTTP to\na client on the server's own machine (a loopback connection, a loopback `Host`, no proxy\nheaders), so the dashboard opens from the printed `http://127.0.0.1:<port>` link with no\ncertificate to trust; other plain HTTP is 400 `HTTPS_REQUIRED`. Errors are `{ \"error\": { \"code\", \"message\" } }`. Every\nnumber in a body (a seed, a snapshot, `customFields` included) and in a seed file must be\nfinite: JSON parsers read one past ±1.7976931348623157e308 (`1e400`) as Infinity, which JSON\ncannot hold, so it is 400 `VALIDATION_ERROR` naming the field (so is a query parameter such as\n`offset=1e400`), and whatever is accepted comes back the same from `GET /snapshot`,\n`PUT /snapshot` and a restart on the data file. With\n`--data-file`, a call that changes the state answers once the change is saved; when it cannot\nbe (a full disk), the answer is 503 `NOT_SAVED` with `Retry-After`: the server put its state\nback to what the data file holds, so nothing of the call was applied, and the same call sent\nagain after `Retry-After` seconds has its effect once. `POST /clock/advance` is the exception:\nthe work that fell due on the way is saved as it runs, so a 503 there undoes only what was not\nsaved, and the clock goes back to the last time saved: retry it with `to`, not `ms`.\n"
   },
   "servers": [
     {
@@ -19,6 +19,15 @@ export const adminDocument: OpenApiDocument = {
       "variables": {
         "host": {
           "default": "127.0.0.1:8443"
+        }
+      }
+    },
+    {
+      "url": "http://127.0.0.1:{port}/__admin",
+      "description": "From the server's own machine only.",
+      "variables": {
+        "port": {
+          "default": "8443"
         }
       }
     }
