@@ -64,8 +64,9 @@ export function createTransport(options: ResolvedOptions): Transport {
       if (signal.aborted) throw new AbortError(summaryOf(), { cause: redactError(signal.reason, options.apiKey) });
       const started = Date.now();
       log?.({ event: "request", attempt, message: `${summaryOf().method} ${summaryOf().url} (attempt ${attempt + 1})` });
-      // A redirect could carry a query-form key to another host; the service never redirects.
-      const outcome = await attemptOnce(url, { method, headers, body, redirect: "error" }, signal, timeoutMs, summaryOf, safeToRepeat, options);
+      // A redirect could carry a query-form key to another host; the service never redirects. It
+      // is refused after the fact ("manual"), as workerd implements no "error" mode.
+      const outcome = await attemptOnce(url, { method, headers, body, redirect: "manual" }, signal, timeoutMs, summaryOf, safeToRepeat, options);
       const durationMs = Date.now() - started;
       const canRetry = attempt < maxRetries;
 
@@ -160,6 +161,10 @@ async function attemptOnce(
       // Awaited rather than chained, so a fetch or a body double that returns a plain value works.
       (async () => {
         const answer = await options.fetch(url, { ...init, signal: attempt.signal });
+        if (isRedirect(answer)) {
+          await answer.body?.cancel();
+          throw new RedirectRefused(answer);
+        }
         const bytes = await answer.arrayBuffer();
         resolve(new Response(NULL_BODY_STATUS.has(answer.status) ? null : bytes, answer));
       })().catch(reject);
@@ -168,11 +173,27 @@ async function attemptOnce(
   } catch (error) {
     if (callerSignal.aborted) return { failure: new AbortError(summaryOf(), { cause: redactError(error, options.apiKey) }), retryable: false };
     if (timedOut) return { failure: new TimeoutError(summaryOf(), timeoutMs), retryable: safe() };
+    if (error instanceof RedirectRefused) return { failure: connectionError(summaryOf(), error, undefined, options.apiKey), retryable: false };
     const code = systemErrorCode(error);
     return { failure: connectionError(summaryOf(), error, code, options.apiKey), retryable: mayRetryConnection(code, safe()) };
   } finally {
     clearTimeout(timer);
     if (followCaller) callerSignal.removeEventListener("abort", followCaller);
+  }
+}
+
+/** A browser's "manual" redirect is an opaque answer of status 0; elsewhere it is the 3xx itself. */
+function isRedirect(answer: Response): boolean {
+  return answer.type === "opaqueredirect" || (answer.status >= 300 && answer.status < 400 && answer.status !== 304);
+}
+
+class RedirectRefused extends Error {
+  constructor(answer: Response) {
+    const to = answer.headers.get("location");
+    super(
+      `the server answered with a redirect (${answer.status || "opaque"}${to ? ` to ${to}` : ""}), which the client does not follow: ` +
+        "the service never redirects, and following one could carry the key elsewhere. Check baseUrl",
+    );
   }
 }
 

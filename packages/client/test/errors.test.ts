@@ -1,6 +1,7 @@
 import {
   AuthenticationError,
   BadRequestError,
+  ConnectionError,
   IntakeApiError,
   IntakeError,
   MethodNotAllowedError,
@@ -12,7 +13,7 @@ import {
 import { HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
 import "./support/msw-lifecycle.js";
-import { client, json, record } from "./support/fixtures.js";
+import { API_KEY, client, json, record } from "./support/fixtures.js";
 
 const noRetry = { maxRetries: 0 };
 
@@ -154,5 +155,17 @@ describe("more shapes", () => {
       name: "IntakeApiError",
       status: 204,
     });
+  });
+});
+
+describe("a redirect", () => {
+  it("is refused, not followed and not retried, as a ConnectionError that says why (the key stays out)", async () => {
+    const seen = record(() => new Response(null, { status: 302, headers: { location: `https://elsewhere.test/v1/contacts?apiKey=${API_KEY}` } }));
+    const error = await client("query", { retry: { initialDelayMs: 1 } }).contacts.find({ email: "a@example.com" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as Error).message).toContain("redirect (302 to https://elsewhere.test/v1/contacts?apiKey=[REDACTED])");
+    expect((error as Error).message).toContain("Check baseUrl");
+    expect((error as Error).message).not.toContain(API_KEY);
+    expect(seen).toHaveLength(1);
   });
 });

@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { servePage } from "./browser/serve-page.js";
+import { servePage } from "../../../test-support/serve-page.js";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const SECRET = "whsec_YnJvd3Nlci10ZXN0LXNlY3JldC0wMDAwMDE=";
@@ -16,7 +16,7 @@ beforeAll(async () => {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`No Chromium at ${CHROMIUM}. Install it (apt-get update && apt-get install -y chromium) or set CHROMIUM_PATH.`);
   }
-  page = await servePage();
+  page = await servePage(new URL("./browser/funnel-page.ts", import.meta.url).pathname);
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],

@@ -1,0 +1,153 @@
+// The client's suite (runtimes/suite.ts) in every runtime we say it works in, against the
+// reference server over HTTPS and against its msw handlers in process. Each runtime loads the
+// built packages as an integrator's install would (the dist, not the TypeScript sources): Bun and
+// Deno through node_modules, workerd and Chromium through a bundle. `npm test` builds first.
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { promisify } from "node:util";
+import { startIntakeServer, type IntakeTestServer } from "@intake/server/testing";
+import { Miniflare } from "miniflare";
+import { setupServer } from "msw/node";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bundleForBrowser, PAGE_HTML, servePage } from "../../../test-support/serve-page.js";
+import { mswTarget } from "./runtimes/msw-target.js";
+import { CHECKS, runClientSuite, SUITE_ADMIN_TOKEN, SUITE_SEED, type CheckResult, type SuiteTarget } from "./runtimes/suite.js";
+
+const run = promisify(execFile);
+const bin = (name: string) => createRequire(import.meta.url).resolve(`${name}/package.json`).replace(/package\.json$/, "");
+const ENTRY = new URL("./runtimes/cli-entry.ts", import.meta.url).pathname;
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+// The built packages, as users get them: no "@intake/source" condition.
+const FROM_DIST: string[] = [];
+
+let server: IntakeTestServer;
+let target: SuiteTarget;
+
+beforeAll(async () => {
+  if (!existsSync(new URL("../dist/index.js", import.meta.url))) throw new Error("Build first: npm run build (the runtimes load the built packages).");
+  server = await startIntakeServer({ seed: SUITE_SEED, adminToken: SUITE_ADMIN_TOKEN });
+  target = { baseUrl: server.baseUrl, adminUrl: server.adminUrl, adminToken: SUITE_ADMIN_TOKEN };
+});
+afterAll(() => server?.stop());
+
+/** Every check ran, and each passed (a failure shows its reason). */
+function expectAllPassed(results: CheckResult[]) {
+  expect(results.map((r) => r.name)).toEqual([...CHECKS]);
+  expect(results.filter((r) => !r.ok)).toEqual([]);
+}
+
+/** Runs cli-entry.ts in Bun or Deno and reads its one JSON line. */
+async function inProcess(command: string, args: string[], env: Record<string, string>): Promise<CheckResult[]> {
+  const { stdout } = await run(command, args, { env: { ...process.env, ...env, INTAKE_SUITE_TARGET: JSON.stringify(target) }, timeout: 90_000 });
+  return JSON.parse(stdout.trim().split("\n").at(-1)!) as CheckResult[];
+}
+
+describe("Node", () => {
+  it("against the reference server over HTTPS", async () => {
+    expectAllPassed(await runClientSuite({ ...target, fetch: server.fetch }));
+  });
+
+  it("against the msw handlers (setupServer)", async () => {
+    const mock = mswTarget();
+    const intercept = setupServer(...mock.handlers);
+    intercept.listen({ onUnhandledRequest: "error" });
+    try {
+      expectAllPassed(await runClientSuite(mock.target));
+    } finally {
+      intercept.close();
+      await mock.close();
+    }
+  });
+});
+
+describe("Bun", () => {
+  const bun = `${bin("bun")}bin/bun.exe`;
+  it("against the reference server over HTTPS, trusting its certificate through NODE_EXTRA_CA_CERTS", async () => {
+    expectAllPassed(await inProcess(bun, ["run", ENTRY], { NODE_EXTRA_CA_CERTS: server.connection.certificatePath }));
+  });
+  it("against the msw handlers (setupServer)", async () => {
+    expectAllPassed(await inProcess(bun, ["run", ENTRY, "--msw"], {}));
+  });
+});
+
+describe("Deno", () => {
+  const deno = `${bin("deno")}deno`;
+  // --sloppy-imports: the suite's TypeScript imports its siblings as .js, as tsc wants.
+  const args = ["run", "--allow-env", "--allow-net", "--allow-read", "--sloppy-imports", ENTRY];
+  it("against the reference server over HTTPS, trusting its certificate through DENO_CERT", async () => {
+    expectAllPassed(await inProcess(deno, args, { DENO_CERT: server.connection.certificatePath, DENO_NO_UPDATE_CHECK: "1" }));
+  });
+  it("against the msw handlers (setupServer)", async () => {
+    expectAllPassed(await inProcess(deno, [...args, "--msw"], { DENO_NO_UPDATE_CHECK: "1" }));
+  });
+});
+
+describe("workerd (Cloudflare Workers, through miniflare)", () => {
+  it("against the reference server over HTTPS, through the outbound service", async () => {
+    const script = new TextDecoder().decode(await bundleForBrowser(new URL("./runtimes/worker-entry.ts", import.meta.url).pathname, ["workerd", "worker", ...FROM_DIST]));
+    const worker = new Miniflare({
+      modules: true,
+      script,
+      compatibilityDate: "2025-07-01",
+      // workerd cannot be told to trust a local certificate: its requests leave through Node, which can.
+      outboundService: async (request) => {
+        const body = ["GET", "HEAD"].includes(request.method) ? null : await request.arrayBuffer();
+        return server.fetch(new Request(request.url, { method: request.method, headers: [...request.headers], body }));
+      },
+    });
+    try {
+      const response = await worker.dispatchFetch("http://worker.test/", { method: "POST", body: JSON.stringify(target) });
+      expectAllPassed((await response.json()) as CheckResult[]);
+    } finally {
+      await worker.dispose();
+    }
+  });
+});
+
+describe("Chromium", () => {
+  let browser: Browser;
+  const page = new URL("./runtimes/page-entry.ts", import.meta.url).pathname;
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}. Run npm run test:browser-deps, or set CHROMIUM_PATH.`);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"] });
+  });
+  afterAll(() => browser?.close());
+
+  async function suiteIn(url: string, suiteTarget: SuiteTarget | "msw", setUp?: (tab: Page) => Promise<void>) {
+    const context = await browser.newContext({ ignoreHTTPSErrors: true });
+    try {
+      const tab = await context.newPage();
+      const errors: string[] = [];
+      tab.on("pageerror", (error) => errors.push(error.message));
+      await setUp?.(tab);
+      await tab.goto(url);
+      await tab.waitForFunction(() => window.__runSuite !== undefined);
+      const results = await tab.evaluate((t) => window.__runSuite!(t), suiteTarget);
+      expect(errors).toEqual([]);
+      return results;
+    } finally {
+      await context.close();
+    }
+  }
+
+  it("against the reference server over HTTPS (the page on the server's origin)", async () => {
+    const script = await bundleForBrowser(page, FROM_DIST);
+    const url = `${server.origin}/__runtime-suite/`;
+    const results = await suiteIn(url, target, async (tab) => {
+      await tab.route(url, (route) => route.fulfill({ contentType: "text/html", body: PAGE_HTML.replace("/page.js", "/__runtime-suite/page.js") }));
+      await tab.route(`${server.origin}/__runtime-suite/page.js`, (route) => route.fulfill({ contentType: "text/javascript", body: Buffer.from(script) }));
+    });
+    expectAllPassed(results);
+  });
+
+  it("against the msw handlers (setupWorker)", async () => {
+    const site = await servePage(page, FROM_DIST);
+    try {
+      expectAllPassed(await suiteIn(site.url, "msw"));
+    } finally {
+      await site.close();
+    }
+  });
+});
