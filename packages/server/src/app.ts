@@ -203,6 +203,8 @@ export function createIntake(options: IntakeOptions = {}): Intake {
   // Drawn before the seed's secrets, so a deterministic run's keys stay what they were.
   const adminToken = options.adminToken ?? `adm_${ids.token(32)}`;
   startFrom(domain, options);
+  // After a snapshot set it: a reset rewinds a virtual clock to where this server started.
+  const clockStart = clock.now();
   engine.start();
 
   let dashboardFiles: DashboardFiles | undefined;
@@ -213,6 +215,7 @@ export function createIntake(options: IntakeOptions = {}): Intake {
     journal: parts.journal,
     faults: parts.faults,
     initialSeed: options.seed,
+    clockStart,
     openEvents: ({ accountId, after }) => eventStream(parts.feed, { ...parts.streamLimits, accountId, after }),
   };
   const door = createFrontDoor({
