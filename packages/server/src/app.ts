@@ -202,9 +202,10 @@ export function createIntake(options: IntakeOptions = {}): Intake {
   const engine = createEngine({ domain, fetch: fetchHeld, onError, sequential: deterministic !== undefined }, options);
   // Drawn before the seed's secrets, so a deterministic run's keys stay what they were.
   const adminToken = options.adminToken ?? `adm_${ids.token(32)}`;
-  startFrom(domain, options);
-  // After a snapshot set it: a reset rewinds a virtual clock to where this server started.
+  // What a reset rewinds a virtual clock to: where the seed starts (`clockStart`), not the time a
+  // data file held, since a reset goes back to the seed, not to the file.
   const clockStart = clock.now();
+  startFrom(domain, options);
   engine.start();
 
   let dashboardFiles: DashboardFiles | undefined;

@@ -3,7 +3,7 @@
 // wait's timeout says what it waited for, the default wait ends before the test runner's 5 s, and
 // a reset rewinds a virtual clock to where the server started unless told to keep it.
 import { createIntakeClient } from "@intake/client";
-import type { Seed } from "@intake/server";
+import { createIntake, type Seed } from "@intake/server";
 import { createIntakeHandlers } from "@intake/server/msw";
 import { AdminApiError, createAdminClient, DeliveryWaitError, startIntakeServer, type AdminClient, type IntakeTestServer } from "@intake/server/testing";
 import { setupServer } from "msw/node";
@@ -144,6 +144,18 @@ describe("reset and the clock", () => {
     await server.admin.reset({ seed: { accounts: [{ id: "acc_other", name: "Other" }] }, clock: "rewind" });
     expect(await clockNow()).toBe(START);
     expect((await server.admin.accounts()).map((a) => a.id)).toEqual(["acc_other"]);
+  });
+
+  it("a server started from a saved state (a data file's) rewinds to where the seed starts, not to the time saved", async () => {
+    const first = createIntake({ seed, clock: "virtual", clockStart: START });
+    await first.admin.advanceClock(48 * 3600_000);
+    const saved = first.snapshot();
+    await first.close();
+    const restarted = createIntake({ seed, clock: "virtual", clockStart: START, snapshot: saved });
+    closing.push(() => restarted.close());
+    expect((await restarted.admin.clock()).now).toBe("2026-03-04T09:00:00.000Z");
+    await restarted.admin.reset();
+    expect((await restarted.admin.clock()).now).toBe(START);
   });
 
   it("a reset of a real clock leaves it; asked to rewind it, 409 says why", async () => {

@@ -49,7 +49,7 @@ export interface AdminDeps {
   faults: Faults;
   /** What a reset without a seed goes back to. */
   initialSeed: Seed | undefined;
-  /** Where the clock stood when the server started: what a reset rewinds a virtual clock to. */
+  /** Where the seed starts on a virtual clock (`clockStart`): what a reset rewinds it to. */
   clockStart: number;
   /** The live events' stream, of one account or all, after a replay of the events held after `after`. */
   openEvents: (options: { accountId?: string; after?: number }) => ReadableStream<Uint8Array>;
