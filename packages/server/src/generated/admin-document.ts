@@ -1841,7 +1841,7 @@ export const adminDocument: OpenApiDocument = {
           "Testing"
         ],
         "summary": "Advance the virtual clock",
-        "description": "Moves a virtual clock forward by `ms` (or to `to`), running everything scheduled up to then in order. 409 on a real clock. 400 when it would pass 9999-12-31T23:59:59.999Z, the last time a snapshot holds.",
+        "description": "Moves a virtual clock forward by `ms` (or to `to`), running everything scheduled up to then in order. 409 on a real clock, and for a `to` earlier than now: only a reset (`POST /reset`) takes the clock back, to its start. 400 when it would pass 9999-12-31T23:59:59.999Z, the last time a snapshot holds.",
         "requestBody": {
           "required": true,
           "content": {
