@@ -8,6 +8,7 @@ import { createIntakeHandlers } from "@intake/server/msw";
 import { AdminApiError, createAdminClient, DeliveryWaitError, startIntakeServer, type AdminClient, type IntakeTestServer } from "@intake/server/testing";
 import { setupServer } from "msw/node";
 import { afterEach, describe, expect, it } from "vitest";
+import { startReceiver } from "./support/receiver.js";
 
 const KEY = "ik_clock_waits_business_0001";
 const START = "2026-03-02T09:00:00.000Z";
@@ -103,6 +104,20 @@ describe("waiting for a delivery", () => {
       /^No matching delivery finished within 300 ms\. Matching deliveries: whd_\w+ \(reply to \/__inbox\/acc_demo\): pending after 1 attempt, last error "HTTP 500[^]*", next attempt due at \d{4}-\d\d-\d\dT[\d:.]+Z \(in \d+\.\d s\)\.$/,
     );
   });
+
+  it(
+    "a receiver that does not answer holds it no longer than its timeout, and its message says the attempt is under way",
+    async () => {
+      const hooks = await startReceiver();
+      closing.push(() => hooks.close());
+      hooks.answer(() => ({ status: 200, delayMs: 3000 }));
+      server = await startIntakeServer({ seed: { accounts: [{ ...seed.accounts![0]!, webhookUrl: hooks.url }] } });
+      await replyTo(server.admin, server.baseUrl, server.fetch, 200);
+      const error = await failureOf(server.admin.waitForDelivery(isReply, { timeoutMs: 300 }));
+      expect(error.message).toMatch(/^No matching delivery finished within 300 ms\. Matching deliveries: whd_\w+ \(reply to http:[^)]+\): pending after 0 attempts, next attempt due at [\d:.TZ-]+ \(due now: under way, or waiting its turn\)\.$/);
+    },
+    5000,
+  );
 
   it("when nothing matches in time under a virtual clock, its message names the jobs waiting for a later time and the call that runs them", async () => {
     server = await startIntakeServer({ seed, clock: "virtual", clockStart: START });

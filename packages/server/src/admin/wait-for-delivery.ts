@@ -53,12 +53,13 @@ export async function waitForDelivery(calls: WaitCalls, match: (delivery: Delive
   // A real clock stays real: it is read once, and again only for the message.
   let mode: Schemas["Clock"]["mode"] | undefined;
   for (;;) {
-    await calls.settle();
+    // Settling waits for attempts in flight, up to the webhook timeout (10 s): no longer than this wait's own.
+    const settled = await within(calls.settle(), deadline - Date.now());
     const matching = (await calls.deliveries()).filter((delivery) => match(delivery));
     const found = matching.find((d) => (state ? d.state === state : d.state !== "pending"));
     if (found) return found;
     const retrying = matching.filter((d) => d.state === "pending" && d.nextAttemptAt !== null);
-    if (retrying.length && mode !== "real") {
+    if (settled && retrying.length && mode !== "real") {
       const clock = await calls.clock();
       mode = clock.mode;
       const now = Date.parse(clock.now);
@@ -68,6 +69,17 @@ export async function waitForDelivery(calls: WaitCalls, match: (delivery: Delive
     }
     if (Date.now() > deadline) throw await timedOut(calls, `No matching delivery ${wanted} within ${timeoutMs} ms.`, matching);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+/** Whether `work` ended within `ms` (its failure is thrown); what it does after is left to it. */
+async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, ms))));
+  try {
+    return await Promise.race([work.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -109,7 +121,7 @@ function describe(delivery: Delivery, now: number): string {
   if (delivery.lastError) parts.push(`last error ${JSON.stringify(clip(delivery.lastError))}`);
   if (delivery.state === "pending" && delivery.nextAttemptAt) {
     const inMs = Date.parse(delivery.nextAttemptAt) - now;
-    parts.push(`next attempt due at ${delivery.nextAttemptAt}${inMs > 0 ? ` (in ${(inMs / 1000).toFixed(1)} s)` : " (now)"}`);
+    parts.push(`next attempt due at ${delivery.nextAttemptAt}${inMs > 0 ? ` (in ${(inMs / 1000).toFixed(1)} s)` : " (due now: under way, or waiting its turn)"}`);
   }
   return parts.join(", ");
 }
