@@ -202,6 +202,9 @@ export function createIntake(options: IntakeOptions = {}): Intake {
   const engine = createEngine({ domain, fetch: fetchHeld, onError, sequential: deterministic !== undefined }, options);
   // Drawn before the seed's secrets, so a deterministic run's keys stay what they were.
   const adminToken = options.adminToken ?? `adm_${ids.token(32)}`;
+  // What a reset rewinds a virtual clock to: where the seed starts (`clockStart`), not the time a
+  // data file held, since a reset goes back to the seed, not to the file.
+  const clockStart = clock.now();
   startFrom(domain, options);
   engine.start();
 
@@ -213,6 +216,7 @@ export function createIntake(options: IntakeOptions = {}): Intake {
     journal: parts.journal,
     faults: parts.faults,
     initialSeed: options.seed,
+    clockStart,
     openEvents: ({ accountId, after }) => eventStream(parts.feed, { ...parts.streamLimits, accountId, after }),
   };
   const door = createFrontDoor({

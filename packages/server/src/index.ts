@@ -6,7 +6,7 @@ export type { JournalEntry } from "./live/journal.js";
 export type { AnsweredRequest, BotOutcome, DomainEvent, Envelope, EventOf } from "./events/events.js";
 export type { EventSource, Listener } from "./events/stream.js";
 export type { ApiRequest, ApiResponse, HeaderReader } from "./http/exchange.js";
-export { createAdminClient, AdminApiError, type AdminClient, type AdminClientOptions, type Delivery, type EventsOptions } from "./admin/client.js";
+export { createAdminClient, AdminApiError, DeliveryWaitError, type AdminClient, type AdminClientOptions, type Delivery, type EventsOptions, type ResetOptions, type WaitForDeliveryOptions } from "./admin/client.js";
 export type { AdminEvent, AdminEventOf, EventSubscription, ReceivedEvent } from "./admin/event-stream.js";
 export type { FeedEntry, Subscriber } from "./live/feed.js";
 export type { FaultRule, FaultRuleInput } from "./http/faults.js";

@@ -6,6 +6,9 @@
 import createClient from "openapi-fetch";
 import type { components, paths } from "../generated/admin.js";
 import { readEvents, type EventSubscription } from "./event-stream.js";
+import { waitForDelivery, type WaitForDeliveryOptions } from "./wait-for-delivery.js";
+
+export { DeliveryWaitError, type WaitForDeliveryOptions } from "./wait-for-delivery.js";
 
 type Schemas = components["schemas"];
 export type Delivery = Schemas["Delivery"];
@@ -43,6 +46,18 @@ export interface AdminClientOptions {
 
 export type AdminClient = ReturnType<typeof createAdminClient>;
 
+/** How `reset` leaves the clock, and the seed it loads (default: the one the server started with). */
+export interface ResetOptions {
+  /** `rewind` (default): a virtual clock goes back to where the server started it; `keep`: it stays. A real clock is never moved. */
+  clock?: NonNullable<paths["/reset"]["post"]["parameters"]["query"]>["clock"] | undefined;
+  seed?: Schemas["Seed"] | undefined;
+}
+
+/** A seed's only field is `accounts`: an object with `clock` or `seed` is options. */
+function isResetOptions(value: Schemas["Seed"] | ResetOptions | undefined): value is ResetOptions {
+  return typeof value === "object" && value !== null && ("clock" in value || "seed" in value);
+}
+
 type Query<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Q } } } ? NonNullable<Q> : never;
 
 export interface EventsOptions {
@@ -69,7 +84,15 @@ export function createAdminClient(options: AdminClientOptions) {
     /** The underlying openapi-fetch client, typed to the whole admin API. */
     raw,
 
-    reset: (seed?: Schemas["Seed"]) => unwrap(raw.POST("/reset", seed === undefined ? {} : { body: seed })),
+    /**
+     * Back to a seed (default: the one the server started with). A virtual clock goes back to where
+     * it started unless `{ clock: "keep" }`: each test that resets starts on the same day.
+     * `reset(seed, { clock })`, or `reset({ seed, clock })`.
+     */
+    reset(seedOrOptions?: Schemas["Seed"] | ResetOptions, options: Omit<ResetOptions, "seed"> = {}) {
+      const { seed, clock } = isResetOptions(seedOrOptions) ? seedOrOptions : { ...options, seed: seedOrOptions };
+      return unwrap(raw.POST("/reset", { ...(seed === undefined ? {} : { body: seed }), params: { query: clock === undefined ? {} : { clock } } }));
+    },
     seed: (seed: Schemas["Seed"]) => unwrap(raw.POST("/seed", { body: seed })),
     snapshot: () => unwrap(raw.GET("/snapshot")),
     restore: (snapshot: Schemas["Snapshot"]) => unwrap(raw.PUT("/snapshot", { body: snapshot })),
@@ -140,25 +163,14 @@ export function createAdminClient(options: AdminClientOptions) {
     clearFaults: () => unwrap(raw.DELETE("/faults")),
 
     /**
-     * The first delivery that matches and is finished (delivered or failed), waiting for it up
-     * to `timeoutMs` (real time). Pass `state: "pending"` to accept one still being retried.
+     * The first delivery that matches and is finished (delivered or failed), waiting for it up to
+     * `timeoutMs` (real time, default 4000: under the test runners' 5000). Pass `state: "pending"`
+     * to accept one still being retried. Under a virtual clock, when every matching delivery waits
+     * for a later attempt, it throws at once a DeliveryWaitError naming the `advanceClock` call
+     * that runs it: nothing would happen before the clock is advanced.
      */
-    async waitForDelivery(
-      match: (delivery: Delivery) => boolean = () => true,
-      { timeoutMs = 5000, intervalMs = 20, state }: { timeoutMs?: number; intervalMs?: number; state?: Delivery["state"] } = {},
-    ): Promise<Delivery> {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        await client.settle();
-        const found = (await client.deliveries({ limit: 10000 })).find((d) => match(d) && (state ? d.state === state : d.state !== "pending"));
-        if (found) return found;
-        if (Date.now() > deadline) {
-          const seen = (await client.deliveries({ limit: 10000 })).map((d) => `${d.id} (${d.kind}, ${d.state})`).join(", ") || "none";
-          throw new Error(`No matching delivery${state ? ` in state ${state}` : " finished"} within ${timeoutMs} ms. Deliveries: ${seen}.`);
-        }
-        await new Promise((resolve) => setTimeout(resolve, intervalMs));
-      }
-    },
+    waitForDelivery: (match: (delivery: Delivery) => boolean = () => true, options: WaitForDeliveryOptions = {}): Promise<Delivery> =>
+      waitForDelivery({ settle: client.settle, deliveries: () => client.deliveries({ limit: 10000 }), clock: client.clock, jobs: client.jobs }, match, options),
   };
   return client;
 }

@@ -7,6 +7,7 @@ import { adminDocument } from "../generated/admin-document.js";
 import type { components, operations as contract } from "../generated/admin.js";
 import { adjustCredits, createAccount, createSubaccount, rotateApiKey, updateAccount } from "../domain/accounts.js";
 import { createCampaign, updateCampaign } from "../domain/campaigns.js";
+import { clockAfterReset } from "../domain/clock.js";
 import { createOrFindContact, searchContacts, updateContact } from "../domain/contacts.js";
 import { findDeliveries, redeliver } from "../domain/deliveries.js";
 import type { Domain } from "../domain/domain.js";
@@ -48,6 +49,8 @@ export interface AdminDeps {
   faults: Faults;
   /** What a reset without a seed goes back to. */
   initialSeed: Seed | undefined;
+  /** Where the seed starts on a virtual clock (`clockStart`): what a reset rewinds it to. */
+  clockStart: number;
   /** The live events' stream, of one account or all, after a replay of the events held after `after`. */
   openEvents: (options: { accountId?: string; after?: number }) => ReadableStream<Uint8Array>;
 }
@@ -93,7 +96,10 @@ export const operations: { [Id in keyof contract]: AdminHandler<Id> } = {
   // The whole state
   getSnapshot: (_, { domain }) => ok(snapshot(domain)),
   restoreSnapshot: async ({ body }, { domain, engine }) => ok(await engine.whilePaused(() => loadSnapshot(domain, body, "restore"))),
-  resetState: async ({ body }, { domain, engine, initialSeed }) => ok(await engine.whilePaused(() => resetState(domain, body ?? initialSeed))),
+  async resetState({ body, query }, { domain, engine, initialSeed, clockStart }) {
+    const clockTo = clockAfterReset(domain, clockStart, query.clock);
+    return ok(await engine.whilePaused(() => resetState(domain, body ?? initialSeed, clockTo)));
+  },
   // Paused like a reset: a seed that fails puts the whole state back, under no work in flight.
   applySeed: async ({ body }, { domain, engine }) => ok(await engine.whilePaused(() => applySeed(domain, body))),
 

@@ -7,6 +7,7 @@ import { DuplicateId, type Counts, type KindName, type Records } from "../store/
 import type { AccountRecord } from "../store/models.js";
 import { createAccount } from "./accounts.js";
 import { createCampaign } from "./campaigns.js";
+import { setClock } from "./clock.js";
 import { upsertContact } from "./contacts.js";
 import { isoTime, ownedBy, publish, writable, type Domain } from "./domain.js";
 import { fail, invalid, missing, notIn } from "./errors.js";
@@ -57,13 +58,19 @@ function seedOwned(domain: Domain, owner: AccountRecord, seed: Schemas["SeedAcco
   }
 }
 
-/** Back to a seed (none: empty); one that fails leaves the state as it was. */
-export function resetState(domain: Domain, seed: Seed | undefined): Counts {
+/**
+ * Back to a seed (none: empty), at `clockTo` when given (a virtual clock rewound first, so the
+ * seed's records are made at that time); one that fails leaves the state, and the clock, as they were.
+ */
+export function resetState(domain: Domain, seed: Seed | undefined, clockTo?: number): Counts {
   const before = writable(domain).records();
+  const was = domain.clock.now();
   try {
+    if (clockTo !== undefined) setClock(domain, clockTo);
     writable(domain).clear();
     if (seed) applySeed(domain, seed);
   } catch (error) {
+    if (clockTo !== undefined) setClock(domain, was);
     replace(domain, before, "rollback");
     throw error;
   }

@@ -160,7 +160,22 @@ export const adminDocument: OpenApiDocument = {
           "State"
         ],
         "summary": "Reset the state",
-        "description": "Removes every account and everything they own, empties the journal and rate-limit windows, then loads the given seed. Without a body, the seed the server started with is loaded again. The clock and the id sequence carry on. Work in flight is stopped first; a `/v1` request whose body is still arriving is applied to the new state when its key is there, and refused 401 when it is not.",
+        "description": "Removes every account and everything they own, empties the journal and rate-limit windows, then loads the given seed. Without a body, the seed the server started with is loaded again. A virtual clock goes back to where it started (`clock=rewind`, the default): each test that resets begins from the same state on the same day, so records made then have the same times, follow-ups fall due at the same moments and a template reads the same date, whatever ran before. `clock=keep` leaves it where it is (ids never go back: a reset's records still get new ones). The start is the server's `clockStart` (default 2026-01-01T00:00:00.000Z), where the seed starts, also when the server started from a data file. A real clock is not moved: `clock=rewind` asked for on one is 409. Work in flight is stopped first; a `/v1` request whose body is still arriving is applied to the new state when its key is there, and refused 401 when it is not.",
+        "parameters": [
+          {
+            "name": "clock",
+            "in": "query",
+            "required": false,
+            "description": "`rewind` (default): a virtual clock goes back to its start; `keep`: it stays where it is. Asked for on a real clock, `rewind` is 409.",
+            "schema": {
+              "type": "string",
+              "enum": [
+                "rewind",
+                "keep"
+              ]
+            }
+          }
+        ],
         "requestBody": {
           "required": false,
           "content": {
@@ -187,6 +202,9 @@ export const adminDocument: OpenApiDocument = {
           },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
           }
         }
       }
@@ -1823,7 +1841,7 @@ export const adminDocument: OpenApiDocument = {
           "Testing"
         ],
         "summary": "Advance the virtual clock",
-        "description": "Moves a virtual clock forward by `ms` (or to `to`), running everything scheduled up to then in order. 409 on a real clock. 400 when it would pass 9999-12-31T23:59:59.999Z, the last time a snapshot holds.",
+        "description": "Moves a virtual clock forward by `ms` (or to `to`), running everything scheduled up to then in order. 409 on a real clock, and for a `to` earlier than now: only a reset (`POST /reset`) takes the clock back, to its start. 400 when it would pass 9999-12-31T23:59:59.999Z, the last time a snapshot holds.",
         "requestBody": {
           "required": true,
           "content": {

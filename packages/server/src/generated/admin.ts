@@ -52,7 +52,7 @@ export interface paths {
         put?: never;
         /**
          * Reset the state
-         * @description Removes every account and everything they own, empties the journal and rate-limit windows, then loads the given seed. Without a body, the seed the server started with is loaded again. The clock and the id sequence carry on. Work in flight is stopped first; a `/v1` request whose body is still arriving is applied to the new state when its key is there, and refused 401 when it is not.
+         * @description Removes every account and everything they own, empties the journal and rate-limit windows, then loads the given seed. Without a body, the seed the server started with is loaded again. A virtual clock goes back to where it started (`clock=rewind`, the default): each test that resets begins from the same state on the same day, so records made then have the same times, follow-ups fall due at the same moments and a template reads the same date, whatever ran before. `clock=keep` leaves it where it is (ids never go back: a reset's records still get new ones). The start is the server's `clockStart` (default 2026-01-01T00:00:00.000Z), where the seed starts, also when the server started from a data file. A real clock is not moved: `clock=rewind` asked for on one is 409. Work in flight is stopped first; a `/v1` request whose body is still arriving is applied to the new state when its key is there, and refused 401 when it is not.
          */
         post: operations["resetState"];
         delete?: never;
@@ -667,7 +667,7 @@ export interface paths {
         put?: never;
         /**
          * Advance the virtual clock
-         * @description Moves a virtual clock forward by `ms` (or to `to`), running everything scheduled up to then in order. 409 on a real clock. 400 when it would pass 9999-12-31T23:59:59.999Z, the last time a snapshot holds.
+         * @description Moves a virtual clock forward by `ms` (or to `to`), running everything scheduled up to then in order. 409 on a real clock, and for a `to` earlier than now: only a reset (`POST /reset`) takes the clock back, to its start. 400 when it would pass 9999-12-31T23:59:59.999Z, the last time a snapshot holds.
          */
         post: operations["advanceClock"];
         delete?: never;
@@ -2097,7 +2097,10 @@ export interface operations {
     };
     resetState: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `rewind` (default): a virtual clock goes back to its start; `keep`: it stays where it is. Asked for on a real clock, `rewind` is 409. */
+                clock?: "rewind" | "keep";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2119,6 +2122,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
         };
     };
     applySeed: {
