@@ -32,11 +32,11 @@ export function sqlite(what: string): typeof Database {
   try {
     new Sqlite(":memory:").close();
   } catch (error) {
-    // Installed with --ignore-scripts, or for another Node version or platform.
-    throw new Error(
-      `${what} needs better-sqlite3, which is installed but cannot load its native module (${(error as Error).message.split("\n")[0]}): npm rebuild better-sqlite3`,
-      { cause: error },
-    );
+    // Installed with --ignore-scripts (no binary: bindings lists every path it tried), or built for
+    // another Node version or platform (its first line says which).
+    const message = (error as Error).message;
+    const reason = message.startsWith("Could not locate the bindings file") ? "its binary is missing" : message.split("\n")[0];
+    throw new Error(`${what} needs better-sqlite3, which is installed but cannot load its native module (${reason}): npm rebuild better-sqlite3`, { cause: error });
   }
   loaded = Sqlite;
   return Sqlite;
