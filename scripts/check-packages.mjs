@@ -162,17 +162,22 @@ for (const name of packages) {
     console.log(`${name}: repository, homepage and bugs set; README links absolute`);
   }
 }
-// Installed as the README says (`npm run pack:local`, then `npm install` of the three tarballs),
-// into a project of its own, offline: each tarball's dependencies come from the npm cache, pinned
-// to the versions this repository's lockfile has. Install scripts are skipped: better-sqlite3's
-// fetches a prebuilt binary from the network (it is loaded only for --data-file).
+// Installed as the README says (`npm run pack:local`, then `npm install` of the three tarballs and
+// msw), into a project of its own, offline: each tarball's dependencies come from the npm cache,
+// pinned to the versions this repository's lockfile has. better-sqlite3, an optional peer
+// dependency, is not installed: lean-install-check.mjs checks what works without it. Install
+// scripts are skipped (msw's copies its service worker script into a project that has none).
 const project = mkdtempSync(join(tmpdir(), "intake-packed-"));
 try {
+  const started = performance.now();
   const tarballs = packLocal(join(project, "packed"));
   writeProject(project, tarballs);
+  copyFileSync("scripts/lean-install-check.mjs", join(project, "lean-install.mjs"));
   execFileSync("npm", ["ci", "--offline", "--ignore-scripts", "--no-audit", "--no-fund"], { cwd: project, stdio: "pipe" });
-  const out = execFileSync(process.execPath, ["smoke.mjs"], { cwd: project, encoding: "utf8", stdio: "pipe", env: { ...process.env, INTAKE_CERT_DIR: join(project, "certs") }, timeout: 120_000 });
-  console.log(`packed tarballs: install offline into a new project; ${out.trim()}`);
+  const run = (script) => execFileSync(process.execPath, [script], { cwd: project, encoding: "utf8", stdio: "pipe", env: { ...process.env, INTAKE_CERT_DIR: join(project, "certs") }, timeout: 120_000 }).trim();
+  const out = [run("smoke.mjs"), run("lean-install.mjs")];
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  console.log(`packed tarballs: install offline into a new project; ${out.join("; ")} (${seconds} s, packing included)`);
 } catch (error) {
   failed = true;
   console.error(`packed tarballs: not installable or not working when installed: ${error.message}\n${error.stdout ?? ""}${error.stderr ?? ""}`);
@@ -215,11 +220,14 @@ function writeProject(folder, tarballs) {
     const file = basename(tarballs[index]);
     copyFileSync(tarballs[index], join(folder, file));
     // npm ci links the bins the lockfile lists.
-    const { version, license, dependencies: wanted, bin } = locked[dirOf(name)];
+    const { version, license, dependencies: wanted, peerDependencies, peerDependenciesMeta, bin } = locked[dirOf(name)];
     dependencies[name] = `file:${file}`;
-    entries[`node_modules/${name}`] = { version, resolved: `file:${file}`, license, dependencies: wanted, ...(bin ? { bin } : {}) };
+    entries[`node_modules/${name}`] = { version, resolved: `file:${file}`, license, dependencies: wanted, ...(bin ? { bin } : {}), ...(peerDependencies ? { peerDependencies, peerDependenciesMeta } : {}) };
     add(dirOf(name), wanted);
   }
+  // The project's own msw, the server's peer dependency, at the version this repository tests.
+  dependencies.msw = `^${locked["node_modules/msw"].version}`;
+  add("", { msw: dependencies.msw });
   const manifest = { name: "intake-packed-check", version: "0.0.0", private: true, type: "module", dependencies };
   writeFileSync(join(folder, "package.json"), JSON.stringify(manifest, null, 2));
   const lockfile = { name: manifest.name, version: manifest.version, lockfileVersion: 3, requires: true, packages: { "": { name: manifest.name, version: manifest.version, dependencies }, ...entries } };

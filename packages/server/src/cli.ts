@@ -82,10 +82,11 @@ async function main() {
   const logFormat = args["log-format"] as LogFormat;
   const options: IntakeOptions = intakeOptionsOf(args);
   // The server's modules, the seed and the bot load only now: --help and usage errors answer at once.
-  const [{ createIntake }, { serve }, { openDataFile }, { persist, NotSavedError }, demo, { welcomeText }] = await Promise.all([
+  const [{ createIntake }, { serve }, { openDataFile }, { sqlite }, { persist, NotSavedError }, demo, { welcomeText }] = await Promise.all([
     import("./app.js"),
     import("./adapters/node.js"),
     import("./adapters/data-file.js"),
+    import("./adapters/sqlite.js"),
     import("./adapters/write-through.js"),
     import("./admin/demo-seed.js"),
     import("./welcome.js"),
@@ -93,6 +94,8 @@ async function main() {
   const seed = args.demo ? demo.DEMO_SEED : args.seed ? await readSeed(args.seed) : undefined;
   const bot = args.bot ? await loadBot(args.bot) : await modelBot(modelBotOptionsOf(args));
   const dataFile = args["data-file"];
+  // An optional peer dependency: without it, --data-file says what to install (exit code 2).
+  if (dataFile) sqlite("--data-file");
   // Claimed as it is opened: a second server must not even start the first one's pending work.
   const file = dataFile ? openDataFile(dataFile, { durability: args.durability as "full" | "normal" }) : undefined;
   process.once("exit", () => file?.close());

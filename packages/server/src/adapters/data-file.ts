@@ -5,12 +5,13 @@
  * (data-file-lock.ts). An `intake-snapshot/1` JSON file, what older servers saved, is imported.
  */
 import { closeSync, existsSync, linkSync, openSync, renameSync, rmSync } from "node:fs";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { RecordRefused } from "../domain/records-check.js";
 import type { Snapshot } from "../domain/state.js";
 import { KINDS, KIND_NAMES, type KindName } from "../store/store.js";
 import { APPLICATION_ID, SCHEMA_VERSION, TABLES, checkPages, explain, isIntakeFile, kindOf, readJson, writable } from "./data-file-checks.js";
 import { claimDataFile, type DataFileClaim } from "./data-file-lock.js";
+import { sqlite } from "./sqlite.js";
 
 export { APPLICATION_ID, SCHEMA_VERSION, TABLES, explain };
 
@@ -61,6 +62,8 @@ export interface DataFile {
 export function openDataFile(path: string, options: { durability?: Durability } = {}): DataFile {
   const durability = options.durability ?? "full";
   if (!DURABILITIES.includes(durability)) throw new Error(`durability is ${DURABILITIES.join(" or ")} (got ${String(durability)}).`);
+  // Before the file is claimed: without better-sqlite3 the error says what to install, and nothing is touched.
+  sqlite("openDataFile");
   const claim = claimDataFile(path);
   try {
     const kind = kindOf(path);
@@ -241,8 +244,9 @@ function open(path: string, durability: Durability): Database.Database {
 
 /** Opens the database as it is: nothing is written yet. */
 function connect(path: string): Database.Database {
+  const Sqlite = sqlite("openDataFile");
   try {
-    return new Database(path, { fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+    return new Sqlite(path, { fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
   } catch (error) {
     throw new Error(explain(path, error), { cause: error });
   }

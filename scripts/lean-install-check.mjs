@@ -1,0 +1,82 @@
+// Run by check-packages.mjs in a project that installed the packed tarballs and its own msw, and
+// not better-sqlite3 (an optional peer dependency of @intake/server): nothing native is installed,
+// the one msw is the project's and recognises the handlers, an in-memory server runs, and a data
+// file says what to install.
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { setupServer } from "msw/node";
+import { createIntakeClient } from "@intake/client";
+import { createIntakeHandlers } from "@intake/server/msw";
+import { DEMO_KEYS, DEMO_SEED, openDataFile } from "@intake/server/node";
+import { startIntakeServer } from "@intake/server/testing";
+
+const INSTALL = "needs better-sqlite3, which is not installed: npm install better-sqlite3@^12";
+
+/** Every installed package: its folder and manifest, nested node_modules included. */
+function installed(folder = ".") {
+  const found = [];
+  const modules = join(folder, "node_modules");
+  if (!existsSync(modules)) return found;
+  for (const entry of readdirSync(modules)) {
+    if (entry.startsWith(".")) continue;
+    const names = entry.startsWith("@") ? readdirSync(join(modules, entry)).map((name) => `${entry}/${name}`) : [entry];
+    for (const name of names) {
+      const dir = join(modules, name);
+      if (!existsSync(join(dir, "package.json"))) continue;
+      found.push({ dir, manifest: JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) });
+      found.push(...installed(dir));
+    }
+  }
+  return found;
+}
+
+const tree = installed();
+// A package npm would compile: a binding.gyp (npm runs node-gyp for it) or an install script that builds.
+const native = tree.filter(({ dir, manifest }) => existsSync(join(dir, "binding.gyp")) || manifest.gypfile || /node-gyp|prebuild|cmake/.test(Object.values(manifest.scripts ?? {}).join(" ")));
+if (native.length) throw new Error(`native modules installed: ${native.map(({ dir }) => dir).join(", ")}`);
+const msws = tree.filter(({ manifest }) => manifest.name === "msw");
+if (msws.length !== 1 || msws[0].dir !== join("node_modules", "msw")) throw new Error(`one msw, the project's, expected; found ${msws.map(({ dir }) => dir).join(", ") || "none"}`);
+
+// The project's msw intercepts with the handlers.
+const msw = createIntakeHandlers({ seed: DEMO_SEED });
+const mocked = setupServer(...msw.handlers);
+mocked.listen({ onUnhandledRequest: "error" });
+let answered;
+try {
+  const client = createIntakeClient({ auth: "query", apiKey: DEMO_KEYS.business, baseUrl: msw.baseUrl });
+  answered = await client.contacts.create({ phone: "+14155550124", firstName: "Grace" });
+} finally {
+  mocked.close();
+  await msw.intake.close();
+}
+
+// The in-memory HTTPS server.
+const server = await startIntakeServer({ seed: DEMO_SEED });
+let served;
+try {
+  const client = createIntakeClient({ auth: "query", apiKey: DEMO_KEYS.business, baseUrl: server.baseUrl, fetch: server.fetch });
+  served = await client.contacts.create({ phone: "+14155550125", firstName: "Alan" });
+} finally {
+  await server.stop();
+}
+
+// A data file: in code a thrown error, from the CLI exit code 2; neither creates the file.
+let thrown;
+try {
+  openDataFile("in-code.db");
+} catch (error) {
+  thrown = error;
+}
+if (!thrown?.message.startsWith(`openDataFile ${INSTALL}`) || existsSync("in-code.db")) throw new Error(`openDataFile without better-sqlite3: ${thrown?.message ?? "no error"}`);
+const cli = spawnSync("npx", ["--offline", "intake-server", "--data-file", "from-cli.db"], { encoding: "utf8", timeout: 60_000 });
+if (cli.status !== 2 || !cli.stderr.startsWith(`intake-server: --data-file ${INSTALL}`) || existsSync("from-cli.db")) {
+  throw new Error(`intake-server --data-file without better-sqlite3 exited ${cli.status}: ${cli.stderr}`);
+}
+// npm's own view of the tree: no missing or invalid dependency, the optional peer left out.
+const ls = spawnSync("npm", ["ls", "--all", "--offline"], { encoding: "utf8" });
+if (ls.status !== 0) throw new Error(`npm ls finds the tree wrong: ${ls.stdout}${ls.stderr}`);
+
+console.log(
+  `without better-sqlite3 (${tree.length} packages, none native): msw ${msws[0].manifest.version} (the project's, the only copy) ran the handlers (contact ${answered.id}), startIntakeServer served a client (contact ${served.id}), and --data-file exits 2 with "${cli.stderr.trim()}"`,
+);
