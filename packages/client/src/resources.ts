@@ -12,9 +12,9 @@ import type { ExactlyOne, Forbid, FormsWith, JsonBody, JsonData, PathsByForm, Qu
 /** Options of a single call. */
 export interface CallOptions extends CallOverrides {
   /** Aborts the call, retries and backoff included; the call then throws AbortError. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Extra headers for this call. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
 }
 
 type ContactForms = FormsWith<"/contacts", "post">;
@@ -73,7 +73,7 @@ export interface SubaccountsResource {
    */
   grantCredits(
     body: JsonBody<P<"header">, "/subaccounts/credits", "post">,
-    options?: CallOptions & { idempotencyKey?: string },
+    options?: CallOptions & { idempotencyKey?: string | undefined },
   ): Promise<JsonData<P<"header">, "/subaccounts/credits", "post">>;
 }
 
@@ -84,7 +84,7 @@ export interface ResourcesByForm {
 }
 
 interface CallInit {
-  params?: { query?: Record<string, unknown>; path?: Record<string, unknown>; header?: Record<string, string> };
+  params?: { query?: Record<string, unknown>; path?: Record<string, unknown>; header?: Record<string, string> | undefined };
   body?: unknown;
 }
 
@@ -175,7 +175,7 @@ export function buildResources<F extends AuthForm>(form: F, raw: LooseClient, se
     receive: (body: unknown, options?: CallOptions) => call("POST", "/incoming_custom_channel_message", { body }, options),
   };
   const subaccounts = {
-    grantCredits: (body: unknown, options: CallOptions & { idempotencyKey?: string } = {}) => {
+    grantCredits: (body: unknown, options: CallOptions & { idempotencyKey?: string | undefined } = {}) => {
       const { idempotencyKey, ...rest } = options;
       const header = idempotencyKey ? { "Idempotency-Key": idempotencyKey } : undefined;
       return call("POST", "/subaccounts/credits", { body, params: { header } }, rest);
