@@ -5,8 +5,9 @@ import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { builtinModules, createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { join } from "node:path";
 import { PACKAGES as packages, packLocal } from "./pack-local.mjs";
+import { writePackedProject } from "./packed-project.mjs";
 
 const require = createRequire(import.meta.url);
 const dirOf = (name) => `packages/${name.split("/")[1]}`;
@@ -188,50 +189,12 @@ try {
 process.exit(failed ? 1 : 0);
 
 /**
- * A project depending on the tarballs, with a lockfile that pins their dependencies as this
- * repository's does (so `npm ci --offline` needs no registry metadata), and a first use of each
- * package: the client and spec through import and require, the CLI as `npx intake-server` starts
- * it, its dashboard's page and script, and a client call to it over HTTPS.
+ * A first use of each package in the project: the client and spec through import and require, the
+ * CLI as `npx intake-server` starts it, its dashboard's page and script, and a client call to it
+ * over HTTPS.
  */
 function writeProject(folder, tarballs) {
-  const locked = JSON.parse(readFileSync("package-lock.json", "utf8")).packages;
-  const dependencies = {};
-  const entries = {};
-  // A workspace's own node_modules goes under the package's folder in the installed tree.
-  const installedAt = (key) => key.replace(/^packages\/([^/]+)\//, "node_modules/@intake/$1/");
-  const add = (from, wanted) => {
-    for (const dependency of Object.keys(wanted ?? {})) {
-      // Where node would find it from `from`: its own node_modules, then each one above.
-      let found;
-      for (let at = from; found === undefined; ) {
-        const key = `${at ? `${at}/` : ""}node_modules/${dependency}`;
-        if (locked[key]) found = key;
-        else if (!at) break;
-        else at = at.includes("/node_modules/") ? at.slice(0, at.lastIndexOf("/node_modules/")) : "";
-      }
-      if (!found) throw new Error(`${dependency} (a dependency of ${from}) is not in package-lock.json`);
-      if (locked[found].link || entries[installedAt(found)]) continue;
-      const { dev: _dev, devOptional: _devOptional, peer: _peer, ...entry } = locked[found];
-      entries[installedAt(found)] = entry;
-      add(found, { ...entry.dependencies, ...entry.optionalDependencies });
-    }
-  };
-  for (const [index, name] of packages.entries()) {
-    const file = basename(tarballs[index]);
-    copyFileSync(tarballs[index], join(folder, file));
-    // npm ci links the bins the lockfile lists.
-    const { version, license, dependencies: wanted, peerDependencies, peerDependenciesMeta, bin } = locked[dirOf(name)];
-    dependencies[name] = `file:${file}`;
-    entries[`node_modules/${name}`] = { version, resolved: `file:${file}`, license, dependencies: wanted, ...(bin ? { bin } : {}), ...(peerDependencies ? { peerDependencies, peerDependenciesMeta } : {}) };
-    add(dirOf(name), wanted);
-  }
-  // The project's own msw, the server's peer dependency, at the version this repository tests.
-  dependencies.msw = `^${locked["node_modules/msw"].version}`;
-  add("", { msw: dependencies.msw });
-  const manifest = { name: "intake-packed-check", version: "0.0.0", private: true, type: "module", dependencies };
-  writeFileSync(join(folder, "package.json"), JSON.stringify(manifest, null, 2));
-  const lockfile = { name: manifest.name, version: manifest.version, lockfileVersion: 3, requires: true, packages: { "": { name: manifest.name, version: manifest.version, dependencies }, ...entries } };
-  writeFileSync(join(folder, "package-lock.json"), JSON.stringify(lockfile, null, 2));
+  writePackedProject(folder, tarballs);
   writeFileSync(
     join(folder, "smoke.mjs"),
     `import { spawn } from "node:child_process";

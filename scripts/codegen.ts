@@ -27,6 +27,14 @@ export async function typesOf(doc: object, sharedFrom?: string): Promise<string>
     alphabetize: false,
     // A field with a default (customData.status) is optional for the caller; the server fills it in.
     defaultNonNullable: false,
+    // An optional field takes undefined too (JSON drops it), so a value that may be unset fits
+    // under exactOptionalPropertyTypes, as `tsc --init` sets it: `{ lastName: form.lastName }`.
+    transformProperty: (property) => {
+      if (!property.questionToken || !property.type) return property;
+      const types = ts.isUnionTypeNode(property.type) ? property.type.types : [property.type];
+      const type = ts.factory.createUnionTypeNode([...types, ts.factory.createKeywordTypeNode(ts.SyntaxKind.UndefinedKeyword)]);
+      return ts.factory.updatePropertySignature(property, property.modifiers, property.name, property.questionToken, type);
+    },
   });
   if (!sharedFrom) return astToString(ast);
   const own = ast.filter(

@@ -41,7 +41,7 @@ export interface BridgeOptions {
   /** The label Intake shows for this channel. */
   channel: string;
   /** Routes users' messages to this campaign's bot; default: the account's default campaign. */
-  campaignId?: string;
+  campaignId?: string | undefined;
 }
 
 const MAX_BODY_BYTES = 1024 * 1024;

@@ -12,13 +12,13 @@ export type FetchFn = (request: Request) => Promise<Response>;
 
 export interface RetryOptions {
   /** Retries after the first attempt. Default 2; 0 disables retries. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** First backoff delay; it doubles on each retry, with jitter. Default 500 ms. */
-  initialDelayMs?: number;
+  initialDelayMs?: number | undefined;
   /** Cap of a backoff delay. Default 8000 ms. */
-  maxDelayMs?: number;
+  maxDelayMs?: number | undefined;
   /** A 429, or a safe operation's 5xx, asking (Retry-After) to wait longer than this is not retried but thrown. Default 60 000 ms. */
-  maxRetryAfterMs?: number;
+  maxRetryAfterMs?: number | undefined;
 }
 
 export interface IntakeClientOptions<F extends AuthForm = AuthForm> {
@@ -29,26 +29,26 @@ export interface IntakeClientOptions<F extends AuthForm = AuthForm> {
    */
   auth: F;
   /** The account's API key. Default: the `INTAKE_API_KEY` environment variable. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** The service's base address, ending in `/v1`. Default: the `INTAKE_BASE_URL` environment variable. */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** A fetch to send requests with: a custom CA, a proxy, a test double. Default: `globalThis.fetch`. */
-  fetch?: FetchFn;
+  fetch?: FetchFn | undefined;
   /** Time allowed for each attempt, response body included. Default 30 000 ms. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Shorthand for `retry.maxRetries`. */
-  maxRetries?: number;
-  retry?: RetryOptions;
+  maxRetries?: number | undefined;
+  retry?: RetryOptions | undefined;
   /** Headers sent with every request (never the key: the client places it itself). */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** Receives one entry per request, response, retry and failure. The key is always redacted. */
-  logger?: (entry: LogEntry) => void;
+  logger?: ((entry: LogEntry) => void) | undefined;
   /**
    * Allow `http://` to a loopback host (localhost, 127.0.0.0/8, ::1), for a stateless mock such as
    * `prism mock` that does not speak TLS (and serves the paths at its root, so such a base URL
    * need not end in /v1). Any other `http://` address is always refused.
    */
-  allowInsecureLoopback?: boolean;
+  allowInsecureLoopback?: boolean | undefined;
 }
 
 /** How the transport sends one attempt. */
@@ -60,7 +60,7 @@ export interface ResolvedOptions {
   baseUrl: string;
   fetch: SendFn;
   timeoutMs: number;
-  retry: Required<RetryOptions>;
+  retry: { [K in keyof RetryOptions]-?: number };
   /** Sent with every request, beneath a call's own headers. */
   headers: Record<string, string>;
   logger: ((entry: LogEntry) => void) | undefined;

@@ -2,7 +2,7 @@
  * Resource methods: typed calls that return the response data and throw a typed error for any
  * non-2xx answer. Each auth form gets only the resources its view of the contract contains.
  */
-import type { AuthForm } from "@intake/spec";
+import type { AuthForm, BodySpellings } from "@intake/spec";
 import type { Client } from "openapi-fetch";
 import { IntakeApiError, IntakeConfigError, NotFoundError, errorFromResponse, type RequestSummary } from "./errors.js";
 import { checkedHeaders, type ResolvedOptions } from "./options.js";
@@ -12,9 +12,9 @@ import type { ExactlyOne, Forbid, FormsWith, JsonBody, JsonData, PathsByForm, Qu
 /** Options of a single call. */
 export interface CallOptions extends CallOverrides {
   /** Aborts the call, retries and backoff included; the call then throws AbortError. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Extra headers for this call. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
 }
 
 type ContactForms = FormsWith<"/contacts", "post">;
@@ -22,9 +22,17 @@ type ListForms = FormsWith<"/lists/{listId}/contacts", "post">;
 type P<F extends AuthForm> = PathsByForm[F];
 /** The form with the other field spelling, on the operations that have two. */
 type OtherSpelling<F extends AuthForm> = F extends "query" ? "bearer" : "query";
+/** The other form's field names on a path's body, each with this form's name for it. */
+type OwnSpelling<F extends AuthForm, Path extends string> = Path extends keyof BodySpellings
+  ? "post" extends keyof BodySpellings[Path]
+    ? F extends keyof BodySpellings[Path]["post"]
+      ? BodySpellings[Path]["post"][F]
+      : never
+    : never
+  : never;
 type SpelledBody<F extends AuthForm, Path extends string> = Path extends keyof P<F> & keyof P<OtherSpelling<F>>
   ? "post" extends keyof P<F>[Path] & keyof P<OtherSpelling<F>>[Path]
-    ? Forbid<JsonBody<P<F>, Path, "post">, JsonBody<P<OtherSpelling<F>>, Path, "post">>
+    ? Forbid<JsonBody<P<F>, Path, "post">, JsonBody<P<OtherSpelling<F>>, Path, "post">, OwnSpelling<F, Path>, OtherSpelling<F>>
     : never
   : never;
 
@@ -73,7 +81,7 @@ export interface SubaccountsResource {
    */
   grantCredits(
     body: JsonBody<P<"header">, "/subaccounts/credits", "post">,
-    options?: CallOptions & { idempotencyKey?: string },
+    options?: CallOptions & { idempotencyKey?: string | undefined },
   ): Promise<JsonData<P<"header">, "/subaccounts/credits", "post">>;
 }
 
@@ -84,7 +92,7 @@ export interface ResourcesByForm {
 }
 
 interface CallInit {
-  params?: { query?: Record<string, unknown>; path?: Record<string, unknown>; header?: Record<string, string> };
+  params?: { query?: Record<string, unknown>; path?: Record<string, unknown>; header?: Record<string, string> | undefined };
   body?: unknown;
 }
 
@@ -175,7 +183,7 @@ export function buildResources<F extends AuthForm>(form: F, raw: LooseClient, se
     receive: (body: unknown, options?: CallOptions) => call("POST", "/incoming_custom_channel_message", { body }, options),
   };
   const subaccounts = {
-    grantCredits: (body: unknown, options: CallOptions & { idempotencyKey?: string } = {}) => {
+    grantCredits: (body: unknown, options: CallOptions & { idempotencyKey?: string | undefined } = {}) => {
       const { idempotencyKey, ...rest } = options;
       const header = idempotencyKey ? { "Idempotency-Key": idempotencyKey } : undefined;
       return call("POST", "/subaccounts/credits", { body, params: { header } }, rest);

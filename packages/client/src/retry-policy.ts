@@ -10,7 +10,7 @@
  * - A server certificate that was not verified: none; the next attempt would meet the same one.
  */
 import type { paths } from "@intake/spec";
-import type { RetryOptions } from "./options.js";
+import type { ResolvedOptions } from "./options.js";
 import { MAX_CAUSES } from "./redact.js";
 
 const CONTACTS = "/contacts" satisfies keyof paths;
@@ -74,7 +74,7 @@ export function systemErrorCode(error: unknown, depth = 0): string | undefined {
 }
 
 /** Exponential backoff with "equal jitter": between half and all of min(cap, initial * 2^attempt). */
-export function backoffDelay(attempt: number, retry: Required<RetryOptions>, random: () => number = Math.random): number {
+export function backoffDelay(attempt: number, retry: ResolvedOptions["retry"], random: () => number = Math.random): number {
   const ceiling = Math.min(retry.maxDelayMs, retry.initialDelayMs * 2 ** attempt);
   return Math.round(ceiling / 2 + random() * (ceiling / 2));
 }

@@ -11,12 +11,12 @@ import { MAX_CAUSES, redactError, redactText, redactUrl } from "./redact.js";
 import { backoffDelay, isSafeToRepeat, isUntrustedCertificate, mayRetryConnection, systemErrorCode } from "./retry-policy.js";
 
 export interface CallOverrides {
-  timeoutMs?: number;
-  maxRetries?: number;
+  timeoutMs?: number | undefined;
+  maxRetries?: number | undefined;
 }
 
 /** A fetch with retries; `call.signal`, when given, is the caller's signal in place of the Request's own. */
-export type Transport = (request: Request, call?: CallOverrides & { signal?: AbortSignal }) => Promise<Response>;
+export type Transport = (request: Request, call?: CallOverrides & { signal?: AbortSignal | undefined }) => Promise<Response>;
 
 /** Statuses whose responses have no body, whatever the server sent. */
 const NULL_BODY_STATUS = new Set([204, 205, 304]);
@@ -66,7 +66,7 @@ export function createTransport(options: ResolvedOptions): Transport {
       log?.({ event: "request", attempt, message: `${summaryOf().method} ${summaryOf().url} (attempt ${attempt + 1})` });
       // A redirect could carry a query-form key to another host; the service never redirects. It
       // is refused after the fact ("manual"), as workerd implements no "error" mode.
-      const outcome = await attemptOnce(url, { method, headers, body, redirect: "manual" }, signal, timeoutMs, summaryOf, safeToRepeat, options);
+      const outcome = await attemptOnce(url, { method, headers, body: body ?? null, redirect: "manual" }, signal, timeoutMs, summaryOf, safeToRepeat, options);
       const durationMs = Date.now() - started;
       const canRetry = attempt < maxRetries;
 

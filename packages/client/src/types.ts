@@ -39,9 +39,13 @@ type KeysOfUnion<T> = T extends unknown ? keyof T : never;
 
 /**
  * B, with the field names of the other spelling forbidden: excess-property checks only catch
- * object literals, so without this a variable carrying `phone` would pass as a Bearer body.
+ * object literals, so without this a variable carrying `phone` would pass as a Bearer body. Each
+ * forbidden field's type is the message TypeScript quotes when it is given: "phone_number is the
+ * bearer form's spelling: use phone" (`Own` maps the other spelling's fields to this form's).
  */
-export type Forbid<B, Other> = B extends unknown ? B & { [K in Exclude<KeysOfUnion<Other>, KeysOfUnion<B>>]?: never } : never;
+export type Forbid<B, Other, Own, OtherForm extends string> = B extends unknown
+  ? B & { [K in Exclude<KeysOfUnion<Other>, KeysOfUnion<B>>]?: K extends keyof Own & string ? `${K} is the ${OtherForm} form's spelling: use ${Own[K] & string}` : never }
+  : never;
 
 /** The contract's rule "mediaContentType is required when mediaUrl is given", which its types cannot say. */
 type MediaRule = { mediaUrl?: null; mediaContentType?: string | null } | { mediaUrl: string; mediaContentType: string };

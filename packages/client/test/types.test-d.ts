@@ -60,6 +60,26 @@ describe("field spelling per auth form", () => {
   });
 });
 
+describe("a spelling of the other form names the field to use", () => {
+  // tsc quotes the forbidden field's type: Type 'string' is not assignable to type '"phone_number
+  // is the bearer form's spelling: use phone"'. scripts/check-strict-types.mjs checks tsc's output.
+  it("query form: phone_number, first_name and contact_id", () => {
+    type Body = Parameters<typeof query.contacts.create>[0];
+    expectTypeOf<NonNullable<Body["phone_number"]>>().toEqualTypeOf<"phone_number is the bearer form's spelling: use phone">();
+    expectTypeOf<NonNullable<Body["first_name"]>>().toEqualTypeOf<"first_name is the bearer form's spelling: use firstName">();
+    type Member = Parameters<typeof query.lists.addContact>[1];
+    expectTypeOf<NonNullable<Member["contact_id"]>>().toEqualTypeOf<"contact_id is the bearer form's spelling: use contactId">();
+  });
+
+  it("bearer form: phone, customFields and contactId", () => {
+    type Body = Parameters<typeof bearer.contacts.create>[0];
+    expectTypeOf<NonNullable<Body["phone"]>>().toEqualTypeOf<"phone is the query form's spelling: use phone_number">();
+    expectTypeOf<NonNullable<Body["customFields"]>>().toEqualTypeOf<"customFields is the query form's spelling: use custom_fields">();
+    type Member = Parameters<typeof bearer.lists.addContact>[1];
+    expectTypeOf<NonNullable<Member["contactId"]>>().toEqualTypeOf<"contactId is the query form's spelling: use contact_id">();
+  });
+});
+
 describe("required rules from the contract", () => {
   it("a contact needs a phone or an email", () => {
     void query.contacts.create({ email: "a@b.co" });
@@ -116,6 +136,14 @@ describe("results are the contract's types", () => {
 });
 
 describe("options", () => {
+  it("every optional option takes undefined, as a value read from the environment may be", () => {
+    const unset = process.env["INTAKE_TEST_UNSET"];
+    const number = unset === undefined ? undefined : Number(unset);
+    createIntakeClient({ auth: "query", apiKey: unset, baseUrl: unset, fetch: undefined, timeoutMs: number, maxRetries: number, headers: undefined, logger: undefined, allowInsecureLoopback: undefined, retry: { maxRetries: number, initialDelayMs: number, maxDelayMs: number, maxRetryAfterMs: number } });
+    void query.contacts.find({ email: "a@b.co" }, { signal: undefined, headers: undefined, timeoutMs: number, maxRetries: number });
+    void header.subaccounts.grantCredits({ email: "a@b.co", amount: 5 }, { idempotencyKey: unset });
+  });
+
   it("auth is one of the three forms", () => {
     // @ts-expect-error not an auth form
     createIntakeClient({ ...base, auth: "cookie" });

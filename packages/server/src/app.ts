@@ -38,67 +38,67 @@ export interface IntakeOptions extends EngineOptions {
    * For outgoing webhooks. Default: globalThis.fetch, looked up at each call. Webhooks to the
    * server's own inbox (a URL `/__inbox/<accountId>`) do not go through it: the core answers them.
    */
-  fetch?: FetchLike;
+  fetch?: FetchLike | undefined;
   /** Each auto-recharge webhook is sent twice (same idempotency_key), to prove receivers de-duplicate. */
-  duplicateRechargeWebhooks?: boolean;
+  duplicateRechargeWebhooks?: boolean | undefined;
   /**
    * Let webhook URLs (webhookUrl, autoRechargeUrl) be plain http:// to any host. Default false:
    * https:// to any host, http:// only to a loopback one (localhost, 127.0.0.0/8, [::1]).
    */
-  allowHttpWebhooks?: boolean;
+  allowHttpWebhooks?: boolean | undefined;
   /** Accounts, campaigns, lists and contacts to start with (and to go back to on reset). */
-  seed?: Seed;
+  seed?: Seed | undefined;
   /** A snapshot to start from instead of the seed (what a data file holds, or GET /__admin/snapshot gave). */
-  snapshot?: Snapshot;
+  snapshot?: Snapshot | undefined;
   /** The token /__admin requires. Default: a random one. */
-  adminToken?: string;
+  adminToken?: string | undefined;
   /** "real" (default), "virtual" (advanced through the admin API), or a clock of your own. */
-  clock?: "real" | "virtual" | Clock;
+  clock?: "real" | "virtual" | Clock | undefined;
   /** Where a virtual clock starts. Default 2026-01-01T00:00:00.000Z. */
-  clockStart?: string | number;
+  clockStart?: string | number | undefined;
   /**
    * Ids from counters, secrets from a seeded generator, time from a virtual clock: two runs of
    * the same test give byte-identical responses.
    */
-  deterministic?: boolean | { seed?: number };
+  deterministic?: boolean | { seed?: number | undefined } | undefined;
   /**
    * Requests per API key per minute (per `rateLimitWindowMs`). Default 120, or 0 (off) with
    * `deterministic`, whose answers would otherwise differ by their RateLimit-Reset; 0 turns the
    * limit off. Counted on real time whatever the clock, so waiting the advertised Retry-After
    * always works.
    */
-  rateLimit?: number;
+  rateLimit?: number | undefined;
   /** The rate limit's window, in ms (1000 or more). Default 60 000, the interface's minute; shorter lets a suite test its 429 handling without waiting a minute. */
-  rateLimitWindowMs?: number;
+  rateLimitWindowMs?: number | undefined;
   /** How many requests the journal keeps. Default 1000. */
-  journalSize?: number;
+  journalSize?: number | undefined;
   /** Largest request body. Default 32 MiB. */
-  maxBodyBytes?: number;
+  maxBodyBytes?: number | undefined;
   /**
    * Largest file one received message may embed as a data URL, decoded (a message carries one).
    * Default 5 MiB. Larger is 400.
    */
-  maxMediaBytes?: number;
+  maxMediaBytes?: number | undefined;
   /**
    * Most bytes of files (decoded data URLs) an account's stored messages may hold together; a
    * message that would go past it is 413. Default 256 MiB.
    */
-  maxAccountMediaBytes?: number;
+  maxAccountMediaBytes?: number | undefined;
   /** How long an Idempotency-Key is remembered. Default 24 hours. */
-  idempotencyTtlMs?: number;
+  idempotencyTtlMs?: number | undefined;
   /** Believe X-Forwarded-Proto (behind a TLS-terminating proxy). Default false. */
-  trustForwardedProto?: boolean;
+  trustForwardedProto?: boolean | undefined;
   /** Unexpected errors (the client sees a plain 500). Default: console.error. */
-  onError?: (error: unknown) => void;
+  onError?: ((error: unknown) => void) | undefined;
   /** Fault rules to start with (and to go back to on reset); see PUT /__admin/faults. */
-  faults?: FaultRuleInput[];
+  faults?: FaultRuleInput[] | undefined;
   /**
    * GET /__admin/events: how many of the latest events a reconnecting subscriber can replay
    * (default 1000), how many unread events a subscriber may stay behind for more than a second
    * before it is disconnected (default 10 000; ten times as many disconnect it at once), how often
    * a quiet stream gets a keep-alive comment (default 15 000 ms).
    */
-  liveEvents?: { replay?: number; maxQueued?: number; keepAliveMs?: number };
+  liveEvents?: { replay?: number | undefined; maxQueued?: number | undefined; keepAliveMs?: number | undefined } | undefined;
 }
 
 export interface Intake {

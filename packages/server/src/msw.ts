@@ -20,9 +20,9 @@ import { createIntake, type Intake, type IntakeOptions } from "./app.js";
 
 export interface IntakeHandlersOptions extends IntakeOptions {
   /** Requests per API key per minute. Default 0 (off) here, as in startIntakeServer: tests call often with few keys. */
-  rateLimit?: number;
+  rateLimit?: number | undefined;
   /** The origin the handlers answer for. Default `https://api.intake.test`; the API is at `<origin>/v1`. */
-  origin?: string;
+  origin?: string | undefined;
 }
 
 export interface IntakeHandlers {

@@ -79,7 +79,7 @@ function pathLevelFields(item: Record<string, unknown>): Record<string, unknown>
   return kept;
 }
 
-function narrowBody(operation: OperationObject, schemaName: string): OperationObject["requestBody"] {
+function narrowBody(operation: OperationObject, schemaName: string): NonNullable<OperationObject["requestBody"]> {
   const body = operation.requestBody ?? {};
   const content: NonNullable<NonNullable<OperationObject["requestBody"]>["content"]> = {};
   for (const media of Object.keys(body.content ?? {})) {

@@ -6,6 +6,7 @@ export type * from "./generated/openapi.js";
 export type { paths as QueryPaths } from "./generated/query.js";
 export type { paths as HeaderPaths } from "./generated/header.js";
 export type { paths as BearerPaths } from "./generated/bearer.js";
+export type { BodySpellings } from "./generated/spellings.js";
 export { document } from "./generated/document.js";
 export {
   AUTH_SCHEMES,

@@ -32,7 +32,7 @@ export function record(reply: (request: Request, index: number) => Response | Pr
 }
 
 export function json(body: JsonBodyType, status = 200, headers?: Record<string, string>) {
-  return HttpResponse.json(body, { status, headers });
+  return HttpResponse.json(body, { status, headers: headers ?? {} });
 }
 
 export const contact = {

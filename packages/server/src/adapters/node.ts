@@ -28,27 +28,27 @@ const CLOSE_GRACE_MS = 2000;
 
 export interface ServeOptions extends CertificateOptions {
   /** Default 127.0.0.1. */
-  host?: string;
+  host?: string | undefined;
   /** 0 picks a free port. Default 0. */
-  port?: number;
+  port?: number | undefined;
   /**
    * How long a client has to send a request's line and headers, to finish its TLS handshake (and
    * to send its first byte after connecting) before the connection is closed, and how long a
    * request body may stop arriving before it is answered 408. Default 60 000, node's own.
    */
-  headersTimeoutMs?: number;
+  headersTimeoutMs?: number | undefined;
   /** How long a whole request (line, headers and body) may take; at least headersTimeoutMs. Default 300 000, node's own. */
-  requestTimeoutMs?: number;
+  requestTimeoutMs?: number | undefined;
   /** Connections open at once (1 or more); those past it are closed as they come. Default 1000. */
-  maxConnections?: number;
+  maxConnections?: number | undefined;
   /**
    * Connections one client (one remote address) may hold at once, from 1 to maxConnections; its
    * connections past it are closed as they come, so that one client cannot take them all. Default
    * half of maxConnections, rounded up.
    */
-  maxConnectionsPerClient?: number;
+  maxConnectionsPerClient?: number | undefined;
   /** Serve the dashboard at /__dashboard/ from the built files (default), from this folder, or not (false). */
-  dashboard?: boolean | string;
+  dashboard?: boolean | string | undefined;
 }
 
 export interface RunningServer {

@@ -25,18 +25,18 @@ export interface Certificate {
 }
 
 export interface CertificateOptions {
-  certFile?: string;
-  keyFile?: string;
+  certFile?: string | undefined;
+  keyFile?: string | undefined;
   /** Keep the generated pair at `<dataFile>.cert.pem` / `.key.pem`, so a restart serves the same one. */
-  dataFile?: string;
+  dataFile?: string | undefined;
   /**
    * Keep the generated pair in this folder (one pair per set of hosts), so a restart serves the
    * same one and `NODE_EXTRA_CA_CERTS` set once keeps working. The CLI passes `defaultCertDir()`.
    * Without it (and without `dataFile`), the certificate is this run's alone, removed at close.
    */
-  certDir?: string;
+  certDir?: string | undefined;
   /** Names and addresses the certificate is for, besides localhost, 127.0.0.1 and ::1. */
-  hosts?: string[];
+  hosts?: string[] | undefined;
 }
 
 /**

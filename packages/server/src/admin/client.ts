@@ -41,7 +41,7 @@ export interface AdminClientOptions {
   adminUrl: string;
   token: string;
   /** A fetch that reaches the server (one that trusts its certificate, or msw's). Default: globalThis.fetch. */
-  fetch?: (request: Request) => Promise<Response>;
+  fetch?: ((request: Request) => Promise<Response>) | undefined;
 }
 
 export type AdminClient = ReturnType<typeof createAdminClient>;
@@ -62,11 +62,11 @@ type Query<P extends keyof paths> = paths[P] extends { get: { parameters: { quer
 
 export interface EventsOptions {
   /** Only this account's events. */
-  accountId?: string;
+  accountId?: string | undefined;
   /** Replay the events the server still holds after this id first (a reconnection). */
-  lastEventId?: number;
+  lastEventId?: number | undefined;
   /** Aborting it closes the subscription. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 export function createAdminClient(options: AdminClientOptions) {

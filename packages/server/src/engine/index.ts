@@ -20,9 +20,9 @@ export interface EngineOptions {
    * What answers received messages. Default: the deterministic bot. A model on any
    * OpenAI-compatible endpoint: `createModelBot({ model })` from `@intake/server/node`.
    */
-  bot?: Bot;
-  webhooks?: Partial<WebhookOptions>;
-  funnel?: Partial<FunnelOptions>;
+  bot?: Bot | undefined;
+  webhooks?: Partial<WebhookOptions> | undefined;
+  funnel?: Partial<FunnelOptions> | undefined;
 }
 
 export interface EngineDeps {

@@ -751,23 +751,23 @@ export interface components {
             savedAt: string;
             clock: components["schemas"]["Clock"];
             /** @description The deterministic id sequence's position (`--deterministic`), else null. */
-            ids?: Record<string, never> | null;
+            ids?: Record<string, never> | null | undefined;
             records: components["schemas"]["SnapshotRecords"];
         };
         /** @description Every record, by kind, each as the server stores it: what a `--data-file` keeps as a row of the kind's table (`accounts`, `campaigns`, ...), and what `createIntake({ snapshot })` takes. A kind left out has no records. Whichever way records come in (`PUT /snapshot`, a snapshot given to `createIntake`, a data file or an `intake-snapshot/1` JSON file at start), they are checked the same: each against its kind's schema here, ids unique within a kind, an API key belonging to one account, a sub-account's email to one sub-account of its agency, every `accountId` naming an account of the records, and `webhookUrl` and `autoRechargeUrl` by the rule of `WebhookUrl`. The first record that fails is refused (400 `VALIDATION_ERROR`; a data file stops the start), named by its path (`records.account[1].apiKey`) and saying what is wrong; nothing is changed. */
         SnapshotRecords: {
-            account?: components["schemas"]["AccountRecord"][];
-            campaign?: components["schemas"]["CampaignRecord"][];
-            list?: components["schemas"]["ListRecord"][];
-            listMember?: components["schemas"]["ListMemberRecord"][];
-            contact?: components["schemas"]["ContactRecord"][];
-            alert?: components["schemas"]["AlertRecord"][];
-            creditTransaction?: components["schemas"]["CreditTransactionRecord"][];
-            delivery?: components["schemas"]["DeliveryRecord"][];
-            deliveryAttempt?: components["schemas"]["DeliveryAttemptRecord"][];
-            message?: components["schemas"]["MessageRecord"][];
-            idempotencyRecord?: components["schemas"]["IdempotencyRecord"][];
-            job?: components["schemas"]["JobRecord"][];
+            account?: components["schemas"]["AccountRecord"][] | undefined;
+            campaign?: components["schemas"]["CampaignRecord"][] | undefined;
+            list?: components["schemas"]["ListRecord"][] | undefined;
+            listMember?: components["schemas"]["ListMemberRecord"][] | undefined;
+            contact?: components["schemas"]["ContactRecord"][] | undefined;
+            alert?: components["schemas"]["AlertRecord"][] | undefined;
+            creditTransaction?: components["schemas"]["CreditTransactionRecord"][] | undefined;
+            delivery?: components["schemas"]["DeliveryRecord"][] | undefined;
+            deliveryAttempt?: components["schemas"]["DeliveryAttemptRecord"][] | undefined;
+            message?: components["schemas"]["MessageRecord"][] | undefined;
+            idempotencyRecord?: components["schemas"]["IdempotencyRecord"][] | undefined;
+            job?: components["schemas"]["JobRecord"][] | undefined;
         };
         RecordId: string;
         /** @description An account as stored; the admin API shows it as `Account`. */
@@ -877,8 +877,8 @@ export interface components {
             number: number;
             /** Format: date-time */
             startedAt: string;
-            webhookTimestamp?: number | null;
-            webhookSignature?: string | null;
+            webhookTimestamp?: number | null | undefined;
+            webhookSignature?: string | null | undefined;
             durationMs: number;
             status: number | null;
             error: string | null;
@@ -953,40 +953,40 @@ export interface components {
          */
         WebhookUrl: string | null;
         AccountInput: {
-            id?: string;
+            id?: string | undefined;
             /**
              * @default standard
              * @enum {string}
              */
-            kind?: "standard" | "agency";
+            kind?: "standard" | "agency" | undefined;
             name: string;
             /** Format: email */
-            email?: string;
-            userId?: string;
-            apiKey?: string;
-            webhookUrl?: components["schemas"]["WebhookUrl"];
-            webhookSecret?: string;
-            autoRechargeUrl?: components["schemas"]["WebhookUrl"];
-            credits?: number;
+            email?: string | undefined;
+            userId?: string | undefined;
+            apiKey?: string | undefined;
+            webhookUrl?: components["schemas"]["WebhookUrl"] | undefined;
+            webhookSecret?: string | undefined;
+            autoRechargeUrl?: components["schemas"]["WebhookUrl"] | undefined;
+            credits?: number | undefined;
         };
         SubaccountInput: {
-            id?: string;
-            name?: string;
+            id?: string | undefined;
+            name?: string | undefined;
             /** Format: email */
             email: string;
-            userId?: string;
-            apiKey?: string;
-            webhookUrl?: components["schemas"]["WebhookUrl"];
-            webhookSecret?: string;
-            credits?: number;
-            autoRecharge?: components["schemas"]["AutoRecharge"] | null;
+            userId?: string | undefined;
+            apiKey?: string | undefined;
+            webhookUrl?: components["schemas"]["WebhookUrl"] | undefined;
+            webhookSecret?: string | undefined;
+            credits?: number | undefined;
+            autoRecharge?: components["schemas"]["AutoRecharge"] | null | undefined;
         };
         AccountPatch: {
-            name?: string;
-            webhookUrl?: components["schemas"]["WebhookUrl"];
-            autoRechargeUrl?: components["schemas"]["WebhookUrl"];
-            autoRecharge?: components["schemas"]["AutoRecharge"] | null;
-            defaultCampaignId?: string | null;
+            name?: string | undefined;
+            webhookUrl?: components["schemas"]["WebhookUrl"] | undefined;
+            autoRechargeUrl?: components["schemas"]["WebhookUrl"] | undefined;
+            autoRecharge?: components["schemas"]["AutoRecharge"] | null | undefined;
+            defaultCampaignId?: string | null | undefined;
         };
         Credits: {
             accountId: string;
@@ -1023,8 +1023,8 @@ export interface components {
         Resource: {
             title: string;
             /** Format: uri */
-            url?: string;
-            content?: string;
+            url?: string | undefined;
+            content?: string | undefined;
         };
         OpeningTemplate: {
             /** @description `{{firstName}}` and `{{lastName}}` are replaced with the contact's names. */
@@ -1067,31 +1067,31 @@ export interface components {
             createdAt: string;
         };
         CampaignSettings: {
-            name?: string;
-            type?: components["schemas"]["CampaignType"];
-            language?: string;
-            state?: components["schemas"]["CampaignState"];
-            channel?: components["schemas"]["Channel"];
-            botInstructions?: string;
-            companyInfo?: string;
-            faqs?: components["schemas"]["Faq"][];
-            resources?: components["schemas"]["Resource"][];
-            goal?: string;
-            openingTemplate?: components["schemas"]["OpeningTemplate"] | null;
-            triggerOnNewListContacts?: boolean;
+            name?: string | undefined;
+            type?: components["schemas"]["CampaignType"] | undefined;
+            language?: string | undefined;
+            state?: components["schemas"]["CampaignState"] | undefined;
+            channel?: components["schemas"]["Channel"] | undefined;
+            botInstructions?: string | undefined;
+            companyInfo?: string | undefined;
+            faqs?: components["schemas"]["Faq"][] | undefined;
+            resources?: components["schemas"]["Resource"][] | undefined;
+            goal?: string | undefined;
+            openingTemplate?: components["schemas"]["OpeningTemplate"] | null | undefined;
+            triggerOnNewListContacts?: boolean | undefined;
             followUps?: {
-                enabled?: boolean;
-                delaysHours?: number[];
-                cycles?: number;
-                messagesPerCycle?: number;
-                messages?: string[];
-            };
-            botActive?: boolean;
-            handOffPhrases?: string[];
+                enabled?: boolean | undefined;
+                delaysHours?: number[] | undefined;
+                cycles?: number | undefined;
+                messagesPerCycle?: number | undefined;
+                messages?: string[] | undefined;
+            } | undefined;
+            botActive?: boolean | undefined;
+            handOffPhrases?: string[] | undefined;
         };
         /** @description A new campaign. Defaults, Combined, en, Draft, messaging_app, trigger off, follow-ups off (24 h, 72 h, 7 days; 3 cycles of up to 3 messages when enabled), bot active. */
         CampaignInput: components["schemas"]["CampaignSettings"] & {
-            id?: string;
+            id?: string | undefined;
             accountId: string;
         };
         CampaignPatch: components["schemas"]["CampaignSettings"];
@@ -1106,23 +1106,23 @@ export interface components {
             createdAt: string;
         };
         ListInput: {
-            id?: string;
+            id?: string | undefined;
             accountId: string;
             name: string;
-            campaignId?: string | null;
+            campaignId?: string | null | undefined;
         };
         ListPatch: {
-            name?: string;
-            campaignId?: string | null;
+            name?: string | undefined;
+            campaignId?: string | null | undefined;
         };
         ImportInput: {
             /**
              * @default import
              * @enum {string}
              */
-            source?: "manual" | "import";
-            contactIds?: string[];
-            contacts?: components["schemas"]["SeedContact"][];
+            source?: "manual" | "import" | undefined;
+            contactIds?: string[] | undefined;
+            contacts?: components["schemas"]["SeedContact"][] | undefined;
         };
         ImportResult: {
             listId: string;
@@ -1195,7 +1195,7 @@ export interface components {
             /** @description For a received message, what the bot did with it: `replied`, `handed_off`, `no_answer`, or why it did not answer: `reaction`, `no_campaign`, `outgoing_campaign`, `campaign_not_live`, `bot_inactive`, `contact_paused`, `no_credits`, `bot_error` (a bot function that threw, or a recording that could not be written); and, for the model-backed bot, why its model gave no answer: `bot_unconfigured` (no API key for an endpoint not on this machine: nothing was asked), `bot_refused` (the key was refused, 401 or 403), `bot_timeout` (no answer within the timeout), `bot_rate_limited` (429), `bot_unavailable` (a 5xx, another error status such as an unknown model's 404, or the endpoint could not be reached), `bot_empty_answer`, `bot_oversized_answer` (longer than a message may be: 4096 characters), `bot_not_recorded` (replay mode with no recording of what was asked). `bot.error` says what happened and what to do. Nothing is sent or charged, and the next message tries again. Null while it is being processed, and for outgoing messages. */
             botOutcome: string | null;
             /** @description For a received message the bot was asked about: which bot, its model, how long it took (real milliseconds) and what went wrong, if anything. Null when no bot was asked (a reaction, no live campaign, the contact paused, …) and for outgoing messages; absent on messages stored before it was kept. */
-            bot?: null | components["schemas"]["BotRun"];
+            bot?: null | components["schemas"]["BotRun"] | undefined;
             /** Format: date-time */
             createdAt: string;
         };
@@ -1210,7 +1210,7 @@ export interface components {
             /** @description From asking the bot to its answer, in real milliseconds (a replayed answer takes next to none). */
             latencyMs: number;
             /** @description True when the answer came from a recording (replay mode), not the endpoint. */
-            replayed?: boolean;
+            replayed?: boolean | undefined;
             /** @description What went wrong, in words, and what to do (the endpoint's status and message, the timeout, what was asked with no recording; for a bot function that threw, `The bot threw: <its message>`); null when it answered. */
             error: string | null;
         };
@@ -1307,25 +1307,25 @@ export interface components {
              * @default *
              * @enum {string}
              */
-            operationId?: "*" | "createContact" | "findContact" | "addContactToList" | "sendCustomChannelMessage" | "receiveCustomChannelMessage" | "grantSubaccountCredits";
+            operationId?: "*" | "createContact" | "findContact" | "addContactToList" | "sendCustomChannelMessage" | "receiveCustomChannelMessage" | "grantSubaccountCredits" | undefined;
             /** @description Delay before the request is handled (or failed), in real milliseconds. The one name for it: `--fault latencyMs=MS` too (`latency=`, the flag's first spelling, is kept as its alias); `latency` here is 400 suggesting `latencyMs`. */
-            latencyMs?: number;
+            latencyMs?: number | undefined;
             /**
              * @description Answer this instead: 429 `RATE_LIMITED` with `Retry-After`, 500 `INTERNAL_ERROR`, or 502/503/504 as a proxy or load balancer in front of the service would. In the operation's error shape. Nothing is stored.
              * @enum {integer}
              */
-            status?: 429 | 500 | 502 | 503 | 504;
+            status?: 429 | 500 | 502 | 503 | 504 | undefined;
             /** @description Seconds, sent as `Retry-After` with a 429 or 503 (default 1). */
-            retryAfter?: number;
+            retryAfter?: number | undefined;
             /** @description Close the connection without an answer. */
-            drop?: boolean;
+            drop?: boolean | undefined;
             /**
              * @description The fraction of matching requests it hits.
              * @default 1
              */
-            rate?: number;
+            rate?: number | undefined;
             /** @description Stop after hitting this many requests. */
-            times?: number;
+            times?: number | undefined;
         };
         FaultRule: {
             id: string;
@@ -1369,68 +1369,68 @@ export interface components {
         };
         /** @description Accounts and everything they own, as a seed file holds them (JSON or YAML; examples in the repository's `examples/seeds/`). An error names the path (`accounts[0].apiKey`), with a did-you-mean for a near miss. */
         Seed: {
-            accounts?: components["schemas"]["SeedAccount"][];
+            accounts?: components["schemas"]["SeedAccount"][] | undefined;
         };
         SeedAccount: {
-            id?: string;
+            id?: string | undefined;
             /**
              * @default standard
              * @enum {string}
              */
-            kind?: "standard" | "agency";
+            kind?: "standard" | "agency" | undefined;
             name: string;
             /** Format: email */
-            email?: string;
-            userId?: string;
-            apiKey?: string;
-            webhookUrl?: components["schemas"]["WebhookUrl"];
-            webhookSecret?: string;
-            autoRechargeUrl?: components["schemas"]["WebhookUrl"];
-            credits?: number;
-            defaultCampaignId?: string;
-            campaigns?: components["schemas"]["SeedCampaign"][];
-            lists?: components["schemas"]["SeedList"][];
-            contacts?: components["schemas"]["SeedContact"][];
-            subaccounts?: components["schemas"]["SeedSubaccount"][];
+            email?: string | undefined;
+            userId?: string | undefined;
+            apiKey?: string | undefined;
+            webhookUrl?: components["schemas"]["WebhookUrl"] | undefined;
+            webhookSecret?: string | undefined;
+            autoRechargeUrl?: components["schemas"]["WebhookUrl"] | undefined;
+            credits?: number | undefined;
+            defaultCampaignId?: string | undefined;
+            campaigns?: components["schemas"]["SeedCampaign"][] | undefined;
+            lists?: components["schemas"]["SeedList"][] | undefined;
+            contacts?: components["schemas"]["SeedContact"][] | undefined;
+            subaccounts?: components["schemas"]["SeedSubaccount"][] | undefined;
         };
         SeedSubaccount: {
-            id?: string;
-            name?: string;
+            id?: string | undefined;
+            name?: string | undefined;
             /** Format: email */
             email: string;
-            userId?: string;
-            apiKey?: string;
-            webhookUrl?: components["schemas"]["WebhookUrl"];
-            webhookSecret?: string;
-            credits?: number;
-            autoRecharge?: components["schemas"]["AutoRecharge"] | null;
-            defaultCampaignId?: string;
-            campaigns?: components["schemas"]["SeedCampaign"][];
-            lists?: components["schemas"]["SeedList"][];
-            contacts?: components["schemas"]["SeedContact"][];
+            userId?: string | undefined;
+            apiKey?: string | undefined;
+            webhookUrl?: components["schemas"]["WebhookUrl"] | undefined;
+            webhookSecret?: string | undefined;
+            credits?: number | undefined;
+            autoRecharge?: components["schemas"]["AutoRecharge"] | null | undefined;
+            defaultCampaignId?: string | undefined;
+            campaigns?: components["schemas"]["SeedCampaign"][] | undefined;
+            lists?: components["schemas"]["SeedList"][] | undefined;
+            contacts?: components["schemas"]["SeedContact"][] | undefined;
         };
         SeedCampaign: components["schemas"]["CampaignSettings"] & {
-            id?: string;
+            id?: string | undefined;
         };
         SeedList: {
-            id?: string;
+            id?: string | undefined;
             name: string;
-            campaignId?: string | null;
-            contactIds?: string[];
+            campaignId?: string | null | undefined;
+            contactIds?: string[] | undefined;
         };
         /** @description A contact to create; at least one of phone, email or fromId. A known phone number is matched, not duplicated. */
         SeedContact: {
-            id?: string;
-            phone?: string;
+            id?: string | undefined;
+            phone?: string | undefined;
             /** Format: email */
-            email?: string;
-            firstName?: string;
-            lastName?: string;
+            email?: string | undefined;
+            firstName?: string | undefined;
+            lastName?: string | undefined;
             customFields?: {
                 [key: string]: unknown;
-            };
-            fromId?: string;
-            customChannel?: string;
+            } | undefined;
+            fromId?: string | undefined;
+            customChannel?: string | undefined;
         };
         /** @description The contact a record is about, with the name a person reads: first and last name, else the phone number, email or custom-channel id. Null when the record names no contact or the contact is gone. */
         ContactRef: {
@@ -1439,12 +1439,12 @@ export interface components {
         } | null;
         ContactInput: {
             accountId: string;
-            firstName?: string;
-            lastName?: string;
+            firstName?: string | undefined;
+            lastName?: string | undefined;
             /** @description International format with the country code, starting with `+`. */
-            phone?: string;
+            phone?: string | undefined;
             /** Format: email */
-            email?: string;
+            email?: string | undefined;
         };
         InboundInput: {
             /**
@@ -1452,20 +1452,20 @@ export interface components {
              * @default custom
              * @enum {string}
              */
-            channel?: "custom" | "messaging_app" | "sms" | "photo_social" | "chat_app";
+            channel?: "custom" | "messaging_app" | "sms" | "photo_social" | "chat_app" | undefined;
             /** @description The text; for a reaction, the emoji. */
             body: string;
             /**
              * @default text
              * @enum {string}
              */
-            messageType?: "text" | "reaction";
+            messageType?: "text" | "reaction" | undefined;
             /** @description For a reaction (and only then, where it is required), the `messageSid` (or id) of the message it reacts to, stored as given. */
-            reactionTo?: string;
+            reactionTo?: string | undefined;
             /** @description A public `https://` URL, or a data URL (`data:<MIME_TYPE>;base64,<DATA>`). */
-            mediaUrl?: string | null;
+            mediaUrl?: string | null | undefined;
             /** @description The file's MIME type; required with `mediaUrl`, and it must match the file (a data URL's bytes are sniffed). */
-            mediaContentType?: string | null;
+            mediaContentType?: string | null | undefined;
         } & (unknown & unknown);
         TestWebhookResult: {
             /** @description Where it was sent (an inbox URL as the account stores it, `/__inbox/…`). */
@@ -1615,7 +1615,7 @@ export interface components {
             messageId: string;
             outcome: string;
             /** @description What went wrong, when the bot gave no answer (the message's `bot.error`). */
-            error?: string | null;
+            error?: string | null | undefined;
         };
         /** @description A webhook delivery attempt ended. */
         DeliveryAttemptedEvent: {
@@ -2264,7 +2264,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description A key of your choosing (tests); by default a random one. */
-                    apiKey?: string;
+                    apiKey?: string | undefined;
                 };
             };
         };
@@ -2375,7 +2375,7 @@ export interface operations {
             content: {
                 "application/json": {
                     amount: number;
-                    description?: string;
+                    description?: string | undefined;
                 };
             };
         };
@@ -3205,9 +3205,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    ms?: number;
+                    ms?: number | undefined;
                     /** Format: date-time */
-                    to?: string;
+                    to?: string | undefined;
                 };
             };
         };

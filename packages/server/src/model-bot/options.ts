@@ -6,25 +6,25 @@ export interface ModelBotOptions {
   /** The model to ask, as the endpoint names it (`gpt-4o-mini`, `llama3.2`, …). Required. */
   model: string;
   /** The endpoint's base URL, where its `/chat/completions` is. Default: OPENAI_BASE_URL, else https://api.openai.com/v1. */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /**
    * Default: OPENAI_API_KEY; null for none. With none, an endpoint on this machine (a loopback
    * address: Ollama, LM Studio, llama.cpp) is asked all the same; any other is not asked, and each
    * message's outcome is `bot_unconfigured`.
    */
-  apiKey?: string | null;
+  apiKey?: string | null | undefined;
   /** How long one message's call may take, in ms (fallbacks included). Default 30 000. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** The cap on the answer's tokens (`max_tokens`). Default 400. */
-  maxTokens?: number;
+  maxTokens?: number | undefined;
   /** How many of the conversation's latest messages the model sees. Default 20. */
-  historyLimit?: number;
+  historyLimit?: number | undefined;
   /** Record mode: every answer from the endpoint is kept in this file (created, or added to). */
-  record?: string;
+  record?: string | undefined;
   /** Replay mode: every answer comes from this file, made in record mode; no endpoint, no key. */
-  replay?: string;
+  replay?: string | undefined;
   /** For the endpoint's requests. Default: globalThis.fetch. */
-  fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+  fetch?: ((input: string | URL | Request, init?: RequestInit) => Promise<Response>) | undefined;
 }
 
 export const MODEL_BOT_DEFAULTS = {

@@ -296,11 +296,11 @@ export interface components {
             [key: string]: string | number | boolean | null;
         };
         ContactFields: {
-            phone?: components["schemas"]["PhoneNumber"];
-            email?: components["schemas"]["Email"];
-            firstName?: components["schemas"]["Name"];
-            lastName?: components["schemas"]["Name"];
-            customFields?: components["schemas"]["CustomFields"];
+            phone?: components["schemas"]["PhoneNumber"] | undefined;
+            email?: components["schemas"]["Email"] | undefined;
+            firstName?: components["schemas"]["Name"] | undefined;
+            lastName?: components["schemas"]["Name"] | undefined;
+            customFields?: components["schemas"]["CustomFields"] | undefined;
         };
         /** @description A new contact, camelCase (query form). At least one of `phone` or `email`. */
         ContactInput: (components["schemas"]["ContactFields"] & {
@@ -309,11 +309,11 @@ export interface components {
             email: components["schemas"]["Email"];
         });
         ContactFieldsSnake: {
-            phone_number?: components["schemas"]["PhoneNumber"];
-            email?: components["schemas"]["Email"];
-            first_name?: components["schemas"]["Name"];
-            last_name?: components["schemas"]["Name"];
-            custom_fields?: components["schemas"]["CustomFields"];
+            phone_number?: components["schemas"]["PhoneNumber"] | undefined;
+            email?: components["schemas"]["Email"] | undefined;
+            first_name?: components["schemas"]["Name"] | undefined;
+            last_name?: components["schemas"]["Name"] | undefined;
+            custom_fields?: components["schemas"]["CustomFields"] | undefined;
         };
         /** @description A new contact, snake_case (Bearer form). At least one of `phone_number` or `email`. */
         ContactInputSnake: (components["schemas"]["ContactFieldsSnake"] & {
@@ -377,10 +377,10 @@ export interface components {
                 customChannel: string;
                 body: components["schemas"]["MessageBody"];
                 /** @description Routes to a campaign. */
-                campaignId?: string;
-                firstName?: components["schemas"]["Name"];
-                lastName?: components["schemas"]["Name"];
-                email?: components["schemas"]["Email"];
+                campaignId?: string | undefined;
+                firstName?: components["schemas"]["Name"] | undefined;
+                lastName?: components["schemas"]["Name"] | undefined;
+                email?: components["schemas"]["Email"] | undefined;
             };
         };
         SendCustomChannelMessageResult: {
@@ -392,9 +392,9 @@ export interface components {
         };
         ReceiveCustomDataFields: {
             /** @description Unique message id; a message is never processed twice. */
-            messageSid?: components["schemas"]["Identifier"];
+            messageSid?: components["schemas"]["Identifier"] | undefined;
             /** @description Alternative name of `messageSid`. */
-            id?: components["schemas"]["Identifier"];
+            id?: components["schemas"]["Identifier"] | undefined;
             /** @description Sender id in the external system (user id, email or phone number). */
             fromId: components["schemas"]["Identifier"];
             /** @description Business identifier; any text. */
@@ -404,20 +404,20 @@ export interface components {
              * @description Defaults to `received`.
              * @default received
              */
-            status?: string;
+            status?: string | undefined;
             /** @description Free label for the source. */
-            channel?: string;
+            channel?: string | undefined;
             /** @description Routes the message to a campaign and its bot configuration. */
-            campaignId?: string;
-            firstName?: components["schemas"]["Name"];
-            lastName?: components["schemas"]["Name"];
-            email?: components["schemas"]["Email"];
+            campaignId?: string | undefined;
+            firstName?: components["schemas"]["Name"] | undefined;
+            lastName?: components["schemas"]["Name"] | undefined;
+            email?: components["schemas"]["Email"] | undefined;
             /** @description A public file URL (`https://` or `http://`), or a data URL `data:<MIME_TYPE>;base64,<ENCODED_DATA>`. */
-            mediaUrl?: string | null;
+            mediaUrl?: string | null | undefined;
             /** @description MIME type of the file; required when `mediaUrl` is given; must match the content. */
-            mediaContentType?: string | null;
+            mediaContentType?: string | null | undefined;
             /** @description **Reference behaviour:** for `messageType: "reaction"` (and only then, where it is required), the `messageSid` or `messageId` of the message reacted to, stored as given. */
-            reactionTo?: components["schemas"]["Identifier"];
+            reactionTo?: components["schemas"]["Identifier"] | undefined;
         };
         ReceiveCustomData: (components["schemas"]["ReceiveCustomDataFields"] & {
             messageSid: string;
@@ -430,20 +430,20 @@ export interface components {
              * @description Omit for text; `reaction` for emoji reactions.
              * @enum {string}
              */
-            messageType?: "text" | "reaction";
+            messageType?: "text" | "reaction" | undefined;
         };
         ReceiveCustomChannelMessageResult: {
             success: boolean;
             messageId: string;
             /** @description **Reference behaviour:** `true` when this `messageSid` was already processed; the `messageId` is the first message's. */
-            duplicate?: boolean;
+            duplicate?: boolean | undefined;
         };
         GrantCreditsInput: {
             email: components["schemas"]["Email"];
             /** @description Number of credits to grant; a positive number. **Reference behaviour:** credits are kept to 6 decimal places; an amount with more, or over 1,000,000,000 in one grant, is 400 `INVALID_AMOUNT`. */
             amount: number;
             /** @description Shown in the credit transaction history. */
-            description?: string;
+            description?: string | undefined;
         };
         GrantCreditsResult: {
             success: boolean;
