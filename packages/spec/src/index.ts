@@ -8,6 +8,7 @@ export type { paths as HeaderPaths } from "./generated/header.js";
 export type { paths as BearerPaths } from "./generated/bearer.js";
 export type { BodySpellings } from "./generated/spellings.js";
 export { document } from "./generated/document.js";
+export { bodySpellings, type BodySpelling } from "./spellings.js";
 export {
   AUTH_SCHEMES,
   HTTP_METHODS,

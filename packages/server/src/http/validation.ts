@@ -4,7 +4,7 @@
  * Failures become 400s that name the field and say what was expected; a field in the other auth
  * form's spelling is called out as such.
  */
-import { AUTH_SCHEMES, authFormView, listOperations, type AuthForm, type OpenApiDocument } from "@intake/spec";
+import { AUTH_SCHEMES, authFormView, bodySpellings, listOperations, type AuthForm, type OpenApiDocument } from "@intake/spec";
 import type { ValidateFunction } from "ajv";
 import { closestMatch } from "leven";
 import { badRequest, type HttpError } from "../shared/errors.js";
@@ -174,13 +174,12 @@ export const compileApiValidators = oncePerDocument(compileEach);
 
 function compileEach(doc: OpenApiDocument): (operationId: string, form: AuthForm) => OperationValidator {
   const compile = operationCompiler(doc, "intake");
-  const resolve = resolver(doc);
   const compiled = new Map<string, OperationValidator>();
-  const spellings = new Map(listOperations(doc).map(({ operation }) => [operation.operationId, operation["x-intake-body-by-auth"] ?? {}]));
+  const spellings = bodySpellings(doc);
   for (const [form, scheme] of Object.entries(AUTH_SCHEMES) as Array<[AuthForm, (typeof AUTH_SCHEMES)[AuthForm]]>) {
-    for (const { operation, pathParameters } of listOperations(authFormView(doc, scheme))) {
-      const otherScheme = Object.keys(spellings.get(operation.operationId) ?? {}).find((s) => s !== scheme);
-      const other = otherScheme ? spellingMap(doc, operation.operationId!, scheme, otherScheme, resolve) : new Map<string, string>();
+    for (const { path, method, operation, pathParameters } of listOperations(authFormView(doc, scheme))) {
+      const otherToOwn = spellings.find((s) => s.path === path && s.method === method)?.otherToOwn[form];
+      const other = new Map(Object.entries(otherToOwn ?? {}));
       compiled.set(key(operation.operationId!, form), compile(operation, pathParameters, { form, other }));
     }
   }
@@ -229,17 +228,6 @@ function fieldTree(schema: Schema, resolve: (s: Schema) => Schema): FieldTree | 
 }
 
 /** Pairs the two spellings' fields by position: both schemas list them in the same order. */
-function spellingMap(doc: OpenApiDocument, operationId: string, scheme: string, otherScheme: string, resolve: (s: Schema) => Schema) {
-  const bodyOf = (s: string) => {
-    const view = authFormView(doc, s as never);
-    const op = listOperations(view).find((o) => o.operation.operationId === operationId)!.operation;
-    return fieldTree(op.requestBody!.content!["application/json"]!.schema as Schema, resolve);
-  };
-  const mine = [...(bodyOf(scheme)?.fields.keys() ?? [])];
-  const theirs = [...(bodyOf(otherScheme)?.fields.keys() ?? [])];
-  return new Map(theirs.map((name, i) => [name, mine[i]!] as const).filter(([name, own]) => own && name !== own));
-}
-
 /** Refuses the first unknown field, at any depth (through objects and arrays), naming its path: `accounts[0].apikey`. */
 function checkFields(value: unknown, tree: FieldTree | null, path: string, spelling: Spelling | undefined) {
   if (!tree || typeof value !== "object" || value === null) return;
