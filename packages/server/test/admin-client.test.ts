@@ -17,7 +17,7 @@ function clientAnswering(answer: () => Response) {
 describe("@intake/server/admin-client", () => {
   it("loads nothing Node-only: its whole import graph bundles for a browser", async () => {
     const loaded = await importGraph("src/admin-client.ts", { platform: "browser" });
-    expect(loaded).toEqual(["eventsource-parser", "openapi-fetch", "src/admin-client.ts", "src/admin/client.ts", "src/admin/event-stream.ts"]);
+    expect(loaded).toEqual(["eventsource-parser", "openapi-fetch", "src/admin-client.ts", "src/admin/client.ts", "src/admin/event-stream.ts", "src/admin/wait-for-delivery.ts"]);
   });
 
   it("unwrap gives a raw call's data, or its refusal as an AdminApiError", async () => {
