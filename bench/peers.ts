@@ -30,7 +30,7 @@ import { routes } from "./support/routes.js";
 
 const quick = process.argv.includes("--quick");
 const ROUNDS = Number(process.env.ROUNDS ?? (quick ? 1 : 5));
-const SECONDS = Number(process.env.SECONDS ?? (quick ? 2 : 5));
+const SECONDS = Number(process.env.SECONDS ?? (quick ? 2 : 4));
 const STARTS = Number(process.env.STARTS ?? (quick ? 1 : 5));
 const RESETS = 5;
 const INTAKE = "Intake CLI (HTTPS)";

@@ -12,7 +12,8 @@ export function peersChartSpec(servers: ServerFigures[], title: string): TopLeve
   const rates = servers.flatMap((s) => Object.entries(s.routes).map(([route, { rps }]) => ({ server: s.server, route, rps: Math.round(rps) })));
   const starts = servers.map((s) => ({ server: s.server, startMs: Math.round(s.startMs) }));
   const color = { field: "server", type: "nominal", sort: order, legend: null } as const;
-  const server = { field: "server", type: "nominal", sort: order, title: null } as const;
+  const routeOrder = [...new Set(rates.map((r) => r.route))];
+  const server = { field: "server", type: "nominal", sort: order, title: null, axis: { labelLimit: 260 } } as const;
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v5.json",
     title,
@@ -21,8 +22,8 @@ export function peersChartSpec(servers: ServerFigures[], title: string): TopLeve
     vconcat: [
       {
         data: { values: rates },
-        title: "Requests a second (median of the rounds), 10 connections",
-        facet: { row: { field: "route", type: "nominal", title: null, header: { labelAngle: 0, labelAlign: "left", labelAnchor: "start", labelOrient: "top", labelFontWeight: "bold" } } },
+        title: "Requests a second (median of the rounds), 10 connections, per route",
+        facet: { row: { field: "route", type: "nominal", sort: routeOrder, title: null, header: { labelAngle: 0, labelAlign: "left", labelAnchor: "start", labelOrient: "top", labelFontWeight: "bold" } } },
         spec: {
           width: 420,
           layer: [
