@@ -12,10 +12,11 @@
  * Run: npm run bench:peers   (ROUNDS, SECONDS, STARTS to change; `-- --quick` for a smoke run:
  * one round of 2 s, one start each; its report says so and is not one to commit)
  */
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { fileURLToPath } from "node:url";
 import { processMemory } from "./support/cpu.js";
 import { fmt } from "./support/figures.js";
@@ -94,7 +95,28 @@ function msw(): Promise<MswFigures> {
   );
 }
 
+/**
+ * What loading the store library Intake is built on (@mswjs/data, with what it loads: graphql, all of
+ * date-fns, msw's interceptors) costs a node process on its own, beside a process loading nothing: the
+ * share of Intake's start and resident memory no setting of Intake's can change.
+ */
+async function storeLibrary(): Promise<{ importMs: number; rss: number; bareRss: number }> {
+  const probe = async (specifier: string) => {
+    const code = `const t = performance.now(); ${specifier ? `require(${JSON.stringify(specifier)});` : ""} const ms = performance.now() - t; setTimeout(() => process.stdout.write(JSON.stringify({ ms, rss: process.memoryUsage().rss })), 200);`;
+    const { stdout } = await promisify(execFile)(process.execPath, ["-e", code], { cwd: fileURLToPath(new URL("../packages/server/", import.meta.url)) });
+    return JSON.parse(stdout) as { ms: number; rss: number };
+  };
+  const [store, bare] = [[] as Array<{ ms: number; rss: number }>, [] as Array<{ ms: number; rss: number }>];
+  for (let i = 0; i < 3; i++) {
+    store.push(await probe("@mswjs/data"));
+    bare.push(await probe(""));
+  }
+  return { importMs: median(store.map((s) => s.ms)), rss: median(store.map((s) => s.rss)), bareRss: median(bare.map((s) => s.rss)) };
+}
+
 try {
+  const store = await storeLibrary();
+  log(`@mswjs/data alone: ${fmt(store.importMs)} ms to load, ${fmt(store.rss / 2 ** 20)} MiB resident (node loading nothing: ${fmt(store.bareRss / 2 ** 20)} MiB)`);
   const startTimes = await starts();
   const { runs, samples } = await underLoad();
   log("msw: Intake's handlers and a fixed handler, in one process");
@@ -116,8 +138,8 @@ try {
   const title = `Intake and its peers: requests a second and start${quick ? " (smoke run, --quick)" : ""}`;
   await writeFile(fileURLToPath(new URL("results/peers.svg", import.meta.url)), await peersChartSvg(figures, title));
   const settings = { rounds: ROUNDS, seconds: SECONDS, starts: STARTS, resets: RESETS, quick };
-  const markdown = peersMarkdown({ servers, samples, msw: mswFigures, checks, settings, ...(java.ready ? {} : { javaNote: java.note }) });
-  await writeReport("peers", markdown, { ...settings, checks, servers: servers.map(({ peer, ...run }) => ({ server: peer.name, command: peer.command, ...run })), samples, msw: mswFigures });
+  const markdown = peersMarkdown({ servers, samples, msw: mswFigures, checks, settings, store, ...(java.ready ? {} : { javaNote: java.note }) });
+  await writeReport("peers", markdown, { ...settings, checks, store, servers: servers.map(({ peer, ...run }) => ({ server: peer.name, command: peer.command, ...run })), samples, msw: mswFigures });
   console.log(checks.map((c) => `${c.what}: ${c.value} (${c.target}) ${c.met ? "met" : "MISSED"}`).join("\n"));
 } finally {
   await rm(dir, { recursive: true, force: true });
