@@ -81,6 +81,8 @@ async function spawnServer(name: string, command: string, args: string[], base: 
 /** Servers still running: killed if the benchmark exits without stopping them. */
 const children = new Set<ChildProcess>();
 process.on("exit", () => children.forEach((child) => child.kill("SIGKILL")));
+// Stopped with Ctrl-C or SIGTERM, the benchmark exits through the handler above (a signal's default skips it).
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(128 + (signal === "SIGINT" ? 2 : 15)));
 
 const stopper = (child: ChildProcess) => () =>
   new Promise<void>((resolve) => {
