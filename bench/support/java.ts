@@ -20,7 +20,7 @@ export function javaPlan(machine: { java: boolean; root: boolean; sudo: boolean;
     const sudo = machine.root ? "" : "sudo ";
     return { do: "install", command: ["sh", "-c", `${sudo}apt-get update -q && ${sudo}apt-get install -y -q ${JAVA_PACKAGE}`], line: `Java is missing: installing ${JAVA_PACKAGE} for WireMock (${sudo}${install}).` };
   }
-  return { do: "skip", note: `WireMock was not measured: Java is missing here and could not be installed by this user. Install it (as root: ${install}) and run again.` };
+  return { do: "skip", note: `WireMock was not measured: Java is missing, and this machine has no apt-get to run as root or with sudo. Install Java 17 (on Debian, as root: ${install}) and run again.` };
 }
 
 const runs = (command: string, args: string[]) => spawnSync(command, args, { stdio: "ignore" }).status === 0;
