@@ -147,6 +147,11 @@ ${DOES.map((d) => `| ${d.server} | ${d.state} | ${d.validates} | ${d.key} | ${d.
 
 ## Figures per route
 
+A server's CPU is its process's user and system time (from /proc) over a round, per request answered:
+what it spent, whichever side set the pace. The load generator shares the machine's two cores: over
+HTTPS its own TLS work can set the pace of Intake's rounds, and WireMock (a JVM) serves on several
+threads, so it can take more of the machine than a node server's one thread of JavaScript.
+
 ${perRoute.join("\n")}
 ## In process: Intake's msw handlers and msw with a fixed handler
 
