@@ -33,6 +33,8 @@ const quick = process.argv.includes("--quick");
 const ROUNDS = Number(process.env.ROUNDS ?? (quick ? 1 : 5));
 const SECONDS = Number(process.env.SECONDS ?? (quick ? 2 : 4));
 const STARTS = Number(process.env.STARTS ?? (quick ? 1 : 5));
+// Long enough for a JVM's JIT to compile WireMock's hot paths: the rounds compare servers at their pace, a start is timed on its own.
+const WARMUP_SECONDS = quick ? 1 : 5;
 const RESETS = 5;
 const INTAKE = "Intake CLI (HTTPS)";
 const log = (line: string) => console.log(line);
@@ -69,7 +71,7 @@ async function underLoad(): Promise<{ runs: Map<Peer, Omit<ServerRun, "startMs" 
     // At rest: started, answered its first lookup, then left alone for a second.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const atRest = await Promise.all(servers.map(rss));
-    const samples = await alternate(servers, routes, { rounds: ROUNDS, seconds: SECONDS, warmupSeconds: quick ? 1 : 2, routesTakeTurns: true, log });
+    const samples = await alternate(servers, routes, { rounds: ROUNDS, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, routesTakeTurns: true, log });
     const after = await Promise.all(servers.map(rss));
     const runs = new Map<Peer, Omit<ServerRun, "startMs" | "starts">>();
     for (const [i, server] of servers.entries()) {
@@ -137,7 +139,7 @@ try {
   const checks = peerChecks(figures, INTAKE);
   const title = `Intake and its peers: requests a second and start${quick ? " (smoke run, --quick)" : ""}`;
   await writeFile(fileURLToPath(new URL("results/peers.svg", import.meta.url)), await peersChartSvg(figures, title));
-  const settings = { rounds: ROUNDS, seconds: SECONDS, starts: STARTS, resets: RESETS, quick };
+  const settings = { rounds: ROUNDS, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, starts: STARTS, resets: RESETS, quick };
   const markdown = peersMarkdown({ servers, samples, msw: mswFigures, checks, settings, store, ...(java.ready ? {} : { javaNote: java.note }) });
   await writeReport("peers", markdown, { ...settings, checks, store, servers: servers.map(({ peer, ...run }) => ({ server: peer.name, command: peer.command, ...run })), samples, msw: mswFigures });
   console.log(checks.map((c) => `${c.what}: ${c.value} (${c.target}) ${c.met ? "met" : "MISSED"}`).join("\n"));

@@ -74,7 +74,7 @@ export function peersMarkdown(input: {
   samples: Samples;
   msw: MswFigures;
   checks: Check[];
-  settings: { rounds: number; seconds: number; starts: number; resets: number; quick: boolean };
+  settings: { rounds: number; seconds: number; warmupSeconds: number; starts: number; resets: number; quick: boolean };
   /** @mswjs/data loaded alone in a node process, beside node loading nothing. */
   store: { importMs: number; rss: number; bareRss: number };
   javaNote?: string;
@@ -97,7 +97,8 @@ export function peersMarkdown(input: {
 ${settings.quick ? "\n**A smoke run (`--quick`): one round, one start each. Not a measurement: run `npm run bench:peers` on a calm machine.**\n" : ""}
 ${runLine()}. Each server in its own process on 127.0.0.1, loaded by autocannon (${CONNECTIONS} connections) from the
 benchmark's process: ${settings.rounds} round(s) of ${settings.seconds} s per server and route, the servers taking turns within a
-round and the routes taking turns from round to round, after a warm-up of each; the tables give medians.
+round and the routes taking turns from round to round, after a warm-up of ${settings.warmupSeconds} s of each server on each route (a JVM's
+JIT compiles WireMock's hot paths over its first seconds; a cold start is timed on its own); the tables give medians.
 Intake runs over HTTPS as users run it; the peers serve plain HTTP, as they do by default.${input.javaNote ? `\n\n**${input.javaNote}**` : ""}
 
 ## Targets
