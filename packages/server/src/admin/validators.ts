@@ -2,23 +2,23 @@
 import { listOperations } from "@intake/spec";
 import { adminDocument } from "../generated/admin-document.js";
 import type { operations } from "../generated/admin.js";
-import { oncePerDocument, operationCompiler, type OperationValidator } from "../http/validation.js";
+import { onFirstUse, oncePerDocument, operationCompiler, type OperationValidator } from "../http/validation.js";
 import { HttpError } from "../shared/errors.js";
 
 export type AdminOperationId = keyof operations;
 
 const compileAdmin = oncePerDocument((doc) => {
   const compile = operationCompiler(doc, "admin");
-  const validators = new Map<string, OperationValidator>();
+  const makers = new Map<string, () => OperationValidator>();
   for (const { operation, pathParameters } of listOperations(doc)) {
-    if (operation.operationId) validators.set(operation.operationId, compile(operation, pathParameters));
+    if (operation.operationId) makers.set(operation.operationId, () => compile(operation, pathParameters));
   }
-  return validators;
+  return onFirstUse(makers);
 });
 
 /** The validator of an admin operation. */
 export function adminValidator(operationId: string): OperationValidator {
-  const validator = compileAdmin(adminDocument).get(operationId);
+  const validator = compileAdmin(adminDocument)(operationId);
   if (!validator) throw new Error(`The admin contract has no operation ${operationId}.`);
   return validator;
 }

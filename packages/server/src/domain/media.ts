@@ -3,7 +3,6 @@
  * match mediaContentType and the bytes themselves, which are sniffed (file-type) rather than
  * trusted.
  */
-import { fileTypeFromBuffer } from "file-type/core";
 import { badRequest } from "../shared/errors.js";
 import { exactSize } from "../shared/byte-size.js";
 import { base64Bytes } from "../shared/media-size.js";
@@ -113,6 +112,8 @@ export async function checkMedia(mediaUrl: string, mediaContentType: string, max
   }
   if (size === 0) throw badRequest("VALIDATION_ERROR", `The file in ${at}mediaUrl is empty.`);
   const bytes = decodeBase64(encoded);
+  // Loaded with the first file sent: most servers never receive one, and file-type is dozens of modules to load at start.
+  const { fileTypeFromBuffer } = await import("file-type/core");
   const sniffed = await fileTypeFromBuffer(bytes);
   if (sniffed) {
     if (!sniffedAs(canonical(sniffed.mime), expected, bytes)) {

@@ -10,7 +10,7 @@ import { closestMatch } from "leven";
 import { badRequest, type HttpError } from "../shared/errors.js";
 import { fieldPath } from "../shared/field-path.js";
 import { nonFinite, notFinite } from "../shared/finite.js";
-import { createAjv, describe, releaseChecked, schemaError } from "../shared/schema-errors.js";
+import { createAjv, describe, releaseChecked, schemaError, type Ajv } from "../shared/schema-errors.js";
 import type { HeaderReader } from "./exchange.js";
 
 type Schema = Record<string, unknown>;
@@ -67,12 +67,14 @@ function resolver(doc: OpenApiDocument) {
 
 /** Compiles validators for a document's operations, against that document's components. */
 export function operationCompiler(doc: OpenApiDocument, base: string) {
-  const ajv = createAjv();
-  const coercing = createAjv({ coerceTypes: true });
-  for (const instance of [ajv, coercing]) instance.addSchema({ $id: base, components: doc.components }, base);
+  // Made with the first validator: a server that has validated nothing yet has not paid for them.
+  let instances: { ajv: Ajv; coercing: Ajv } | undefined;
+  const withComponents = (instance: Ajv) => instance.addSchema({ $id: base, components: doc.components }, base);
   const resolve = resolver(doc);
 
   return function compile(operation: OperationObject, pathParameters: unknown[] = [], spelling?: Spelling): OperationValidator {
+    instances ??= { ajv: withComponents(createAjv()), coercing: withComponents(createAjv({ coerceTypes: true })) };
+    const { ajv, coercing } = instances;
     const bodySchema = operation.requestBody?.content?.["application/json"]?.schema as Schema | undefined;
     const bodyCheck = bodySchema && ajv.compile(absolutize(bodySchema, base) as Schema);
     const fields = bodySchema ? fieldTree(bodySchema, resolve) : null;
@@ -155,6 +157,22 @@ export function operationCompiler(doc: OpenApiDocument, base: string) {
 }
 
 /**
+ * Each key's value, made by its maker on first use: compiling a whole contract's validators up
+ * front was most of the CLI's start, and most operations are never called in a run.
+ */
+export function onFirstUse<T>(makers: Map<string, () => T>): (key: string) => T | undefined {
+  const made = new Map<string, T>();
+  return (key) => {
+    if (!made.has(key)) {
+      const make = makers.get(key);
+      if (!make) return undefined;
+      made.set(key, make());
+    }
+    return made.get(key);
+  };
+}
+
+/**
  * `build(doc)`, made once per document: validators hold no state, so every Intake in a process
  * shares them (compiling a contract is slow).
  */
@@ -174,17 +192,18 @@ export const compileApiValidators = oncePerDocument(compileEach);
 
 function compileEach(doc: OpenApiDocument): (operationId: string, form: AuthForm) => OperationValidator {
   const compile = operationCompiler(doc, "intake");
-  const compiled = new Map<string, OperationValidator>();
+  const makers = new Map<string, () => OperationValidator>();
   const spellings = bodySpellings(doc);
   for (const [form, scheme] of Object.entries(AUTH_SCHEMES) as Array<[AuthForm, (typeof AUTH_SCHEMES)[AuthForm]]>) {
     for (const { path, method, operation, pathParameters } of listOperations(authFormView(doc, scheme))) {
       const otherToOwn = spellings.find((s) => s.path === path && s.method === method)?.otherToOwn[form];
       const other = new Map(Object.entries(otherToOwn ?? {}));
-      compiled.set(key(operation.operationId!, form), compile(operation, pathParameters, { form, other }));
+      makers.set(key(operation.operationId!, form), () => compile(operation, pathParameters, { form, other }));
     }
   }
+  const validators = onFirstUse(makers);
   return (operationId, form) => {
-    const validator = compiled.get(key(operationId, form));
+    const validator = validators(key(operationId, form));
     if (!validator) throw new Error(`No validator for ${operationId} with the ${form} form`);
     return validator;
   };

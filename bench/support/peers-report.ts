@@ -1,0 +1,170 @@
+/** bench/peers.ts's report: the method, the targets, the chart, the figures, and what each peer does not do. */
+import { fmt, fmtOrNa, verdict } from "./figures.js";
+import { CONNECTIONS, median, serverCpuMicros, type Samples } from "./load.js";
+import { runLine } from "./report.js";
+import { STORED } from "./routes.js";
+import type { Peer } from "./peers.js";
+import type { Check } from "./summary-page.js";
+
+/** One server's run: its starts (ms), their median, resident memory (bytes) and reset (ms). */
+export interface ServerRun {
+  starts: number[];
+  startMs: number;
+  rssAtRest?: number;
+  rssAfter?: number;
+  resetMs?: number;
+}
+
+/** What support/msw-peer.ts prints. */
+export interface MswFigures {
+  startMs: Record<string, number>;
+  rssAtRest: number;
+  rssAfter: number;
+  samples: Record<string, Record<string, Array<{ requestsPerSecond: number; p50: number; p99: number }>>>;
+}
+
+/** What each server does with a request, beside its speed: a fast stateless answer is not the same work. */
+export const DOES: Array<{ server: string; state: string; validates: string; key: string; webhooks: string; more: string }> = [
+  {
+    server: "Intake",
+    state: "stateful: a created contact is found, a list holds its members, messages make conversations",
+    validates: "every request against the contract, 400 naming the field",
+    key: "the account's key, in each of three forms (query, header, bearer)",
+    webhooks: "signed reply webhooks, retried, with a delivery log",
+    more: "HTTPS; bot replies, campaigns, faults, a journal, live events, a dashboard; reset `POST /__admin/reset`",
+  },
+  {
+    server: "prism mock",
+    state: "stateless: the contract's example for the operation, whatever was sent before",
+    validates: "requests against the contract (an invalid body is answered 400)",
+    key: "that a key is present (401 without one), not which",
+    webhooks: "none",
+    more: "plain HTTP; nothing to reset",
+  },
+  {
+    server: "Mockoon CLI",
+    state: "stateless as imported from openapi.yaml: each route answers its example (data buckets and CRUD routes are set up by hand)",
+    validates: "no",
+    key: "no",
+    webhooks: "none from openapi.yaml (its callbacks are set up by hand, unsigned)",
+    more: "plain HTTP here; logs every request to stdout; admin API purge (`POST /mockoon-admin/state/purge`)",
+  },
+  {
+    server: "WireMock",
+    state: "stateless stubs: the fixed answer each stub was written with (scenarios are written by hand)",
+    validates: "only what a stub matches on (here: path, method, that the key and phone are there); anything else is a 404",
+    key: "only as a stub matches it",
+    webhooks: "by its webhooks extension, unsigned unless templated by hand",
+    more: "plain HTTP here; a JVM (its default heap); reset `POST /__admin/reset`",
+  },
+  {
+    server: "json-server 0.17",
+    state: "stateful CRUD of its db.json, written whole on every change",
+    validates: "no: stores whatever JSON it is sent",
+    key: "no (the routes file drops it)",
+    webhooks: "none",
+    more: "plain HTTP; its own shapes (a lookup answers an array, a create echoes the body), not the contract's; no reset but a restart",
+  },
+];
+
+const mib = (bytes: number | undefined) => (bytes === undefined ? "n/a" : `${fmt(bytes / 2 ** 20)} MiB`);
+
+export function peersMarkdown(input: {
+  servers: Array<ServerRun & { peer: Peer }>;
+  samples: Samples;
+  msw: MswFigures;
+  checks: Check[];
+  settings: { rounds: number; seconds: number; warmupSeconds: number; starts: number; resets: number; quick: boolean };
+  /** @mswjs/data loaded alone in a node process, beside node loading nothing. */
+  store: { importMs: number; rss: number; bareRss: number };
+  javaNote?: string;
+}): string {
+  const { servers, samples, msw, checks, settings, store } = input;
+  const names = servers.map((s) => s.peer.name);
+  const perRoute = Object.keys(samples).map((route) => {
+    const rows = names.map((name) => {
+      const all = samples[route]![name]!;
+      const med = (figure: (s: (typeof all)[number]) => number | undefined) => median(all.map((s) => figure(s) ?? NaN));
+      const failed = all.reduce((t, s) => t + s.non2xx + s.errors, 0);
+      return `| ${name} | ${fmt(med((s) => s.requestsPerSecond))} | ${fmt(med((s) => s.p50))} | ${fmt(med((s) => s.p99))} | ${fmtOrNa(med(serverCpuMicros), 1)} | ${fmt(failed)} |`;
+    });
+    return [`### ${route}`, "", "| Server | req/s (median) | p50 ms | p99 ms | server CPU µs a request | non-2xx + errors |", "|---|---:|---:|---:|---:|---:|", ...rows, ""].join("\n");
+  });
+  const mswRows = Object.entries(msw.samples).flatMap(([route, sides]) =>
+    Object.entries(sides).map(([side, all]) => `| ${route} | ${side} | ${fmt(median(all.map((s) => s.requestsPerSecond)))} | ${fmt(median(all.map((s) => s.p50)), 2)} | ${fmt(median(all.map((s) => s.p99)), 2)} |`),
+  );
+  return `# Intake against its peers: Prism, Mockoon, WireMock and json-server
+${settings.quick ? "\n**A smoke run (`--quick`): one round, one start each. Not a measurement: run `npm run bench:peers` on a calm machine.**\n" : ""}
+${runLine()}. Each server in its own process on 127.0.0.1, loaded by autocannon (${CONNECTIONS} connections) from the
+benchmark's process: ${settings.rounds} round(s) of ${settings.seconds} s per server and route, the servers taking turns within a
+round and the routes taking turns from round to round, after a warm-up of ${settings.warmupSeconds} s of each server on each route (a JVM's
+JIT compiles WireMock's hot paths over its first seconds; a cold start is timed on its own); the tables give medians.
+Intake runs over HTTPS as users run it; the peers serve plain HTTP, as they do by default.${input.javaNote ? `\n\n**${input.javaNote}**` : ""}
+
+## Targets
+
+| Check | Measured | Target | |
+|---|---:|---:|---|
+${checks.map((c) => `| ${c.what} | ${c.value} | ${c.target} | ${verdict(c.met)} |`).join("\n")}
+
+Intake's start and its resident memory at rest are for a large part its store library's:
+\`@mswjs/data\`, which loads graphql, the whole of date-fns (as CommonJS) and msw's interceptors whatever
+a program uses of it. Loaded alone in a node process here, it took ${fmt(store.importMs)} ms and left the process
+${mib(store.rss)} resident, against ${mib(store.bareRss)} for node loading nothing. The CLI's own start work (its
+validators) is compiled per operation on first use.
+
+![Requests a second per server and route, and start to first answer per server](peers.svg)
+
+## The servers
+
+| Server | Started as | Start to first answer, ms (median; each) | Resident at rest | Resident after the load | Reset, ms |
+|---|---|---:|---:|---:|---:|
+${servers.map((s) => `| ${s.peer.name} | \`${s.peer.command}\` | ${fmt(s.startMs)} (${s.starts.map((t) => fmt(t)).join(", ")}) | ${mib(s.rssAtRest)} | ${mib(s.rssAfter)} | ${s.resetMs === undefined ? "none" : fmt(s.resetMs, 1)} |`).join("\n")}
+
+- **Fastest documented settings**: Prism \`-v silent\` (no log; \`-m\` only moves the logging to a
+  process of its own, and one process keeps its memory readable); Mockoon \`--disable-log-to-file\` (it
+  still writes a line per request to stdout, and an error line for each of the contract's integer
+  header examples, read and dropped here); WireMock \`--no-request-journal --disable-request-logging\`
+  (\`--async-response-enabled\` only serves delayed answers, of which there are none); json-server
+  \`--quiet\`; Intake \`--log quiet\` and its rate limit off.
+- **Start to first answer**: from spawning the command to the first 2xx answer to a lookup, asked every
+  10 ms (one new connection each); ${settings.starts} start(s) each, the servers taking turns, after one start each not
+  counted (it fills the disk's cache, and makes Intake's certificate on a fresh machine).
+- **Resident memory**: the server process's VmRSS (/proc/<pid>/status), a second after its first answer and
+  again after all the rounds. WireMock runs in a JVM with its default heap (a quarter of the machine's memory).
+- **Reset**: one request, ${settings.resets} times after the load, median: \`POST /__admin/reset\` (Intake, WireMock),
+  \`POST /mockoon-admin/state/purge\` (Mockoon). Prism has no state; json-server has no reset but a restart.
+- **The work**: Intake, startIntakeServer and json-server hold ${fmt(STORED)} contacts and ${fmt(STORED)} lists at the start;
+  creates use a new phone number each time, adds a new (list, contact) pair, received messages come from
+  ${fmt(STORED)} senders; lookups go round the stored contacts. Prism and Mockoon answer from \`openapi.yaml\`,
+  WireMock from four stubs (bench/support/wiremock/mappings), json-server from a \`db.json\` and a routes file
+  mapping the contract's paths onto its resources.
+
+## What each server does with a request
+
+| Server | State | Validates requests | Checks the API key | Webhooks | Besides |
+|---|---|---|---|---|---|
+${DOES.map((d) => `| ${d.server} | ${d.state} | ${d.validates} | ${d.key} | ${d.webhooks} | ${d.more} |`).join("\n")}
+
+## Figures per route
+
+A server's CPU is its process's user and system time (from /proc) over a round, per request answered:
+what it spent, whichever side set the pace. The load generator shares the machine's two cores: over
+HTTPS its own TLS work can set the pace of Intake's rounds, and WireMock (a JVM) serves on several
+threads, so it can take more of the machine than a node server's one thread of JavaScript.
+
+${perRoute.join("\n")}
+## In process: Intake's msw handlers and msw with a fixed handler
+
+One process, one \`setupServer\` holding Intake's handlers (\`createIntakeHandlers\`, the same seed) and a handler
+answering a fixed JSON on each route; \`fetch\` in that process, ${CONNECTIONS} calls in flight, ${settings.rounds} round(s) of ${settings.seconds} s per side
+and route, the sides taking turns. From importing msw and the handlers to Intake's first answer: ${fmt(msw.startMs["Intake msw handlers"] ?? NaN)} ms.
+The process's resident memory (process.memoryUsage().rss, both sides in it): ${mib(msw.rssAtRest)} at rest, ${mib(msw.rssAfter)} after.
+
+| Route | Side | calls/s (median) | p50 ms | p99 ms |
+|---|---|---:|---:|---:|
+${mswRows.join("\n")}
+
+Reproduce: \`npm run bench:peers\` (raw figures in peers.json, the chart in peers.svg).
+`;
+}
