@@ -40,7 +40,7 @@ const INTAKE = "Intake CLI (HTTPS)";
 const log = (line: string) => console.log(line);
 
 const java = ensureJava(log);
-const peers = PEERS.filter((peer) => java.ready || peer.name !== "WireMock");
+const peers = PEERS.filter((peer) => java.ready || peer.peer !== "WireMock");
 const dir = await mkdtemp(join(tmpdir(), "intake-peers-"));
 await writePeerFiles(dir);
 

@@ -121,12 +121,14 @@ validators) is compiled per operation on first use.
 |---|---|---:|---:|---:|---:|
 ${servers.map((s) => `| ${s.peer.name} | \`${s.peer.command}\` | ${fmt(s.startMs)} (${s.starts.map((t) => fmt(t)).join(", ")}) | ${mib(s.rssAtRest)} | ${mib(s.rssAfter)} | ${s.resetMs === undefined ? "none" : fmt(s.resetMs, 1)} |`).join("\n")}
 
-- **Fastest documented settings**: Prism \`-v silent\` (no log; \`-m\` only moves the logging to a
-  process of its own, and one process keeps its memory readable); Mockoon \`--disable-log-to-file\` (it
-  still writes a line per request to stdout, and an error line for each of the contract's integer
-  header examples, read and dropped here); WireMock \`--no-request-journal --disable-request-logging\`
-  (\`--async-response-enabled\` only serves delayed answers, of which there are none); json-server
-  \`--quiet\`; Intake \`--log quiet\` and its rate limit off.
+- **Each peer twice**: as its docs start it by default, and with its fastest documented settings:
+  Prism \`-v silent\` (no log; \`-m\` only moves the logging to a process of its own, and one process keeps
+  its memory readable); Mockoon \`--disable-log-to-file\` (by default it logs each transaction to a file
+  under the home folder, here the run's own folder; it still writes a line per request to stdout, read and
+  dropped here); WireMock \`--no-request-journal --disable-request-logging\` (by default it keeps every
+  request in its journal; \`--async-response-enabled\` only serves delayed answers, of which there are none);
+  json-server \`--quiet\` (by default a log line per request). Intake runs \`--log quiet\` (its default log
+  writes a line per failed request only, and none fails here) with its rate limit off.
 - **Start to first answer**: from spawning the command to the first 2xx answer to a lookup, asked every
   10 ms (one new connection each); ${settings.starts} start(s) each, the servers taking turns, after one start each not
   counted (it fills the disk's cache, and makes Intake's certificate on a fresh machine).

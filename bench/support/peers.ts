@@ -28,6 +28,8 @@ export interface PeerServer extends Target {
 
 export interface Peer {
   name: string;
+  /** The server it is, whatever its settings (the name the report's "what it does" table uses). */
+  peer: string;
   /** Intake, or another mock server. */
   intake: boolean;
   /** The command, as a user types it (for the report). */
@@ -56,9 +58,9 @@ const lookup = routes.find((r) => r.name.startsWith("look up"))!;
  * first answer, as a user's first request would see it. Output is drained (a full pipe would stall
  * the server) and its tail kept for the error if the server exits first.
  */
-async function spawnServer(name: string, command: string, args: string[], base: string, options: { cwd?: string } = {}): Promise<{ child: ChildProcess; startMs: number; stdout: () => string }> {
+async function spawnServer(name: string, command: string, args: string[], base: string, options: { cwd?: string; env?: Record<string, string> } = {}): Promise<{ child: ChildProcess; startMs: number; stdout: () => string }> {
   const started = performance.now();
-  const child = spawn(command, args, { cwd: options.cwd ?? root, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(command, args, { cwd: options.cwd ?? root, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...options.env } });
   let tail = "";
   // The start of stdout is kept too: Intake's CLI writes its admin URL and token there.
   let head = "";
@@ -134,6 +136,7 @@ const intakeReset = (name: string, stdout: () => string) => () => {
 export const PEERS: Peer[] = [
   {
     name: "Intake CLI (HTTPS)",
+    peer: "Intake",
     intake: true,
     command: "intake-server --seed seed.json --rate-limit 0 --log quiet",
     async start(dir) {
@@ -146,6 +149,7 @@ export const PEERS: Peer[] = [
   },
   {
     name: "Intake startIntakeServer (HTTPS)",
+    peer: "Intake",
     intake: true,
     command: "await startIntakeServer({ seed }) (@intake/server/testing), in a node script",
     async start(dir) {
@@ -156,59 +160,86 @@ export const PEERS: Peer[] = [
       return { name: this.name, base, pid: child.pid, startMs, stop: stopper(child), reset: intakeReset(this.name, stdout) };
     },
   },
-  {
-    name: "prism mock -v silent",
+  ...[true, false].flatMap((fastest) => [prism(fastest), mockoon(fastest), wiremock(fastest), jsonServer(fastest)]),
+];
+
+/*
+ * Each peer twice: as its users start it by default, and with its fastest documented settings
+ * (`fastest`), which drop what costs time per request: logging and, for WireMock, its journal.
+ */
+
+function prism(fastest: boolean): Peer {
+  const flags = fastest ? ["-v", "silent"] : [];
+  return {
+    name: fastest ? "prism mock -v silent" : "prism mock",
+    peer: "prism mock",
     intake: false,
-    command: "prism mock openapi.yaml -v silent",
+    command: ["prism mock openapi.yaml", ...flags].join(" "),
     async start() {
       const port = await freePort();
       // One process, as prism runs where NODE_ENV is not production: the pid measured is the server's.
-      const args = [bin("@stoplight/prism-cli/dist/index.js"), "mock", SPEC, "-h", "127.0.0.1", "-p", String(port), "-v", "silent", "--multiprocess=false"];
+      const args = [bin("@stoplight/prism-cli/dist/index.js"), "mock", SPEC, "-h", "127.0.0.1", "-p", String(port), ...flags, "--multiprocess=false"];
       const base = `http://127.0.0.1:${port}`;
       const { child, startMs } = await spawnServer(this.name, process.execPath, args, base);
       return { name: this.name, base, pid: child.pid, startMs, stop: stopper(child) };
     },
-  },
-  {
-    name: "Mockoon CLI",
+  };
+}
+
+function mockoon(fastest: boolean): Peer {
+  const flags = fastest ? ["--disable-log-to-file"] : [];
+  return {
+    name: fastest ? "Mockoon CLI --disable-log-to-file" : "Mockoon CLI",
+    peer: "Mockoon CLI",
     intake: false,
-    command: "mockoon-cli start --data openapi.yaml --disable-log-to-file",
-    async start() {
+    command: ["mockoon-cli start --data openapi.yaml", ...flags].join(" "),
+    async start(dir) {
       const port = await freePort();
-      const args = [bin("@mockoon/cli/bin/run.js"), "start", "--data", SPEC, "--port", String(port), "--hostname", "127.0.0.1", "--disable-log-to-file", "--admin-api-token", MOCKOON_ADMIN_TOKEN];
+      const args = [bin("@mockoon/cli/bin/run.js"), "start", "--data", SPEC, "--port", String(port), "--hostname", "127.0.0.1", ...flags, "--admin-api-token", MOCKOON_ADMIN_TOKEN];
       const origin = `http://127.0.0.1:${port}`;
-      const { child, startMs } = await spawnServer(this.name, process.execPath, args, `${origin}/v1`);
+      // By default it logs every transaction to a file under the home folder: the run's own folder here.
+      const { child, startMs } = await spawnServer(this.name, process.execPath, args, `${origin}/v1`, { env: { HOME: dir } });
       const reset = () => timed(this.name, `${origin}/mockoon-admin/state/purge`, { method: "POST", headers: { authorization: `Bearer ${MOCKOON_ADMIN_TOKEN}` } });
       return { name: this.name, base: `${origin}/v1`, pid: child.pid, startMs, stop: stopper(child), reset };
     },
-  },
-  {
-    name: "WireMock",
+  };
+}
+
+function wiremock(fastest: boolean): Peer {
+  const flags = fastest ? ["--no-request-journal", "--disable-request-logging"] : [];
+  return {
+    name: fastest ? "WireMock --no-request-journal" : "WireMock",
+    peer: "WireMock",
     intake: false,
-    command: "java -jar wiremock-standalone-3.13.2.jar --no-request-journal --disable-request-logging",
+    command: ["java -jar wiremock-standalone-3.13.2.jar", ...flags].join(" "),
     async start(dir) {
       const port = await freePort();
-      const args = ["-jar", WIREMOCK_JAR, "--port", String(port), "--bind-address", "127.0.0.1", "--root-dir", `${dir}/wiremock`, "--no-request-journal", "--disable-request-logging", "--disable-banner"];
+      const args = ["-jar", WIREMOCK_JAR, "--port", String(port), "--bind-address", "127.0.0.1", "--root-dir", `${dir}/wiremock`, ...flags, "--disable-banner"];
       const origin = `http://127.0.0.1:${port}`;
       const { child, startMs } = await spawnServer(this.name, "java", args, `${origin}/v1`);
       const reset = () => timed(this.name, `${origin}/__admin/reset`, { method: "POST" });
       return { name: this.name, base: `${origin}/v1`, pid: child.pid, startMs, stop: stopper(child), reset };
     },
-  },
-  {
-    name: "json-server 0.17",
+  };
+}
+
+function jsonServer(fastest: boolean): Peer {
+  const flags = fastest ? ["--quiet"] : [];
+  return {
+    name: fastest ? "json-server 0.17 --quiet" : "json-server 0.17",
+    peer: "json-server 0.17",
     intake: false,
-    command: "json-server db.json --routes routes.json --quiet",
+    command: ["json-server db.json --routes routes.json", ...flags].join(" "),
     async start(dir) {
       const port = await freePort();
       await writeFile(`${dir}/db.json`, JSON.stringify(jsonServerDb(), null, 2));
-      const args = [bin("json-server/lib/cli/bin.js"), "db.json", "--routes", "routes.json", "--port", String(port), "--host", "127.0.0.1", "--quiet"];
+      const args = [bin("json-server/lib/cli/bin.js"), "db.json", "--routes", "routes.json", "--port", String(port), "--host", "127.0.0.1", ...flags];
       const base = `http://127.0.0.1:${port}/v1`;
       const { child, startMs } = await spawnServer(this.name, process.execPath, args, base, { cwd: dir });
       return { name: this.name, base, pid: child.pid, startMs, stop: stopper(child) };
     },
-  },
-];
+  };
+}
 
 /** Whether `java -version` runs here. */
 export const hasJava = () => spawnSync("java", ["-version"], { stdio: "ignore" }).status === 0;

@@ -100,7 +100,7 @@ describe("the peers, as the benchmark starts them", () => {
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
   // Intake's own starts need the build (dist); the other servers are the repository's dev dependencies.
-  const others = PEERS.filter((peer) => !peer.intake && (peer.name !== "WireMock" || hasJava()));
+  const others = PEERS.filter((peer) => !peer.intake && (peer.peer !== "WireMock" || hasJava()));
   it.each(others.map((peer) => [peer.name, peer] as const))("%s answers each of the four routes 2xx, and its reset where it has one", async (_, peer) => {
     const server = await peer.start(dir);
     try {
