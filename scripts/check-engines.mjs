@@ -5,16 +5,14 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import semver from "semver";
+import { findInLockfile } from "./lockfile.mjs";
 
 const lock = JSON.parse(readFileSync("package-lock.json", "utf8")).packages;
 
-/** Where node would find `name` from the package at lockfile key `from`. */
+/** The lockfile key of the package node would load for `name` from `from`, a workspace link followed. */
 function resolve(from, name) {
-  for (let at = from; ; at = at.slice(0, Math.max(0, at.lastIndexOf("/node_modules/")))) {
-    const key = at ? `${at}/node_modules/${name}` : `node_modules/${name}`;
-    if (lock[key]) return lock[key].link ? lock[key].resolved : key;
-    if (!at) return undefined;
-  }
+  const key = findInLockfile(lock, from, name);
+  return key && lock[key].link ? lock[key].resolved : key;
 }
 
 export function checkEngines(dir) {

@@ -5,6 +5,7 @@
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { findInLockfile } from "./lockfile.mjs";
 import { PACKAGES } from "./pack-local.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -23,14 +24,7 @@ export function writePackedProject(folder, tarballs, { devDependencies = [] } = 
   const installedAt = (key) => key.replace(/^packages\/([^/]+)\//, "node_modules/@intake/$1/");
   const add = (from, wanted) => {
     for (const dependency of Object.keys(wanted ?? {})) {
-      // Where node would find it from `from`: its own node_modules, then each one above.
-      let found;
-      for (let at = from; found === undefined; ) {
-        const key = `${at ? `${at}/` : ""}node_modules/${dependency}`;
-        if (locked[key]) found = key;
-        else if (!at) break;
-        else at = at.includes("/node_modules/") ? at.slice(0, at.lastIndexOf("/node_modules/")) : "";
-      }
+      const found = findInLockfile(locked, from, dependency);
       if (!found) throw new Error(`${dependency} (a dependency of ${from || "the project"}) is not in package-lock.json`);
       if (locked[found].link || entries[installedAt(found)]) continue;
       const { dev: _dev, devOptional: _devOptional, peer: _peer, ...entry } = locked[found];
