@@ -115,6 +115,14 @@ describe("Chromium", () => {
   });
   afterAll(() => browser?.close());
 
+  // The page served at the reference server's own origin (so no CORS is involved), by the browser's routing.
+  const onServer = () => `${server.origin}/__runtime-suite/`;
+  async function onServerOrigin(tab: Page) {
+    const script = await bundleForBrowser(page, FROM_DIST);
+    await tab.route(onServer(), (route) => route.fulfill({ contentType: "text/html", body: PAGE_HTML.replace("/page.js", "/__runtime-suite/page.js") }));
+    await tab.route(`${onServer()}page.js`, (route) => route.fulfill({ contentType: "text/javascript", body: Buffer.from(script) }));
+  }
+
   async function suiteIn(url: string, suiteTarget: SuiteTarget | "msw", setUp?: (tab: Page) => Promise<void>) {
     const context = await browser.newContext({ ignoreHTTPSErrors: true });
     try {
@@ -133,13 +141,27 @@ describe("Chromium", () => {
   }
 
   it("against the reference server over HTTPS (the page on the server's origin)", async () => {
-    const script = await bundleForBrowser(page, FROM_DIST);
-    const url = `${server.origin}/__runtime-suite/`;
-    const results = await suiteIn(url, target, async (tab) => {
-      await tab.route(url, (route) => route.fulfill({ contentType: "text/html", body: PAGE_HTML.replace("/page.js", "/__runtime-suite/page.js") }));
-      await tab.route(`${server.origin}/__runtime-suite/page.js`, (route) => route.fulfill({ contentType: "text/javascript", body: Buffer.from(script) }));
-    });
+    const results = await suiteIn(onServer(), target, onServerOrigin);
     expectAllPassed(results);
+  });
+
+  it("refuses a redirect, which a browser hides (status 0, no Location), without following or retrying it", async () => {
+    const context = await browser.newContext({ ignoreHTTPSErrors: true });
+    try {
+      const tab = await context.newPage();
+      await onServerOrigin(tab);
+      let followed = false;
+      await tab.route(`${server.origin}/moved/v1/**`, (route) => route.fulfill({ status: 302, headers: { location: `${server.origin}/elsewhere` } }));
+      await tab.route(`${server.origin}/elsewhere`, (route) => ((followed = true), route.fulfill({ status: 200, body: "{}" })));
+      await tab.goto(onServer());
+      await tab.waitForFunction(() => window.__lookUpThrough !== undefined);
+      const outcome = await tab.evaluate((base) => window.__lookUpThrough!(base), `${server.origin}/moved/v1`);
+      expect(outcome).toMatchObject({ name: "ConnectionError", calls: 1 });
+      expect(outcome.message).toContain("redirect (opaque)");
+      expect(followed).toBe(false);
+    } finally {
+      await context.close();
+    }
   });
 
   it("against the msw handlers (setupWorker)", async () => {

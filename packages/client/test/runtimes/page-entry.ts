@@ -3,11 +3,13 @@
 // worker first. The test calls window.__runSuite and reads what it answers.
 import { setupWorker } from "msw/browser";
 import { mswTarget } from "./msw-target.js";
-import { runClientSuite, type CheckResult, type SuiteTarget } from "./suite.js";
+import { createIntakeClient } from "@intake/client";
+import { runClientSuite, SUITE_KEY, type CheckResult, type SuiteTarget } from "./suite.js";
 
 declare global {
   interface Window {
     __runSuite?: (target: SuiteTarget | "msw") => Promise<CheckResult[]>;
+    __lookUpThrough?: (baseUrl: string) => Promise<{ name: string; message: string; calls: number }>;
   }
 }
 
@@ -22,4 +24,13 @@ window.__runSuite = async (target) => {
     worker.stop();
     await mock.close();
   }
+};
+
+// A browser gives a refused redirect as an opaque answer of status 0, with no Location: the one
+// runtime where the client cannot read the redirect it refuses. The test answers baseUrl with one.
+window.__lookUpThrough = async (baseUrl) => {
+  let calls = 0;
+  const client = createIntakeClient({ auth: "query", apiKey: SUITE_KEY, baseUrl, fetch: (request) => (calls++, fetch(request)) });
+  const error = (await client.contacts.find({ email: "a@example.com" }).then(() => new Error("no error"), (e: unknown) => e)) as Error;
+  return { name: error.name, message: error.message, calls };
 };
