@@ -13,7 +13,7 @@ export function peersChartSpec(servers: ServerFigures[], title: string): TopLeve
   const starts = servers.map((s) => ({ server: s.server, startMs: Math.round(s.startMs) }));
   const color = { field: "server", type: "nominal", sort: order, legend: null } as const;
   const routeOrder = [...new Set(rates.map((r) => r.route))];
-  const server = { field: "server", type: "nominal", sort: order, title: null, axis: { labelLimit: 260 } } as const;
+  const server = { field: "server", type: "nominal", sort: order, title: null, axis: { labelLimit: 400 } } as const;
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v5.json",
     title,

@@ -89,6 +89,13 @@ describe("the chart", () => {
     expect(svg).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     for (const text of ["Intake and its peers", "Peer", "lookup", "30,000", "900"]) expect(svg).toContain(text);
   });
+
+  it("names every server the benchmark runs in full, none cut short", async () => {
+    const all = PEERS.map((peer) => figures(peer.name, peer.intake, [1_000, 1_000], [1, 1], 500));
+    const svg = await peersChartSvg(all, "Intake and its peers");
+    for (const peer of PEERS) expect(svg).toContain(`>${peer.name}</text>`);
+    expect(svg).not.toContain("…");
+  });
 });
 
 describe("the peers, as the benchmark starts them", () => {
