@@ -7,13 +7,14 @@
  *
  * Figures: start to first answer, req/s and p50/p99 (autocannon, 10 connections, the servers
  * taking turns round by round), resident memory at rest and after the load, reset time where a
- * server has one. Writes bench/results/peers.{md,json,svg}.
+ * server has one; where the CLI's start goes, from a CPU profile of one more start. Writes
+ * bench/results/peers.{md,json,svg}.
  *
  * Run: npm run bench:peers   (ROUNDS, SECONDS, STARTS to change; `-- --quick` for a smoke run:
  * one round of 2 s, one start each; its report says so and is not one to commit)
  */
 import { execFile, spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -28,6 +29,7 @@ import { peerChecks, type ServerFigures } from "./support/peer-checks.js";
 import { peersChartSvg } from "./support/peers-chart.js";
 import { writeReport } from "./support/report.js";
 import { routes } from "./support/routes.js";
+import { startParts, type CpuProfile, type StartPart } from "./support/start-profile.js";
 
 const quick = process.argv.includes("--quick");
 const ROUNDS = Number(process.env.ROUNDS ?? (quick ? 1 : 5));
@@ -97,6 +99,17 @@ function msw(): Promise<MswFigures> {
   );
 }
 
+/** One more start of Intake's CLI, under node's CPU profiler: where its start goes (support/start-profile.ts). */
+async function startProfile(): Promise<{ startMs: number; parts: StartPart[] }> {
+  const profiles = join(dir, "start-profile");
+  const server = await peers.find((peer) => peer.name === INTAKE)!.start(dir, { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profiles}`] });
+  // node writes the profile as the process exits.
+  await server.stop();
+  const [file] = await readdir(profiles);
+  const profile = JSON.parse(await readFile(join(profiles, file!), "utf8")) as CpuProfile;
+  return { startMs: server.startMs, parts: startParts(profile, server.startMs) };
+}
+
 /**
  * What loading the store library Intake is built on (@mswjs/data, with what it loads: graphql, all of
  * date-fns, msw's interceptors) costs a node process on its own, beside a process loading nothing: the
@@ -120,6 +133,8 @@ try {
   const store = await storeLibrary();
   log(`@mswjs/data alone: ${fmt(store.importMs)} ms to load, ${fmt(store.rss / 2 ** 20)} MiB resident (node loading nothing: ${fmt(store.bareRss / 2 ** 20)} MiB)`);
   const startTimes = await starts();
+  const profiled = await startProfile();
+  log(`${INTAKE}, profiled: ${profiled.parts.map((p) => `${p.part} ${fmt(p.ms)} ms`).join("; ")}`);
   const { runs, samples } = await underLoad();
   log("msw: Intake's handlers and a fixed handler, in one process");
   const mswFigures = await msw();
@@ -140,8 +155,8 @@ try {
   const title = `Intake and its peers: requests a second and start${quick ? " (smoke run, --quick)" : ""}`;
   await writeFile(fileURLToPath(new URL("results/peers.svg", import.meta.url)), await peersChartSvg(figures, title));
   const settings = { rounds: ROUNDS, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, starts: STARTS, resets: RESETS, quick };
-  const markdown = peersMarkdown({ servers, samples, msw: mswFigures, checks, settings, store, ...(java.ready ? {} : { javaNote: java.note }) });
-  await writeReport("peers", markdown, { ...settings, checks, store, servers: servers.map(({ peer, ...run }) => ({ server: peer.name, command: peer.command, ...run })), samples, msw: mswFigures });
+  const markdown = peersMarkdown({ servers, samples, msw: mswFigures, checks, settings, store, startProfile: profiled, ...(java.ready ? {} : { javaNote: java.note }) });
+  await writeReport("peers", markdown, { ...settings, checks, store, startProfile: profiled, servers: servers.map(({ peer, ...run }) => ({ server: peer.name, command: peer.command, ...run })), samples, msw: mswFigures });
   console.log(checks.map((c) => `${c.what}: ${c.value} (${c.target}) ${c.met ? "met" : "MISSED"}`).join("\n"));
 } finally {
   await rm(dir, { recursive: true, force: true });

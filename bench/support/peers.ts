@@ -34,7 +34,8 @@ export interface Peer {
   intake: boolean;
   /** The command, as a user types it (for the report). */
   command: string;
-  start(dir: string): Promise<PeerServer>;
+  /** `nodeArgs` go to node before the server's script, where the server is a node script of Intake's (a profile). */
+  start(dir: string, options?: { nodeArgs?: string[] }): Promise<PeerServer>;
 }
 
 /** One request with no connection reuse; its status, or undefined when nothing answered. HTTPS trusts any certificate (a probe). */
@@ -139,9 +140,9 @@ export const PEERS: Peer[] = [
     peer: "Intake",
     intake: true,
     command: "intake-server --seed seed.json --rate-limit 0 --log quiet",
-    async start(dir) {
+    async start(dir, options = {}) {
       const port = await freePort();
-      const args = [`${root}packages/server/dist/cli.js`, "--host", "127.0.0.1", "--port", String(port), "--seed", `${dir}/seed.json`, "--rate-limit", "0", "--log", "quiet"];
+      const args = [...(options.nodeArgs ?? []), `${root}packages/server/dist/cli.js`, "--host", "127.0.0.1", "--port", String(port), "--seed", `${dir}/seed.json`, "--rate-limit", "0", "--log", "quiet"];
       const base = `https://127.0.0.1:${port}/v1`;
       const { child, startMs, stdout } = await spawnServer(this.name, process.execPath, args, base);
       return { name: this.name, base, pid: child.pid, startMs, stop: stopper(child), reset: intakeReset(this.name, stdout) };
