@@ -34,7 +34,7 @@ export interface Peer {
   intake: boolean;
   /** The command, as a user types it (for the report). */
   command: string;
-  /** `nodeArgs` go to node before the server's script, where the server is a node script of Intake's (a profile). */
+  /** `nodeArgs` go to node before the script; only Intake's CLI takes them (to profile its start). */
   start(dir: string, options?: { nodeArgs?: string[] }): Promise<PeerServer>;
 }
 
