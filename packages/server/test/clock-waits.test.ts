@@ -98,7 +98,6 @@ describe("waiting for a delivery", () => {
     await replyTo(server.admin, server.baseUrl, server.fetch, 500);
     // The first retry is due about 5 s after the first attempt: long after this wait gives up.
     const error = await failureOf(server.admin.waitForDelivery(isReply, { timeoutMs: 300 }));
-    expect(error).toBeInstanceOf(DeliveryWaitError);
     expect(error.reason).toBe("timeout");
     expect(error.message).toMatch(
       /^No matching delivery finished within 300 ms\. Matching deliveries: whd_\w+ \(reply to \/__inbox\/acc_demo\): pending after 1 attempt, last error "HTTP 500[^]*", next attempt due at \d{4}-\d\d-\d\dT[\d:.]+Z \(in \d+\.\d s\)\.$/,

@@ -39,7 +39,7 @@ export function clockAdvanced(domain: Domain): void {
  */
 export function clockAfterReset(domain: Domain, start: number, choice: "rewind" | "keep" | undefined): number | undefined {
   if (choice === "keep") return undefined;
-  if (domain.clock.mode === "virtual" && typeof (domain.clock as Partial<VirtualClock>).set === "function") return start;
+  if (domain.clock.mode === "virtual") return start;
   if (choice === "rewind") throw conflict("The clock is real; a reset cannot rewind it. Start the server with --clock virtual (clock: \"virtual\"), or reset without clock=rewind.");
   return undefined;
 }

@@ -246,7 +246,6 @@ function fieldTree(schema: Schema, resolve: (s: Schema) => Schema): FieldTree | 
   return object && tree.closed ? tree : null;
 }
 
-/** Pairs the two spellings' fields by position: both schemas list them in the same order. */
 /** Refuses the first unknown field, at any depth (through objects and arrays), naming its path: `accounts[0].apikey`. */
 function checkFields(value: unknown, tree: FieldTree | null, path: string, spelling: Spelling | undefined) {
   if (!tree || typeof value !== "object" || value === null) return;
