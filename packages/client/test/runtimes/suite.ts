@@ -13,6 +13,7 @@ import {
   AbortError,
 } from "@intake/client";
 import { verifyWebhook, WebhookVerificationError } from "@intake/client/webhooks";
+import { createAdminClient } from "@intake/server/admin-client";
 
 /** Where the suite runs its calls: what the orchestrating test (or the runtime itself, for msw) set up. */
 export interface SuiteTarget {
@@ -64,7 +65,7 @@ export const CHECKS = [
 
 export async function runClientSuite(target: SuiteTarget): Promise<CheckResult[]> {
   const send: FetchFn = target.fetch ?? ((request) => globalThis.fetch(request));
-  const admin = adminCalls(target, send);
+  const admin = createAdminClient({ adminUrl: target.adminUrl, token: target.adminToken, fetch: send });
   const entries: LogEntry[] = [];
   const options = { apiKey: SUITE_KEY, baseUrl: target.baseUrl, fetch: send, logger: (entry: LogEntry) => void entries.push(entry) };
   const query = createIntakeClient({ auth: "query", ...options });
@@ -100,33 +101,36 @@ export async function runClientSuite(target: SuiteTarget): Promise<CheckResult[]
       expect(error instanceof BadRequestError && error.status === 400 && error.code === "INVALID_PHONE", `threw ${describe(error)}`);
     },
     [CHECKS[4]]: async () => {
-      await admin.faults([{ operationId: "findContact", status: 503, times: 1 }]);
+      await admin.setFaults([{ operationId: "findContact", status: 503, times: 1 }]);
       const before = retries();
       const found = await query.contacts.find(absent());
       expect(found === null, `find answered ${JSON.stringify(found)}`);
       expect(retries() === before + 1, `${retries() - before} retries logged, expected 1`);
     },
     [CHECKS[5]]: async () => {
-      await admin.faults([{ operationId: "sendCustomChannelMessage", status: 503, times: 1 }]);
+      await admin.setFaults([{ operationId: "sendCustomChannelMessage", status: 503, times: 1 }]);
       const before = retries();
       const error = await query.messages.send({ customData: { fromId: "runtime", customChannel: "chat", body: "Hello" } }).catch((e: unknown) => e);
       expect((error as { status?: number }).status === 503, `threw ${describe(error)}`);
       expect(retries() === before, `${retries() - before} retries logged, expected none`);
     },
     [CHECKS[6]]: async () => {
-      await admin.faults([{ operationId: "findContact", latencyMs: 2_000, times: 1 }]);
+      await admin.setFaults([{ operationId: "findContact", latencyMs: 2_000, times: 1 }]);
       const error = await query.contacts.find(absent(), { timeoutMs: 200, maxRetries: 0 }).catch((e: unknown) => e);
       expect(error instanceof TimeoutError, `threw ${describe(error)}`);
     },
     [CHECKS[7]]: async () => {
-      await admin.faults([{ operationId: "findContact", latencyMs: 2_000, times: 1 }]);
+      await admin.setFaults([{ operationId: "findContact", latencyMs: 2_000, times: 1 }]);
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 100);
       const error = await query.contacts.find(absent(), { signal: controller.signal }).catch((e: unknown) => e);
       expect(error instanceof AbortError, `threw ${describe(error)}`);
     },
     [CHECKS[8]]: async () => {
-      const request = await admin.testWebhook();
+      await admin.clearInbox(SUITE_ACCOUNT);
+      await admin.sendTestWebhook(SUITE_ACCOUNT);
+      const [request] = (await admin.inbox(SUITE_ACCOUNT)).requests;
+      if (!request) throw new Error("the test webhook did not reach the inbox");
       const event = verifyWebhook(SUITE_SECRET, request.body, request.headers);
       expect(event.type === "reply", `verified as ${JSON.stringify(event)}`);
       const error = (() => {
@@ -148,33 +152,10 @@ export async function runClientSuite(target: SuiteTarget): Promise<CheckResult[]
     } catch (error) {
       results.push({ name, ok: false, error: describe(error) });
     } finally {
-      await admin.faults([]).catch(() => undefined);
+      await admin.clearFaults().catch(() => undefined);
     }
   }
   return results;
-}
-
-/** The few admin operations the suite needs, as plain fetch calls: the suite runs where no admin client is installed. */
-function adminCalls(target: SuiteTarget, send: FetchFn) {
-  const call = async (method: string, path: string, body?: unknown) => {
-    const headers: Record<string, string> = { authorization: `Bearer ${target.adminToken}` };
-    if (body !== undefined) headers["content-type"] = "application/json";
-    const response = await send(new Request(`${target.adminUrl}${path}`, { method, headers, body: body === undefined ? null : JSON.stringify(body) }));
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-    return text ? (JSON.parse(text) as unknown) : undefined;
-  };
-  return {
-    faults: (rules: unknown[]) => call("PUT", "/faults", rules),
-    async testWebhook(): Promise<{ body: string; headers: Record<string, string> }> {
-      await call("DELETE", `/inbox/${SUITE_ACCOUNT}`);
-      await call("POST", `/accounts/${SUITE_ACCOUNT}/test-webhook`);
-      const inbox = (await call("GET", `/inbox/${SUITE_ACCOUNT}`)) as { requests: Array<{ body: string; headers: Record<string, string> }> };
-      const [latest] = inbox.requests;
-      if (!latest) throw new Error("the test webhook did not reach the inbox");
-      return latest;
-    },
-  };
 }
 
 function expect(condition: boolean, message: string): asserts condition {

@@ -46,6 +46,9 @@ export interface AdminClientOptions {
 
 export type AdminClient = ReturnType<typeof createAdminClient>;
 
+/** A list's query: one account's, or every account's (no parameter, under exactOptionalPropertyTypes too). */
+const byAccount = (accountId: string | undefined) => (accountId === undefined ? {} : { accountId });
+
 /** How `reset` leaves the clock, and the seed it loads (default: the one the server started with). */
 export interface ResetOptions {
   /** `rewind` (default): a virtual clock goes back to where the server started it; `keep`: it stays. A real clock is never moved. */
@@ -112,10 +115,10 @@ export function createAdminClient(options: AdminClientOptions) {
     adjustCredits: (accountId: string, amount: number, description?: string) =>
       unwrap(raw.POST("/accounts/{accountId}/credits", { params: { path: { accountId } }, body: { amount, description } })),
 
-    campaigns: (accountId?: string) => unwrap(raw.GET("/campaigns", { params: { query: { accountId } } })),
+    campaigns: (accountId?: string) => unwrap(raw.GET("/campaigns", { params: { query: byAccount(accountId) } })),
     createCampaign: (input: Schemas["CampaignInput"]) => unwrap(raw.POST("/campaigns", { body: input })),
     updateCampaign: (campaignId: string, patch: Schemas["CampaignPatch"]) => unwrap(raw.PATCH("/campaigns/{campaignId}", { params: { path: { campaignId } }, body: patch })),
-    lists: (accountId?: string) => unwrap(raw.GET("/lists", { params: { query: { accountId } } })),
+    lists: (accountId?: string) => unwrap(raw.GET("/lists", { params: { query: byAccount(accountId) } })),
     createList: (input: Schemas["ListInput"]) => unwrap(raw.POST("/lists", { body: input })),
     updateList: (listId: string, patch: Schemas["ListPatch"]) => unwrap(raw.PATCH("/lists/{listId}", { params: { path: { listId } }, body: patch })),
     members: (listId: string) => unwrap(raw.GET("/lists/{listId}/contacts", { params: { path: { listId } } })),
@@ -136,7 +139,7 @@ export function createAdminClient(options: AdminClientOptions) {
     message: (messageId: string) => unwrap(raw.GET("/messages/{messageId}", { params: { path: { messageId } } })),
     deliveries: (query: Query<"/deliveries"> = {}) => unwrap(raw.GET("/deliveries", { params: { query } })),
     delivery: (deliveryId: string) => unwrap(raw.GET("/deliveries/{deliveryId}", { params: { path: { deliveryId } } })),
-    alerts: (accountId?: string) => unwrap(raw.GET("/alerts", { params: { query: { accountId } } })),
+    alerts: (accountId?: string) => unwrap(raw.GET("/alerts", { params: { query: byAccount(accountId) } })),
 
     journal: (query: Query<"/journal"> = {}) => unwrap(raw.GET("/journal", { params: { query } })),
     clearJournal: () => unwrap(raw.DELETE("/journal")),
