@@ -25,10 +25,13 @@ export function javaPlan(machine: { java: boolean; root: boolean; sudo: boolean;
 
 const runs = (command: string, args: string[]) => spawnSync(command, args, { stdio: "ignore" }).status === 0;
 
+/** Whether `java -version` runs here. */
+export const hasJava = () => runs("java", ["-version"]);
+
 /** Java ready for WireMock, installing it if missing and allowed; the note for the report when it is not. */
 export function ensureJava(log: (line: string) => void): { ready: true } | { ready: false; note: string } {
   const plan = javaPlan({
-    java: runs("java", ["-version"]),
+    java: hasJava(),
     root: process.getuid?.() === 0,
     sudo: runs("sudo", ["-n", "true"]),
     apt: runs("apt-get", ["--version"]),
@@ -40,7 +43,7 @@ export function ensureJava(log: (line: string) => void): { ready: true } | { rea
   }
   log(plan.line);
   const [command, ...args] = plan.command;
-  if (spawnSync(command!, args, { stdio: ["ignore", "ignore", "inherit"] }).status === 0 && runs("java", ["-version"])) return { ready: true };
+  if (spawnSync(command!, args, { stdio: ["ignore", "ignore", "inherit"] }).status === 0 && hasJava()) return { ready: true };
   const note = `WireMock was not measured: installing ${JAVA_PACKAGE} failed (${plan.command.join(" ")}).`;
   log(note);
   return { ready: false, note };

@@ -3,7 +3,7 @@
  * 127.0.0.1: Intake's CLI (HTTPS) and startIntakeServer, prism mock, Mockoon's CLI, WireMock and
  * json-server. Each is timed from its spawn to its first answer to a lookup.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { cp, mkdir, writeFile } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { freePort, SPEC } from "../../test-support/prism.js";
 import { routes, STORED } from "./routes.js";
 import { benchContactId, benchEmail, benchListId, benchPhone, benchSeed } from "./seed.js";
-import type { Target } from "./targets.js";
+import { stopChild, type Target } from "./targets.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const bin = (path: string) => `${root}node_modules/${path}`;
@@ -69,8 +69,7 @@ async function spawnServer(name: string, command: string, args: string[], base: 
   child.stdout!.on("data", (chunk: Buffer) => (head = head.length < 64_000 ? head + chunk.toString() : head));
   child.stdout!.on("data", keep);
   child.stderr!.on("data", keep);
-  children.add(child);
-  child.once("exit", () => children.delete(child));
+  track(child);
   const { path } = lookup.call(0, { name, base, stop: async () => {} });
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before it answered:\n${tail}`);
@@ -83,16 +82,19 @@ async function spawnServer(name: string, command: string, args: string[], base: 
 
 /** Servers still running: killed if the benchmark exits without stopping them. */
 const children = new Set<ChildProcess>();
-process.on("exit", () => children.forEach((child) => child.kill("SIGKILL")));
-// Stopped with Ctrl-C or SIGTERM, the benchmark exits through the handler above (a signal's default skips it).
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(128 + (signal === "SIGINT" ? 2 : 15)));
+let killOnExit = false;
 
-const stopper = (child: ChildProcess) => () =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-  });
+/** Keeps `child` to kill if the benchmark exits first; the handlers go in with the first server, not on import. */
+function track(child: ChildProcess): void {
+  if (!killOnExit) {
+    killOnExit = true;
+    process.on("exit", () => children.forEach((running) => running.kill("SIGKILL")));
+    // Stopped with Ctrl-C or SIGTERM, the benchmark exits through the handler above (a signal's default skips it).
+    for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(128 + (signal === "SIGINT" ? 2 : 15)));
+  }
+  children.add(child);
+  child.once("exit", () => children.delete(child));
+}
 
 /** Milliseconds one reset request takes, refused if it does not answer 2xx. */
 async function timed(name: string, url: string, init: Parameters<typeof probe>[1]): Promise<number> {
@@ -145,7 +147,7 @@ export const PEERS: Peer[] = [
       const args = [...(options.nodeArgs ?? []), `${root}packages/server/dist/cli.js`, "--host", "127.0.0.1", "--port", String(port), "--seed", `${dir}/seed.json`, "--rate-limit", "0", "--log", "quiet"];
       const base = `https://127.0.0.1:${port}/v1`;
       const { child, startMs, stdout } = await spawnServer(this.name, process.execPath, args, base);
-      return { name: this.name, base, pid: child.pid, startMs, stop: stopper(child), reset: intakeReset(this.name, stdout) };
+      return { name: this.name, base, pid: child.pid, startMs, stop: stopChild(child), reset: intakeReset(this.name, stdout) };
     },
   },
   {
@@ -158,7 +160,7 @@ export const PEERS: Peer[] = [
       const base = `https://127.0.0.1:${port}/v1`;
       const script = fileURLToPath(new URL("testing-peer.mjs", import.meta.url));
       const { child, startMs, stdout } = await spawnServer(this.name, process.execPath, [script, String(port), `${dir}/seed.json`], base);
-      return { name: this.name, base, pid: child.pid, startMs, stop: stopper(child), reset: intakeReset(this.name, stdout) };
+      return { name: this.name, base, pid: child.pid, startMs, stop: stopChild(child), reset: intakeReset(this.name, stdout) };
     },
   },
   ...[true, false].flatMap((fastest) => [prism(fastest), mockoon(fastest), wiremock(fastest), jsonServer(fastest)]),
@@ -182,7 +184,7 @@ function prism(fastest: boolean): Peer {
       const args = [bin("@stoplight/prism-cli/dist/index.js"), "mock", SPEC, "-h", "127.0.0.1", "-p", String(port), ...flags, "--multiprocess=false"];
       const base = `http://127.0.0.1:${port}`;
       const { child, startMs } = await spawnServer(this.name, process.execPath, args, base);
-      return { name: this.name, base, pid: child.pid, startMs, stop: stopper(child) };
+      return { name: this.name, base, pid: child.pid, startMs, stop: stopChild(child) };
     },
   };
 }
@@ -201,7 +203,7 @@ function mockoon(fastest: boolean): Peer {
       // By default it logs every transaction to a file under the home folder: the run's own folder here.
       const { child, startMs } = await spawnServer(this.name, process.execPath, args, `${origin}/v1`, { env: { HOME: dir } });
       const reset = () => timed(this.name, `${origin}/mockoon-admin/state/purge`, { method: "POST", headers: { authorization: `Bearer ${MOCKOON_ADMIN_TOKEN}` } });
-      return { name: this.name, base: `${origin}/v1`, pid: child.pid, startMs, stop: stopper(child), reset };
+      return { name: this.name, base: `${origin}/v1`, pid: child.pid, startMs, stop: stopChild(child), reset };
     },
   };
 }
@@ -219,7 +221,7 @@ function wiremock(fastest: boolean): Peer {
       const origin = `http://127.0.0.1:${port}`;
       const { child, startMs } = await spawnServer(this.name, "java", args, `${origin}/v1`);
       const reset = () => timed(this.name, `${origin}/__admin/reset`, { method: "POST" });
-      return { name: this.name, base: `${origin}/v1`, pid: child.pid, startMs, stop: stopper(child), reset };
+      return { name: this.name, base: `${origin}/v1`, pid: child.pid, startMs, stop: stopChild(child), reset };
     },
   };
 }
@@ -237,10 +239,8 @@ function jsonServer(fastest: boolean): Peer {
       const args = [bin("json-server/lib/cli/bin.js"), "db.json", "--routes", "routes.json", "--port", String(port), "--host", "127.0.0.1", ...flags];
       const base = `http://127.0.0.1:${port}/v1`;
       const { child, startMs } = await spawnServer(this.name, process.execPath, args, base, { cwd: dir });
-      return { name: this.name, base, pid: child.pid, startMs, stop: stopper(child) };
+      return { name: this.name, base, pid: child.pid, startMs, stop: stopChild(child) };
     },
   };
 }
 
-/** Whether `java -version` runs here. */
-export const hasJava = () => spawnSync("java", ["-version"], { stdio: "ignore" }).status === 0;

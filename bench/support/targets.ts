@@ -43,12 +43,7 @@ export async function startTarget(
     certificate,
     ...(kind === "intake-proxied" ? { headers: { "x-forwarded-proto": "https" } } : {}),
     pid: child.pid,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
+    stop: stopChild(child),
   };
 }
 
@@ -96,14 +91,17 @@ export async function startCli(name: string, args: string[], options: { nodeArgs
     pid: child.pid,
     listening,
     startMs,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
+    stop: stopChild(child),
   };
 }
+
+/** Stops a server process as on SIGTERM, resolving once it has exited (at once if it already has). */
+export const stopChild = (child: ChildProcess) => () =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
 
 /** The first line a child process writes; rejected, naming it `what`, if it exits before. */
 export function firstLine(child: ChildProcess, what: string): Promise<string> {

@@ -2,10 +2,10 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { javaPlan, JAVA_PACKAGE } from "../support/java.js";
+import { hasJava, javaPlan, JAVA_PACKAGE } from "../support/java.js";
 import { peerChecks, type ServerFigures } from "../support/peer-checks.js";
 import { peersChartSpec, peersChartSvg } from "../support/peers-chart.js";
-import { hasJava, PEERS, probe, writePeerFiles } from "../support/peers.js";
+import { PEERS, probe, writePeerFiles } from "../support/peers.js";
 import { routes } from "../support/routes.js";
 
 const figures = (server: string, intake: boolean, rps: [number, number], p99: [number, number], startMs: number, rssAtRest?: number): ServerFigures => ({
