@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import semver from "semver";
 import { findInLockfile } from "./lockfile.mjs";
+import { dirOf, PACKAGES } from "./pack-local.mjs";
 
 const lock = JSON.parse(readFileSync("package-lock.json", "utf8")).packages;
 
@@ -15,7 +16,7 @@ function resolve(from, name) {
   return key && lock[key].link ? lock[key].resolved : key;
 }
 
-export function checkEngines(dir) {
+function checkEngines(dir) {
   const ours = lock[dir].engines?.node;
   if (!ours) return [`${dir}: package.json has no engines.node`];
   const problems = [];
@@ -39,7 +40,7 @@ export function checkEngines(dir) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   let failed = false;
-  for (const dir of ["packages/spec", "packages/client", "packages/server"]) {
+  for (const dir of PACKAGES.map(dirOf)) {
     const problems = checkEngines(dir);
     if (problems.length) {
       failed = true;

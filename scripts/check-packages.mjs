@@ -6,11 +6,10 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFile
 import { builtinModules, createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PACKAGES as packages, packLocal } from "./pack-local.mjs";
+import { dirOf, PACKAGES as packages, packLocal } from "./pack-local.mjs";
 import { writePackedProject } from "./packed-project.mjs";
 
 const require = createRequire(import.meta.url);
-const dirOf = (name) => `packages/${name.split("/")[1]}`;
 let failed = false;
 
 /** A first call through each package's main entry; throws when the package does not work. */

@@ -1,9 +1,9 @@
 // Run by check-packages.mjs in a project that installed the packed tarballs and its own msw, and
 // not better-sqlite3 (an optional peer dependency of @intake/server): nothing native is installed,
 // the one msw is the project's and recognises the handlers, an in-memory server runs, and a data
-// file says what to install.
+// file says what to install, or to rebuild where better-sqlite3 is there but cannot load.
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setupServer } from "msw/node";
 import { createIntakeClient } from "@intake/client";
@@ -77,6 +77,22 @@ if (cli.status !== 2 || !cli.stderr.startsWith(`intake-server: --data-file ${INS
 const ls = spawnSync("npm", ["ls", "--all", "--offline"], { encoding: "utf8" });
 if (ls.status !== 0) throw new Error(`npm ls finds the tree wrong: ${ls.stdout}${ls.stderr}`);
 
+// better-sqlite3 installed but its native module unloadable, as its constructor then throws:
+// installed with --ignore-scripts (no binary), or built for another Node version (its first line said).
+const unloadable = [
+  { thrown: "Could not locate the bindings file. Tried:\n → /project/node_modules/better-sqlite3/build/better_sqlite3.node", reason: "its binary is missing" },
+  { thrown: "The module '/project/better_sqlite3.node'\nwas compiled against a different Node.js version using\nNODE_MODULE_VERSION 127.", reason: "The module '/project/better_sqlite3.node'" },
+];
+mkdirSync(join("node_modules", "better-sqlite3"));
+writeFileSync(join("node_modules", "better-sqlite3", "package.json"), JSON.stringify({ name: "better-sqlite3", version: "12.0.0", main: "index.js" }));
+for (const { thrown, reason } of unloadable) {
+  writeFileSync(join("node_modules", "better-sqlite3", "index.js"), `module.exports = class { constructor() { throw new Error(${JSON.stringify(thrown)}); } };`);
+  const run = spawnSync("npx", ["--offline", "intake-server", "--data-file", "unloadable.db"], { encoding: "utf8", timeout: 60_000 });
+  const said = `intake-server: --data-file needs better-sqlite3, which is installed but cannot load its native module (${reason}): npm rebuild better-sqlite3`;
+  if (run.status !== 2 || !run.stderr.startsWith(said) || existsSync("unloadable.db")) throw new Error(`intake-server --data-file with an unloadable better-sqlite3 (${reason}) exited ${run.status}: ${run.stderr}`);
+}
+rmSync(join("node_modules", "better-sqlite3"), { recursive: true });
+
 console.log(
-  `without better-sqlite3 (${tree.length} packages, none native): msw ${msws[0].manifest.version} (the project's, the only copy) ran the handlers (contact ${answered.id}), startIntakeServer served a client (contact ${served.id}), and --data-file exits 2 with "${cli.stderr.trim()}"`,
+  `without better-sqlite3 (${tree.length} packages, none native): msw ${msws[0].manifest.version} (the project's, the only copy) ran the handlers (contact ${answered.id}), startIntakeServer served a client (contact ${served.id}), and --data-file exits 2 with "${cli.stderr.trim()}", or, with a better-sqlite3 that cannot load, says to rebuild it`,
 );

@@ -10,6 +10,8 @@ import { fileURLToPath } from "node:url";
 import { join, resolve } from "node:path";
 
 export const PACKAGES = ["@intake/spec", "@intake/client", "@intake/server"];
+/** A package's folder in this repository: `@intake/client` is `packages/client`. */
+export const dirOf = (name) => `packages/${name.split("/")[1]}`;
 const root = fileURLToPath(new URL("..", import.meta.url));
 
 /** Packs the packages (already built) into `folder`; the tarballs' paths, in the packages' order. */

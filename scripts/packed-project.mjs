@@ -6,10 +6,9 @@ import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { findInLockfile } from "./lockfile.mjs";
-import { PACKAGES } from "./pack-local.mjs";
+import { dirOf, PACKAGES } from "./pack-local.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const dirOf = (name) => `packages/${name.split("/")[1]}`;
 
 /**
  * Writes package.json and package-lock.json into `folder`, with the tarballs (in PACKAGES' order)

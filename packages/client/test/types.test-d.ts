@@ -136,6 +136,7 @@ describe("results are the contract's types", () => {
 });
 
 describe("options", () => {
+  // Fails only under exactOptionalPropertyTypes: `npm run typecheck` compiles this file with tsconfig.exact.json, vitest's typecheck does not.
   it("every optional option takes undefined, as a value read from the environment may be", () => {
     const unset = process.env["INTAKE_TEST_UNSET"];
     const number = unset === undefined ? undefined : Number(unset);
