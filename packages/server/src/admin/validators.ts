@@ -1,20 +1,24 @@
 /** The admin contract's validators (admin-openapi.yaml), for its requests and for values given in code. */
-import { listOperations } from "@intake/spec";
+import { listOperations, type OpenApiDocument } from "@intake/spec";
 import { adminDocument } from "../generated/admin-document.js";
 import type { operations } from "../generated/admin.js";
-import { onFirstUse, oncePerDocument, operationCompiler, type OperationValidator } from "../http/validation.js";
+import { builtOperationSchemas, onFirstUse, oncePerDocument, operationCompiler, type OperationSchemas, type OperationValidator } from "../http/validation.js";
 import { HttpError } from "../shared/errors.js";
 
 export type AdminOperationId = keyof operations;
 
-const compileAdmin = oncePerDocument((doc) => {
-  const compile = operationCompiler(doc, "admin");
+const compileAdmin = oncePerDocument((doc) => onFirstUse(adminValidatorMakers(doc, builtOperationSchemas)));
+
+/** The maker of each admin operation's validator, by operationId; the generator calls every one. */
+export function adminValidatorMakers(doc: OpenApiDocument, schemas: OperationSchemas): Map<string, () => OperationValidator> {
+  const compile = operationCompiler(doc, "admin", schemas);
   const makers = new Map<string, () => OperationValidator>();
   for (const { operation, pathParameters } of listOperations(doc)) {
-    if (operation.operationId) makers.set(operation.operationId, () => compile(operation, pathParameters));
+    const name = operation.operationId;
+    if (name) makers.set(name, () => compile(name, operation, pathParameters));
   }
-  return onFirstUse(makers);
-});
+  return makers;
+}
 
 /** The validator of an admin operation. */
 export function adminValidator(operationId: string): OperationValidator {

@@ -8,12 +8,16 @@
  * within a kind (found by the store as it loads them). The first record that fails is refused by
  * its path; nothing is changed.
  */
+import type { OpenApiDocument } from "@intake/spec";
 import type { ValidateFunction } from "ajv";
 import { adminDocument } from "../generated/admin-document.js";
+import * as builtFull from "../generated/validators-records-full.js";
+import * as builtQuick from "../generated/validators-records-quick.js";
+import { built } from "../shared/built-validators.js";
 import { HttpError } from "../shared/errors.js";
 import { fieldPath } from "../shared/field-path.js";
 import { nonFinite, notFinite } from "../shared/finite.js";
-import { createAjv, releaseChecked, schemaError, type Ajv } from "../shared/schema-errors.js";
+import { schemaError } from "../shared/schema-errors.js";
 import { webhookUrlProblem } from "../shared/webhook-url.js";
 import { KIND_NAMES, type KindName } from "../store/store.js";
 import type { Rules } from "./domain.js";
@@ -143,29 +147,31 @@ function schemaProblem(record: unknown, kind: KindName, index: number): string {
   const at = `/records/${kind}/${index}`;
   const problem = schemaError((full.errors ?? []).map((error) => ({ ...error, instancePath: at + error.instancePath }))).message;
   // Its verbose errors hold the record: let go of it (a message may carry a 5 MiB file).
-  releaseChecked(fullAjv!);
+  recordValidators.full.release();
   return problem;
 }
 
-type Validators = Record<KindName, ValidateFunction>;
-const compiled: { quick?: Validators; full?: Validators } = {};
-/** The Ajv of the full validators, whose errors are let go of once read. */
-let fullAjv: Ajv | undefined;
+/** Each kind's schema, by kind (the key of its validators): its SnapshotRecords items in the admin contract, registered as `admin`. */
+export function recordSchemas(doc: OpenApiDocument): Record<KindName, Record<string, unknown>> {
+  const schemas = (doc.components as { schemas: Record<string, { properties?: Record<string, { items: { $ref: string } }> }> }).schemas;
+  const records = schemas.SnapshotRecords!.properties!;
+  return Object.fromEntries(KIND_NAMES.map((kind): [KindName, Record<string, unknown>] => [kind, { $ref: `admin${records[kind]!.items.$ref}` }])) as Record<KindName, Record<string, unknown>>;
+}
 
 /**
- * Each kind's validators, compiled from the admin contract once per process: a quick one that
+ * Each kind's validators, built from the admin contract (npm run generate): a quick one that
  * stops at the first error and takes no number past a double's range (every record goes through
  * it, a data file's million messages included), and, once a record fails it, one that reports
- * every error.
+ * every error, whose errors are let go of once read. Both check a date-time's shape only.
  */
-function validators(which: "quick" | "full"): Validators {
-  const made = compiled[which];
+const recordValidators = { quick: built(builtQuick, "validators-records-quick"), full: built(builtFull, "validators-records-full") };
+
+type ByKind = Record<KindName, ValidateFunction>;
+const lookedUp: { quick?: ByKind; full?: ByKind } = {};
+
+function validators(which: "quick" | "full"): ByKind {
+  const made = lookedUp[which];
   if (made) return made;
-  const schemas = (adminDocument.components as { schemas: Record<string, { properties?: Record<string, { items: { $ref: string } }> }> }).schemas;
-  const records = schemas.SnapshotRecords!.properties!;
-  // A date-time's shape only (not whether its day exists, which costs several times the rest).
-  const ajv = createAjv(which === "quick" ? { quick: true, finiteNumbers: true, formats: "fast" } : { formats: "fast" });
-  if (which === "full") fullAjv = ajv;
-  ajv.addSchema({ $id: "admin", components: adminDocument.components }, "admin");
-  return (compiled[which] = Object.fromEntries(KIND_NAMES.map((kind) => [kind, ajv.compile({ $ref: `admin${records[kind]!.items.$ref}` })])) as Validators);
+  const schemas = Object.entries(recordSchemas(adminDocument));
+  return (lookedUp[which] = Object.fromEntries(schemas.map(([kind, schema]) => [kind, recordValidators[which].get(kind, schema)])) as ByKind);
 }

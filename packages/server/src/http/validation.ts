@@ -1,8 +1,10 @@
 /**
- * Request validation compiled once from the contract: for each operation and auth form, the
- * body schema of that form's view, and the operation's query, path and header parameters.
- * Failures become 400s that name the field and say what was expected; a field in the other auth
- * form's spelling is called out as such.
+ * Request validation from the contract: for each operation and auth form, the body schema of
+ * that form's view, and the operation's query, path and header parameters. Their validators are
+ * compiled when the package is built (shared/built-validators.ts), each known by a key said here
+ * (`intake createContact bearer body`, `admin listContacts query limit`). Failures become 400s that
+ * name the field and say what was expected; a field in the other auth form's spelling is called
+ * out as such.
  */
 import { AUTH_SCHEMES, authFormView, bodySpellings, listOperations, type AuthForm, type OpenApiDocument } from "@intake/spec";
 import type { ValidateFunction } from "ajv";
@@ -10,7 +12,10 @@ import { closestMatch } from "leven";
 import { badRequest, type HttpError } from "../shared/errors.js";
 import { fieldPath } from "../shared/field-path.js";
 import { nonFinite, notFinite } from "../shared/finite.js";
-import { createAjv, describe, releaseChecked, schemaError, type Ajv } from "../shared/schema-errors.js";
+import * as builtBodies from "../generated/validators-body.js";
+import * as builtParameters from "../generated/validators-parameters.js";
+import { built, type Validators } from "../shared/built-validators.js";
+import { describe, schemaError } from "../shared/schema-errors.js";
 import type { HeaderReader } from "./exchange.js";
 
 type Schema = Record<string, unknown>;
@@ -65,24 +70,38 @@ function resolver(doc: OpenApiDocument) {
   return resolve;
 }
 
-/** Compiles validators for a document's operations, against that document's components. */
-export function operationCompiler(doc: OpenApiDocument, base: string) {
-  // Made with the first validator: a server that has validated nothing yet has not paid for them.
-  let instances: { ajv: Ajv; coercing: Ajv } | undefined;
-  const withComponents = (instance: Ajv) => instance.addSchema({ $id: base, components: doc.components }, base);
+/**
+ * Where an operation's validators come from: `bodies` reports every error, verbosely; `parameters`
+ * checks a parameter wrapped as `{ value }`, coercing query and path strings to the declared type.
+ * Their schemas' references are to the document's components registered as `base` (`intake#/components/...`).
+ */
+export interface OperationSchemas {
+  bodies: Validators;
+  parameters: Validators;
+}
+
+/** The validators built for the contracts' operations (npm run generate). */
+export const builtOperationSchemas: OperationSchemas = {
+  bodies: built(builtBodies, "validators-body"),
+  parameters: built(builtParameters, "validators-parameters"),
+};
+
+/** Makes the validators of a document's operations, against that document's components (registered as `base`). */
+export function operationCompiler(doc: OpenApiDocument, base: string, { bodies, parameters: coercing }: OperationSchemas) {
   const resolve = resolver(doc);
 
-  return function compile(operation: OperationObject, pathParameters: unknown[] = [], spelling?: Spelling): OperationValidator {
-    instances ??= { ajv: withComponents(createAjv()), coercing: withComponents(createAjv({ coerceTypes: true })) };
-    const { ajv, coercing } = instances;
+  /** `name` says which operation (and auth form): the validators' keys start with it. */
+  return function compile(name: string, operation: OperationObject, pathParameters: unknown[] = [], spelling?: Spelling): OperationValidator {
+    const key = `${base} ${name}`;
     const bodySchema = operation.requestBody?.content?.["application/json"]?.schema as Schema | undefined;
-    const bodyCheck = bodySchema && ajv.compile(absolutize(bodySchema, base) as Schema);
+    const bodyCheck = bodySchema && bodies.get(`${key} body`, absolutize(bodySchema, base) as Schema);
     const fields = bodySchema ? fieldTree(bodySchema, resolve) : null;
     const expectsArray = bodySchema !== undefined && resolve(bodySchema).type === "array";
     const parameters: Parameter[] = [...(pathParameters as Schema[]), ...((operation.parameters as Schema[] | undefined) ?? [])].map((p) => {
       const parameter = resolve(p) as { name: string; in: Parameter["in"]; required?: boolean; schema?: Schema };
       const wrapped = { type: "object", properties: { value: absolutize(parameter.schema ?? {}, base) } };
-      return { name: parameter.name, in: parameter.in, required: parameter.required ?? false, check: coercing.compile(wrapped) };
+      const check = coercing.get(`${key} ${parameter.in} ${parameter.name}`, wrapped);
+      return { name: parameter.name, in: parameter.in, required: parameter.required ?? false, check };
     });
     const inQuery = parameters.filter((p) => p.in === "query");
     const inPath = parameters.filter((p) => p.in === "path");
@@ -92,7 +111,7 @@ export function operationCompiler(doc: OpenApiDocument, base: string) {
       try {
         if (!parameter.check(holder)) throw badRequest("VALIDATION_ERROR", describe(parameter.check.errors![0]!, label, raw));
       } finally {
-        releaseChecked(coercing);
+        coercing.release();
       }
       // Coercion reads "1e400" as Infinity, which an integer with no maximum (offset) lets through.
       if (typeof holder.value === "number" && !Number.isFinite(holder.value)) throw badRequest("VALIDATION_ERROR", notFinite(label));
@@ -111,7 +130,7 @@ export function operationCompiler(doc: OpenApiDocument, base: string) {
         try {
           if (!bodyCheck(body)) throw schemaError(bodyCheck.errors ?? []);
         } finally {
-          releaseChecked(ajv);
+          bodies.release();
         }
         // After the schema, so a field with its own rule (a maximum, a type) is reported in its words.
         const infinite = nonFinite(body);
@@ -157,8 +176,8 @@ export function operationCompiler(doc: OpenApiDocument, base: string) {
 }
 
 /**
- * Each key's value, made by its maker on first use: compiling a whole contract's validators up
- * front was most of the CLI's start, and most operations are never called in a run.
+ * Each key's value, made by its maker on first use: most operations are never called in a run,
+ * and a server that has validated nothing yet has not paid for their field trees.
  */
 export function onFirstUse<T>(makers: Map<string, () => T>): (key: string) => T | undefined {
   const made = new Map<string, T>();
@@ -174,7 +193,7 @@ export function onFirstUse<T>(makers: Map<string, () => T>): (key: string) => T 
 
 /**
  * `build(doc)`, made once per document: validators hold no state, so every Intake in a process
- * shares them (compiling a contract is slow).
+ * shares them.
  */
 export function oncePerDocument<T>(build: (doc: OpenApiDocument) => T): (doc: OpenApiDocument) => T {
   const made = new WeakMap<OpenApiDocument, T>();
@@ -191,22 +210,28 @@ export function oncePerDocument<T>(build: (doc: OpenApiDocument) => T): (doc: Op
 export const compileApiValidators = oncePerDocument(compileEach);
 
 function compileEach(doc: OpenApiDocument): (operationId: string, form: AuthForm) => OperationValidator {
-  const compile = operationCompiler(doc, "intake");
+  const validators = onFirstUse(apiValidatorMakers(doc, builtOperationSchemas));
+  return (operationId, form) => {
+    const validator = validators(key(operationId, form));
+    if (!validator) throw new Error(`No validator for ${operationId} with the ${form} form`);
+    return validator;
+  };
+}
+
+/** The maker of each /v1 operation's validator in each auth form, by `key`; the generator calls every one. */
+export function apiValidatorMakers(doc: OpenApiDocument, schemas: OperationSchemas): Map<string, () => OperationValidator> {
+  const compile = operationCompiler(doc, "intake", schemas);
   const makers = new Map<string, () => OperationValidator>();
   const spellings = bodySpellings(doc);
   for (const [form, scheme] of Object.entries(AUTH_SCHEMES) as Array<[AuthForm, (typeof AUTH_SCHEMES)[AuthForm]]>) {
     for (const { path, method, operation, pathParameters } of listOperations(authFormView(doc, scheme))) {
       const otherToOwn = spellings.find((s) => s.path === path && s.method === method)?.otherToOwn[form];
       const other = new Map(Object.entries(otherToOwn ?? {}));
-      makers.set(key(operation.operationId!, form), () => compile(operation, pathParameters, { form, other }));
+      const name = key(operation.operationId!, form);
+      makers.set(name, () => compile(name, operation, pathParameters, { form, other }));
     }
   }
-  const validators = onFirstUse(makers);
-  return (operationId, form) => {
-    const validator = validators(key(operationId, form));
-    if (!validator) throw new Error(`No validator for ${operationId} with the ${form} form`);
-    return validator;
-  };
+  return makers;
 }
 
 const key = (operationId: string, form: AuthForm) => `${operationId} ${form}`;

@@ -1,52 +1,12 @@
 /**
- * Schemas checked with Ajv, and what a failure says: the one error a person should fix first,
+ * What a schema's failure says: the one error a person should fix first of those ajv reported,
  * naming the field by its path (`accounts[0].apiKey`) and saying what was expected. Shared by the
  * request validators (http/validation.ts) and the check of records that come in whole
- * (domain/records-check.ts).
+ * (domain/records-check.ts), whose validators are built ahead (shared/built-validators.ts).
  */
-import Ajv2020 from "ajv/dist/2020.js";
 import type { ErrorObject } from "ajv";
-import addFormats from "ajv-formats";
 import { badRequest, type HttpError } from "./errors.js";
 import { fieldPath } from "./field-path.js";
-
-/**
- * An Ajv for the contracts' schemas. By default it reports every error, each with its schema
- * (`verbose`: an anyOf error then carries its alternatives, which `schemaError` counts); `quick`
- * stops at the first and keeps nothing, for a pass over many values that are expected to pass.
- * A number past a double's range (JSON.parse's Infinity) is a number unless `finiteNumbers`:
- * callers name it in words of its own (shared/finite.ts). Formats are checked in ajv-formats'
- * full mode (a date-time's day must exist) unless `formats` is "fast" (their shape only).
- */
-export function createAjv(options: { coerceTypes?: boolean; quick?: boolean; finiteNumbers?: boolean; formats?: "full" | "fast" } = {}) {
-  const all = !options.quick;
-  const ajv = new Ajv2020.default({
-    allErrors: all,
-    verbose: all,
-    strict: false,
-    strictNumbers: options.finiteNumbers ?? false,
-    validateFormats: true,
-    coerceTypes: options.coerceTypes ?? false,
-    // The schemas are the contracts', which the build lints (npm run lint:spec): checking them
-    // against JSON Schema's meta-schema again at every start is time a user waits for nothing.
-    validateSchema: false,
-  });
-  addFormats.default(ajv, { mode: options.formats ?? "full" });
-  return ajv;
-}
-
-export type Ajv = ReturnType<typeof createAjv>;
-
-/**
- * Clears the errors every validator of `ajv` left on itself. ajv keeps a validator's errors on it
- * (`validate.errors`) until its next call, the validators of the schemas it references as well as
- * the one called, and verbose errors hold the values they judged: the last body each refused (or
- * that failed one branch of an anyOf) would stay in memory for the process's life. The validators
- * are the list ajv keeps of those it compiled (its `scope`), a few dozen.
- */
-export function releaseChecked(ajv: Ajv): void {
-  for (const validate of (ajv.scope.get().validate ?? []) as Array<{ errors?: unknown }>) if (validate.errors) validate.errors = null;
-}
 
 /** The one error a person should fix first, from everything ajv reported. */
 export function schemaError(errors: ErrorObject[]): HttpError {
