@@ -12,6 +12,7 @@ import { createAdminClient, type AdminClient } from "./admin/client.js";
 import { operations as adminOperations, type AdminDeps } from "./admin/operations.js";
 import { adminValidator, bodyChecker } from "./admin/validators.js";
 import { operations as apiOperations } from "./api/operations.js";
+import { UNBOUNDED } from "./domain/capacity.js";
 import { createDomain, type Domain } from "./domain/domain.js";
 import { applySeed, loadSnapshot, snapshot, type Seed, type Snapshot } from "./domain/state.js";
 import type { FetchLike } from "./engine/delivery.js";
@@ -84,12 +85,29 @@ export interface IntakeOptions extends EngineOptions {
    * message that would go past it is 413. Default 256 MiB.
    */
   maxAccountMediaBytes?: number | undefined;
+  /**
+   * Most contacts and most messages the state holds (a hosted sandbox's capacity): a request that
+   * would add one past it is answered 507 SANDBOX_FULL. The service's own messages (bot replies,
+   * openings, follow-ups) are never refused. Default: no bound.
+   */
+  capacity?: { contacts?: number | undefined; messages?: number | undefined } | undefined;
   /** How long an Idempotency-Key is remembered. Default 24 hours. */
   idempotencyTtlMs?: number | undefined;
+  /**
+   * Where the service is mounted on its origin: every path is under it (`/s/team-a/v1/contacts`),
+   * the dashboard's links and redirects too. Default "" (the root). A hosted sandbox's is
+   * `/s/<name>`.
+   */
+  basePath?: string | undefined;
   /** Believe X-Forwarded-Proto (behind a TLS-terminating proxy). Default false. */
   trustForwardedProto?: boolean | undefined;
   /** Unexpected errors (the client sees a plain 500). Default: console.error. */
   onError?: ((error: unknown) => void) | undefined;
+  /**
+   * Whether the adapter can close a connection without an answer, as a fault rule's `drop` asks.
+   * Default true; a Cloudflare Worker cannot, and refuses such rules.
+   */
+  dropsConnections?: boolean | undefined;
   /** Fault rules to start with (and to go back to on reset); see PUT /__admin/faults. */
   faults?: FaultRuleInput[] | undefined;
   /**
@@ -170,6 +188,7 @@ export const DEFAULTS = {
 export function createIntake(options: IntakeOptions = {}): Intake {
   const deterministic = options.deterministic ? (options.deterministic === true ? {} : options.deterministic) : undefined;
   const clock = makeClock(options, deterministic !== undefined);
+  const base = basePathOf(options.basePath);
   const restoredIds = options.snapshot?.ids as IdState | null | undefined;
   const ids = deterministic ? deterministicIds(deterministic.seed ?? 1, restoredIds ?? undefined) : randomIds();
   const onError = safeReporter(options.onError);
@@ -181,6 +200,7 @@ export function createIntake(options: IntakeOptions = {}): Intake {
       maxMediaBytes: options.maxMediaBytes ?? DEFAULTS.maxMediaBytes,
       maxAccountMediaBytes: options.maxAccountMediaBytes ?? DEFAULTS.maxAccountMediaBytes,
       idempotencyTtlMs: options.idempotencyTtlMs ?? DEFAULTS.idempotencyTtlMs,
+      capacity: { ...UNBOUNDED, ...definedOf(options.capacity ?? {}) },
     },
     rules: { allowHttpWebhooks: options.allowHttpWebhooks ?? false, duplicateRechargeWebhooks: options.duplicateRechargeWebhooks ?? false },
   });
@@ -192,7 +212,7 @@ export function createIntake(options: IntakeOptions = {}): Intake {
   // origin) is handed to this server's core, the same front door, instead of the network: it
   // arrives whatever the port, under node, msw or createIntake alone, with no certificate question.
   let core: (request: Request) => Promise<Response> = () => Promise.reject(new Error("The server is not ready."));
-  const outgoing = (request: Request) => (request.url.startsWith(`${IN_PROCESS_ORIGIN}/`) ? core(request) : send(request));
+  const outgoing = (request: Request) => (request.url.startsWith(`${IN_PROCESS_ORIGIN}/`) ? core(mounted(request, base)) : send(request));
   // A webhook goes out only once the state that caused it is saved: a crash never leaves a receiver
   // told of a message the restarted server does not have.
   const fetchHeld = async (request: Request) => {
@@ -234,6 +254,7 @@ export function createIntake(options: IntakeOptions = {}): Intake {
     faults: parts.faults,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
     trustForwardedProto: options.trustForwardedProto ?? false,
+    base,
     // Deterministic runs number them like every other id, so transcripts match byte for byte; the
     // admin API and the dashboard count apart, so a test's set-up does not move its /v1 ids.
     requestId: deterministic ? (area) => ids.id(area === "api" ? "req_" : `req_${area}_`) : serialIds("req_", ids),
@@ -247,7 +268,7 @@ export function createIntake(options: IntakeOptions = {}): Intake {
     fetch,
     handle: door.handle,
     failed: door.failed,
-    admin: createAdminClient({ adminUrl: IN_PROCESS_ADMIN, token: adminToken, fetch }),
+    admin: createAdminClient({ adminUrl: `${IN_PROCESS_ORIGIN}${base}/__admin`, token: adminToken, fetch }),
     clock,
     adminToken,
     events,
@@ -272,8 +293,20 @@ export function createIntake(options: IntakeOptions = {}): Intake {
   };
 }
 
-/** Where the in-process admin client addresses the core (any origin does: the core routes by path). */
-const IN_PROCESS_ADMIN = `${IN_PROCESS_ORIGIN}/__admin`;
+/** `basePath` checked: "" or a path of its own, with no slash at its end. */
+function basePathOf(basePath: string | undefined): string {
+  if (basePath === undefined || basePath === "") return "";
+  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(basePath)) throw new Error(`basePath is a path such as /s/team-a: segments of letters, digits, ".", "_", "~" or "-", each after a slash, none at the end (got ${JSON.stringify(basePath)}).`);
+  return basePath;
+}
+
+/** A request to the core in process (a webhook to its own inbox), under the base the core is mounted at. */
+function mounted(request: Request, base: string): Request {
+  if (base === "") return request;
+  const url = new URL(request.url);
+  url.pathname = `${base}${url.pathname}`;
+  return new Request(url, request);
+}
 
 /** An admin operation with what it works with. */
 function bindAdmin(operationId: string, deps: AdminDeps): AdminOperation {
@@ -298,7 +331,7 @@ function subscribers(domain: Domain, options: IntakeOptions, onError: (error: un
   const { events, store, ids } = domain;
   const journal = new Journal(options.journalSize ?? DEFAULTS.journalSize, (value) => store.account.find("apiKey", "", value) !== undefined);
   const rateLimiter = createRateLimiter(options.rateLimit ?? (options.deterministic ? 0 : DEFAULTS.rateLimit), options.rateLimitWindowMs);
-  const faults = new Faults(options.faults ?? [], ids, bodyChecker("setFaults", "Fault rules"));
+  const faults = new Faults(options.faults ?? [], ids, bodyChecker("setFaults", "Fault rules"), options.dropsConnections ?? true);
   const feed = new EventFeed({ replay: options.liveEvents?.replay }, onError);
   const inbox = new Inbox(domain);
   const streamLimits = checkedLimits({ ...STREAM_DEFAULTS, ...definedOf(options.liveEvents ?? {}) });

@@ -34,9 +34,9 @@ async function loadBot(path: string): Promise<Bot> {
 /** The model bot the flags ask for (loaded only then); a replay file that cannot be read, say, is a usage error. */
 async function modelBot(options: ModelBotOptions | undefined): Promise<Bot | undefined> {
   if (!options) return undefined;
-  const [{ createModelBot }, { missingKey }] = await Promise.all([import("./model-bot/model-bot.js"), import("./model-bot/options.js")]);
+  const [{ createModelBot }, { missingKey }, { recordingFile }] = await Promise.all([import("./model-bot/model-bot.js"), import("./model-bot/options.js"), import("./adapters/recording-file.js")]);
   try {
-    const bot = createModelBot(options);
+    const bot = createModelBot(options, recordingFile);
     const warning = missingKey(options);
     if (warning) process.stderr.write(`intake-server: ${warning}\n`);
     return bot;
@@ -82,12 +82,12 @@ async function main() {
   const logFormat = args["log-format"] as LogFormat;
   const options: IntakeOptions = intakeOptionsOf(args);
   // The server's modules, the seed and the bot load only now: --help and usage errors answer at once.
-  const [{ createIntake }, { serve }, { openDataFile }, { sqlite }, { persist, NotSavedError }, demo, { welcomeText }] = await Promise.all([
+  const [{ createIntake }, { serve }, { openDataFile, persist }, { sqlite }, { NotSavedError }, demo, { welcomeText }] = await Promise.all([
     import("./app.js"),
     import("./adapters/node.js"),
     import("./adapters/data-file.js"),
     import("./adapters/sqlite.js"),
-    import("./adapters/write-through.js"),
+    import("./durable/write-through.js"),
     import("./admin/demo-seed.js"),
     import("./welcome.js"),
   ]);

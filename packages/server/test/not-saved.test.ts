@@ -323,6 +323,7 @@ describe("a commit that fails, beyond the requests", { timeout: 30_000 }, () => 
       write: (changes, meta) => file.write(changes, meta),
       replace: (snapshot) => file.replace(snapshot),
       refusal: (error) => file.refusal(error),
+      explain: (error) => file.explain(error),
       close: () => file.close(),
     });
     const { path, hooks, server } = await started({}, unreadable);

@@ -5,13 +5,14 @@
  * token) logs the tab out.
  */
 import { AdminApiError, createAdminClient, type AdminClient, type AdminComponents } from "@intake/server/admin-client";
+import { MOUNT } from "../router/mount.js";
 
 export type Schemas = AdminComponents["schemas"];
 export type Account = Schemas["Account"];
 export type Campaign = Schemas["Campaign"];
 export type Message = Schemas["Message"];
 
-export const ADMIN_BASE = "/__admin";
+export const ADMIN_BASE = `${MOUNT}/__admin`;
 const TOKEN_KEY = "intake.adminToken";
 
 /** The admin token for this tab. */

@@ -11,6 +11,7 @@ import { formValue, SelectField } from "../ui/fields.js";
 import { useAction, useLoad } from "../ui/load.js";
 import { ErrorNote, Loading, Page } from "../ui/page.js";
 import { Json, Link, Time } from "../ui/text.js";
+import { MOUNT } from "../router/mount.js";
 import type { PageProps } from "./shared.js";
 
 type InboxRequest = Schemas["InboxRequest"];
@@ -54,7 +55,7 @@ export function Inbox({ accountId, account }: PageProps) {
           <>
             <div class="card">
               <p>
-                A webhook receiver inside the server: requests to <span class="mono">{data.url}</span> (<span class="mono">{`${location.origin}${data.url}`}</span> from this machine) are kept here, the last {data.capacity}, and their
+                A webhook receiver inside the server: requests to <span class="mono">{data.url}</span> (<span class="mono">{`${location.origin}${MOUNT}${data.url}`}</span> from this machine) are kept here, the last {data.capacity}, and their
                 Standard Webhooks signature checked with this account's secret.
               </p>
               <InUse url={data.url} webhookUrl={account?.webhookUrl} />

@@ -3,8 +3,9 @@
  * account in the query (`?account=acc_…`), so every page has an address to reload or share.
  */
 import { useEffect, useState } from "preact/hooks";
+import { MOUNT } from "./mount.js";
 
-export const BASE = "/__dashboard";
+export const BASE = `${MOUNT}/__dashboard`;
 
 export interface Location {
   /** The path under the base, "/" for the login page: "/contacts/ct_1". */

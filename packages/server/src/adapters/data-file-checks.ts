@@ -8,15 +8,13 @@ import type Database from "better-sqlite3";
 import type { Snapshot } from "../domain/state.js";
 import { fieldPath } from "../shared/field-path.js";
 import { nonFinite, notFinite } from "../shared/finite.js";
-import { KINDS, KIND_NAMES, type KindName } from "../store/store.js";
+import { TABLES } from "../durable/sql-state.js";
+import { KIND_NAMES } from "../store/store.js";
 
 /** The layout of the tables; a file of another version is refused (PRAGMA user_version). */
 export const SCHEMA_VERSION = 1;
 /** PRAGMA application_id, "Intk": tells an Intake data file from another program's database. */
 export const APPLICATION_ID = 0x496e746b;
-
-/** The table of each kind of record, as the kind declares it (KINDS in store/store.ts). */
-export const TABLES = Object.fromEntries(KIND_NAMES.map((kind) => [kind, KINDS[kind].table])) as Record<KindName, string>;
 
 const SQLITE_HEADER = "SQLite format 3\0";
 

@@ -8,12 +8,13 @@ import { closeSync, existsSync, linkSync, openSync, renameSync, rmSync } from "n
 import type Database from "better-sqlite3";
 import { RecordRefused } from "../domain/records-check.js";
 import type { Snapshot } from "../domain/state.js";
-import { KINDS, KIND_NAMES, type KindName } from "../store/store.js";
-import { APPLICATION_ID, SCHEMA_VERSION, TABLES, checkPages, explain, isIntakeFile, kindOf, readJson, writable } from "./data-file-checks.js";
+import { TABLES, createTables, readState, replaceState, writeChanges, type Changes, type Meta, type SqlDatabase, type SqlValue } from "../durable/sql-state.js";
+import { writeThrough, type Persisted, type StateStore } from "../durable/write-through.js";
+import { APPLICATION_ID, SCHEMA_VERSION, checkPages, explain, isIntakeFile, kindOf, readJson, writable } from "./data-file-checks.js";
 import { claimDataFile, type DataFileClaim } from "./data-file-lock.js";
 import { sqlite } from "./sqlite.js";
 
-export { APPLICATION_ID, SCHEMA_VERSION, TABLES, explain };
+export { APPLICATION_ID, SCHEMA_VERSION, TABLES, explain, type Changes, type Meta };
 
 /**
  * SQLite's `synchronous`: "full" flushes every commit to the disk (it survives a crash of the
@@ -22,35 +23,21 @@ export { APPLICATION_ID, SCHEMA_VERSION, TABLES, explain };
 export type Durability = "full" | "normal";
 export const DURABILITIES: readonly Durability[] = ["full", "normal"];
 
-/** Changed records by kind and id; undefined for one removed. */
-export type Changes = Map<KindName, Map<string, object | undefined>>;
-
-/** The state beside the records: the clock and the id sequence. */
-export type Meta = Pick<Snapshot, "clock" | "ids">;
-
-export interface DataFile {
+export interface DataFile extends StateStore {
   readonly path: string;
   /**
    * "sqlite": an Intake data file; "new": none yet (no file, an empty one), which persist()
    * creates; "json": an `intake-snapshot/1` file, which persist() turns into a database.
    */
   readonly kind: "new" | "sqlite" | "json";
-  /** Reads the whole state it holds (undefined when new); nothing of it is kept here. */
-  read(): Snapshot | undefined;
   /** Creates the database anew holding this state (a new file, an imported one); returns where the JSON was kept. */
   create(snapshot: Snapshot): string | undefined;
-  /** Writes these changes in one transaction. */
-  write(changes: Changes, meta: Meta): void;
-  /** Replaces everything it holds with this state, in one transaction. */
-  replace(snapshot: Snapshot): void;
   /**
    * The line that refuses the file for a record of the state read (an error of loadSnapshot's
    * check: domain/records-check.ts), naming the file, where the record is and what to do;
    * undefined for any other error.
    */
   refusal(error: unknown): string | undefined;
-  /** Closes the database and gives the file up. */
-  close(): void;
 }
 
 /**
@@ -101,10 +88,10 @@ export function openDataFile(path: string, options: { durability?: Durability } 
 function dataFile(path: string, durability: Durability, claim: DataFileClaim, opened: DataFile["kind"], database: Database.Database | undefined): DataFile {
   let kind = opened;
   let db = database;
-  let statements: ReturnType<typeof prepare> | undefined = db && prepare(db);
+  let sql: SqlDatabase | undefined = db && sqlDatabase(db);
   const using = () => {
-    if (!db || !statements) throw new Error(`${path} has no database yet: persist() creates it.`);
-    return { db, statements };
+    if (!sql) throw new Error(`${path} has no database yet: persist() creates it.`);
+    return sql;
   };
   return {
     path,
@@ -113,7 +100,7 @@ function dataFile(path: string, durability: Durability, claim: DataFileClaim, op
     },
     read() {
       if (kind === "json") return readJson(path);
-      return db ? readState(path, db) : undefined;
+      return sql ? readFile(path, sql) : undefined;
     },
     create(snapshot) {
       // Built beside the file and renamed over it: a crash leaves the old file or the whole new one.
@@ -127,10 +114,11 @@ function dataFile(path: string, durability: Durability, claim: DataFileClaim, op
         closeSync(openSync(building, "wx", 0o600));
         const fresh = open(building, durability);
         try {
-          fresh.exec(SCHEMA);
+          const tables = sqlDatabase(fresh);
+          createTables(tables);
           fresh.pragma(`application_id = ${APPLICATION_ID}`);
           fresh.pragma(`user_version = ${SCHEMA_VERSION}`);
-          replaceAll(fresh, prepare(fresh), snapshot);
+          replaceState(tables, snapshot);
         } finally {
           fresh.close();
         }
@@ -144,27 +132,17 @@ function dataFile(path: string, durability: Durability, claim: DataFileClaim, op
         throw error;
       }
       db = open(path, durability);
-      statements = prepare(db);
+      sql = sqlDatabase(db);
       kind = "sqlite";
       return kept;
     },
     write(changes, meta) {
-      const { db, statements } = using();
-      db.transaction(() => {
-        for (const [table, records] of changes) {
-          const { upsert, remove } = statements.tables[table];
-          for (const [id, record] of records) {
-            if (record) upsert.run(id, JSON.stringify(record));
-            else remove.run(id);
-          }
-        }
-        writeMeta(statements, meta);
-      })();
+      writeChanges(using(), changes, meta);
     },
     replace(snapshot) {
-      const { db, statements } = using();
-      replaceAll(db, statements, snapshot);
+      replaceState(using(), snapshot);
     },
+    explain: (error) => explain(path, error),
     refusal(error) {
       if (!(error instanceof RecordRefused)) return undefined;
       if (kind === "json") return `${path} holds a record this server cannot load: ${error.problem} Correct it, or give --data-file another file.`;
@@ -173,6 +151,7 @@ function dataFile(path: string, durability: Durability, claim: DataFileClaim, op
     close() {
       db?.close();
       db = undefined;
+      sql = undefined;
       claim.release();
     },
   };
@@ -183,46 +162,19 @@ function refusedRow(path: string, table: string, id: string, problem: string): s
   return `${path} holds a record this server cannot load, the row ${id} of ${table}: ${problem} Fix or delete that row (sqlite3 ${path}), or restore the file from a copy.`;
 }
 
-const SCHEMA = [
-  "CREATE TABLE intake_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-  ...KIND_NAMES.map((table) => `CREATE TABLE ${TABLES[table]} (id TEXT PRIMARY KEY, record TEXT NOT NULL)`),
-].join(";\n");
-
-function prepare(db: Database.Database) {
-  const tables = {} as Record<KindName, { upsert: Database.Statement; remove: Database.Statement; insert: Database.Statement; clear: Database.Statement }>;
-  for (const table of KIND_NAMES) {
-    const name = TABLES[table];
-    tables[table] = {
-      // An update keeps its row (and so its place: rows load in the order they were made), but a
-      // record of a kind kept in the order written (idempotency records) moves to the end, as the
-      // store's table does.
-      upsert:
-        (KINDS[table] as { order?: string }).order === "written"
-          ? db.prepare(`INSERT OR REPLACE INTO ${name} (id, record) VALUES (?, ?)`)
-          : db.prepare(`INSERT INTO ${name} (id, record) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET record = excluded.record`),
-      remove: db.prepare(`DELETE FROM ${name} WHERE id = ?`),
-      insert: db.prepare(`INSERT INTO ${name} (id, record) VALUES (?, ?)`),
-      clear: db.prepare(`DELETE FROM ${name}`),
-    };
-  }
-  return { tables, meta: db.prepare("INSERT OR REPLACE INTO intake_meta (key, value) VALUES (?, ?)") };
-}
-
-function writeMeta(statements: ReturnType<typeof prepare>, meta: Meta) {
-  statements.meta.run("clock", JSON.stringify(meta.clock));
-  statements.meta.run("ids", JSON.stringify(meta.ids ?? null));
-}
-
-function replaceAll(db: Database.Database, statements: ReturnType<typeof prepare>, snapshot: Snapshot) {
-  const records = snapshot.records as unknown as Partial<Record<KindName, Array<{ id: string }>>>;
-  db.transaction(() => {
-    for (const table of KIND_NAMES) {
-      const { clear, insert } = statements.tables[table];
-      clear.run();
-      for (const record of records[table] ?? []) insert.run(record.id, JSON.stringify(record));
-    }
-    writeMeta(statements, snapshot);
-  })();
+/** better-sqlite3's database as the tables' SQL, each statement prepared once. */
+function sqlDatabase(db: Database.Database): SqlDatabase {
+  const statements = new Map<string, Database.Statement>();
+  const prepared = (sql: string) => {
+    let statement = statements.get(sql);
+    if (!statement) statements.set(sql, (statement = db.prepare(sql)));
+    return statement;
+  };
+  return {
+    run: (sql, ...params) => void prepared(sql).run(...params),
+    rows: (sql, ...params) => prepared(sql).raw().iterate(...params) as Iterable<SqlValue[]>,
+    transaction: (write) => db.transaction(write)(),
+  };
 }
 
 /**
@@ -268,44 +220,18 @@ function removeDatabase(path: string) {
   for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) rmSync(file, { force: true });
 }
 
-/** Reads the whole state: every table's rows, in the order they were made. */
-function readState(path: string, db: Database.Database): Snapshot {
+/** Reads the whole state the file holds, its errors in words that say what to do. */
+function readFile(path: string, sql: SqlDatabase): Snapshot {
   try {
-    const meta = new Map(db.prepare("SELECT key, value FROM intake_meta").raw().all() as Array<[string, string]>);
-    const records: Record<string, object[]> = {};
-    for (const table of KIND_NAMES) {
-      const rows: object[] = (records[table] = []);
-      for (const [id, text] of db.prepare(`SELECT id, record FROM ${TABLES[table]} ORDER BY rowid`).raw().iterate() as Iterable<[string, string]>) {
-        rows.push(parseRow(path, TABLES[table], id, text));
-      }
-    }
-    const clock = JSON.parse(meta.get("clock") ?? "null") as Snapshot["clock"] | null;
-    return {
-      format: "intake-snapshot/1",
-      savedAt: clock?.now ?? new Date().toISOString(),
-      clock: clock ?? { mode: "real", now: new Date().toISOString() },
-      ids: JSON.parse(meta.get("ids") ?? "null") as Snapshot["ids"],
-      records: records as unknown as Snapshot["records"],
-    };
+    return readState(sql, (table, id, problem, damaged) =>
+      damaged
+        ? new Error(`${path} is damaged: the row ${id} of ${table} is not JSON. Fix or delete that row (sqlite3 ${path}), or restore the file from a copy.`)
+        : new Error(refusedRow(path, table, id, problem)),
+    );
   } catch (error) {
     if ((error as { code?: unknown }).code === undefined) throw error;
     throw new Error(explain(path, error), { cause: error });
   }
-}
-
-/** A row's record, which must be a JSON object of the row's id (the record's own checks come as it is loaded). */
-function parseRow(path: string, table: string, id: string, text: string): object {
-  let record: unknown;
-  try {
-    record = JSON.parse(text);
-  } catch {
-    throw new Error(`${path} is damaged: the row ${id} of ${table} is not JSON. Fix or delete that row (sqlite3 ${path}), or restore the file from a copy.`);
-  }
-  if (typeof record !== "object" || record === null || Array.isArray(record)) throw new Error(refusedRow(path, table, id, "it is not a JSON object."));
-  // Written back under the record's id, it would become a second row of that id.
-  const own = (record as { id?: unknown }).id;
-  if (own !== id) throw new Error(refusedRow(path, table, id, `its record's id is ${own === undefined ? "missing" : JSON.stringify(own)}, not the row's.`));
-  return record;
 }
 
 /** Keeps an imported JSON file beside the database that replaces it: nothing is lost. */
@@ -314,4 +240,33 @@ function keepJson(path: string): string {
   for (let n = 2; existsSync(kept); n++) kept = `${path}.snapshot-${n}.json`;
   linkSync(path, kept);
   return kept;
+}
+
+export interface Persistence {
+  /** Where an imported intake-snapshot/1 JSON file was kept, if one was. */
+  readonly keptJson: string | undefined;
+  /** Commits what changed now rather than at the end of the turn. */
+  flush(): void;
+  /** Commits what is left, closes the file and gives it up; throws if something could not be saved. */
+  stop(): void;
+}
+
+/**
+ * Keeps the data file in step with the service from now on (durable/write-through.ts). A new
+ * file, or a JSON file being imported, first gets the whole current state. Call it in the turn
+ * `createIntake` ran in, before any `await`.
+ */
+export function persist(intake: Persisted, file: DataFile): Persistence {
+  let keptJson: string | undefined;
+  if (file.kind !== "sqlite") {
+    try {
+      keptJson = file.create(intake.snapshot());
+    } catch (error) {
+      file.close();
+      // Errors of SQLite's and Node's carry a code; one without is already explained.
+      if ((error as { code?: unknown }).code === undefined) throw error;
+      throw new Error(explain(file.path, error), { cause: error });
+    }
+  }
+  return { keptJson, ...writeThrough(intake, file) };
 }

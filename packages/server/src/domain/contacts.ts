@@ -3,6 +3,7 @@
  * custom-channel sender (the same fromId is always the same contact), by a seed or an import; the
  * bot paused for one after a hand-off; the campaign a conversation belongs to.
  */
+import { roomFor } from "./capacity.js";
 import type { components } from "../generated/admin.js";
 import type { AccountRecord, ContactRecord } from "../store/models.js";
 import { publish, timestamp, writable, type Domain } from "./domain.js";
@@ -25,6 +26,7 @@ export interface ContactFields {
 
 /** A new contact; `id` only where the caller chooses it (a seed, an import). */
 export function createContact(domain: Domain, owner: AccountRecord, fields: ContactFields, id?: string): ContactRecord {
+  roomFor(domain, "contacts");
   const contact = writable(domain).contact.insert({
     id: id ?? domain.ids.id("ct_"),
     accountId: owner.id,

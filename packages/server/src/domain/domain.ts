@@ -18,6 +18,13 @@ export interface Limits {
   maxAccountMediaBytes: number;
   /** How long an Idempotency-Key is remembered. */
   idempotencyTtlMs: number;
+  /** Most contacts, and most messages, the state holds (a hosted sandbox's capacity); see domain/capacity.ts. */
+  capacity: Capacity;
+}
+
+export interface Capacity {
+  contacts: number;
+  messages: number;
 }
 
 export interface Rules {

@@ -154,7 +154,7 @@ function textMatches(type: string, bytes: Uint8Array): boolean {
 function isText(bytes: Uint8Array): boolean {
   if (bytes.includes(0)) return false;
   try {
-    new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
     return true;
   } catch {
     return false;

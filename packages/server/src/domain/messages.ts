@@ -8,6 +8,7 @@ import type { BotOutcome } from "../events/events.js";
 import { exactSize } from "../shared/byte-size.js";
 import { HttpError, badRequest, notFound } from "../shared/errors.js";
 import type { AccountRecord, ContactRecord, MessageRecord } from "../store/models.js";
+import { roomFor } from "./capacity.js";
 import { contactForSender, updateContact } from "./contacts.js";
 import { ownedBy, publish, timestamp, writable, type Domain } from "./domain.js";
 import { checkMedia } from "./media.js";
@@ -76,6 +77,7 @@ function requireCampaign(domain: Domain, owner: AccountRecord, campaignId: strin
 /** POST /send_custom_channel_message: the customer's own system sent it; it is recorded as sent. */
 export function sendMessage(domain: Domain, owner: AccountRecord, data: Schemas["SendCustomChannelMessageInput"]["customData"]): { message: MessageRecord; contact: ContactRecord } {
   requireCampaign(domain, owner, data.campaignId);
+  roomFor(domain, "messages");
   const contact = contactForSender(domain, owner, data.fromId, data.customChannel, data);
   // The campaign the customer's system wrote for is the conversation's: the contact's answers go
   // to its bot, as they do to the campaign whose funnel reached the contact.
@@ -130,6 +132,8 @@ export async function receiveMessage(
     // cannot both take the last of the account's allowance.
     checkAccountMedia(domain, owner, size, origin.at);
   }
+  // Before anything is written: a message refused leaves no contact behind.
+  roomFor(domain, "messages");
   const contact = contactForSender(domain, owner, data.fromId, data.channel ?? null, data);
   const message = storeInbound(domain, contact, {
     channel: data.channel ?? "custom",

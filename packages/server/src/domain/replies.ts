@@ -4,6 +4,7 @@
  * (messaging app, SMS, ...) charged and recorded as sent there, with no webhook, as the opening
  * messages are; a hand-off raises a team alert and pauses the bot for the contact.
  */
+import { roomFor } from "./capacity.js";
 import type { AccountRecord, AlertRecord, CampaignRecord, ContactRecord, MessageRecord } from "../store/models.js";
 import { ownedBy, publish, timestamp, writable, type Domain } from "./domain.js";
 import { settingsOf } from "./campaigns.js";
@@ -61,6 +62,7 @@ export function replyOnChannel(domain: Domain, account: AccountRecord, contact: 
  * it (a first message costs a credit).
  */
 export function humanReply(domain: Domain, account: AccountRecord, contact: ContactRecord, body: string): MessageRecord {
+  roomFor(domain, "messages");
   const unpaid = () => conflict(`Account ${account.id} has no credits for a first message to this contact.`);
   if (contact.fromId) {
     const sent = reply(domain, account, contact, body, "human", contact.customChannel ?? "custom", contact.campaignId);

@@ -9,6 +9,7 @@
  * (sids are the custom channel's), and the bot answers on that channel with no webhook
  * (replies.ts). Either way its source is `simulated`.
  */
+import { roomFor } from "./capacity.js";
 import type { components } from "../generated/admin.js";
 import type { AccountRecord, ContactRecord, MessageRecord } from "../store/models.js";
 import type { Domain } from "./domain.js";
@@ -52,6 +53,7 @@ export async function simulateInbound(domain: Domain, account: AccountRecord, co
     // Nothing awaited between this and the store: see receiveMessage.
     checkAccountMedia(domain, account, size, AT);
   }
+  roomFor(domain, "messages");
   return storeInbound(domain, contact, {
     channel,
     messageSid: null,

@@ -1,21 +1,44 @@
 /**
- * Writes the state's changes through to the data file: a subscriber of the event stream, it
- * collects the changes each event carries and commits one event-loop turn's in one transaction
- * at the end of the turn; the answers (and webhooks) that stem from them wait for that commit. A
- * crash loses nothing that was answered, and a write costs what it changed, however large the state.
+ * Writes the state's changes through to where it is kept: a subscriber of the event stream, it
+ * collects the changes each event carries and commits them in one transaction, before the answers
+ * (and webhooks) that stem from them leave. A crash loses nothing that was answered, and a write
+ * costs what it changed, however large the state. Two holders, two timings:
  *
- * A commit that fails (a full disk, another program's write lock) leaves the file as it was, and
- * the state in memory is put back to it: every change of that turn, the requests' and the
- * engine's, is undone, and the answers waiting for it are 503 `NOT_SAVED`, which means nothing
+ * | Holder | Commit | Before an answer leaves |
+ * |---|---|---|
+ * | a data file (`--data-file`, better-sqlite3) | once a turn, at its end | it waits here for the commit, which is durable when it returns |
+ * | a hosted sandbox (a Durable Object's SQL storage) | at once, in the turn of the change | the platform holds it until the commit is durable (the object's output gate) |
+ *
+ * A data file's commit that fails (a full disk, another program's write lock) leaves the file as
+ * it was, and the state in memory is put back to it: every change of that turn, the requests' and
+ * the engine's, is undone, and the answers waiting for it are 503 `NOT_SAVED`, which means nothing
  * happened, so a retry makes the change once. No webhook went out for an undone change (webhooks
  * wait for the commit too). Until a commit works again, the engine runs nothing (it would redo its
- * work only to lose it again) and commits are tried once a second.
+ * work only to lose it again) and commits are tried once a second. A sandbox's commit that fails
+ * is given to `abandon`: its answers are already on their way, so the object resets itself
+ * (none of them leaves, and its memory goes back to its storage).
  */
 import type { Snapshot } from "../domain/state.js";
 import type { DomainEvent, Envelope } from "../events/events.js";
 import type { EventSource } from "../events/stream.js";
 import { HttpError } from "../shared/errors.js";
-import { explain, type Changes, type DataFile, type Meta } from "./data-file.js";
+import type { Changes, Meta } from "./sql-state.js";
+
+/** Where the state is kept: the SQL tables of a data file or of a sandbox's storage. */
+export interface StateStore {
+  /** What it is called in messages: the data file's path, "the sandbox's storage". */
+  readonly path: string;
+  /** The whole state it holds (undefined when there is none yet). */
+  read(): Snapshot | undefined;
+  /** Writes these changes in one transaction. */
+  write(changes: Changes, meta: Meta): void;
+  /** Replaces everything it holds with this state, in one transaction. */
+  replace(snapshot: Snapshot): void;
+  /** Why a write failed, in words that say what to do (a full disk, a lock). */
+  explain(error: unknown): string;
+  /** Closes it. */
+  close(): void;
+}
 
 /** What persistence needs of the service (an Intake has it). */
 export interface Persisted {
@@ -31,14 +54,22 @@ export interface Persisted {
   reportError(error: unknown): void;
 }
 
-export interface Persistence {
-  /** Where an imported intake-snapshot/1 JSON file was kept, if one was. */
-  readonly keptJson: string | undefined;
+/** The write-through, once started. */
+export interface WriteThrough {
   /** Commits what changed now rather than at the end of the turn. */
   flush(): void;
-  /** Commits what is left, closes the file and gives it up; throws if something could not be saved. */
+  /** Commits what is left and closes the store; throws if something could not be saved. */
   stop(): void;
 }
+
+/** When commits happen (the table at the top of this file). */
+export type WriteThroughOptions =
+  | { commit: "end-of-turn" }
+  | {
+      commit: "at-once";
+      /** A commit failed: the answers it would confirm are on their way, so the holder must stop them (a Durable Object resets itself). */
+      abandon(error: NotSavedError): void;
+    };
 
 /** A commit that failed (a full disk, a lock another program holds): its message says why, and what to do. */
 export class NotSavedError extends Error {
@@ -49,33 +80,21 @@ export class NotSavedError extends Error {
 const RETRY_MS = 1000;
 
 /**
- * Keeps the data file in step with the service from now on. A new file, or a JSON file being
- * imported, first gets the whole current state. Call it in the turn `createIntake` ran in, before
- * any `await`: stored jobs already due start on the next microtask, and a change made before this
- * listens would never be saved.
+ * Keeps the store in step with the service from now on (a new store must hold the current state
+ * already). Call it in the turn `createIntake` ran in, before any `await`: stored jobs already due
+ * start on the next microtask, and a change made before this listens would never be saved.
  */
-export function persist(intake: Persisted, file: DataFile): Persistence {
-  let keptJson: string | undefined;
-  if (file.kind !== "sqlite") {
-    try {
-      keptJson = file.create(intake.snapshot());
-    } catch (error) {
-      file.close();
-      // Errors of SQLite's and Node's carry a code; one without is already explained.
-      if ((error as { code?: unknown }).code === undefined) throw error;
-      throw new Error(explain(file.path, error), { cause: error });
-    }
-  }
-  const through = new WriteThrough(intake, file);
-  return { keptJson, flush: () => through.flush(), stop: () => through.stop() };
+export function writeThrough(intake: Persisted, store: StateStore, options: WriteThroughOptions = { commit: "end-of-turn" }): WriteThrough {
+  const through = new Committer(intake, store, options);
+  return { flush: () => through.flush(), stop: () => through.stop() };
 }
 
-class WriteThrough {
+class Committer {
   private changes: Changes = new Map();
   /** A load or a reset replaced the whole state: it is written whole. */
   private everything = false;
   private dirty = false;
-  private scheduled: ReturnType<typeof setImmediate> | undefined;
+  private scheduled: { cancel(): void } | undefined;
   private waiting: Deferred | undefined;
   /**
    * The last commit failed (reported once, until one works): commits are tried on the retry timer,
@@ -94,15 +113,20 @@ class WriteThrough {
 
   constructor(
     private readonly intake: Persisted,
-    private readonly file: DataFile,
+    private readonly file: StateStore,
+    private readonly options: WriteThroughOptions,
   ) {
     this.unsubscribe = intake.events.subscribe((event, envelope) => this.heard(event, envelope));
-    // Answers wait for everything changed so far: at the end of this turn, or, while commits fail, the next try.
-    this.releaseHold = intake.holdAnswers(() => {
-      if (!this.dirty) return undefined;
-      this.schedule();
-      return (this.waiting ??= deferred()).promise;
-    });
+    // Answers wait for everything changed so far: at the end of this turn, or, while commits fail,
+    // the next try. Committed at once, nothing is left to wait for here.
+    this.releaseHold =
+      options.commit === "at-once"
+        ? () => {}
+        : intake.holdAnswers(() => {
+            if (!this.dirty) return undefined;
+            this.schedule();
+            return (this.waiting ??= deferred()).promise;
+          });
   }
 
   private heard(event: DomainEvent, envelope: Envelope) {
@@ -125,9 +149,21 @@ class WriteThrough {
     this.schedule();
   }
 
-  /** At the end of this turn; while commits fail, the retry timer is set already. */
+  /**
+   * At the end of this turn; while commits fail, the retry timer is set already. At once: after
+   * the changes of the operation under way (a microtask), which is before anything it answers or
+   * sends can leave.
+   */
   private schedule() {
-    if (!this.failing) this.scheduled ??= setImmediate(() => this.commit());
+    if (this.failing || this.scheduled) return;
+    if (this.options.commit === "at-once") {
+      let cancelled = false;
+      queueMicrotask(() => cancelled || this.commit());
+      this.scheduled = { cancel: () => (cancelled = true) };
+    } else {
+      const immediate = setImmediate(() => this.commit());
+      this.scheduled = { cancel: () => clearImmediate(immediate) };
+    }
   }
 
   private write() {
@@ -136,7 +172,7 @@ class WriteThrough {
   }
 
   flush() {
-    if (this.scheduled) clearImmediate(this.scheduled);
+    this.scheduled?.cancel();
     this.commit();
   }
 
@@ -167,7 +203,8 @@ class WriteThrough {
 
   /** The file kept its last commit: the state goes back to it, and the waiting answers say nothing happened. */
   private failed(error: unknown, waiters: Deferred | undefined) {
-    if (!this.failing) this.intake.reportError(new NotSavedError(`${explain(this.file.path, error)} ${UNDONE}`, { cause: error }));
+    if (this.options.commit === "at-once") return this.options.abandon(new NotSavedError(`${this.file.explain(error)} ${ABANDONED}`, { cause: error }));
+    if (!this.failing) this.intake.reportError(new NotSavedError(`${this.file.explain(error)} ${UNDONE}`, { cause: error }));
     this.failing = true;
     this.retry = setTimeout(() => this.commit(), RETRY_MS);
     this.retry.unref();
@@ -178,7 +215,7 @@ class WriteThrough {
         return waiters?.reject(notSaved());
       } catch (undoError) {
         this.keeping = true;
-        this.intake.reportError(new NotSavedError(`${whyNot(this.file.path, undoError).replace(/\.?$/, ".")} ${KEPT}`, { cause: undoError }));
+        this.intake.reportError(new NotSavedError(`${whyNot(this.file, undoError).replace(/\.?$/, ".")} ${KEPT}`, { cause: undoError }));
       }
     }
     waiters?.reject(notUndone());
@@ -210,14 +247,14 @@ class WriteThrough {
   stop() {
     this.unsubscribe();
     this.releaseHold();
-    if (this.scheduled) clearImmediate(this.scheduled);
+    this.scheduled?.cancel();
     clearTimeout(this.retry);
     // The last commit is not undone if it fails: nothing runs after it, and the file is what a restart reads.
     try {
       if (this.dirty) this.write();
     } catch (error) {
       this.waiting?.reject(notSaved());
-      throw new Error(`The last changes could not be saved to ${this.file.path}: ${explain(this.file.path, error)}`, { cause: error });
+      throw new Error(`The last changes could not be saved to ${this.file.path}: ${this.file.explain(error)}`, { cause: error });
     } finally {
       this.file.close();
     }
@@ -226,12 +263,13 @@ class WriteThrough {
 }
 
 /** Why: SQLite's and Node's errors (they carry a code) explained; any other already says it. */
-function whyNot(path: string, error: unknown): string {
-  return (error as { code?: unknown }).code === undefined ? (error as Error).message : explain(path, error);
+function whyNot(file: StateStore, error: unknown): string {
+  return (error as { code?: unknown }).code === undefined ? (error as Error).message : file.explain(error);
 }
 
 /** What the log says after a commit failed. */
 const UNDONE = "Changes are undone, and answered 503 NOT_SAVED, until a save works again (tried each second).";
+const ABANDONED = "The answers it would have confirmed are not given: the sandbox starts again from what its storage holds.";
 const KEPT = "The changes that could not be saved could not be undone either: they are kept in memory and saved once that works.";
 
 /** 503 NOT_SAVED: nothing of the request was saved or applied (its changes were undone), so it may be sent again. */

@@ -13,9 +13,6 @@ import { postWebhook, type FetchLike } from "./webhook-post.js";
 
 type TestWebhookResult = components["schemas"]["TestWebhookResult"];
 
-/** Never aborted: a test webhook ends by its answer or its timeout. */
-const NO_STOP = new AbortController().signal;
-
 export async function sendTestWebhook(domain: Domain, fetch: FetchLike, account: AccountRecord, timeoutMs: number): Promise<TestWebhookResult> {
   const url = account.webhookUrl;
   const settings = `PATCH /__admin/accounts/${account.id} with a webhookUrl (${inboxUrl(account.id)} is this server's own inbox for it), or at /__dashboard/settings?account=${account.id}`;
@@ -32,7 +29,10 @@ export async function sendTestWebhook(domain: Domain, fetch: FetchLike, account:
     channel: "custom",
     test: true,
   };
-  const posted = await postWebhook(fetch, { url, secret: account.webhookSecret, webhookId, payload: JSON.stringify(payload) }, timeoutMs, NO_STOP);
+  // Never aborted: a test webhook ends by its answer or its timeout. Made per call: Workers refuse
+  // an AbortController made as a module loads.
+  const neverStopped = new AbortController().signal;
+  const posted = await postWebhook(fetch, { url, secret: account.webhookSecret, webhookId, payload: JSON.stringify(payload) }, timeoutMs, neverStopped);
   const ok = posted.status !== null && posted.status >= 200 && posted.status < 300;
   return { url, webhookId, payload, status: posted.status, ok, durationMs: posted.durationMs, error: posted.error };
 }

@@ -34,6 +34,10 @@ export type RouteMatch =
 export interface Context {
   readonly request: ApiRequest;
   readonly url: URL;
+  /** Where the service is mounted: "" at the origin's root, `/s/<name>` for a hosted sandbox. */
+  readonly base: string;
+  /** The URL's path under the base: what routes the request. */
+  readonly path: string;
   /** When it arrived, on the server's clock. */
   readonly started: number;
   /** When it arrived, to measure how long it took in real milliseconds (shared/elapsed.ts). */

@@ -55,17 +55,20 @@ export const secureDashboard: Step = function secureDashboard(context, next) {
 /** Answers the file the path names (`files()`: the adapter's, or none). */
 export function serveDashboard(files: () => DashboardFiles | undefined): Step<Routed> {
   return async function serveDashboardFile(context) {
-    const { url, request, headers } = context;
-    if (url.pathname === BASES.dashboard) return { status: 308, headers: Object.assign(headers, { location: `${BASES.dashboard}/${url.search}` }), body: null };
+    const { url, request, headers, base } = context;
+    const home = `${base}${BASES.dashboard}/`;
+    if (context.path === BASES.dashboard) return { status: 308, headers: Object.assign(headers, { location: `${home}${url.search}` }), body: null };
     // A browser at the server's root: the dashboard is what there is to see.
-    if (context.route.operationId === "dashboardRoot") return { status: 302, headers: Object.assign(headers, { location: `${BASES.dashboard}/` }), body: null };
+    if (context.route.operationId === "dashboardRoot") return { status: 302, headers: Object.assign(headers, { location: home }), body: null };
     const source = files();
     if (!source) throw new HttpError(404, "NOT_FOUND", NOT_SERVED);
     const name = context.params.file ?? "";
     const asset = ASSET.exec(name);
     if (name.startsWith("assets/") && !asset) throw new HttpError(404, "NOT_FOUND", `No dashboard file ${name}.`);
-    const body = await source.read(asset ? name : "index.html");
-    if (body === undefined) throw new HttpError(404, "NOT_FOUND", asset ? `No dashboard file ${name}.` : NOT_SERVED);
+    const file = await source.read(asset ? name : "index.html");
+    if (file === undefined) throw new HttpError(404, "NOT_FOUND", asset ? `No dashboard file ${name}.` : NOT_SERVED);
+    // The page names its files under /__dashboard/: under a base, that is where they are.
+    const body = asset || base === "" ? file : file.replaceAll(`"${BASES.dashboard}/`, `"${home}`);
     Object.assign(headers, {
       "content-type": TYPES[asset?.[1] ?? "html"] ?? "application/octet-stream",
       // Asset names carry a hash of their content; the page names the current ones.

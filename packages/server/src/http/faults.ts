@@ -32,6 +32,8 @@ export class Faults {
     private readonly initial: FaultRuleInput[],
     private readonly ids: IdSource,
     private readonly check: (inputs: unknown) => void,
+    /** Whether the adapter can close a connection without an answer (a Cloudflare Worker cannot). */
+    private readonly canDrop = true,
   ) {
     this.set(initial);
   }
@@ -41,6 +43,10 @@ export class Faults {
     this.check(inputs);
     const idle = inputs.findIndex((input) => input.latencyMs === undefined && input.status === undefined && !input.drop);
     if (idle !== -1) throw new HttpError(400, "VALIDATION_ERROR", `Fault rule ${idle} does nothing: give it latencyMs, status or drop.`);
+    const dropping = inputs.findIndex((input) => input.drop);
+    if (dropping !== -1 && !this.canDrop) {
+      throw new HttpError(400, "VALIDATION_ERROR", `Fault rule ${dropping} drops the connection, which this server cannot do (a Cloudflare Worker always answers): give it a status (502, 503) or latencyMs instead.`);
+    }
     this.rules = inputs.map((input) => ({
       id: this.ids.id("flt_"),
       operationId: input.operationId ?? "*",

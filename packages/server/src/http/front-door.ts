@@ -29,7 +29,7 @@ import { injectFaults, type Faults } from "./faults.js";
 import { holdAnswer, recordRequest, type AnswerHold } from "./answered.js";
 import { INBOX_ROUTES, receiveAtInbox } from "./inbox.js";
 import type { Inbox } from "../inbox/inbox.js";
-import { BASES, createRouter, DASHBOARD_ROUTES, requireRoute, routesOf } from "./routes.js";
+import { BASES, createRouter, DASHBOARD_ROUTES, requireRoute, routesOf, type Router } from "./routes.js";
 import { validateRequest } from "./input.js";
 import { compileApiValidators, type OperationValidator } from "./validation.js";
 
@@ -57,6 +57,8 @@ export interface FrontDoorOptions {
   faults: Faults;
   maxBodyBytes: number;
   trustForwardedProto: boolean;
+  /** Where the service is mounted ("" at the root): every path is under it. */
+  base: string;
   /** Numbers each request of a part of the service (X-Request-Id, and the journal's id). */
   requestId: (area: Area) => string;
   /** What answers wait for (the data file's commit). */
@@ -77,7 +79,7 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
   const { domain, onError } = options;
   const { store, events, clock } = domain;
   const now = () => clock.now();
-  const router = createRouter({ api: [...routesOf(document, "api"), ...CONTRACT_ROUTES], admin: routesOf(options.admin.document, "admin"), dashboard: DASHBOARD_ROUTES, inbox: INBOX_ROUTES });
+  const router = serviceRouter(options.admin.document);
   const apiValidators = compileApiValidators(document);
   const version = () => store.version;
 
@@ -129,10 +131,14 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
       .compose(ends),
   };
 
+  const { base } = options;
+  const under = (pathname: string) => pathUnder(base, pathname);
+
   return {
     async handle(request) {
       const html = request.headers.get("accept")?.includes("text/html") === true;
-      const { area, match } = router.match(request.method, request.url.pathname, request.refusal !== undefined, html);
+      const path = under(request.url.pathname);
+      const { area, match } = router.match(request.method, path, request.refusal !== undefined, html);
       const requestId = options.requestId(area);
       const headers: Record<string, string> = { "x-request-id": requestId };
       const shape = shapeOf(area, match);
@@ -140,7 +146,7 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
         const timer = startTimer();
         const started = now();
         headers.date = new Date(started).toUTCString();
-        return await chains[area]({ request, url: request.url, started, timer, requestId, headers, area, match, shape });
+        return await chains[area]({ request, url: request.url, base, path, started, timer, requestId, headers, area, match, shape });
       } catch (error) {
         // Only reached when the clock failed: every step's error is its chain's answer.
         onError(error);
@@ -148,11 +154,32 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
       }
     },
     failed(method, pathname, refusal) {
-      const { area, match } = router.match(method, pathname, refusal !== undefined);
+      const { area, match } = router.match(method, under(pathname), refusal !== undefined);
       const error = refusal ? new HttpError(refusal.status ?? 400, refusal.code, refusal.message) : internalError();
       return errorResponse(shapeOf(area, match), error, {});
     },
   };
+}
+
+/** The one route table: /v1 and the contract's own document, /__admin from its contract, the dashboard's files, the inbox. */
+export function serviceRouter(adminDocument: OpenApiDocument): Router {
+  return createRouter({ api: [...routesOf(document, "api"), ...CONTRACT_ROUTES], admin: routesOf(adminDocument, "admin"), dashboard: DASHBOARD_ROUTES, inbox: INBOX_ROUTES });
+}
+
+/** The path under the base the service is mounted at; a path outside it is none of the service's, routed as one no area has. */
+function pathUnder(base: string, pathname: string): string {
+  if (base === "") return pathname;
+  if (pathname === base) return "/";
+  return pathname.startsWith(`${base}/`) ? pathname.slice(base.length) : "//";
+}
+
+/**
+ * An error answered in the shape of the route a request names, where no service can answer it (a
+ * host with no sandbox of that name, or one whose sandbox reset while answering).
+ */
+export function errorAt(router: Router, base: string, method: string, pathname: string, error: HttpError<string>): ApiResponse {
+  const { area, match } = router.match(method, pathUnder(base, pathname), false);
+  return errorResponse(shapeOf(area, match), error, {});
 }
 
 /** The error shape of a request: its route's, else its area's. */
@@ -219,7 +246,7 @@ export function requireHttps(trustForwardedProto: boolean): Step {
       "HTTPS_REQUIRED",
       context.area === "api"
         ? `The API accepts HTTPS only: send this request to https://${host}${pathname}. Plain HTTP is refused so API keys do not travel in clear.`
-        : `${context.area === "dashboard" ? "The dashboard is" : "This part of the service is"} served over HTTPS: https://${host}${context.area === "dashboard" ? `${BASES.dashboard}/` : pathname}. ` +
+        : `${context.area === "dashboard" ? "The dashboard is" : "This part of the service is"} served over HTTPS: https://${host}${context.area === "dashboard" ? `${context.base}${BASES.dashboard}/` : pathname}. ` +
           "Plain HTTP is accepted only from the server's own machine, at a loopback address (http://127.0.0.1:<port>), and not through a proxy.",
     );
   };

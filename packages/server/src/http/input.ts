@@ -63,7 +63,7 @@ export async function readJson(request: ApiRequest, maxBytes: number): Promise<{
 }
 
 // One decoder for every request: decode() with no stream option keeps no state between calls.
-const UTF8 = new TextDecoder("utf-8", { fatal: true });
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 /** Far deeper than any body of the contract, shallow enough that nothing recursing over it can overflow. */
 const MAX_NESTING = 32;

@@ -119,13 +119,14 @@ export function matchRoute(routes: Route[], method: string, path: string): Route
   return { kind: "wrong-method", allow: onPath.map((route) => route.method), shape: first.shape, template: first.template };
 }
 
-const WORDS: Record<Area, { notFound: (method: string, pathname: string) => string; path: (template: string) => string }> = {
+/** How a part of the service words a path it has no route for (`base`: where the service is mounted), and one of its routes. */
+const WORDS: Record<Area, { notFound: (method: string, pathname: string, base: string) => string; path: (template: string) => string }> = {
   api: {
-    notFound: (method, pathname) => `No operation at ${method} ${pathname}. Paths start with ${BASES.api}/, for example ${BASES.api}/contacts.`,
+    notFound: (method, pathname, base) => `No operation at ${method} ${pathname}. Paths start with ${base}${BASES.api}/, for example ${base}${BASES.api}/contacts.`,
     path: (template) => template,
   },
   admin: {
-    notFound: (method, pathname) => `No admin operation at ${method} ${pathname}. The admin API is described at ${BASES.admin}/openapi.json.`,
+    notFound: (method, pathname, base) => `No admin operation at ${method} ${pathname}. The admin API is described at ${base}${BASES.admin}/openapi.json.`,
     path: (template) => `${BASES.admin}${template}`,
   },
   dashboard: {
@@ -133,7 +134,7 @@ const WORDS: Record<Area, { notFound: (method: string, pathname: string) => stri
     path: () => "the dashboard",
   },
   inbox: {
-    notFound: (_, pathname) => `No inbox at ${pathname}: an account's webhook inbox is ${BASES.inbox}/<accountId>.`,
+    notFound: (_, pathname, base) => `No inbox at ${pathname}: an account's webhook inbox is ${base}${BASES.inbox}/<accountId>.`,
     path: (template) => `${BASES.inbox}${template.replace("{accountId}", "<accountId>")} (the webhook inbox)`,
   },
 };
@@ -142,7 +143,7 @@ const WORDS: Record<Area, { notFound: (method: string, pathname: string) => stri
 export const requireRoute: Step<unknown, Routed> = function requireRoute(context, next) {
   const { match, request } = context;
   const words = WORDS[context.area];
-  if (!match || match.kind === "not-found") throw new HttpError(404, "NOT_FOUND", words.notFound(request.method, context.url.pathname));
+  if (!match || match.kind === "not-found") throw new HttpError(404, "NOT_FOUND", words.notFound(request.method, context.url.pathname, context.base));
   if (match.kind === "wrong-method") {
     throw new HttpError(405, "METHOD_NOT_ALLOWED", `Method ${request.method} is not allowed on ${words.path(match.template)}; use ${match.allow.join(" or ")}.`, {
       allow: match.allow.join(", "),

@@ -15,7 +15,7 @@
  */
 import { handOffByPhrase, type Bot, type BotInput, type BotOutput } from "../engine/bot.js";
 import { interpret } from "./answer.js";
-import { recordingFile } from "../adapters/recording-file.js";
+import type { RecordingFile } from "../adapters/recording-file.js";
 import { openEndpoint, HAND_OFF_TOOL } from "./endpoint.js";
 import { EndpointError, failureOf, unconfigured } from "./failures.js";
 import { infoOf, keyless, settle, shownUrl, type ModelBotOptions, type Settings } from "./options.js";
@@ -27,10 +27,15 @@ export type { ModelBotOptions };
 /** The interface's largest message, in characters: a longer answer is not sent. */
 export const MAX_MESSAGE_CHARS = 4096;
 
-/** Makes the bot; throws an Error saying what is wrong with the options (a replay file that cannot be read, say). */
-export function createModelBot(options: ModelBotOptions): Bot {
+/**
+ * Makes the bot; throws an Error saying what is wrong with the options (a replay file that cannot
+ * be read, say). Record and replay keep their answers in a file, which `openRecording` opens: the
+ * node entry (`@intake/server/node`) gives it; without it (a Worker), the bot asks its endpoint only.
+ */
+export function createModelBot(options: ModelBotOptions, openRecording?: (path: string) => RecordingFile): Bot {
   const settings = settle(options);
-  const recording = settings.file ? new Recording(recordingFile(settings.file), settings.mode === "replay" ? "replay" : "record") : undefined;
+  if (settings.file && !openRecording) throw new Error("Record and replay keep answers in a file: create the bot with createModelBot from @intake/server/node.");
+  const recording = settings.file ? new Recording(openRecording!(settings.file), settings.mode === "replay" ? "replay" : "record") : undefined;
   const key = settings.apiKey ?? (keyless(settings.baseUrl) ? "no-key" : null);
   const endpoint = key === null ? undefined : openEndpoint({ ...settings, apiKey: key, fetch: options.fetch });
   const limits = { maxChars: MAX_MESSAGE_CHARS, maxTokens: settings.maxTokens };

@@ -46,12 +46,15 @@ export interface Settings {
   file: string | null;
 }
 
+/** Node's environment (OPENAI_BASE_URL, OPENAI_API_KEY); a Worker has none to read. */
+const environment = (): Record<string, string | undefined> => (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
+
 /** The options with their defaults; throws an Error naming the option that is wrong. */
-export function settle(options: ModelBotOptions, env: Record<string, string | undefined> = process.env): Settings {
+export function settle(options: ModelBotOptions, env: Record<string, string | undefined> = environment()): Settings {
   if (typeof options.model !== "string" || !options.model.trim()) throw new Error("The model bot needs a model: the name the endpoint knows it by (e.g. gpt-4o-mini, llama3.2).");
   if (options.record && options.replay) throw new Error("Record and replay are two modes: give a file to record to, or one to replay, not both.");
   const baseUrl = options.baseUrl ?? (env.OPENAI_BASE_URL || MODEL_BOT_DEFAULTS.baseUrl);
-  const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
+  const url = parsed(baseUrl);
   if (!url || (url.protocol !== "https:" && url.protocol !== "http:")) throw new Error(`The model endpoint's base URL must be an http(s) URL (got ${baseUrl}).`);
   const whole = (name: string, value: number | undefined, fallback: number) => {
     if (value === undefined) return fallback;
@@ -68,6 +71,15 @@ export function settle(options: ModelBotOptions, env: Record<string, string | un
     mode: options.replay ? "replay" : options.record ? "record" : "live",
     file: options.replay ?? options.record ?? null,
   };
+}
+
+/** The URL, or undefined for text that is not one (URL.canParse, which Workers' types lack). */
+function parsed(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** An endpoint on this machine takes no key (the client sends a placeholder, which such servers ignore). */
@@ -96,7 +108,7 @@ export function infoOf(settings: Settings): BotInfo {
 }
 
 /** Why every message will be `bot_unconfigured` (no key, an endpoint elsewhere), for a warning at start; undefined when it can be asked. */
-export function missingKey(options: ModelBotOptions, env: Record<string, string | undefined> = process.env): string | undefined {
+export function missingKey(options: ModelBotOptions, env: Record<string, string | undefined> = environment()): string | undefined {
   const settings = settle(options, env);
   if (settings.mode === "replay" || settings.apiKey !== null || keyless(settings.baseUrl)) return undefined;
   return `no API key for ${shownUrl(settings.baseUrl)}: every message's outcome will be bot_unconfigured. Give --model-key, or set OPENAI_API_KEY.`;

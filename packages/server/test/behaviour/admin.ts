@@ -1,5 +1,5 @@
 import { describe, expect } from "vitest";
-import { ADMIN_TOKEN, client } from "../support/harness.js";
+import { client, mountOf } from "../support/harness.js";
 import { KEYS } from "../support/seed.js";
 import { cases, type Register } from "./cases.js";
 
@@ -20,9 +20,10 @@ export const admin: Register = (target, options) => {
 
     it("answers an unknown path 404 and another method 405 with Allow, before it asks for the token", async () => {
       const unknown = await call("GET", "/nope");
+      const mount = mountOf(target());
       expect(unknown).toMatchObject({
         status: 404,
-        body: { error: { code: "NOT_FOUND", message: "No admin operation at GET /__admin/nope. The admin API is described at /__admin/openapi.json." } },
+        body: { error: { code: "NOT_FOUND", message: `No admin operation at GET ${mount}/__admin/nope. The admin API is described at ${mount}/__admin/openapi.json.` } },
       });
       const wrong = await call("DELETE", "/accounts");
       expect(wrong).toMatchObject({ status: 405, body: { error: { code: "METHOD_NOT_ALLOWED", message: "Method DELETE is not allowed on /__admin/accounts; use GET or POST." } } });
@@ -155,7 +156,8 @@ export const admin: Register = (target, options) => {
         ["createContact", 201],
         ["findContact", 404],
       ]);
-      expect(journal.body[0]).toMatchObject({ method: "POST", path: "/v1/contacts", authForm: "query", accountId: "acc_acme", requestBody: { phone: "+14155550123" } });
+      // The path as sent: under a hosted sandbox's mount too.
+      expect(journal.body[0]).toMatchObject({ method: "POST", path: `${mountOf(target())}/v1/contacts`, authForm: "query", accountId: "acc_acme", requestBody: { phone: "+14155550123" } });
       expect(journal.body[1]).toMatchObject({ errorCode: "CONTACT_NOT_FOUND", query: { apiKey: "[REDACTED]", email: "nobody@example.com" } });
       expect(JSON.stringify(journal.body)).not.toContain(KEYS.acme);
       expect((await call("GET", "/journal?status=404")).body).toHaveLength(1);
@@ -179,10 +181,10 @@ export const admin: Register = (target, options) => {
 
     it("an optional body sent empty is no body, through either adapter", async () => {
       const { harness } = target();
-      const emptyReset = await harness.fetch(`${harness.adminUrl}/reset`, { method: "POST", headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, body: "" });
+      const emptyReset = await harness.fetch(`${harness.adminUrl}/reset`, { method: "POST", headers: { authorization: `Bearer ${harness.adminToken}` }, body: "" });
       expect(emptyReset.status).toBe(200);
       expect(await emptyReset.json()).toMatchObject({ accounts: 7, contacts: 0 });
-      const untyped = await harness.fetch(`${harness.adminUrl}/reset`, { method: "POST", headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, body: "{}" });
+      const untyped = await harness.fetch(`${harness.adminUrl}/reset`, { method: "POST", headers: { authorization: `Bearer ${harness.adminToken}` }, body: "{}" });
       expect(untyped.status).toBe(400);
       expect((await untyped.json()).error.code).toBe("UNSUPPORTED_CONTENT_TYPE");
     });

@@ -3,7 +3,7 @@
  * certificate, an admin caller, and @intake/client instances pointed at it.
  */
 import { createIntakeClient, type IntakeClientOptions } from "@intake/client";
-import { createIntake, type Intake, type IntakeOptions } from "@intake/server";
+import { createIntake, DEFAULTS, type Intake, type IntakeOptions } from "@intake/server";
 import { createIntakeHandlers } from "@intake/server/msw";
 import { serve, type RunningServer } from "@intake/server/node";
 import { setupServer } from "msw/node";
@@ -21,27 +21,33 @@ export interface AdminResult<T = any> {
   headers: Headers;
 }
 
-/** The service behind one adapter: a real HTTPS port, or msw handlers in this process. */
-export interface Harness {
-  intake: Intake;
+/** The service behind one adapter, as a test reaches it: a real HTTPS port, msw handlers in this process, a hosted sandbox. */
+export interface Service {
+  /** Where the service is mounted: `https://host:port`, or a hosted sandbox's `https://host/s/<name>`. */
   origin: string;
   baseUrl: string;
   adminUrl: string;
+  adminToken: string;
   /** fetch that reaches the service (trusting its certificate, or intercepted by msw). */
   fetch: FetchFn;
   admin<T = any>(method: string, path: string, body?: unknown): Promise<AdminResult<T>>;
   close(): Promise<void>;
 }
 
+/** A service in this process: its Intake at hand. */
+export interface Harness extends Service {
+  intake: Intake;
+}
+
 export interface HttpsHarness extends Harness {
   server: RunningServer;
 }
 
-function adminCaller(fetch: FetchFn, adminUrl: string): Harness["admin"] {
+export function adminCaller(fetch: FetchFn, adminUrl: string, token = ADMIN_TOKEN): Service["admin"] {
   return async (method, path, body) => {
     const response = await fetch(`${adminUrl}${path}`, {
       method,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
@@ -61,6 +67,7 @@ export async function startHarness(options: IntakeOptions = {}): Promise<HttpsHa
     origin: server.origin,
     baseUrl: server.baseUrl,
     adminUrl: server.adminUrl,
+    adminToken: ADMIN_TOKEN,
     fetch,
     admin: adminCaller(fetch, server.adminUrl),
     async close() {
@@ -84,6 +91,7 @@ export async function startMswHarness(options: IntakeOptions = {}): Promise<Harn
     origin: new URL(baseUrl).origin,
     baseUrl,
     adminUrl,
+    adminToken: ADMIN_TOKEN,
     fetch,
     admin: adminCaller(fetch, adminUrl),
     async close() {
@@ -100,8 +108,19 @@ export interface Target {
   /** A stateless proxy in front (prism): the base URL is plain HTTP on loopback. */
   viaProxy: boolean;
   clientFetch: (request: Request) => Promise<Response>;
-  harness: Harness;
+  harness: Service;
+  /** Its limits where they are not the server's defaults (a hosted sandbox's). */
+  limits?: { maxBodyBytes: number; maxMediaBytes: number };
 }
+
+/** A target's body and media limits: its own, or the server's defaults. */
+export const limitsOf = (target: Target) => target.limits ?? { maxBodyBytes: DEFAULTS.maxBodyBytes, maxMediaBytes: DEFAULTS.maxMediaBytes };
+
+/** A size in MiB as the service words it ("32 MiB", "1.5 MiB"). */
+export const mebibytes = (bytes: number): string => `${bytes / 2 ** 20} MiB`;
+
+/** Where a target's service is mounted on its origin: "" at the root, `/s/<name>` for a hosted sandbox. */
+export const mountOf = (target: Target): string => new URL(target.baseUrl).pathname.replace(/\/v1$/, "");
 
 /** The HTTPS server of a harness as a target: the client calls it directly, trusting its certificate. */
 export const httpsTarget = (harness: HttpsHarness): Target => ({

@@ -1,0 +1,16 @@
+/**
+ * What one sandbox holds at most. A Durable Object's isolate has 128 MB, the whole state lives in
+ * it, and a row of its storage holds at most 2 MB: these keep a sandbox well inside both
+ * (docs/workers.md says what was measured).
+ */
+export const LIMITS = {
+  // A request's body, and so any one record, stays under a storage row's 2 MB.
+  maxBodyBytes: 1536 * 1024,
+  // A file embedded as a data URL: its base64 in the message record fits a row.
+  maxMediaBytes: 1024 * 1024,
+  // All of an account's files: a small part of the isolate's memory.
+  maxAccountMediaBytes: 16 * 1024 * 1024,
+};
+
+/** The records a sandbox keeps at most; past them, what would add one is answered 507 SANDBOX_FULL. */
+export const CAPACITY = { contacts: 20_000, messages: 100_000 };
