@@ -6,6 +6,7 @@
  * kill workerd as a crash would). Prints one JSON line once it serves: `{ "url": "https://..." }`.
  *
  *   node scripts/serve-local.mjs --cert FILE --key FILE --operator-token TOKEN [--persist DIR] [--port N]
+ *     [--var NAME=VALUE ...] [--inspector-port N]
  */
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -22,6 +23,7 @@ const { values } = parseArgs({
     persist: { type: "string" },
     port: { type: "string", default: "0" },
     "inspector-port": { type: "string" },
+    var: { type: "string", multiple: true, default: [] },
   },
 });
 const bundle = here("../dist/worker.js");
@@ -33,7 +35,7 @@ const worker = new Miniflare({
   ...workerOptions,
   modules: [{ type: "ESModule", path: bundle }],
   modulesRoot: here("../dist"),
-  bindings: { ...workerOptions.bindings, OPERATOR_TOKEN: values["operator-token"] },
+  bindings: { ...workerOptions.bindings, ...Object.fromEntries(values.var.map((pair) => pair.split(/=(.*)/s).slice(0, 2))), OPERATOR_TOKEN: values["operator-token"] },
   ...(values.persist ? { durableObjectsPersist: values.persist } : {}),
   host: "127.0.0.1",
   port: Number(values.port),

@@ -8,11 +8,11 @@
  * RPC only: no request path leads to them.
  */
 import { DurableObject } from "cloudflare:workers";
-import { createIntake, type Intake, type Snapshot } from "@intake/server";
+import { createIntake, DEFAULTS, type Intake, type Snapshot } from "@intake/server";
 import { DEMO_SEED, createModelBot, errorAnswer, randomToken, startDemo, sandboxSeed, writeThrough, type SqlDatabase, type WriteThrough } from "@intake/server/hosting";
 import { alarmedClock, RUNNING_GRACE_MS, type Alarm } from "./alarm.js";
 import { assetFiles } from "./assets.js";
-import { CAPACITY, LIMITS } from "./capacity.js";
+import { capacityOf, LIMITS } from "./capacity.js";
 import { createSandbox, prepare, readSettings, sandboxStore, sqlOf } from "./storage.js";
 import type { CreateRequest, SandboxSettings } from "./settings.js";
 
@@ -21,6 +21,8 @@ export interface SandboxInfo {
   name: string;
   createdAt: string;
   clock: "real" | "virtual";
+  /** When the object's alarm wakes it next, for the work due soonest (ISO time); null when nothing waits. */
+  nextWake: string | null;
   adminToken: string;
   accounts: Array<{ id: string; name: string; kind: string; apiKey: string; webhookSecret: string; webhookUrl: string | null }>;
 }
@@ -39,6 +41,9 @@ interface Hosted {
 export interface SandboxEnv {
   /** The dashboard's built files. */
   ASSETS: Fetcher;
+  /** The most contacts and messages a sandbox holds (capacity.ts). */
+  SANDBOX_MAX_CONTACTS?: string;
+  SANDBOX_MAX_MESSAGES?: string;
 }
 
 export class Sandbox extends DurableObject<SandboxEnv> {
@@ -81,6 +86,7 @@ export class Sandbox extends DurableObject<SandboxEnv> {
         demo: request.demo === true,
         adminToken: `adm_${randomToken(32)}`,
         clock: request.clock,
+        rateLimit: request.rateLimit ?? DEFAULTS.rateLimit,
         ...(request.clockStart === undefined ? {} : { clockStart: request.clockStart }),
         ...(request.bot === undefined ? {} : { bot: request.bot }),
       };
@@ -91,18 +97,18 @@ export class Sandbox extends DurableObject<SandboxEnv> {
     }
     // The demo's first conversation, as `intake-server --demo` plays it: a lead writes, the bot answers into the inbox.
     if (settings.demo) await startDemo(this.hosted.intake.admin);
-    return { ok: true, value: this.info() };
+    return { ok: true, value: await this.info() };
   }
 
   async describe(): Promise<Outcome<SandboxInfo>> {
-    return this.hosted ? { ok: true, value: this.info() } : NOT_HERE;
+    return this.hosted ? { ok: true, value: await this.info() } : NOT_HERE;
   }
 
   /** Back to its seed, as POST /__admin/reset does (a virtual clock rewound). */
   async reset(): Promise<Outcome<SandboxInfo>> {
     if (!this.hosted) return NOT_HERE;
     await this.hosted.intake.admin.reset();
-    return { ok: true, value: this.info() };
+    return { ok: true, value: await this.info() };
   }
 
   /** Everything it holds is deleted, its alarm too. */
@@ -133,9 +139,10 @@ export class Sandbox extends DurableObject<SandboxEnv> {
       clock: settings.clock === "virtual" ? "virtual" : clock,
       clockStart: settings.clockStart,
       basePath: `/s/${settings.name}`,
+      rateLimit: settings.rateLimit,
       bot: settings.bot ? createModelBot({ ...settings.bot, apiKey: settings.bot.apiKey ?? null }) : undefined,
       ...LIMITS,
-      capacity: CAPACITY,
+      capacity: capacityOf(this.env),
       // A Worker always answers: a fault rule cannot drop the connection.
       dropsConnections: false,
       onError: (error) => console.error(`sandbox ${settings.name}: unexpected error`, error),
@@ -158,10 +165,11 @@ export class Sandbox extends DurableObject<SandboxEnv> {
     return { settings, intake, alarm, through };
   }
 
-  private info(): SandboxInfo {
+  private async info(): Promise<SandboxInfo> {
     const { settings, intake } = this.hosted!;
     const accounts = (intake.snapshot().records.account ?? []).map(({ id, name, kind, apiKey, webhookSecret, webhookUrl }) => ({ id, name, kind, apiKey, webhookSecret, webhookUrl }));
-    return { name: settings.name, createdAt: settings.createdAt, clock: settings.clock, adminToken: settings.adminToken, accounts };
+    const wake = await this.ctx.storage.getAlarm();
+    return { name: settings.name, createdAt: settings.createdAt, clock: settings.clock, nextWake: wake === null ? null : new Date(wake).toISOString(), adminToken: settings.adminToken, accounts };
   }
 }
 

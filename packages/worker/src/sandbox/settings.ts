@@ -26,6 +26,8 @@ export interface SandboxSettings {
   clock: "real" | "virtual";
   /** Where a virtual clock starts (and a reset rewinds it to). */
   clockStart?: string;
+  /** Requests per API key per minute; 0: no limit. */
+  rateLimit: number;
   bot?: BotSettings;
 }
 
@@ -39,6 +41,8 @@ export interface CreateRequest {
   keepSeedSecrets?: boolean;
   clock?: "real" | "virtual";
   clockStart?: string;
+  /** Requests per API key per minute (default 120, the server's); 0 turns the limit off. */
+  rateLimit?: number;
   bot?: BotSettings;
 }
 
@@ -63,6 +67,8 @@ export async function createRequestOf(request: Request): Promise<CreateRequest> 
   if (clock !== null) query.clock = clock as CreateRequest["clock"];
   const clockStart = url.searchParams.get("clockStart");
   if (clockStart !== null) query.clockStart = clockStart;
+  const rateLimit = url.searchParams.get("rateLimit");
+  if (rateLimit !== null) query.rateLimit = Number(rateLimit);
   if (url.searchParams.has("demo")) query.demo = url.searchParams.get("demo") !== "false";
   if (url.searchParams.has("keepSeedSecrets")) query.keepSeedSecrets = url.searchParams.get("keepSeedSecrets") !== "false";
   const text = await request.text();
@@ -79,7 +85,7 @@ export async function createRequestOf(request: Request): Promise<CreateRequest> 
   return "accounts" in body ? { ...query, seed: body } : { ...query, ...checkedRequest(body as Record<string, unknown>) };
 }
 
-const FIELDS = ["name", "seed", "demo", "keepSeedSecrets", "clock", "clockStart", "bot"];
+const FIELDS = ["name", "seed", "demo", "keepSeedSecrets", "clock", "clockStart", "rateLimit", "bot"];
 
 function checkedRequest(body: Record<string, unknown>): CreateRequest {
   const unknown = Object.keys(body).find((key) => !FIELDS.includes(key));
@@ -94,6 +100,9 @@ export function checkRequest(create: CreateRequest): Required<Pick<CreateRequest
   if (clock !== "real" && clock !== "virtual") throw new OperatorError(400, "VALIDATION_ERROR", `clock is real or virtual (got ${JSON.stringify(create.clock)}).`);
   if (create.clockStart !== undefined && (clock !== "virtual" || !Number.isFinite(Date.parse(create.clockStart)))) {
     throw new OperatorError(400, "VALIDATION_ERROR", "clockStart is a date-time, for a virtual clock (clock: virtual).");
+  }
+  if (create.rateLimit !== undefined && !(Number.isInteger(create.rateLimit) && create.rateLimit >= 0 && create.rateLimit <= 100_000)) {
+    throw new OperatorError(400, "VALIDATION_ERROR", `rateLimit is a whole number of requests per key per minute, 0 (no limit) to 100000 (got ${JSON.stringify(create.rateLimit)}).`);
   }
   if (create.demo && create.seed !== undefined) throw new OperatorError(400, "VALIDATION_ERROR", "Give a seed or ask for the demo, not both.");
   if (!create.demo && create.seed === undefined) throw new OperatorError(400, "VALIDATION_ERROR", "Give a seed (the body: a seed file, or { seed }) or ask for the demo (?demo, or { demo: true }).");

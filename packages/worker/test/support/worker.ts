@@ -25,6 +25,11 @@ export interface LocalWorker {
   persist: string;
   /** fetch that trusts its certificate. */
   fetch: FetchFn;
+  /**
+   * A request handed to the Worker with this URL whatever its own (as Miniflare's dispatchFetch
+   * does): an http:// one, as Cloudflare hands on a plain-HTTP request after its edge.
+   */
+  dispatch(url: string): Promise<{ status: number; body: any }>;
   /** The operator API, with the operator token. */
   operator<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: T; headers: Headers }>;
   /** workerd's stderr so far (its console.error lines). */
@@ -59,12 +64,24 @@ function runCertificate() {
   })());
 }
 
-export async function startWorker(options: { persist?: string; inspectorPort?: number } = {}): Promise<LocalWorker> {
+export interface WorkerOptions {
+  /** Where its Durable Objects are kept (default: a new folder, removed when it stops). */
+  persist?: string;
+  /** Its port (default: a free one): a restart takes the port it had, so its sandboxes' URLs stay. */
+  port?: number;
+  inspectorPort?: number;
+  /** Variables for the Worker, over wrangler.toml's [vars]. */
+  vars?: Record<string, string>;
+}
+
+export async function startWorker(options: WorkerOptions = {}): Promise<LocalWorker> {
   if (!existsSync(BUNDLE)) throw new Error("No Worker bundle: build it first (npm run build).");
   const tls = await runCertificate();
   const persist = options.persist ?? mkdtempSync(join(tmpdir(), "intake-worker-"));
   const args = [SERVE, "--cert", tls.certPath, "--key", tls.keyPath, "--operator-token", OPERATOR_TOKEN, "--persist", persist];
+  if (options.port) args.push("--port", String(options.port));
   if (options.inspectorPort) args.push("--inspector-port", String(options.inspectorPort));
+  for (const [name, value] of Object.entries(options.vars ?? {})) args.push("--var", `${name}=${value}`);
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"], detached: true });
   let stderr = "";
   child.stderr!.on("data", (chunk) => (stderr += chunk));
@@ -84,6 +101,11 @@ export async function startWorker(options: { persist?: string; inspectorPort?: n
       });
       const text = await response.text();
       return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+    },
+    async dispatch(url) {
+      const { pathname, search } = new URL(url);
+      const response = await fetch(`${origin}${pathname}${search}`, { headers: { "mf-original-url": url } });
+      return { status: response.status, body: await response.json() };
     },
     output: () => stderr,
     async crash() {
