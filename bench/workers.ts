@@ -11,13 +11,14 @@
  * Run: npm run bench:workers   (ROUNDS, SECONDS to change; `-- --quick` for a smoke run: one round
  * of 2 s and the memory at 1,000 and 2,000 contacts; its report says so and is not one to commit)
  */
-import { execFileSync, spawn } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
-import { Agent, WebSocket } from "undici";
+import { WebSocket } from "undici";
+import { createSandbox, startWorker } from "../packages/worker/test/support/worker.js";
 import { processCpu, statFields } from "./support/cpu.js";
 import { fmt } from "./support/figures.js";
 import { alternate, mediansOf, serverCpuMicros, type Samples } from "./support/load.js";
@@ -25,7 +26,7 @@ import { runLine, writeReport } from "./support/report.js";
 import type { Check } from "./support/summary-page.js";
 import { routes, STORED } from "./support/routes.js";
 import { benchSeed } from "./support/seed.js";
-import { firstLine, startCli, stopChild, type Target } from "./support/targets.js";
+import { startCli, type Target } from "./support/targets.js";
 
 const quick = process.argv.includes("--quick");
 const ROUNDS = Number(process.env.ROUNDS ?? (quick ? 1 : 5));
@@ -34,51 +35,23 @@ const WARMUP_SECONDS = quick ? 1 : 5;
 const MEMORY_AT = quick ? [1_000, 2_000] : [10_000, 50_000];
 const MESSAGES_EACH = 5;
 const INSPECTOR_PORT = 9239;
-const OPERATOR_TOKEN = "op_bench_workers_0001";
 const FREE_PLAN_GZIP_LIMIT = 3 * 1024 * 1024;
 const ISOLATE_LIMIT = 128 * 1024 * 1024;
 const root = fileURLToPath(new URL("../", import.meta.url));
-const worker = `${root}packages/worker/`;
+const workerFolder = `${root}packages/worker/`;
 const log = (line: string) => console.log(line);
 
 /** The Worker's bundle as `wrangler deploy --dry-run` builds it offline, and its size gzipped. */
 async function bundle() {
   const out = await mkdtemp(join(tmpdir(), "intake-bundle-"));
   try {
-    execFileSync("npx", ["wrangler", "deploy", "--dry-run", "--outdir", out], { cwd: worker, stdio: ["ignore", "ignore", "inherit"] });
+    execFileSync("npx", ["wrangler", "deploy", "--dry-run", "--outdir", out], { cwd: workerFolder, stdio: ["ignore", "ignore", "inherit"] });
     const files = (await readdir(out)).filter((name) => name.endsWith(".js"));
     const bytes = Buffer.concat(await Promise.all(files.map((name) => readFile(join(out, name)))));
     return { bytes: bytes.length, gzipBytes: gzipSync(bytes, { level: 9 }).length };
   } finally {
     await rm(out, { recursive: true, force: true });
   }
-}
-
-/** The Worker in workerd (its own process group), on 127.0.0.1 over HTTPS with the CLI's certificate; its objects kept in `persist` (default: a new folder). */
-async function startWorker(certFile: string, keyFile: string, persist?: string, port = 0) {
-  const folder = persist ?? (await mkdtemp(join(tmpdir(), "intake-bench-worker-")));
-  const child = spawn(
-    process.execPath,
-    [
-      `${worker}scripts/serve-local.mjs`,
-      ...["--cert", certFile, "--key", keyFile, "--operator-token", OPERATOR_TOKEN, "--persist", folder, "--port", String(port), "--inspector-port", String(INSPECTOR_PORT)],
-      // Past the stated capacity on purpose: the memory at 50,000 contacts is measured.
-      ...["--var", "SANDBOX_MAX_CONTACTS=1000000", "--var", "SANDBOX_MAX_MESSAGES=10000000"],
-    ],
-    { stdio: ["ignore", "pipe", "inherit"], detached: true },
-  );
-  const { url } = JSON.parse(await firstLine(child, "the Worker")) as { url: string };
-  const workerd = await childNamed(child.pid!, "workerd");
-  const stop = stopChild(child);
-  return {
-    url,
-    pid: workerd,
-    folder,
-    async stop({ keep = false } = {}) {
-      await stop();
-      if (!keep) await rm(folder, { recursive: true, force: true });
-    },
-  };
 }
 
 /** The pid of a process's child of this name (Linux). */
@@ -128,27 +101,22 @@ async function inParallel(count: number, call: (i: number) => Promise<void>) {
   await Promise.all(Array.from({ length: 24 }, run));
 }
 
-const cert = await mkdtemp(join(tmpdir(), "intake-bench-cert-"));
-const cli = await startCli("Node CLI (HTTPS)", ["--seed", await seedFile(cert), "--cert-dir", cert]);
-const keyFile = join(cert, (await readdir(cert)).find((name) => name.endsWith(".key.pem"))!);
-let host = await startWorker(cli.listening.certificate, keyFile);
-const dispatcher = new Agent({ connect: { ca: cli.certificate }, connections: 32 });
-const fetchTo = (url: string, init: RequestInit = {}) => fetch(url, { ...init, dispatcher } as RequestInit);
-const operator = async (query: string, body: unknown) => {
-  const response = await fetchTo(`${host.url}/__operator/sandboxes?${query}`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  if (response.status !== 201) throw new Error(`the operator API answered ${response.status}: ${await response.text()}`);
-  return (await response.json()) as { baseUrl: string; accounts: Array<{ apiKey: string }> };
-};
-
-async function seedFile(folder: string) {
-  const path = join(folder, "seed.json");
-  await import("node:fs/promises").then(({ writeFile }) => writeFile(path, JSON.stringify(benchSeed(STORED, STORED, { senders: true }))));
-  return path;
+/**
+ * The Worker in workerd, as the Worker's tests start it (packages/worker/test/support/worker.ts),
+ * its capacity past the stated one on purpose (the memory at 50,000 contacts is measured), and
+ * workerd's pid, whose CPU is measured.
+ */
+async function startHost(options: { persist?: string; port?: number } = {}) {
+  const worker = await startWorker({ ...options, inspectorPort: INSPECTOR_PORT, vars: { SANDBOX_MAX_CONTACTS: "1000000", SANDBOX_MAX_MESSAGES: "10000000" } });
+  return { worker, workerd: await childNamed(worker.pid, "workerd") };
 }
+
+const cert = await mkdtemp(join(tmpdir(), "intake-bench-cert-"));
+const seed = join(cert, "seed.json");
+await writeFile(seed, JSON.stringify(benchSeed(STORED, STORED, { senders: true })));
+const cli = await startCli("Node CLI (HTTPS)", ["--seed", seed, "--cert-dir", cert]);
+let host = await startHost();
+const create = (request: Record<string, unknown>) => createSandbox(host.worker, request);
 
 let samples: Samples;
 const memory: Array<{ contacts: number; messages: number; heapBytes: number; loadSeconds: number; wakeMs?: number; wakeCpuMs?: number }> = [];
@@ -156,18 +124,18 @@ let size: { bytes: number; gzipBytes: number };
 try {
   size = await bundle();
   log(`bundle: ${fmt(size.bytes / 1024)} KiB, ${fmt(size.gzipBytes / 1024)} KiB gzipped`);
-  const sandbox = await operator("name=bench&keepSeedSecrets&rateLimit=0", { seed: benchSeed(STORED, STORED, { senders: true }) });
+  const sandbox = await create({ name: "bench", keepSeedSecrets: true, rateLimit: 0, seed: benchSeed(STORED, STORED, { senders: true }) });
   const targets: Target[] = [
-    { name: "Worker in workerd (HTTPS)", base: sandbox.baseUrl, pid: host.pid, stop: async () => {} },
+    { name: "Worker in workerd (HTTPS)", base: sandbox.baseUrl, ...(host.workerd === undefined ? {} : { pid: host.workerd }), stop: async () => {} },
     { name: cli.name, base: cli.base, pid: cli.pid, stop: async () => {} },
   ];
   samples = await alternate(targets, routes, { rounds: ROUNDS, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, routesTakeTurns: true, log });
 
   // Memory: a Worker of its own, whose one sandbox is filled through /v1 (each send creates its
   // sender's contact, then adds a message).
-  await host.stop();
-  host = await startWorker(cli.listening.certificate, keyFile);
-  const filled = await operator("name=memory&rateLimit=0", { seed: { accounts: [{ id: "acc_memory", name: "Memory" }] } });
+  await host.worker.stop();
+  host = await startHost();
+  const filled = await create({ name: "memory", rateLimit: 0, seed: { accounts: [{ id: "acc_memory", name: "Memory" }] } });
   memory.push({ contacts: 0, messages: 0, heapBytes: await heapUsed(), loadSeconds: 0 });
   const key = filled.accounts[0]!.apiKey;
   let contacts = 0;
@@ -176,7 +144,7 @@ try {
     const started = performance.now();
     await inParallel((target - from) * MESSAGES_EACH, async (i) => {
       const n = from + (i % (target - from));
-      const response = await fetchTo(`${filled.baseUrl}/send_custom_channel_message?apiKey=${key}`, {
+      const response = await host.worker.fetch(`${filled.baseUrl}/send_custom_channel_message?apiKey=${key}`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ customData: { fromId: `lead-${n}`, customChannel: "site", firstName: "Lead", lastName: `Number ${n}`, email: `lead${n}@example.com`, body: `Message ${i} to lead ${n}: a sentence of ordinary length.` } }),
@@ -188,22 +156,21 @@ try {
     const loadSeconds = (performance.now() - started) / 1000;
     const heapBytes = await heapUsed();
     // Woken from its storage: workerd started again on the same folder, and the first request timed.
-    await host.stop({ keep: true });
-    // The same port: the sandbox's URLs stay.
-    host = await startWorker(cli.listening.certificate, keyFile, host.folder, Number(new URL(host.url).port));
-    const cpuBefore = await processCpu(host.pid!);
+    await host.worker.stop({ keep: true });
+    // The same folder and port: the sandbox's URLs stay.
+    host = await startHost({ persist: host.worker.persist, port: Number(new URL(host.worker.origin).port) });
+    const cpuBefore = host.workerd === undefined ? undefined : await processCpu(host.workerd);
     const woken = performance.now();
-    const first = await fetchTo(`${filled.baseUrl}/contacts?apiKey=${key}&email=lead0%40example.com`);
+    const first = await host.worker.fetch(`${filled.baseUrl}/contacts?apiKey=${key}&email=lead0%40example.com`);
     const wakeMs = performance.now() - woken;
-    const cpuAfter = await processCpu(host.pid!);
+    const cpuAfter = host.workerd === undefined ? undefined : await processCpu(host.workerd);
     if (first.status !== 200) throw new Error(`the first request after a restart answered ${first.status}`);
     const wakeCpuMs = cpuBefore && cpuAfter ? cpuAfter.user + cpuAfter.system - cpuBefore.user - cpuBefore.system : undefined;
     memory.push({ contacts, messages: contacts * MESSAGES_EACH, heapBytes, loadSeconds, wakeMs, ...(wakeCpuMs === undefined ? {} : { wakeCpuMs }) });
     log(`memory: ${contacts} contacts, ${contacts * MESSAGES_EACH} messages: heap ${fmt(heapBytes / 2 ** 20)} MiB (loaded in ${fmt(loadSeconds)} s); woken in ${fmt(wakeMs)} ms`);
   }
 } finally {
-  await dispatcher.close();
-  await host.stop();
+  await host.worker.stop();
   await cli.stop();
   await rm(cert, { recursive: true, force: true });
 }

@@ -19,6 +19,11 @@ const deployed = spawnSync("npx", ["wrangler", "deploy", ...process.argv.slice(2
 if (deployed.status !== 0) process.exit(deployed.status ?? 1);
 
 const listed = wrangler(["secret", "list", "--format", "json"]);
+// Not knowing whether it has one, a new token would silently replace the one its operators hold.
+if (listed.status !== 0 && !process.env.OPERATOR_TOKEN) {
+  process.stderr.write("Deployed, but its secrets could not be listed (above): set the operator token yourself, npx wrangler secret put OPERATOR_TOKEN, or deploy again with OPERATOR_TOKEN=...\n");
+  process.exit(1);
+}
 const has = listed.status === 0 && JSON.parse(listed.stdout || "[]").some((secret) => secret.name === "OPERATOR_TOKEN");
 if (process.env.OPERATOR_TOKEN || !has) {
   const token = process.env.OPERATOR_TOKEN || `op_${randomBytes(24).toString("base64url")}`;

@@ -6,8 +6,9 @@
  */
 import { errorAnswer } from "@intake/server/hosting";
 import type { Env } from "./front/env.js";
-import { OPERATOR_BASE, operate } from "./front/operator.js";
-import { NAME } from "./sandbox/settings.js";
+import { OPERATOR_BASE, operate, sandboxOf } from "./front/operator.js";
+import { errorJson, OperatorError } from "./sandbox/errors.js";
+import { NAME, nameOf } from "./sandbox/settings.js";
 
 export { Sandbox } from "./sandbox/sandbox.js";
 export { SandboxRegistry } from "./front/registry.js";
@@ -15,12 +16,11 @@ export { SandboxRegistry } from "./front/registry.js";
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
     const url = new URL(request.url);
-    const sandbox = /^\/s\/([^/]*)(?:\/|$)/.exec(url.pathname);
-    if (sandbox) return toSandbox(request, env, sandbox[1]!);
+    const name = nameOf(url.pathname);
+    if (name !== undefined) return toSandbox(request, env, name);
     if (url.pathname === OPERATOR_BASE || url.pathname.startsWith(`${OPERATOR_BASE}/`)) return operate(request, env);
-    return Response.json(
-      { error: { code: "NOT_FOUND", message: `Nothing at ${url.pathname}. A sandbox's API is at /s/<name>/v1 and its dashboard at /s/<name>/__dashboard/; the operator API is ${OPERATOR_BASE}.` } },
-      { status: 404, headers: { "cache-control": "no-store" } },
+    return errorJson(
+      new OperatorError(404, "NOT_FOUND", `Nothing at ${url.pathname}. A sandbox's API is at /s/<name>/v1 and its dashboard at /s/<name>/__dashboard/; the operator API is ${OPERATOR_BASE}.`),
     );
   },
 } satisfies ExportedHandler<Env>;
@@ -29,7 +29,7 @@ async function toSandbox(request: Request, env: Env, name: string): Promise<Resp
   const base = `/s/${name}`;
   if (!NAME.test(name)) return errorAnswer(request, base, { status: 404, code: "SANDBOX_NOT_FOUND", message: `There is no sandbox ${name} here: check the base URL.` });
   try {
-    return await env.SANDBOX.get(env.SANDBOX.idFromName(name)).fetch(request);
+    return await sandboxOf(env, name).fetch(request);
   } catch (error) {
     // The object reset while answering (a commit it could not make, a limit it went past): none of
     // the answers it held left, and it starts again from its storage.

@@ -90,13 +90,17 @@ describe("the operator API", () => {
     expect(await worker.operator("POST", "", { demo: true, colour: "blue" })).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining("Unknown field colour") } } });
   });
 
-  it("answers only the operator: no token is 401, another token is 401, and nothing of the sandboxes is told", async () => {
+  it("answers only the operator: no token is 401, another token is 401 and makes nothing", async () => {
     const bare = await json(await worker.fetch(`${worker.origin}/__operator/sandboxes`));
     expect(bare).toMatchObject({ status: 401, body: { error: { code: "MISSING_OPERATOR_TOKEN" } } });
     expect(bare.headers.get("www-authenticate")).toMatch(/^Bearer/);
-    const wrong = await json(await worker.fetch(`${worker.origin}/__operator/sandboxes`, { method: "POST", headers: { authorization: "Bearer op_guess" }, body: "{}" }));
+    const wrong = await json(
+      await worker.fetch(`${worker.origin}/__operator/sandboxes`, { method: "POST", headers: { authorization: "Bearer op_guess", "content-type": "application/json" }, body: JSON.stringify({ name: "intruder", demo: true }) }),
+    );
     expect(wrong).toMatchObject({ status: 401, body: { error: { code: "INVALID_OPERATOR_TOKEN" } } });
-    expect(JSON.stringify(wrong.body)).not.toContain("yoga");
+    // Refused before anything was made.
+    expect((await worker.operator("GET", "")).body.sandboxes.map((s: { name: string }) => s.name)).not.toContain("intruder");
+    expect((await worker.fetch(`${worker.origin}/s/intruder/v1/contacts?email=a%40example.com`)).status).toBe(404);
   });
 });
 
@@ -178,6 +182,12 @@ describe("a sandbox's limits", () => {
     const admin = sandboxService(worker, sandbox).admin;
     expect((await admin("GET", "/contacts?accountId=acc_a")).body).toHaveLength(3);
     expect((await admin("GET", "/messages?accountId=acc_a")).body).toHaveLength(0);
+    // A snapshot restored whole is held to it too.
+    const { body: snapshot } = await admin("GET", "/snapshot");
+    const [first] = snapshot.records.contact;
+    snapshot.records.contact.push({ ...first, id: "ct_fourth", phone: "+14155550109" });
+    expect(await admin("PUT", "/snapshot", snapshot)).toMatchObject({ status: 507, body: { error: { code: "SANDBOX_FULL", message: expect.stringContaining("nothing of the snapshot was kept") } } });
+    expect((await admin("GET", "/contacts?accountId=acc_a")).body).toHaveLength(3);
   });
 
   it("a body over 1.5 MiB is 400 PAYLOAD_TOO_LARGE: any one record fits a row of the object's storage", async () => {

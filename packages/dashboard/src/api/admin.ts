@@ -13,7 +13,8 @@ export type Campaign = Schemas["Campaign"];
 export type Message = Schemas["Message"];
 
 export const ADMIN_BASE = `${MOUNT}/__admin`;
-const TOKEN_KEY = "intake.adminToken";
+// One tab may hold the dashboards of several hosted sandboxes of one origin, each its own token.
+const TOKEN_KEY = `intake.adminToken${MOUNT}`;
 
 /** The admin token for this tab. */
 export const token = {

@@ -12,12 +12,19 @@ export const UNBOUNDED = { contacts: Number.POSITIVE_INFINITY, messages: Number.
 
 /** Throws SANDBOX_FULL when one more `kind` would go past the capacity. */
 export function roomFor(domain: Domain, kind: "contacts" | "messages"): void {
-  const most = domain.limits.capacity[kind];
   const held = kind === "contacts" ? domain.store.contact.size : domain.store.message.size;
-  if (held < most) return;
-  throw new HttpError(
+  if (held >= domain.limits.capacity[kind]) throw full(domain, kind, "this request");
+}
+
+/** Throws SANDBOX_FULL when records restored whole (a snapshot) hold more than the capacity. */
+export function roomForAll(domain: Domain, held: { contacts: number; messages: number }): void {
+  for (const kind of ["contacts", "messages"] as const) if (held[kind] > domain.limits.capacity[kind]) throw full(domain, kind, "the snapshot");
+}
+
+function full(domain: Domain, kind: "contacts" | "messages", what: string) {
+  return new HttpError(
     507,
     "SANDBOX_FULL",
-    `This sandbox holds the most ${kind} it can (${most.toLocaleString("en-US")}), so nothing of this request was kept. Reset it (POST /__admin/reset), or ask its operator for another sandbox.`,
+    `This sandbox holds the most ${kind} it can (${domain.limits.capacity[kind].toLocaleString("en-US")}), so nothing of ${what} was kept. Reset it (POST /__admin/reset), or ask its operator for another sandbox.`,
   );
 }

@@ -154,6 +154,7 @@ function textMatches(type: string, bytes: Uint8Array): boolean {
 function isText(bytes: Uint8Array): boolean {
   if (bytes.includes(0)) return false;
   try {
+    // ignoreBOM is false by default; Workers' types ask for it all the same.
     new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
     return true;
   } catch {

@@ -12,6 +12,7 @@ import { upsertContact } from "./contacts.js";
 import { isoTime, ownedBy, publish, writable, type Domain } from "./domain.js";
 import { fail, invalid, missing, notIn } from "./errors.js";
 import { createList, join } from "./lists.js";
+import { roomForAll } from "./capacity.js";
 import { checkRecords, duplicateId } from "./records-check.js";
 
 type Schemas = components["schemas"];
@@ -97,6 +98,8 @@ export function snapshot(domain: Domain): Snapshot {
 export function loadSnapshot(domain: Domain, snapshot: Snapshot, cause: "load" | "restore" | "rollback"): Counts {
   if (snapshot.format !== SNAPSHOT_FORMAT) throw invalid(`Not a snapshot this server can read (format ${String(snapshot.format)}).`);
   checkRecords(snapshot.records, domain.rules);
+  // What is loaded (at start, put back) was held already; a restore brings new records.
+  if (cause === "restore") roomForAll(domain, { contacts: snapshot.records.contact?.length ?? 0, messages: snapshot.records.message?.length ?? 0 });
   try {
     replace(domain, snapshot.records as unknown as Partial<Records>, cause);
   } catch (error) {

@@ -203,7 +203,7 @@ class Committer {
 
   /** The file kept its last commit: the state goes back to it, and the waiting answers say nothing happened. */
   private failed(error: unknown, waiters: Deferred | undefined) {
-    if (this.options.commit === "at-once") return this.options.abandon(new NotSavedError(`${this.file.explain(error)} ${ABANDONED}`, { cause: error }));
+    if (this.options.commit === "at-once") return this.abandon(error);
     if (!this.failing) this.intake.reportError(new NotSavedError(`${this.file.explain(error)} ${UNDONE}`, { cause: error }));
     this.failing = true;
     this.retry = setTimeout(() => this.commit(), RETRY_MS);
@@ -219,6 +219,19 @@ class Committer {
       }
     }
     waiters?.reject(notUndone());
+  }
+
+  /**
+   * Committing at once, the answers a failed commit would confirm are on their way: the holder
+   * stops them (a Durable Object resets itself, its memory going back to its storage). Nothing more
+   * is written from this memory.
+   */
+  private abandon(error: unknown) {
+    this.unsubscribe();
+    this.changes = new Map();
+    this.everything = false;
+    this.dirty = false;
+    if (this.options.commit === "at-once") this.options.abandon(new NotSavedError(`${this.file.explain(error)} ${ABANDONED}`, { cause: error }));
   }
 
   /** Back to what the file holds; throws, changing nothing, if it cannot be read or loaded. */

@@ -122,7 +122,7 @@ export const adminDocument: OpenApiDocument = {
           "State"
         ],
         "summary": "Restore a snapshot",
-        "description": "Replaces the whole state with a snapshot taken earlier by `GET /snapshot`, or refuses it (400, the state kept) naming the first record that fails the checks `SnapshotRecords` describes: its kind's schema, a duplicate id or API key, an account the snapshot does not have, a webhook URL the server does not send to. Work in flight is stopped first; a `/v1` request whose body is still arriving is applied to the restored state when its key is there, and refused 401 when it is not.",
+        "description": "Replaces the whole state with a snapshot taken earlier by `GET /snapshot`, or refuses it (400, the state kept) naming the first record that fails the checks `SnapshotRecords` describes: its kind's schema, a duplicate id or API key, an account the snapshot does not have, a webhook URL the server does not send to. Work in flight is stopped first; a `/v1` request whose body is still arriving is applied to the restored state when its key is there, and refused 401 when it is not. A server with a capacity (a hosted sandbox) refuses a snapshot holding more contacts or messages than it keeps: 507 `SANDBOX_FULL`, the state kept.",
         "requestBody": {
           "required": true,
           "content": {
@@ -149,6 +149,16 @@ export const adminDocument: OpenApiDocument = {
           },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
+          },
+          "507": {
+            "description": "More contacts or messages than the server keeps (`SANDBOX_FULL`); nothing was changed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AdminError"
+                }
+              }
+            }
           }
         }
       }

@@ -31,7 +31,7 @@ export interface paths {
         get: operations["getSnapshot"];
         /**
          * Restore a snapshot
-         * @description Replaces the whole state with a snapshot taken earlier by `GET /snapshot`, or refuses it (400, the state kept) naming the first record that fails the checks `SnapshotRecords` describes: its kind's schema, a duplicate id or API key, an account the snapshot does not have, a webhook URL the server does not send to. Work in flight is stopped first; a `/v1` request whose body is still arriving is applied to the restored state when its key is there, and refused 401 when it is not.
+         * @description Replaces the whole state with a snapshot taken earlier by `GET /snapshot`, or refuses it (400, the state kept) naming the first record that fails the checks `SnapshotRecords` describes: its kind's schema, a duplicate id or API key, an account the snapshot does not have, a webhook URL the server does not send to. Work in flight is stopped first; a `/v1` request whose body is still arriving is applied to the restored state when its key is there, and refused 401 when it is not. A server with a capacity (a hosted sandbox) refuses a snapshot holding more contacts or messages than it keeps: 507 `SANDBOX_FULL`, the state kept.
          */
         put: operations["restoreSnapshot"];
         post?: never;
@@ -2093,6 +2093,15 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description More contacts or messages than the server keeps (`SANDBOX_FULL`); nothing was changed. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
         };
     };
     resetState: {

@@ -63,6 +63,7 @@ export async function readJson(request: ApiRequest, maxBytes: number): Promise<{
 }
 
 // One decoder for every request: decode() with no stream option keeps no state between calls.
+// ignoreBOM is false by default; Workers' types ask for it all the same.
 const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 /** Far deeper than any body of the contract, shallow enough that nothing recursing over it can overflow. */

@@ -120,7 +120,7 @@ export const limitsOf = (target: Target) => target.limits ?? { maxBodyBytes: DEF
 export const mebibytes = (bytes: number): string => `${bytes / 2 ** 20} MiB`;
 
 /** Where a target's service is mounted on its origin: "" at the root, `/s/<name>` for a hosted sandbox. */
-export const mountOf = (target: Target): string => new URL(target.baseUrl).pathname.replace(/\/v1$/, "");
+export const mountOf = (target: Target): string => new URL(target.harness.baseUrl).pathname.replace(/\/v1$/, "");
 
 /** The HTTPS server of a harness as a target: the client calls it directly, trusting its certificate. */
 export const httpsTarget = (harness: HttpsHarness): Target => ({

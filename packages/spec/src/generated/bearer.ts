@@ -180,6 +180,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["NotSaved"];
+            507: components["responses"]["SandboxFull"];
         };
     };
     addContactToList: {

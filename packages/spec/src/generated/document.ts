@@ -183,6 +183,9 @@ export const document: OpenApiDocument = {
           },
           "503": {
             "$ref": "#/components/responses/NotSaved"
+          },
+          "507": {
+            "$ref": "#/components/responses/SandboxFull"
           }
         }
       },
@@ -643,6 +646,9 @@ export const document: OpenApiDocument = {
           },
           "503": {
             "$ref": "#/components/responses/NotSaved"
+          },
+          "507": {
+            "$ref": "#/components/responses/SandboxFull"
           }
         }
       }
@@ -979,6 +985,28 @@ export const document: OpenApiDocument = {
                   "notSaved": {
                     "value": {
                       "error": "The server could not save this change to its data file (its log says why), so nothing of it was saved or applied. Retry after 1 second."
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "507": {
+            "description": "**Reference behaviour:** a hosted sandbox holds the most contacts or messages it can: the\nmessage (and a new sender's contact) was not kept.\n",
+            "headers": {
+              "X-Request-Id": {
+                "$ref": "#/components/headers/X-Request-Id"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ReceiveError"
+                },
+                "examples": {
+                  "sandboxFull": {
+                    "value": {
+                      "error": "This sandbox holds the most messages it can (100,000), so nothing of this request was kept. Reset it (POST /__admin/reset), or ask its operator for another sandbox."
                     }
                   }
                 }
@@ -1526,6 +1554,31 @@ export const document: OpenApiDocument = {
                   "error": {
                     "code": "RATE_LIMITED",
                     "message": "Rate limit of 120 requests per minute exceeded; retry in 12 seconds."
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "SandboxFull": {
+        "description": "**Reference behaviour:** a hosted sandbox holds the most contacts or messages it can\n(`SANDBOX_FULL`): nothing of the request was kept. What is there still answers; a reset\n(`POST /__admin/reset`) makes room.\n",
+        "headers": {
+          "X-Request-Id": {
+            "$ref": "#/components/headers/X-Request-Id"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ApiError"
+            },
+            "examples": {
+              "sandboxFull": {
+                "value": {
+                  "error": {
+                    "code": "SANDBOX_FULL",
+                    "message": "This sandbox holds the most contacts it can (20,000), so nothing of this request was kept. Reset it (POST /__admin/reset), or ask its operator for another sandbox."
                   }
                 }
               }

@@ -531,6 +531,20 @@ export interface components {
             };
         };
         /**
+         * @description **Reference behaviour:** a hosted sandbox holds the most contacts or messages it can
+         *     (`SANDBOX_FULL`): nothing of the request was kept. What is there still answers; a reset
+         *     (`POST /__admin/reset`) makes room.
+         */
+        SandboxFull: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /**
          * @description **Reference behaviour:** the server runs with a data file and could not save the change
          *     (a full disk, say). Nothing of the request was saved or applied: the server put its state
          *     back to what the data file holds, undoing every change made since the last save (the
@@ -643,6 +657,7 @@ export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseMethodNotAllowed = components['responses']['MethodNotAllowed'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
+export type ResponseSandboxFull = components['responses']['SandboxFull'];
 export type ResponseNotSaved = components['responses']['NotSaved'];
 export type ResponseInternalError = components['responses']['InternalError'];
 export type ParameterWebhookId = components['parameters']['WebhookId'];
@@ -751,6 +766,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["NotSaved"];
+            507: components["responses"]["SandboxFull"];
         };
     };
     addContactToList: {
@@ -864,6 +880,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["NotSaved"];
+            507: components["responses"]["SandboxFull"];
         };
     };
     receiveCustomChannelMessage: {
@@ -989,6 +1006,19 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReceiveError"];
+                };
+            };
+            /**
+             * @description **Reference behaviour:** a hosted sandbox holds the most contacts or messages it can: the
+             *     message (and a new sender's contact) was not kept.
+             */
+            507: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {

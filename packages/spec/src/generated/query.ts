@@ -264,6 +264,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["NotSaved"];
+            507: components["responses"]["SandboxFull"];
         };
     };
     addContactToList: {
@@ -377,6 +378,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["NotSaved"];
+            507: components["responses"]["SandboxFull"];
         };
     };
     receiveCustomChannelMessage: {
@@ -502,6 +504,19 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReceiveError"];
+                };
+            };
+            /**
+             * @description **Reference behaviour:** a hosted sandbox holds the most contacts or messages it can: the
+             *     message (and a new sender's contact) was not kept.
+             */
+            507: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -29,17 +29,17 @@ export async function operate(request: Request, env: Env): Promise<Response> {
       if (request.method === "GET") return await list(url.origin, env);
       throw wrongMethod(request.method, "GET or POST", url.pathname);
     }
-    const sandbox = env.SANDBOX.get(env.SANDBOX.idFromName(checkName(name)));
+    const sandbox = sandboxOf(env, checkName(name));
     if (action === "reset") {
       if (request.method !== "POST") throw wrongMethod(request.method, "POST", url.pathname);
       return answer(await sandbox.reset(), (info) => Response.json(described(url.origin, info)));
     }
     if (request.method === "GET") return answer(await sandbox.describe(), (info) => Response.json(described(url.origin, info)));
     if (request.method === "DELETE") {
-      return answer(await sandbox.destroy(), async () => {
-        await env.REGISTRY.get(env.REGISTRY.idFromName("registry")).release(name);
-        return new Response(null, { status: 204 });
-      });
+      const deleted = await sandbox.destroy();
+      // A name claimed by a create that never finished is listed with no sandbox: deleting it frees the name.
+      if (deleted.ok || deleted.code === "SANDBOX_NOT_FOUND") await registryOf(env).release(name);
+      return answer(deleted, () => new Response(null, { status: 204 }));
     }
     throw wrongMethod(request.method, "GET or DELETE", url.pathname);
   } catch (error) {
@@ -51,23 +51,32 @@ export async function operate(request: Request, env: Env): Promise<Response> {
 async function create(request: Request, env: Env): Promise<Response> {
   const asked = checkRequest(await createRequestOf(request));
   const name = asked.name ?? `sbx-${randomToken(10).toLowerCase()}`;
-  const registry = env.REGISTRY.get(env.REGISTRY.idFromName("registry"));
-  if (!(await registry.claim(name))) throw new OperatorError(409, "SANDBOX_EXISTS", `Sandbox ${name} exists already: pick another name, or delete it first (DELETE ${OPERATOR_BASE}/${name}).`);
+  const registry = registryOf(env);
+  const createdAt = await registry.claim(name);
+  if (createdAt === null) throw new OperatorError(409, "SANDBOX_EXISTS", `Sandbox ${name} exists already: pick another name, or delete it first (DELETE ${OPERATOR_BASE}/${name}).`);
+  // A create that failed kept nothing (the sandbox says so), and its name is free again; one
+  // refused because a sandbox of that name exists keeps the name listed.
   let made: Outcome<SandboxInfo>;
   try {
-    made = await env.SANDBOX.get(env.SANDBOX.idFromName(name)).create(name, asked);
+    made = await sandboxOf(env, name).create(name, createdAt, asked);
   } catch (error) {
     await registry.release(name);
     throw error;
   }
-  if (!made.ok) await registry.release(name);
+  if (!made.ok && made.code !== "SANDBOX_EXISTS") await registry.release(name);
   return answer(made, (info) => Response.json(described(new URL(request.url).origin, info), { status: 201 }));
 }
 
 async function list(origin: string, env: Env): Promise<Response> {
-  const listed = await env.REGISTRY.get(env.REGISTRY.idFromName("registry")).list();
+  const listed = await registryOf(env).list();
   return Response.json({ sandboxes: listed.map(({ name, createdAt }) => ({ name, createdAt, ...addresses(origin, name) })) });
 }
+
+/** Sandbox `name`'s object (made, empty, when nobody created it). */
+export const sandboxOf = (env: Env, name: string) => env.SANDBOX.get(env.SANDBOX.idFromName(name));
+
+/** The one registry of the Worker's sandboxes. */
+const registryOf = (env: Env) => env.REGISTRY.get(env.REGISTRY.idFromName("registry"));
 
 /** Where a sandbox is: its base URL for clients, its admin API, its dashboard and inbox. */
 export function addresses(origin: string, name: string) {

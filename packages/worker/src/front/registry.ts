@@ -16,11 +16,12 @@ export class SandboxRegistry extends DurableObject {
     ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS sandboxes (name TEXT PRIMARY KEY, created_at TEXT NOT NULL)");
   }
 
-  /** Takes the name for a new sandbox: false when one has it. */
-  async claim(name: string): Promise<boolean> {
-    const taken = this.ctx.storage.sql.exec("SELECT 1 FROM sandboxes WHERE name = ?", name).toArray().length > 0;
-    if (!taken) this.ctx.storage.sql.exec("INSERT INTO sandboxes (name, created_at) VALUES (?, ?)", name, new Date().toISOString());
-    return !taken;
+  /** Takes the name for a new sandbox, answering when (its creation time); null when one has it. */
+  async claim(name: string): Promise<string | null> {
+    if (this.ctx.storage.sql.exec("SELECT 1 FROM sandboxes WHERE name = ?", name).toArray().length > 0) return null;
+    const createdAt = new Date().toISOString();
+    this.ctx.storage.sql.exec("INSERT INTO sandboxes (name, created_at) VALUES (?, ?)", name, createdAt);
+    return createdAt;
   }
 
   async release(name: string): Promise<void> {

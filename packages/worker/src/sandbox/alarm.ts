@@ -14,12 +14,20 @@ export const RUNNING_GRACE_MS = 60_000;
 export interface Alarm {
   /** The object is woken no later than `at` (epoch ms). */
   atLatest(at: number): void;
+  /** The alarm is running: the platform counts it as spent, so it is set no longer. */
+  fired(): void;
   /** After the alarm ran: the next wake is the soonest timer's, or none. */
   rearm(): void;
 }
 
+/** What the clock uses of the object's storage: its alarm. */
+export interface AlarmStorage {
+  setAlarm(at: number): Promise<void>;
+  deleteAlarm(): Promise<void>;
+}
+
 /** A real clock whose timers set the object's alarm, and that alarm. */
-export function alarmedClock(storage: DurableObjectStorage, initial: number | null): { clock: Clock; alarm: Alarm } {
+export function alarmedClock(storage: AlarmStorage, initial: number | null): { clock: Clock; alarm: Alarm } {
   const real = realClock();
   const dues = new Map<number, number>();
   let set = initial;
@@ -32,6 +40,9 @@ export function alarmedClock(storage: DurableObjectStorage, initial: number | nu
   const alarm: Alarm = {
     atLatest(at) {
       if (set === null || at < set) setTo(at);
+    },
+    fired() {
+      set = null;
     },
     rearm() {
       setTo(dues.size ? Math.min(...dues.values()) : null);

@@ -14,7 +14,7 @@ import { alarmedClock, RUNNING_GRACE_MS, type Alarm } from "./alarm.js";
 import { assetFiles } from "./assets.js";
 import { capacityOf, LIMITS } from "./capacity.js";
 import { createSandbox, prepare, readSettings, sandboxStore, sqlOf } from "./storage.js";
-import type { CreateRequest, SandboxSettings } from "./settings.js";
+import { nameOf, type CreateRequest, type SandboxSettings } from "./settings.js";
 
 /** What the operator is told of a sandbox: its secrets included (the operator holds them all). */
 export interface SandboxInfo {
@@ -49,6 +49,8 @@ export interface SandboxEnv {
 export class Sandbox extends DurableObject<SandboxEnv> {
   private readonly sql: SqlDatabase;
   private hosted: Hosted | undefined;
+  /** Why its stored state could not be loaded (a record a later version refuses, say): it answers that, and can still be deleted. */
+  private broken: string | undefined;
 
   constructor(ctx: DurableObjectState, env: SandboxEnv) {
     super(ctx, env);
@@ -58,30 +60,49 @@ export class Sandbox extends DurableObject<SandboxEnv> {
       // A name nobody created reaches an object too: it writes nothing, not even its tables.
       if (!this.made()) return;
       const settings = readSettings(this.sql);
-      if (settings) this.hosted = this.start(settings, sandboxStore(this.sql, settings.name).read(), await ctx.storage.getAlarm());
+      if (!settings) return;
+      try {
+        this.hosted = this.start(settings, sandboxStore(this.sql, settings.name).read(), await ctx.storage.getAlarm());
+      } catch (error) {
+        this.broken = (error as Error).message;
+        console.error(`sandbox ${settings.name}: its state cannot be loaded: ${this.broken}`);
+      }
     });
   }
 
   override async fetch(request: Request): Promise<Response> {
     if (this.hosted) return this.hosted.intake.fetch(request);
-    const name = /^\/s\/([^/]+)/.exec(new URL(request.url).pathname)?.[1] ?? "";
+    const name = nameOf(new URL(request.url).pathname) ?? "";
+    if (this.broken !== undefined) {
+      return errorAnswer(request, `/s/${name}`, {
+        status: 500,
+        code: "INTERNAL_ERROR",
+        message: `Sandbox ${name} cannot load its state (${this.broken}): its operator can delete it (DELETE /__operator/sandboxes/${name}) and create it again.`,
+      });
+    }
     return errorAnswer(request, `/s/${name}`, { status: 404, code: "SANDBOX_NOT_FOUND", message: `There is no sandbox ${name} here: check the base URL, or ask its operator to create it.` });
   }
 
-  /** Due work: done, then the alarm set for the next. */
+  /**
+   * Due work: the object was loaded for it (its jobs picked up, those due started), and it is
+   * done; then the alarm is set for the next. A timer due now that has not fired yet sets it
+   * again for now, which is harmless: the alarm comes back once more.
+   */
   override async alarm(): Promise<void> {
     if (!this.hosted) return;
+    this.hosted.alarm.fired();
     await this.hosted.intake.admin.settle();
     this.hosted.alarm.rearm();
   }
 
-  async create(name: string, request: CreateRequest & { clock: "real" | "virtual" }): Promise<Outcome<SandboxInfo>> {
-    if (this.hosted) return { ok: false, status: 409, code: "SANDBOX_EXISTS", message: `Sandbox ${name} exists already.` };
+  /** A new sandbox, from its seed or the demo; refused whole (nothing kept) when it cannot be made. */
+  async create(name: string, createdAt: string, request: CreateRequest & { clock: "real" | "virtual" }): Promise<Outcome<SandboxInfo>> {
+    if (this.hosted || this.broken !== undefined) return { ok: false, status: 409, code: "SANDBOX_EXISTS", message: `Sandbox ${name} exists already.` };
     let settings: SandboxSettings;
     try {
       settings = {
         name,
-        createdAt: new Date().toISOString(),
+        createdAt,
         seed: request.demo ? sandboxSeed(DEMO_SEED) : sandboxSeed(request.seed, request.keepSeedSecrets === true),
         demo: request.demo === true,
         adminToken: `adm_${randomToken(32)}`,
@@ -92,15 +113,17 @@ export class Sandbox extends DurableObject<SandboxEnv> {
       };
       prepare(this.sql);
       this.hosted = this.start(settings, undefined, null);
+      // The demo's first conversation, as `intake-server --demo` plays it: a lead writes, the bot answers into the inbox.
+      if (settings.demo) await startDemo(this.hosted.intake.admin);
+      return { ok: true, value: await this.info() };
     } catch (error) {
+      await this.forget();
       return refused(error);
     }
-    // The demo's first conversation, as `intake-server --demo` plays it: a lead writes, the bot answers into the inbox.
-    if (settings.demo) await startDemo(this.hosted.intake.admin);
-    return { ok: true, value: await this.info() };
   }
 
   async describe(): Promise<Outcome<SandboxInfo>> {
+    if (this.broken !== undefined) return { ok: false, status: 500, code: "INTERNAL_ERROR", message: `The sandbox cannot load its state (${this.broken}): delete it and create it again.` };
     return this.hosted ? { ok: true, value: await this.info() } : NOT_HERE;
   }
 
@@ -111,16 +134,23 @@ export class Sandbox extends DurableObject<SandboxEnv> {
     return { ok: true, value: await this.info() };
   }
 
-  /** Everything it holds is deleted, its alarm too. */
+  /** Everything it holds is deleted, its alarm too (a sandbox that cannot load its state as well). */
   async destroy(): Promise<Outcome<null>> {
-    if (!this.hosted) return NOT_HERE;
-    const { intake, through } = this.hosted;
+    if (!this.hosted && this.broken === undefined) return NOT_HERE;
+    await this.forget();
+    return { ok: true, value: null };
+  }
+
+  private async forget(): Promise<void> {
+    const hosted = this.hosted;
     this.hosted = undefined;
-    await intake.close();
-    through.stop();
+    this.broken = undefined;
+    if (hosted) {
+      await hosted.intake.close();
+      hosted.through.stop();
+    }
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
-    return { ok: true, value: null };
   }
 
   private made(): boolean {
@@ -167,7 +197,7 @@ export class Sandbox extends DurableObject<SandboxEnv> {
 
   private async info(): Promise<SandboxInfo> {
     const { settings, intake } = this.hosted!;
-    const accounts = (intake.snapshot().records.account ?? []).map(({ id, name, kind, apiKey, webhookSecret, webhookUrl }) => ({ id, name, kind, apiKey, webhookSecret, webhookUrl }));
+    const accounts = (await intake.admin.accounts()).map(({ id, name, kind, apiKey, webhookSecret, webhookUrl }) => ({ id, name, kind, apiKey, webhookSecret, webhookUrl }));
     const wake = await this.ctx.storage.getAlarm();
     return { name: settings.name, createdAt: settings.createdAt, clock: settings.clock, nextWake: wake === null ? null : new Date(wake).toISOString(), adminToken: settings.adminToken, accounts };
   }
@@ -180,9 +210,9 @@ function dueNow(snapshot: Snapshot, now: number): boolean {
   return (snapshot.records.job ?? []).some((job) => job.runAt === null || job.runAt <= now);
 }
 
-/** A create refused: a bad seed's 400, in its words. */
+/** A create refused: a bad seed's 400 in its words; any other failure (a bot its options cannot make) a 400 saying why. */
 function refused(error: unknown): Outcome<never> {
   const { status, code, message } = error as { status?: unknown; code?: unknown; message?: unknown };
   if (typeof status === "number" && typeof code === "string") return { ok: false, status, code, message: String(message) };
-  throw error;
+  return { ok: false, status: 400, code: "VALIDATION_ERROR", message: `The sandbox could not be made: ${String(message)}` };
 }

@@ -49,6 +49,9 @@ export interface CreateRequest {
 /** A sandbox's name: its URL's `/s/<name>`. */
 export const NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
+/** The name a sandbox's path holds (`/s/<name>/...`), whatever it is; undefined for a path outside every sandbox. */
+export const nameOf = (pathname: string): string | undefined => /^\/s\/([^/]*)(?:\/|$)/.exec(pathname)?.[1];
+
 export function checkName(name: string): string {
   if (!NAME.test(name)) throw new OperatorError(400, "VALIDATION_ERROR", `A sandbox's name is 1 to 63 lower-case letters, digits and dashes, not starting or ending with a dash (got ${JSON.stringify(name)}).`);
   return name;
@@ -106,8 +109,20 @@ export function checkRequest(create: CreateRequest): Required<Pick<CreateRequest
   }
   if (create.demo && create.seed !== undefined) throw new OperatorError(400, "VALIDATION_ERROR", "Give a seed or ask for the demo, not both.");
   if (!create.demo && create.seed === undefined) throw new OperatorError(400, "VALIDATION_ERROR", "Give a seed (the body: a seed file, or { seed }) or ask for the demo (?demo, or { demo: true }).");
-  if (create.bot !== undefined && (typeof create.bot !== "object" || create.bot === null || typeof create.bot.model !== "string")) {
-    throw new OperatorError(400, "VALIDATION_ERROR", "bot is { model, baseUrl?, apiKey? }: a model on an OpenAI-compatible endpoint.");
-  }
+  if (create.bot !== undefined) checkBot(create.bot);
   return { ...create, clock };
+}
+
+const BOT_FIELDS = ["model", "baseUrl", "apiKey"];
+
+/** `{ model, baseUrl?, apiKey? }`: a model on an OpenAI-compatible endpoint, asked live (record and replay need files, the Node server's). */
+function checkBot(bot: unknown): void {
+  const refuse = (why: string) => new OperatorError(400, "VALIDATION_ERROR", `bot ${why}. It is { model, baseUrl?, apiKey? }: a model on an OpenAI-compatible endpoint.`);
+  if (typeof bot !== "object" || bot === null || Array.isArray(bot)) throw refuse("must be an object");
+  const fields = bot as Record<string, unknown>;
+  const unknown = Object.keys(fields).find((key) => !BOT_FIELDS.includes(key));
+  if (unknown) throw refuse(`has an unknown field ${unknown}`);
+  if (typeof fields.model !== "string" || !fields.model.trim()) throw refuse("needs a model (the name the endpoint knows it by)");
+  if (fields.baseUrl !== undefined && (typeof fields.baseUrl !== "string" || !/^https?:\/\//.test(fields.baseUrl))) throw refuse("baseUrl must be an http(s) URL");
+  if (fields.apiKey !== undefined && fields.apiKey !== null && typeof fields.apiKey !== "string") throw refuse("apiKey must be a string");
 }

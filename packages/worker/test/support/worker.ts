@@ -4,23 +4,24 @@
  * over HTTPS with a certificate of this run's, its Durable Objects persisted to a folder.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadCertificate } from "@intake/server/node";
 import { Agent } from "undici";
 import { adminCaller, type FetchFn, type Service, type Target } from "../../../server/test/support/harness.js";
+import { LIMITS } from "../../src/sandbox/capacity.js";
 
 const SERVE = fileURLToPath(new URL("../../scripts/serve-local.mjs", import.meta.url));
 const BUNDLE = fileURLToPath(new URL("../../dist/worker.js", import.meta.url));
 export const OPERATOR_TOKEN = "op_test_0123456789abcdef";
 
-/** What the Worker states of a sandbox's limits (src/sandbox/capacity.ts), as its answers word them. */
-export const SANDBOX_LIMITS = { maxBodyBytes: 1536 * 1024, maxMediaBytes: 1024 * 1024 };
 
 export interface LocalWorker {
   origin: string;
+  /** The process serving it (Miniflare's, whose child is workerd). */
+  pid: number;
   /** The folder its Durable Objects are kept in. */
   persist: string;
   /** fetch that trusts its certificate. */
@@ -75,7 +76,8 @@ export interface WorkerOptions {
 }
 
 export async function startWorker(options: WorkerOptions = {}): Promise<LocalWorker> {
-  if (!existsSync(BUNDLE)) throw new Error("No Worker bundle: build it first (npm run build).");
+  const stale = staleSource();
+  if (stale) throw new Error(`The Worker's bundle is older than ${stale}: build it again (npm run build), so the tests run what the sources say.`);
   const tls = await runCertificate();
   const persist = options.persist ?? mkdtempSync(join(tmpdir(), "intake-worker-"));
   const args = [SERVE, "--cert", tls.certPath, "--key", tls.keyPath, "--operator-token", OPERATOR_TOKEN, "--persist", persist];
@@ -91,6 +93,7 @@ export async function startWorker(options: WorkerOptions = {}): Promise<LocalWor
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   return {
     origin,
+    pid: child.pid!,
     persist,
     fetch,
     async operator(method, path, body, headers = {}) {
@@ -138,6 +141,20 @@ function readyUrl(child: ChildProcess, stderr: () => string): Promise<string> {
   });
 }
 
+/** The sources the bundle is built from (the Worker's, the server's, the dashboard's build): one newer than it, or none; "it" when it is missing. */
+function staleSource(): string | undefined {
+  if (!existsSync(BUNDLE)) return "nothing (there is none)";
+  const built = statSync(BUNDLE).mtimeMs;
+  for (const folder of ["../../src", "../../wrangler.toml", "../../../server/src", "../../../dashboard/dist"]) {
+    const path = fileURLToPath(new URL(folder, import.meta.url));
+    if (!existsSync(path)) continue;
+    const files = statSync(path).isDirectory() ? readdirSync(path, { recursive: true, encoding: "utf8" }).map((name) => join(path, name)) : [path];
+    const newer = files.find((file) => statSync(file).mtimeMs > built);
+    if (newer) return newer;
+  }
+  return undefined;
+}
+
 /** Creates a sandbox; throws with the operator API's answer if it is refused. */
 export async function createSandbox(worker: LocalWorker, request: Record<string, unknown>): Promise<SandboxInfo> {
   const created = await worker.operator<SandboxInfo>("POST", "", request);
@@ -161,5 +178,5 @@ export function sandboxService(worker: LocalWorker, sandbox: SandboxInfo): Servi
 /** A sandbox as a behaviour suite's target. */
 export function sandboxTarget(worker: LocalWorker, sandbox: SandboxInfo): Target {
   const harness = sandboxService(worker, sandbox);
-  return { name: "worker", baseUrl: sandbox.baseUrl, viaProxy: false, clientFetch: (request) => worker.fetch(request), harness, limits: SANDBOX_LIMITS };
+  return { name: "worker", baseUrl: sandbox.baseUrl, viaProxy: false, clientFetch: (request) => worker.fetch(request), harness, limits: LIMITS };
 }
