@@ -1,13 +1,13 @@
 /** Node-only parts: the HTTPS adapter, certificates, the data file and the model-backed bot. */
+import { recordingFile } from "./adapters/recording-file.js";
+import type { Bot } from "./engine/bot.js";
+import { createModelBot as createBot, type ModelBotOptions } from "./model-bot/model-bot.js";
+
 export { serve, type RunningServer, type Servable, type ServeOptions } from "./adapters/node.js";
 export { defaultCertDir, loadCertificate, type Certificate, type CertificateOptions } from "./adapters/tls.js";
 export { openDataFile, persist, SCHEMA_VERSION, TABLES, type DataFile, type Durability, type Persistence } from "./adapters/data-file.js";
 export { claimDataFile, type DataFileClaim } from "./adapters/data-file-lock.js";
 export { DEMO_KEYS, DEMO_SEED, DEMO_WEBHOOK_SECRETS } from "./admin/demo-seed.js";
-import { recordingFile } from "./adapters/recording-file.js";
-import type { Bot } from "./engine/bot.js";
-import { createModelBot as createBot, type ModelBotOptions } from "./model-bot/model-bot.js";
-
 export { MAX_MESSAGE_CHARS, type ModelBotOptions } from "./model-bot/model-bot.js";
 export { MODEL_BOT_DEFAULTS } from "./model-bot/options.js";
 export { RECORDING_FORMAT, type RecordingEntry } from "./model-bot/recording.js";

@@ -132,12 +132,11 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
   };
 
   const { base } = options;
-  const under = (pathname: string) => pathUnder(base, pathname);
 
   return {
     async handle(request) {
       const html = request.headers.get("accept")?.includes("text/html") === true;
-      const path = under(request.url.pathname);
+      const path = pathUnder(base, request.url.pathname);
       const { area, match } = router.match(request.method, path, request.refusal !== undefined, html);
       const requestId = options.requestId(area);
       const headers: Record<string, string> = { "x-request-id": requestId };
@@ -154,9 +153,8 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
       }
     },
     failed(method, pathname, refusal) {
-      const { area, match } = router.match(method, under(pathname), refusal !== undefined);
       const error = refusal ? new HttpError(refusal.status ?? 400, refusal.code, refusal.message) : internalError();
-      return errorResponse(shapeOf(area, match), error, {});
+      return errorAt(router, base, method, pathname, error, refusal !== undefined);
     },
   };
 }
@@ -174,11 +172,12 @@ function pathUnder(base: string, pathname: string): string {
 }
 
 /**
- * An error answered in the shape of the route a request names, where no service can answer it (a
- * host with no sandbox of that name, or one whose sandbox reset while answering).
+ * An error answered in the shape of the route a request names, where the core cannot answer it: an
+ * adapter's refusal (`refused`: in the API's shapes, whatever the path), an adapter's last resort,
+ * a host with no sandbox of that name or whose sandbox reset while answering.
  */
-export function errorAt(router: Router, base: string, method: string, pathname: string, error: HttpError<string>): ApiResponse {
-  const { area, match } = router.match(method, pathUnder(base, pathname), false);
+export function errorAt(router: Router, base: string, method: string, pathname: string, error: HttpError<string>, refused = false): ApiResponse {
+  const { area, match } = router.match(method, pathUnder(base, pathname), refused);
   return errorResponse(shapeOf(area, match), error, {});
 }
 

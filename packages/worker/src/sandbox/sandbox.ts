@@ -188,9 +188,10 @@ export class Sandbox extends DurableObject<SandboxEnv> {
     });
     intake.events.subscribe((event) => {
       if (event.type !== "job.queued" && event.type !== "job.rescheduled") return;
-      if (event.job.runAt === null || event.job.runAt <= intake.clock.now()) alarm.atLatest(Date.now() + RUNNING_GRACE_MS);
+      if (dueNow(event.job, intake.clock.now())) alarm.atLatest(Date.now() + RUNNING_GRACE_MS);
     });
-    if (snapshot && dueNow(snapshot, intake.clock.now())) alarm.atLatest(Date.now() + RUNNING_GRACE_MS);
+    // Stored jobs due when it stopped run now.
+    if (snapshot?.records.job?.some((job) => dueNow(job, intake.clock.now()))) alarm.atLatest(Date.now() + RUNNING_GRACE_MS);
     intake.serveDashboard(assetFiles(this.env.ASSETS));
     return { settings, intake, alarm, through };
   }
@@ -205,9 +206,9 @@ export class Sandbox extends DurableObject<SandboxEnv> {
 
 const NOT_HERE: Outcome<never> = { ok: false, status: 404, code: "SANDBOX_NOT_FOUND", message: "There is no such sandbox." };
 
-/** A stored job that was due when the object stopped: it runs now, and the alarm makes sure it ends. */
-function dueNow(snapshot: Snapshot, now: number): boolean {
-  return (snapshot.records.job ?? []).some((job) => job.runAt === null || job.runAt <= now);
+/** A job that runs now, not on a timer: the alarm is set a while ahead, so that it ends even if the object stops. */
+function dueNow(job: { runAt: number | null }, now: number): boolean {
+  return job.runAt === null || job.runAt <= now;
 }
 
 /** A create refused: a bad seed's 400 in its words; any other failure (a bot its options cannot make) a 400 saying why. */
