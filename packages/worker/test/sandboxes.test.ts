@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { createAdminClient, type ReceivedEvent } from "@intake/server";
 import { createIntakeClient } from "@intake/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LIMITS } from "../src/sandbox/capacity.js";
 import { createSandbox, sandboxService, startWorker, type LocalWorker, type SandboxInfo } from "./support/worker.js";
 
 const FUNNEL_SEED = readFileSync(new URL("../../../examples/seeds/funnel.yaml", import.meta.url), "utf8");
@@ -190,12 +191,20 @@ describe("a sandbox's limits", () => {
     expect((await admin("GET", "/contacts?accountId=acc_a")).body).toHaveLength(3);
   });
 
-  it("a body over 1.5 MiB is 400 PAYLOAD_TOO_LARGE: any one record fits a row of the object's storage", async () => {
-    const sandbox = await createSandbox(worker, { name: "bodies", seed: { accounts: [{ id: "acc_a", name: "A" }] } });
+  it("a body over 896 KiB is 400 PAYLOAD_TOO_LARGE; one at the limit is kept whole, however its text escapes: any one record fits a row of the object's storage", async () => {
+    const sandbox = await createSandbox(worker, { name: "bodies", seed: { accounts: [{ id: "acc_a", name: "A", campaigns: [{ id: "cmp_a", name: "A" }] }] } });
     const response = await json(
-      await worker.fetch(`${sandbox.baseUrl}/contacts?apiKey=${sandbox.accounts[0]!.apiKey}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ phone: "+14155550101", firstName: "x".repeat(1600 * 1024) }) }),
+      await worker.fetch(`${sandbox.baseUrl}/contacts?apiKey=${sandbox.accounts[0]!.apiKey}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ phone: "+14155550101", firstName: "x".repeat(900 * 1024) }) }),
     );
-    expect(response).toMatchObject({ status: 400, body: { error: { code: "PAYLOAD_TOO_LARGE", message: "The request body is larger than 1.5 MiB." } } });
+    expect(response).toMatchObject({ status: 400, body: { error: { code: "PAYLOAD_TOO_LARGE", message: "The request body is larger than 896 KiB." } } });
+    // FAQs of quotes just under the limit: JSON escapes each twice in the stored campaign (its
+    // settings are JSON text in the record's JSON), doubling it; it is stored all the same.
+    const faq = (i: number) => ({ question: `Question ${i}`, answer: '"'.repeat(1950) });
+    const faqs = Array.from({ length: Math.floor((LIMITS.maxBodyBytes - 64) / JSON.stringify(faq(1000)).length) }, (_, i) => faq(i));
+    expect(JSON.stringify({ faqs }).length).toBeGreaterThan(LIMITS.maxBodyBytes - 8 * 1024);
+    const admin = sandboxService(worker, sandbox).admin;
+    expect((await admin("PATCH", "/campaigns/cmp_a", { faqs })).status).toBe(200);
+    expect((await admin("GET", "/campaigns/cmp_a")).body.faqs).toEqual(faqs);
   });
 
   it("refuses a fault rule that drops the connection (a Worker always answers), saying what to use instead", async () => {

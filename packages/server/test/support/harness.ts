@@ -116,8 +116,8 @@ export interface Target {
 /** A target's body and media limits: its own, or the server's defaults. */
 export const limitsOf = (target: Target) => target.limits ?? { maxBodyBytes: DEFAULTS.maxBodyBytes, maxMediaBytes: DEFAULTS.maxMediaBytes };
 
-/** A size in MiB as the service words it ("32 MiB", "1.5 MiB"). */
-export const mebibytes = (bytes: number): string => `${bytes / 2 ** 20} MiB`;
+/** A size as the service words it ("32 MiB", "896 KiB"). */
+export const mebibytes = (bytes: number): string => (bytes >= 2 ** 20 ? `${bytes / 2 ** 20} MiB` : `${bytes / 1024} KiB`);
 
 /** Where a target's service is mounted on its origin: "" at the root, `/s/<name>` for a hosted sandbox. */
 export const mountOf = (target: Target): string => new URL(target.harness.baseUrl).pathname.replace(/\/v1$/, "");
