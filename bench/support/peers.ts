@@ -34,8 +34,11 @@ export interface Peer {
   intake: boolean;
   /** The command, as a user types it (for the report). */
   command: string;
-  /** `nodeArgs` go to node before the script; only Intake's CLI takes them (to profile its start). */
-  start(dir: string, options?: { nodeArgs?: string[] }): Promise<PeerServer>;
+  /**
+   * `nodeArgs` go to node before the script, `node` is the node binary to run it with (the
+   * machine's by default): only Intake's take them (to profile its start, to start it on each Node line).
+   */
+  start(dir: string, options?: { nodeArgs?: string[]; node?: string }): Promise<PeerServer>;
 }
 
 /** One request with no connection reuse; its status, or undefined when nothing answered. HTTPS trusts any certificate (a probe). */
@@ -146,7 +149,7 @@ export const PEERS: Peer[] = [
       const port = await freePort();
       const args = [...(options.nodeArgs ?? []), `${root}packages/server/dist/cli.js`, "--host", "127.0.0.1", "--port", String(port), "--seed", `${dir}/seed.json`, "--rate-limit", "0", "--log", "quiet"];
       const base = `https://127.0.0.1:${port}/v1`;
-      const { child, startMs, stdout } = await spawnServer(this.name, process.execPath, args, base);
+      const { child, startMs, stdout } = await spawnServer(this.name, options.node ?? process.execPath, args, base);
       return { name: this.name, base, pid: child.pid, startMs, stop: stopChild(child), reset: intakeReset(this.name, stdout) };
     },
   },
@@ -155,11 +158,11 @@ export const PEERS: Peer[] = [
     peer: "Intake",
     intake: true,
     command: "await startIntakeServer({ seed }) (@intake/server/testing), in a node script",
-    async start(dir) {
+    async start(dir, options = {}) {
       const port = await freePort();
       const base = `https://127.0.0.1:${port}/v1`;
       const script = fileURLToPath(new URL("testing-peer.mjs", import.meta.url));
-      const { child, startMs, stdout } = await spawnServer(this.name, process.execPath, [script, String(port), `${dir}/seed.json`], base);
+      const { child, startMs, stdout } = await spawnServer(this.name, options.node ?? process.execPath, [...(options.nodeArgs ?? []), script, String(port), `${dir}/seed.json`], base);
       return { name: this.name, base, pid: child.pid, startMs, stop: stopChild(child), reset: intakeReset(this.name, stdout) };
     },
   },
