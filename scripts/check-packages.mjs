@@ -6,7 +6,7 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFile
 import { builtinModules, createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { dirOf, PACKAGES as packages, packLocal } from "./pack-local.mjs";
+import { dirOf, PACKAGES as packages, packedBuild } from "./pack-local.mjs";
 import { writePackedProject } from "./packed-project.mjs";
 
 const require = createRequire(import.meta.url);
@@ -170,7 +170,7 @@ for (const name of packages) {
 const project = mkdtempSync(join(tmpdir(), "intake-packed-"));
 try {
   const started = performance.now();
-  const tarballs = packLocal(join(project, "packed"));
+  const tarballs = packedBuild();
   writeProject(project, tarballs);
   copyFileSync("scripts/lean-install-check.mjs", join(project, "lean-install.mjs"));
   execFileSync("npm", ["ci", "--offline", "--ignore-scripts", "--no-audit", "--no-fund"], { cwd: project, stdio: "pipe" });

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
-import { packLocal } from "./pack-local.mjs";
+import { packedBuild } from "./pack-local.mjs";
 import { writePackedProject } from "./packed-project.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -37,7 +37,7 @@ const started = Date.now();
 const project = mkdtempSync(join(tmpdir(), "intake-strict-types-"));
 let failed = false;
 try {
-  writePackedProject(project, packLocal(join(project, "packed")), { devDependencies: ["@types/node", "undici"] });
+  writePackedProject(project, packedBuild(), { devDependencies: ["@types/node", "undici"] });
   execFileSync("npm", ["ci", "--offline", "--ignore-scripts", "--no-audit", "--no-fund"], { cwd: project, stdio: "pipe" });
   const files = [...writeSnippets(project), ...copyExamples(project)];
   mkdirSync(join(project, "init"));

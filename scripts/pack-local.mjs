@@ -5,7 +5,7 @@
 //
 //   node scripts/pack-local.mjs [folder]     default: packed/ at the repository's root
 import { execFileSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { join, resolve } from "node:path";
 
@@ -26,6 +26,30 @@ export function packLocal(folder) {
     });
     return join(folder, JSON.parse(out)[0].filename);
   });
+}
+
+/**
+ * The tarballs of the packages as built now, packed once a build: kept in .cache/packed/ with the
+ * newest time among the builds' files, so the checks after one build (check:packages,
+ * check:types-strict, the Node lines' tests) share one packing.
+ */
+export function packedBuild() {
+  const folder = join(root, ".cache", "packed");
+  const built = String(Math.max(...PACKAGES.map((name) => newest(join(root, dirOf(name), "dist")))));
+  const record = join(folder, "packed.json");
+  if (existsSync(record)) {
+    const kept = JSON.parse(readFileSync(record, "utf8"));
+    if (kept.built === built && kept.tarballs.every((tarball) => existsSync(tarball))) return kept.tarballs;
+  }
+  rmSync(folder, { recursive: true, force: true });
+  const tarballs = packLocal(folder);
+  writeFileSync(record, JSON.stringify({ built, tarballs }));
+  return tarballs;
+}
+
+/** The newest modification time of a file under `folder`. */
+function newest(folder) {
+  return Math.max(0, ...readdirSync(folder, { recursive: true }).map((file) => statSync(join(folder, file)).mtimeMs));
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -1,7 +1,7 @@
 /** Runs the real intake-server CLI (from source) as a child process. */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { Agent } from "undici";
+import { trustingFetch } from "@intake/server/connect";
 import { quoted } from "./child-output.js";
 
 const root = fileURLToPath(new URL("../../../../", import.meta.url));
@@ -102,18 +102,18 @@ export async function startCli(args: string[], nodeArgs: string[] = [], how: Cli
     });
   });
   const { readFileSync } = await import("node:fs");
-  const dispatcher = new Agent({ connect: { ca: readFileSync(info.certificate, "utf8") } });
-  let closing: Promise<void> | undefined;
+  // The package's own trusting fetch (node:https): undici's Agent as a dispatcher for node's fetch
+  // breaks where node's bundled undici is another major (Node 26).
+  const trusting = trustingFetch(readFileSync(info.certificate, "utf8"));
   return {
     child,
     info,
     stderr: () => stderr,
-    fetch: (input, init) => globalThis.fetch(input, { ...init, dispatcher } as RequestInit),
+    fetch: (input, init) => trusting(input, init),
     async stop(signal = "SIGTERM") {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       const code = await exited;
-      // A test may stop a run itself before the suite's clean-up stops it again.
-      await (closing ??= dispatcher.close());
+      trusting.close();
       return code;
     },
   };

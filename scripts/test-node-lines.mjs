@@ -1,0 +1,106 @@
+// `npm test`'s run on the Node lines besides the machine's (scripts/node-lines.mjs installs them
+// from the npm registry). After `npm run build`, on each line: the client's suite in Node, the
+// server's HTTPS and msw suites, the built CLI's `--demo` start, and the packed tarballs installed
+// into a new project (packed once a build, shared with check:packages) with better-sqlite3 built
+// from source for that line (g++ and the headers the node package ships), where `--data-file`
+// keeps a contact across a restart.
+//
+//   node scripts/test-node-lines.mjs [line...]     default: every line in node-lines.mjs
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { LINES, nodeLines } from "./node-lines.mjs";
+import { packedBuild } from "./pack-local.mjs";
+import { writePackedProject } from "./packed-project.mjs";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+/** The suites run on each line, with a test-name filter where a file holds more than Node's part. */
+const SUITES = [
+  ["packages/client/test/runtimes.test.ts", "-t", "^Node "],
+  ["packages/server/test/https.test.ts"],
+  ["packages/server/test/msw.test.ts", "packages/server/test/msw-engine.test.ts"],
+];
+
+const asked = process.argv.slice(2).map(Number);
+const lines = nodeLines(asked.length ? asked : LINES).filter(({ node }) => node !== process.execPath);
+const failures = [];
+
+for (const { line, node, version } of lines) {
+  const step = (what, work) => {
+    const started = performance.now();
+    try {
+      work();
+      console.log(`Node ${version}: ${what} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    } catch (error) {
+      failures.push(`Node ${version}: ${what}`);
+      console.error(`Node ${version}: ${what} FAILED\n${error.stdout ?? ""}${error.stderr ?? ""}${error.message}`);
+    }
+  };
+  for (const suite of SUITES) {
+    step(`vitest ${suite.filter((a) => a.endsWith(".ts")).join(", ")}`, () =>
+      execFileSync(node, ["node_modules/vitest/vitest.mjs", "run", "--project", "unit", ...suite], { cwd: root, stdio: "pipe", encoding: "utf8" }),
+    );
+  }
+  step("the built CLI starts with --demo", () => readyLine(node, [join(root, "packages/server/dist/cli.js"), "--demo", "--port", "0"], root));
+  step("the packed tarballs install; better-sqlite3 built from source; --data-file keeps the demo's accounts across a restart", () => packedInstall(line, node));
+}
+
+if (failures.length) {
+  console.error(`\nFailed on the Node lines:\n${failures.map((f) => `  ${f}`).join("\n")}`);
+  process.exit(1);
+}
+
+/**
+ * Spawns node with `args` in `cwd` until it writes its JSON listening line, asks it for its
+ * accounts (GET /__admin/accounts), then stops it with SIGTERM (so a data file is saved); the
+ * listening line, parsed, with `accounts`: how many it listed. Throws with stderr if it exits first.
+ */
+function readyLine(node, args, cwd, env = {}) {
+  const script = `
+    const { spawn } = require("node:child_process");
+    const child = spawn(${JSON.stringify(node)}, ${JSON.stringify(args)}, { cwd: ${JSON.stringify(cwd)}, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...${JSON.stringify(env)} } });
+    let out = "", err = "", listening;
+    child.stderr.on("data", (c) => (err += c));
+    child.stdout.on("data", (c) => {
+      out += c;
+      if (listening || !out.includes("\\n")) return;
+      listening = JSON.parse(out.split("\\n")[0]);
+      const headers = { authorization: "Bearer " + listening.adminToken };
+      require("node:https").get(listening.adminUrl + "/accounts", { headers, rejectUnauthorized: false }, (res) => {
+        let body = "";
+        res.on("data", (d) => (body += d));
+        res.on("end", () => { listening.accounts = JSON.parse(body).length; child.kill("SIGTERM"); });
+      }).on("error", (e) => { err += e.message; child.kill("SIGKILL"); });
+    });
+    child.on("exit", (code, signal) => {
+      if (listening?.accounts === undefined) { process.stderr.write("exited " + (code ?? signal) + " before it listened and answered:\\n" + err); process.exit(1); }
+      process.stdout.write(JSON.stringify(listening));
+    });
+    setTimeout(() => { process.stderr.write("no answer within 120 s:\\n" + err); child.kill("SIGKILL"); process.exit(1); }, 120000).unref();
+  `;
+  return JSON.parse(execFileSync(process.execPath, ["-e", script], { encoding: "utf8", stdio: "pipe" }));
+}
+
+/** The packed project, installed offline; better-sqlite3 built for `node`; the demo's accounts, saved by one start, found by the next. */
+function packedInstall(line, node) {
+  const project = mkdtempSync(join(tmpdir(), `intake-node${line}-`));
+  try {
+    writePackedProject(project, packedBuild(), { devDependencies: ["better-sqlite3"] });
+    execFileSync("npm", ["ci", "--offline", "--ignore-scripts", "--no-audit", "--no-fund"], { cwd: project, stdio: "pipe" });
+    // node-gyp builds against the line's own headers (the node package ships them), never a download.
+    const env = { ...process.env, PATH: `${dirname(node)}:${process.env.PATH}`, npm_config_nodedir: dirname(dirname(node)), npm_config_build_from_source: "true" };
+    execFileSync("npm", ["rebuild", "better-sqlite3", "--offline", "--foreground-scripts"], { cwd: project, stdio: "pipe", env });
+    const cli = join(project, "node_modules/@intake/server/dist/cli.js");
+    const data = join(project, "intake.db");
+    const certs = { INTAKE_CERT_DIR: join(project, "certs") };
+    const first = readyLine(node, [cli, "--demo", "--port", "0", "--data-file", data], project, certs);
+    if (first.dataFile !== data) throw new Error(`the listening line names data file ${first.dataFile}`);
+    // Started without --demo, the server holds the demo's accounts only if the file kept them.
+    const second = readyLine(node, [cli, "--port", "0", "--data-file", data], project, certs);
+    if (first.accounts === 0 || second.accounts !== first.accounts) throw new Error(`the demo's ${first.accounts} account(s) came back as ${second.accounts} after a restart from ${data}`);
+  } finally {
+    rmSync(project, { recursive: true, force: true });
+  }
+}
