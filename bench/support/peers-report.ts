@@ -129,15 +129,18 @@ everything it loads, split into loading it and Intake's calls into it; node's ow
 ${startProfile.parts.map((p) => `| ${p.part} | ${fmt(p.ms)} | ${fmt((100 * p.ms) / profiled)}% |`).join("\n")}
 
 The largest part is "${largest.part}" (${fmt((100 * largest.ms) / profiled)}% of the profiled start). The store library the
-house plan builds on, \`@mswjs/data\`, loads graphql, the whole of date-fns (as CommonJS) and msw's
-interceptors whatever a program uses of it: loaded alone in a node process here, it took ${fmt(store.importMs)} ms and left
-the process ${mib(store.rss)} resident, against ${mib(store.bareRss)} for node loading nothing. No setting of Intake's changes
-what the library costs; bundling the library into Intake's build or loading it behind the first request would be machinery
-to move a figure (DEVELOPERS.md)${footprintMissed ? ", so the start and memory targets missed above are left missed" : ""}. The remedies kept are
-simple ones: each operation's validators are compiled when it is first asked for, ajv does not check the
-contracts' schemas against JSON Schema again at start, and file-type loads with the first upload. What
-ajv does for Intake at start is the seed's check, compiled and run before anything is stored, and the
-first lookup's validators.
+house plan builds on, \`@mswjs/data\` 0.16, is published as some 600 CommonJS files (graphql, the whole of date-fns,
+lodash's modules) and requires msw's core for its \`toHandlers\`, whatever a program uses of it: loaded alone, as
+published, in a node process here, it took ${fmt(store.importMs)} ms and left the process ${mib(store.rss)} resident, against
+${mib(store.bareRss)} for node loading nothing. What the store gets from it is small: the models' \`create\` (a primary key
+kept unique, nullable fields defaulted) and \`drop\`. Intake's build bundles it (packages/server/tsup.config.ts), so a
+start no longer finds those files one by one; on Node 22 and later that matters most, as node's package.json reader
+parses @babel/runtime's 41 KB \`exports\` map again for each date-fns file (\`npm run bench:start\` compares the
+lines: bench/results/start.md). What the bundled library still loads at a start is msw's core, for the handlers it
+can generate and Intake never asks for: most of what loading the bundled library costs. Leaving it out would mean
+changing the library's code in Intake's build, so it stays${footprintMissed ? "; the start and memory targets missed above are missed with it" : ""}.
+Other remedies kept: the validators are compiled when the package is built, the CLI turns on node's compile cache
+(Node 22.1 and later), and file-type loads with the first upload.
 
 ## The servers
 

@@ -8,7 +8,7 @@ import { createIntakeHandlers } from "@intake/server/msw";
 import { serve, type RunningServer } from "@intake/server/node";
 import { setupServer } from "msw/node";
 import type { AuthForm } from "@intake/spec";
-import { trustingFetch } from "@intake/server/connect";
+import { certFetch } from "./cert-fetch.js";
 import { SEED } from "./seed.js";
 
 export const ADMIN_TOKEN = "adm_test_token_0123456789";
@@ -59,9 +59,7 @@ export async function startHarness(options: IntakeOptions = {}): Promise<HttpsHa
   const errors: unknown[] = [];
   const intake = createIntake({ seed: SEED, adminToken: ADMIN_TOKEN, onError: (e) => errors.push(e), ...options });
   const server = await serve(intake, { port: 0 });
-  // The package's own trusting fetch (node:https): undici's Agent as a dispatcher for node's fetch
-  // breaks where node's bundled undici is another major (Node 26).
-  const trusting = trustingFetch(server.certificate);
+  const trusting = certFetch(server.certificate);
   const fetch: FetchFn = (input, init) => trusting(input, init);
   return {
     intake,
@@ -74,7 +72,7 @@ export async function startHarness(options: IntakeOptions = {}): Promise<HttpsHa
     admin: adminCaller(fetch, server.adminUrl),
     async close() {
       await server.close();
-      trusting.close();
+      await trusting.close();
       if (errors.length) throw new AggregateError(errors, "the server reported unexpected errors");
     },
   };

@@ -1,7 +1,7 @@
 /** Runs the real intake-server CLI (from source) as a child process. */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { trustingFetch } from "@intake/server/connect";
+import { certFetch } from "./cert-fetch.js";
 import { quoted } from "./child-output.js";
 
 const root = fileURLToPath(new URL("../../../../", import.meta.url));
@@ -102,9 +102,8 @@ export async function startCli(args: string[], nodeArgs: string[] = [], how: Cli
     });
   });
   const { readFileSync } = await import("node:fs");
-  // The package's own trusting fetch (node:https): undici's Agent as a dispatcher for node's fetch
-  // breaks where node's bundled undici is another major (Node 26).
-  const trusting = trustingFetch(readFileSync(info.certificate, "utf8"));
+  const trusting = certFetch(readFileSync(info.certificate, "utf8"));
+  let closing: Promise<void> | undefined;
   return {
     child,
     info,
@@ -113,7 +112,8 @@ export async function startCli(args: string[], nodeArgs: string[] = [], how: Cli
     async stop(signal = "SIGTERM") {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       const code = await exited;
-      trusting.close();
+      // A test may stop a run itself before the suite's clean-up stops it again.
+      await (closing ??= trusting.close());
       return code;
     },
   };
