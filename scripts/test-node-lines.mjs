@@ -3,17 +3,20 @@
 // server's HTTPS and msw suites, the built CLI's `--demo` start, and the packed tarballs installed
 // into a new project (packed once a build, shared with check:packages) with better-sqlite3 built
 // from source for that line (g++ and the headers the node package ships), where `--data-file`
-// keeps a contact across a restart.
+// keeps the demo's accounts across a restart. Where msw 3 runs (Node 22.12+), the server's msw suites
+// and the ci-suite example again with msw 3 as the peer (installed from the registry into
+// .cache/msw3/, the workspace's msw 2 left as it is; scripts/msw3.vitest.config.ts).
 //
 //   node scripts/test-node-lines.mjs [line...]     default: every line in node-lines.mjs
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LINES, nodeLines } from "./node-lines.mjs";
 import { packedBuild } from "./pack-local.mjs";
 import { writePackedProject } from "./packed-project.mjs";
+import semver from "semver";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 /** The suites run on each line, with a test-name filter where a file holds more than Node's part. */
@@ -21,6 +24,13 @@ const SUITES = [
   ["packages/client/test/runtimes.test.ts", "-t", "^Node "],
   ["packages/server/test/https.test.ts"],
   ["packages/server/test/msw.test.ts", "packages/server/test/msw-engine.test.ts"],
+];
+
+/** msw 3, in a folder of its own; the Node it needs (its engines) and the suites run with it. */
+const MSW3 = { spec: "msw@3", node: ">=22.12.0", dir: join(root, ".cache/msw3/") };
+const MSW3_SUITES = [
+  ["--project", "unit", "packages/server/test/msw.test.ts", "packages/server/test/msw-engine.test.ts"],
+  ["--project", "example-ci-suite"],
 ];
 
 const asked = process.argv.slice(2).map(Number);
@@ -43,6 +53,18 @@ for (const { line, node, version } of lines) {
       execFileSync(node, ["node_modules/vitest/vitest.mjs", "run", "--project", "unit", ...suite], { cwd: root, stdio: "pipe", encoding: "utf8" }),
     );
   }
+  if (semver.satisfies(version, MSW3.node)) {
+    for (const suite of MSW3_SUITES) {
+      step(`with msw 3: vitest ${suite.filter((a) => !a.startsWith("--")).join(", ")}`, () =>
+        execFileSync(node, ["node_modules/vitest/vitest.mjs", "run", "--config", "scripts/msw3.vitest.config.ts", ...suite], {
+          cwd: root,
+          stdio: "pipe",
+          encoding: "utf8",
+          env: { ...process.env, MSW_DIR: msw3() },
+        }),
+      );
+    }
+  }
   step("the built CLI starts with --demo", () => readyLine(node, [join(root, "packages/server/dist/cli.js"), "--demo", "--port", "0"], root));
   step("the packed tarballs install; better-sqlite3 built from source; --data-file keeps the demo's accounts across a restart", () => packedInstall(line, node));
 }
@@ -50,6 +72,16 @@ for (const { line, node, version } of lines) {
 if (failures.length) {
   console.error(`\nFailed on the Node lines:\n${failures.map((f) => `  ${f}`).join("\n")}`);
   process.exit(1);
+}
+
+/** The folder of msw 3's package, installed into .cache/msw3/ on first use. */
+function msw3() {
+  const dir = join(MSW3.dir, "node_modules/msw");
+  if (!existsSync(join(dir, "package.json"))) {
+    mkdirSync(MSW3.dir, { recursive: true });
+    execFileSync("npm", ["install", "--prefix", MSW3.dir, "--no-save", "--no-package-lock", "--no-audit", "--no-fund", "--ignore-scripts", MSW3.spec], { stdio: "pipe" });
+  }
+  return dir;
 }
 
 /**
