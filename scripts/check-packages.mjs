@@ -102,7 +102,8 @@ for (const name of packages) {
   const declared = new Set([name, ...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
   const undeclared = new Set();
   for (const file of readdirSync(`${dir}/dist`, { recursive: true }).filter((f) => /\.(c|m)?js$/.test(f))) {
-    const code = readFileSync(`${dir}/dist/${file}`, "utf8");
+    // Doc comments dropped first: a bundled library's (graphql's, in the server's) show imports in their examples.
+    const code = readFileSync(`${dir}/dist/${file}`, "utf8").replace(/\/\*\*[\s\S]*?\*\//g, "");
     // from "x", import "x", import("x"), require("x") and esbuild's __require("x"), where x is a
     // package name (relative paths, #imports and node: or data: URLs are not).
     for (const [, specifier] of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*|(?:\b|__)require\s*\(\s*)["']([\w@~][\w@~./-]*)["']/g)) {
