@@ -10,7 +10,7 @@
  * Run: npm run bench:start   (STARTS to change, 5 by default; `-- --quick` for one start each)
  */
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { nodeLines } from "../scripts/node-lines.mjs";
 import { fmt, verdict } from "./support/figures.js";
@@ -34,6 +34,7 @@ interface LineRun {
 }
 
 const lines = nodeLines();
+const loadAtStart = loadavg()[0]!;
 const dir = await mkdtemp(join(tmpdir(), "intake-start-"));
 await writePeerFiles(dir);
 
@@ -64,13 +65,13 @@ try {
     log(`Node ${run.version}: ${servers.map((s) => `${s.name} ${fmt(median(run.starts[s.name]!))} ms`).join("; ")}`);
     log(`  profiled CLI start ${fmt(run.profile.startMs)} ms: ${run.profile.parts.map((p) => `${p.part} ${fmt(p.ms)}`).join("; ")}`);
   }
-  const settings = { starts: STARTS, quick, targetMs: TARGET_MS };
-  await writeReport("start", startMarkdown(runs), { ...settings, lines: runs });
+  const settings = { starts: STARTS, quick, targetMs: TARGET_MS, load: [loadAtStart, loadavg()[0]!] };
+  await writeReport("start", startMarkdown(runs, settings.load), { ...settings, lines: runs });
 } finally {
   await rm(dir, { recursive: true, force: true });
 }
 
-function startMarkdown(runs: LineRun[]): string {
+function startMarkdown(runs: LineRun[], load: number[]): string {
   const cell = (ms: number[]) => `${fmt(median(ms))} (${ms.map((t) => fmt(t)).join(", ")})`;
   const parts = [...new Set(runs.flatMap((run) => run.profile.parts.map((p) => p.part)))];
   const share = (run: LineRun, part: string) => {
@@ -84,8 +85,9 @@ ${runLine()}. ${quick ? "**A smoke run (--quick): one start each, not a report t
 stopped ${STARTS} time(s) on each line, the lines and the servers taking turns, after one round not counted
 (it fills the disk's cache and node's compile cache, and makes the certificate); the figure is the median,
 from spawning node to the first 2xx answer to a lookup (asked every 10 ms), as \`npm run bench:peers\` takes it.
-The servers hold 1,000 contacts and 1,000 lists from a seed file. The machine has 2 cores, shared: compare
-the lines within this run rather than with another run's figures.
+The servers hold 1,000 contacts and 1,000 lists from a seed file. The machine has 2 cores, shared: its load
+average was ${load.map((l) => fmt(l, 1)).join(" at the start and ")} at the end (2 is both cores busy), so compare the lines within
+this run rather than with another run's figures.
 
 ## Start to first answer, ms (median; each)
 
@@ -98,7 +100,8 @@ ${runs.map((run) => `| ${run.version} | ${servers.map((s) => cell(run.starts[s.n
 One more start of the CLI on each line under node's CPU profiler (\`--cpu-prof\`, which slows it; the profile begins
 once node has booted). Each sample until the first answer is charged to one part (support/start-profile.ts): a
 package with everything it loads, split into loading it and Intake's calls into it; node's own work apart.
-Bundled into the server's build, the store library's code counts as Intake's.
+Bundled into the server's build, the store library's code counts as Intake's; graphql here is msw's, loaded with
+msw's core by the store library.
 
 | Part | ${runs.map((run) => `Node ${run.line}, ms (share)`).join(" | ")} |
 |---|${runs.map(() => "---:").join("|")}|
