@@ -5,10 +5,11 @@
  */
 import { adminDocument } from "../generated/admin-document.js";
 import type { components, operations as contract } from "../generated/admin.js";
-import { adjustCredits, createAccount, createSubaccount, rotateApiKey, updateAccount } from "../domain/accounts.js";
+import { adjustCredits, createAccount, createSubaccount, rotateApiKey, setCredits, updateAccount } from "../domain/accounts.js";
 import { createCampaign, updateCampaign } from "../domain/campaigns.js";
 import { clockAfterReset } from "../domain/clock.js";
 import { createOrFindContact, searchContacts, updateContact } from "../domain/contacts.js";
+import { deleteCampaign, deleteContact, deleteList } from "../domain/deletions.js";
 import { findDeliveries, redeliver } from "../domain/deliveries.js";
 import type { Domain } from "../domain/domain.js";
 import { fail, missing } from "../domain/errors.js";
@@ -85,6 +86,17 @@ const deliveryView = ({ store }: Domain, delivery: DeliveryRecord) =>
 const alertView = ({ store }: Domain, alert: AlertRecord) => present.toAlert(alert, contactRef(store.contact.get(alert.contactId)));
 const clockView = ({ clock }: Domain): Schemas["Clock"] => ({ mode: clock.mode, now: new Date(clock.now()).toISOString() });
 
+/**
+ * A deletion, with no work in flight (as a reset): nothing running writes for what it removes, and
+ * the jobs it removed are never started. The record is found first (an unknown id is 404 with
+ * nothing stopped), and again once the work has stopped: a reset meanwhile may have replaced it.
+ */
+async function deleting<R>({ domain, engine }: AdminDeps, find: (domain: Domain) => R, remove: (domain: Domain, record: R) => void): Promise<Result> {
+  find(domain);
+  await engine.whilePaused(() => remove(domain, find(domain)));
+  return noContent;
+}
+
 /** All records of a table, or one account's. */
 const ofAccount = <R>(table: { all(): Iterable<R>; group(name: "account", value: string): readonly R[] }, { accountId }: { accountId?: string }) => {
   return accountId ? table.group("account", accountId) : [...table.all()];
@@ -114,7 +126,9 @@ export const operations: { [Id in keyof contract]: AdminHandler<Id> } = {
   getCredits: ({ params }, { domain }) => ok(credits(domain, accountOf(domain, params.accountId ?? ""))),
   adjustCredits({ params, body }, { domain }) {
     const account = accountOf(domain, params.accountId ?? "");
-    adjustCredits(domain, account, body.amount, body.description);
+    // The contract takes one of the two (its oneOf).
+    if (body.balance !== undefined) setCredits(domain, account, body.balance, body.description);
+    else adjustCredits(domain, account, body.amount!, body.description);
     return ok(credits(domain, account));
   },
 
@@ -126,6 +140,7 @@ export const operations: { [Id in keyof contract]: AdminHandler<Id> } = {
   },
   getCampaign: ({ params }, { domain }) => ok(present.toCampaign(campaignOf(domain, params.campaignId ?? ""))),
   updateCampaign: ({ params, body }, { domain }) => ok(present.toCampaign(updateCampaign(domain, campaignOf(domain, params.campaignId ?? ""), body))),
+  deleteCampaign: ({ params }, deps) => deleting(deps, (domain) => campaignOf(domain, params.campaignId ?? ""), deleteCampaign),
   listLists: ({ query }, { domain }) => ok(ofAccount(domain.store.list, query).map((list) => listView(domain, list))),
   createList: ({ body }, { domain }) => created(listView(domain, createList(domain, accountOf(domain, body.accountId), body))),
   getList: ({ params }, { domain }) => ok(listView(domain, listOf(domain, params.listId ?? ""))),
@@ -134,6 +149,7 @@ export const operations: { [Id in keyof contract]: AdminHandler<Id> } = {
     const patch = { ...(body.name !== undefined ? { name: body.name } : {}), ...(body.campaignId !== undefined ? { campaignId: body.campaignId } : {}) };
     return ok(listView(domain, updateList(domain, list, patch)));
   },
+  deleteList: ({ params }, deps) => deleting(deps, (domain) => listOf(domain, params.listId ?? ""), deleteList),
   listMembers({ params, query }, { domain }) {
     const list = listOf(domain, params.listId ?? "");
     const members = page(domain.store.listMember.group("list", list.id), query);
@@ -163,6 +179,7 @@ export const operations: { [Id in keyof contract]: AdminHandler<Id> } = {
     return created(present.toMessage(await simulateInbound(domain, accountOf(domain, contact.accountId), contact, body)));
   },
   updateContact: ({ params, body }, { domain }) => ok(present.toAdminContact(updateContact(domain, contactOf(domain, params.contactId ?? ""), { botPaused: body.botPaused }))),
+  deleteContact: ({ params }, deps) => deleting(deps, (domain) => contactOf(domain, params.contactId ?? ""), deleteContact),
   replyToContact({ params, body }, { domain }) {
     const contact = contactOf(domain, params.contactId ?? "");
     return created(present.toMessage(humanReply(domain, accountOf(domain, contact.accountId), contact, body.body)));

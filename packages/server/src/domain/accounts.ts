@@ -7,7 +7,7 @@ import { base64, newApiKey } from "../shared/ids.js";
 import { webhookUrlProblem } from "../shared/webhook-url.js";
 import type { AccountRecord } from "../store/models.js";
 import { clean } from "./contacts.js";
-import { isCreditAmount, moveCredits, requestRecharge } from "./credits.js";
+import { isCreditAmount, moveCredits, requestRecharge, roundCredits } from "./credits.js";
 import { ownedBy, publish, timestamp, writable, type Domain } from "./domain.js";
 import { conflict, invalid, missing } from "./errors.js";
 
@@ -96,5 +96,20 @@ export function adjustCredits(domain: Domain, account: AccountRecord, amount: nu
   if (account.credits + amount < 0) throw conflict(`Account ${account.id} has ${account.credits} credits; it cannot lose ${-amount}.`);
   const before = account.credits;
   moveCredits(domain, account, amount, { description: description ?? (amount > 0 ? "Credits added" : "Credits removed"), source: "admin" });
+  requestRecharge(domain, account, before);
+}
+
+/**
+ * The dashboard's "set to": the balance becomes `balance`, recorded as one transaction of the
+ * difference (none when it has that balance already).
+ */
+export function setCredits(domain: Domain, account: AccountRecord, balance: number, description?: string): void {
+  if (!Number.isFinite(balance) || balance < 0 || balance > 1e9 || Math.abs(roundCredits(balance) - balance) > 1e-9) {
+    throw invalid("balance must be a number of credits from 0 to 1000000000, with at most 6 decimal places.");
+  }
+  const amount = roundCredits(balance - account.credits);
+  if (amount === 0) return;
+  const before = account.credits;
+  moveCredits(domain, account, amount, { description: description ?? `Balance set to ${balance}`, source: "admin" });
   requestRecharge(domain, account, before);
 }

@@ -39,11 +39,12 @@ export type JoinSource = "api" | "manual" | "import";
 export type DomainEvent =
   | { type: "account.created" | "account.updated"; account: Stored.AccountRecord }
   | { type: "credits.changed"; account: Stored.AccountRecord; transaction: Stored.CreditTransactionRecord }
-  | { type: "campaign.created" | "campaign.updated"; campaign: Stored.CampaignRecord }
-  | { type: "list.created" | "list.updated"; list: Stored.ListRecord }
+  /** `campaign.deleted`, `list.deleted`, `contact.deleted`: the record is gone, and with it what the deletion took (domain/deletions.ts). */
+  | { type: "campaign.created" | "campaign.updated" | "campaign.deleted"; campaign: Stored.CampaignRecord }
+  | { type: "list.created" | "list.updated" | "list.deleted"; list: Stored.ListRecord }
   /** `batch` names the contacts that joined together and `batchSize` counts them (1 for an API add). */
   | { type: "list.joined"; list: Stored.ListRecord; contact: Stored.ContactRecord; source: JoinSource | "seed"; batch: string; batchSize: number }
-  | { type: "contact.created" | "contact.updated"; contact: Stored.ContactRecord }
+  | { type: "contact.created" | "contact.updated" | "contact.deleted"; contact: Stored.ContactRecord }
   | { type: "message.received"; message: Stored.MessageRecord; contact: Stored.ContactRecord }
   /** An outgoing message recorded, whatever its status (sent, pending delivery, not sent). */
   | { type: "message.sent"; message: Stored.MessageRecord; contact: Stored.ContactRecord }

@@ -567,8 +567,8 @@ export const adminDocument: OpenApiDocument = {
         "tags": [
           "Accounts"
         ],
-        "summary": "Add or remove credits",
-        "description": "A positive amount adds credits, a negative one removes them (never below zero). At most 1000000000 either way, as a `/v1` grant, so a balance never grows past what a number holds.",
+        "summary": "Add, remove or set credits",
+        "description": "Either `amount`: a positive amount adds credits, a negative one removes them (never below zero), at most 1000000000 either way, as a `/v1` grant, so a balance never grows past what a number holds. Or `balance`: the balance to set, from 0 to 1000000000 (0 rehearses an account with no credits), recorded as one transaction of the difference; the balance it has already records nothing. Either way a sub-account that falls below its auto-recharge threshold asks its agency for more, as a charge does.",
         "requestBody": {
           "required": true,
           "content": {
@@ -576,15 +576,31 @@ export const adminDocument: OpenApiDocument = {
               "schema": {
                 "type": "object",
                 "additionalProperties": false,
-                "required": [
-                  "amount"
+                "oneOf": [
+                  {
+                    "required": [
+                      "amount"
+                    ]
+                  },
+                  {
+                    "required": [
+                      "balance"
+                    ]
+                  }
                 ],
+                "x-intake-error": "Send either amount (credits to add, or remove when negative) or balance (the balance to set), not both.",
                 "properties": {
                   "amount": {
                     "type": "number",
                     "minimum": -1000000000,
                     "maximum": 1000000000,
                     "x-intake-error": "amount must be a non-zero number of credits with at most 6 decimal places, at most 1000000000 either way."
+                  },
+                  "balance": {
+                    "type": "number",
+                    "minimum": 0,
+                    "maximum": 1000000000,
+                    "x-intake-error": "balance must be a number of credits from 0 to 1000000000, with at most 6 decimal places."
                   },
                   "description": {
                     "type": "string",
@@ -762,6 +778,25 @@ export const adminDocument: OpenApiDocument = {
             "$ref": "#/components/responses/NotFound"
           }
         }
+      },
+      "delete": {
+        "operationId": "deleteCampaign",
+        "tags": [
+          "Campaigns"
+        ],
+        "summary": "Delete a campaign",
+        "description": "Removes the campaign and every reference to it: lists linked to it are unlinked (kept, with their members), the account's default campaign is cleared if it was this one, and contacts, messages and alerts that name it name none (`campaignId` null). Its queued opening messages and scheduled follow-ups are cancelled; messages already sent, and their webhooks, stay. A message still waiting for the bot is answered by whichever campaign routes it then, or gets `no_campaign`. The work in flight is stopped first, as for a reset (a webhook attempt under way is made again, same `webhook-id`).",
+        "responses": {
+          "204": {
+            "description": "Deleted."
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        }
       }
     },
     "/lists": {
@@ -897,6 +932,25 @@ export const adminDocument: OpenApiDocument = {
           },
           "400": {
             "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        }
+      },
+      "delete": {
+        "operationId": "deleteList",
+        "tags": [
+          "Lists"
+        ],
+        "summary": "Delete a list",
+        "description": "Removes the list and its memberships; its contacts stay, and so does the campaign it is linked to. Opening messages still queued for its members by that campaign are cancelled, unless the member is also on another list linked to it; follow-ups already scheduled (the opening was sent) go on. The work in flight is stopped first, as for a reset.",
+        "responses": {
+          "204": {
+            "description": "Deleted."
           },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
@@ -1172,6 +1226,25 @@ export const adminDocument: OpenApiDocument = {
           },
           "400": {
             "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        }
+      },
+      "delete": {
+        "operationId": "deleteContact",
+        "tags": [
+          "Conversations"
+        ],
+        "summary": "Delete a contact",
+        "description": "Removes the contact with its conversation: its messages, their webhook deliveries and attempts, its alerts, its list memberships, and its pending work (messages waiting for the bot, webhook attempts, queued opening messages, follow-ups). Its credit transactions stay in the account's history. Afterwards `/v1` knows the contact no more: a lookup is 404, a message from the same phone or `fromId` makes a new contact, and the deleted messages' `messageSid`s are free again. The work in flight is stopped first, as for a reset (a webhook attempt under way is made again, same `webhook-id`).",
+        "responses": {
+          "204": {
+            "description": "Deleted."
           },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
@@ -5218,6 +5291,9 @@ export const adminDocument: OpenApiDocument = {
             "$ref": "#/components/schemas/ContactUpdatedEvent"
           },
           {
+            "$ref": "#/components/schemas/ContactDeletedEvent"
+          },
+          {
             "$ref": "#/components/schemas/ListJoinedEvent"
           },
           {
@@ -5273,7 +5349,10 @@ export const adminDocument: OpenApiDocument = {
             "state.replaced": "#/components/schemas/StateReplacedEvent",
             "inbox.received": "#/components/schemas/InboxReceivedEvent",
             "job.rescheduled": "#/components/schemas/JobQueuedEvent",
-            "job.cancelled": "#/components/schemas/JobRanEvent"
+            "job.cancelled": "#/components/schemas/JobRanEvent",
+            "contact.deleted": "#/components/schemas/ContactDeletedEvent",
+            "campaign.deleted": "#/components/schemas/CampaignChangedEvent",
+            "list.deleted": "#/components/schemas/ListChangedEvent"
           }
         }
       },
@@ -5770,6 +5849,39 @@ export const adminDocument: OpenApiDocument = {
           }
         }
       },
+      "ContactDeletedEvent": {
+        "type": "object",
+        "description": "A contact was deleted, with its conversation, list memberships and pending work (DELETE /contacts/{contactId}).",
+        "required": [
+          "type",
+          "at",
+          "accountId",
+          "contactId"
+        ],
+        "properties": {
+          "type": {
+            "type": "string",
+            "enum": [
+              "contact.deleted"
+            ],
+            "description": "discriminator enum property added by openapi-typescript"
+          },
+          "at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When, on the server's clock."
+          },
+          "accountId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "contactId": {
+            "type": "string"
+          }
+        }
+      },
       "ListJoinedEvent": {
         "type": "object",
         "description": "A contact joined a list (by the API, by hand, by an import or a seed).",
@@ -5910,7 +6022,7 @@ export const adminDocument: OpenApiDocument = {
       },
       "CampaignChangedEvent": {
         "type": "object",
-        "description": "A campaign was created or its settings changed.",
+        "description": "A campaign was created, its settings changed, or it was deleted (its lists unlinked, its pending openings and follow-ups cancelled).",
         "required": [
           "type",
           "at",
@@ -5922,7 +6034,8 @@ export const adminDocument: OpenApiDocument = {
             "type": "string",
             "enum": [
               "campaign.created",
-              "campaign.updated"
+              "campaign.updated",
+              "campaign.deleted"
             ],
             "description": "discriminator enum property added by openapi-typescript"
           },
@@ -5944,7 +6057,7 @@ export const adminDocument: OpenApiDocument = {
       },
       "ListChangedEvent": {
         "type": "object",
-        "description": "A list was created or changed (its name, its linked campaign).",
+        "description": "A list was created, changed (its name, its linked campaign) or deleted (with its memberships).",
         "required": [
           "type",
           "at",
@@ -5956,7 +6069,8 @@ export const adminDocument: OpenApiDocument = {
             "type": "string",
             "enum": [
               "list.created",
-              "list.updated"
+              "list.updated",
+              "list.deleted"
             ],
             "description": "discriminator enum property added by openapi-typescript"
           },

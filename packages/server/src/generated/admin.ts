@@ -201,8 +201,8 @@ export interface paths {
         get: operations["getCredits"];
         put?: never;
         /**
-         * Add or remove credits
-         * @description A positive amount adds credits, a negative one removes them (never below zero). At most 1000000000 either way, as a `/v1` grant, so a balance never grows past what a number holds.
+         * Add, remove or set credits
+         * @description Either `amount`: a positive amount adds credits, a negative one removes them (never below zero), at most 1000000000 either way, as a `/v1` grant, so a balance never grows past what a number holds. Or `balance`: the balance to set, from 0 to 1000000000 (0 rehearses an account with no credits), recorded as one transaction of the difference; the balance it has already records nothing. Either way a sub-account that falls below its auto-recharge threshold asks its agency for more, as a charge does.
          */
         post: operations["adjustCredits"];
         delete?: never;
@@ -242,7 +242,11 @@ export interface paths {
         get: operations["getCampaign"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a campaign
+         * @description Removes the campaign and every reference to it: lists linked to it are unlinked (kept, with their members), the account's default campaign is cleared if it was this one, and contacts, messages and alerts that name it name none (`campaignId` null). Its queued opening messages and scheduled follow-ups are cancelled; messages already sent, and their webhooks, stay. A message still waiting for the bot is answered by whichever campaign routes it then, or gets `no_campaign`. The work in flight is stopped first, as for a reset (a webhook attempt under way is made again, same `webhook-id`).
+         */
+        delete: operations["deleteCampaign"];
         options?: never;
         head?: never;
         /**
@@ -283,7 +287,11 @@ export interface paths {
         get: operations["getList"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a list
+         * @description Removes the list and its memberships; its contacts stay, and so does the campaign it is linked to. Opening messages still queued for its members by that campaign are cancelled, unless the member is also on another list linked to it; follow-ups already scheduled (the opening was sent) go on. The work in flight is stopped first, as for a reset.
+         */
+        delete: operations["deleteList"];
         options?: never;
         head?: never;
         /** Rename a list or link it to a campaign */
@@ -350,7 +358,11 @@ export interface paths {
         get: operations["getContact"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a contact
+         * @description Removes the contact with its conversation: its messages, their webhook deliveries and attempts, its alerts, its list memberships, and its pending work (messages waiting for the bot, webhook attempts, queued opening messages, follow-ups). Its credit transactions stay in the account's history. Afterwards `/v1` knows the contact no more: a lookup is 404, a message from the same phone or `fromId` makes a new contact, and the deleted messages' `messageSid`s are free again. The work in flight is stopped first, as for a reset (a webhook attempt under way is made again, same `webhook-id`).
+         */
+        delete: operations["deleteContact"];
         options?: never;
         head?: never;
         /**
@@ -1521,7 +1533,7 @@ export interface components {
             answeredStatus: number;
         };
         /** @description One event of GET /events; `type` tells which. */
-        AdminEvent: components["schemas"]["RequestAnsweredEvent"] | components["schemas"]["ContactCreatedEvent"] | components["schemas"]["MessageReceivedEvent"] | components["schemas"]["MessageSentEvent"] | components["schemas"]["BotOutcomeEvent"] | components["schemas"]["DeliveryAttemptedEvent"] | components["schemas"]["JobQueuedEvent"] | components["schemas"]["JobRanEvent"] | components["schemas"]["ClockAdvancedEvent"] | components["schemas"]["AlertRaisedEvent"] | components["schemas"]["ContactUpdatedEvent"] | components["schemas"]["ListJoinedEvent"] | components["schemas"]["MessageUpdatedEvent"] | components["schemas"]["DeliveryChangedEvent"] | components["schemas"]["CampaignChangedEvent"] | components["schemas"]["ListChangedEvent"] | components["schemas"]["AccountChangedEvent"] | components["schemas"]["CreditsChangedEvent"] | components["schemas"]["StateReplacedEvent"] | components["schemas"]["InboxReceivedEvent"];
+        AdminEvent: components["schemas"]["RequestAnsweredEvent"] | components["schemas"]["ContactCreatedEvent"] | components["schemas"]["MessageReceivedEvent"] | components["schemas"]["MessageSentEvent"] | components["schemas"]["BotOutcomeEvent"] | components["schemas"]["DeliveryAttemptedEvent"] | components["schemas"]["JobQueuedEvent"] | components["schemas"]["JobRanEvent"] | components["schemas"]["ClockAdvancedEvent"] | components["schemas"]["AlertRaisedEvent"] | components["schemas"]["ContactUpdatedEvent"] | components["schemas"]["ContactDeletedEvent"] | components["schemas"]["ListJoinedEvent"] | components["schemas"]["MessageUpdatedEvent"] | components["schemas"]["DeliveryChangedEvent"] | components["schemas"]["CampaignChangedEvent"] | components["schemas"]["ListChangedEvent"] | components["schemas"]["AccountChangedEvent"] | components["schemas"]["CreditsChangedEvent"] | components["schemas"]["StateReplacedEvent"] | components["schemas"]["InboxReceivedEvent"];
         /** @description A /v1 request was answered (as the journal records it, keys redacted). */
         RequestAnsweredEvent: {
             /**
@@ -1724,6 +1736,21 @@ export interface components {
             accountId: string | null;
             contactId: string;
         };
+        /** @description A contact was deleted, with its conversation, list memberships and pending work (DELETE /contacts/{contactId}). */
+        ContactDeletedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "contact.deleted";
+            /**
+             * Format: date-time
+             * @description When, on the server's clock.
+             */
+            at: string;
+            accountId: string | null;
+            contactId: string;
+        };
         /** @description A contact joined a list (by the API, by hand, by an import or a seed). */
         ListJoinedEvent: {
             /**
@@ -1777,13 +1804,13 @@ export interface components {
             /** @enum {string} */
             state: "pending" | "delivered" | "failed";
         };
-        /** @description A campaign was created or its settings changed. */
+        /** @description A campaign was created, its settings changed, or it was deleted (its lists unlinked, its pending openings and follow-ups cancelled). */
         CampaignChangedEvent: {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "campaign.created" | "campaign.updated";
+            type: "campaign.created" | "campaign.updated" | "campaign.deleted";
             /**
              * Format: date-time
              * @description When, on the server's clock.
@@ -1792,13 +1819,13 @@ export interface components {
             accountId: string | null;
             campaignId: string;
         };
-        /** @description A list was created or changed (its name, its linked campaign). */
+        /** @description A list was created, changed (its name, its linked campaign) or deleted (with its memberships). */
         ListChangedEvent: {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "list.created" | "list.updated";
+            type: "list.created" | "list.updated" | "list.deleted";
             /**
              * Format: date-time
              * @description When, on the server's clock.
@@ -2006,6 +2033,7 @@ export type JobRanEvent = components['schemas']['JobRanEvent'];
 export type ClockAdvancedEvent = components['schemas']['ClockAdvancedEvent'];
 export type AlertRaisedEvent = components['schemas']['AlertRaisedEvent'];
 export type ContactUpdatedEvent = components['schemas']['ContactUpdatedEvent'];
+export type ContactDeletedEvent = components['schemas']['ContactDeletedEvent'];
 export type ListJoinedEvent = components['schemas']['ListJoinedEvent'];
 export type MessageUpdatedEvent = components['schemas']['MessageUpdatedEvent'];
 export type DeliveryChangedEvent = components['schemas']['DeliveryChangedEvent'];
@@ -2383,9 +2411,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    amount: number;
+                    amount?: number | undefined;
+                    balance?: number | undefined;
                     description?: string | undefined;
-                };
+                } & (unknown | unknown);
             };
         };
         responses: {
@@ -2473,6 +2502,28 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Campaign"];
                 };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaignId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -2578,6 +2629,28 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["List"];
                 };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                listId: components["parameters"]["ListId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -2753,6 +2826,28 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ContactDetail"];
                 };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contactId: components["parameters"]["ContactId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];

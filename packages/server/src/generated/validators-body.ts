@@ -10677,7 +10677,7 @@ return errors === 0;
 }
 validate78.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema112 = {"type":"object","additionalProperties":false,"required":["amount"],"properties":{"amount":{"type":"number","minimum":-1000000000,"maximum":1000000000,"x-intake-error":"amount must be a non-zero number of credits with at most 6 decimal places, at most 1000000000 either way."},"description":{"type":"string","maxLength":500}}};
+const schema112 = {"type":"object","additionalProperties":false,"oneOf":[{"required":["amount"]},{"required":["balance"]}],"x-intake-error":"Send either amount (credits to add, or remove when negative) or balance (the balance to set), not both.","properties":{"amount":{"type":"number","minimum":-1000000000,"maximum":1000000000,"x-intake-error":"amount must be a non-zero number of credits with at most 6 decimal places, at most 1000000000 either way."},"balance":{"type":"number","minimum":0,"maximum":1000000000,"x-intake-error":"balance must be a number of credits from 0 to 1000000000, with at most 6 decimal places."},"description":{"type":"string","maxLength":500}}};
 
 function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10689,9 +10689,13 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs1 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.amount === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amount"},message:"must have required property '"+"amount"+"'",schema:schema112.required,parentSchema:schema112,data};
+const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "amount"},message:"must have required property '"+"amount"+"'",schema:schema112.oneOf[0].required,parentSchema:schema112.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10700,9 +10704,16 @@ vErrors.push(err0);
 }
 errors++;
 }
-for(const key0 in data){
-if(!((key0 === "amount") || (key0 === "description"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema112,data};
+}
+var _valid0 = _errs2 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+}
+const _errs3 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.balance === undefined){
+const err1 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "balance"},message:"must have required property '"+"balance"+"'",schema:schema112.oneOf[1].required,parentSchema:schema112.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10712,11 +10723,19 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.amount !== undefined){
-let data0 = data.amount;
-if(typeof data0 == "number"){
-if(data0 > 1000000000 || isNaN(data0)){
-const err2 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema112.properties.amount,data:data0};
+var _valid0 = _errs3 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+}
+}
+if(!valid0){
+const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema112.oneOf,parentSchema:schema112,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -10725,8 +10744,21 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data0 < -1000000000 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1000000000},message:"must be >= -1000000000",schema:-1000000000,parentSchema:schema112.properties.amount,data:data0};
+else {
+errors = _errs1;
+if(vErrors !== null){
+if(_errs1){
+vErrors.length = _errs1;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(((key0 === "amount") || (key0 === "balance")) || (key0 === "description"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema112,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10736,8 +10768,11 @@ vErrors.push(err3);
 errors++;
 }
 }
-else {
-const err4 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema112.properties.amount.type,parentSchema:schema112.properties.amount,data:data0};
+if(data.amount !== undefined){
+let data0 = data.amount;
+if(typeof data0 == "number"){
+if(data0 > 1000000000 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema112.properties.amount,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -10746,12 +10781,8 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-if(data.description !== undefined){
-let data1 = data.description;
-if(typeof data1 === "string"){
-if(func0(data1) > 500){
-const err5 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema112.properties.description,data:data1};
+if(data0 < -1000000000 || isNaN(data0)){
+const err5 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1000000000},message:"must be >= -1000000000",schema:-1000000000,parentSchema:schema112.properties.amount,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -10762,7 +10793,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema112.properties.description.type,parentSchema:schema112.properties.description,data:data1};
+const err6 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema112.properties.amount.type,parentSchema:schema112.properties.amount,data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -10772,14 +10803,74 @@ vErrors.push(err6);
 errors++;
 }
 }
-}
-else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema112.type,parentSchema:schema112,data};
+if(data.balance !== undefined){
+let data1 = data.balance;
+if(typeof data1 == "number"){
+if(data1 > 1000000000 || isNaN(data1)){
+const err7 = {instancePath:instancePath+"/balance",schemaPath:"#/properties/balance/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema112.properties.balance,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
 else {
 vErrors.push(err7);
+}
+errors++;
+}
+if(data1 < 0 || isNaN(data1)){
+const err8 = {instancePath:instancePath+"/balance",schemaPath:"#/properties/balance/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema112.properties.balance,data:data1};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/balance",schemaPath:"#/properties/balance/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema112.properties.balance.type,parentSchema:schema112.properties.balance,data:data1};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+let data2 = data.description;
+if(typeof data2 === "string"){
+if(func0(data2) > 500){
+const err10 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema112.properties.description,data:data2};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema112.properties.description.type,parentSchema:schema112.properties.description,data:data2};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema112.type,parentSchema:schema112,data};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
 }
 errors++;
 }
