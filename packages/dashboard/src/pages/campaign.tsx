@@ -10,6 +10,7 @@ import { ErrorNote, Loading, Page } from "../ui/page.js";
 import { RowsEditor } from "../ui/rows-editor.js";
 import { ActiveBot, useActiveBot } from "./bot.js";
 import { TYPES } from "./campaigns.js";
+import { DeleteRecord, TAKES } from "./delete-record.js";
 import type { PageProps } from "./shared.js";
 
 const STATES: Schemas["CampaignState"][] = ["Draft", "Live", "Paused", "Completed"];
@@ -107,6 +108,7 @@ function CampaignForm({ campaign, isDefault, onSaved }: { campaign: Campaign; is
         <OpeningFields campaign={campaign} hasTemplate={hasTemplate} onHasTemplate={setHasTemplate} />
         <FollowUpFields campaign={campaign} />
       </ActionForm>
+      <DeleteRecord noun="campaign" name={campaign.name} takes={TAKES.campaign} remove={() => admin().deleteCampaign(campaign.id)} back="/campaigns" />
     </Page>
   );
 }

@@ -14,6 +14,7 @@ import { contactName, customChannelName, Link } from "../ui/text.js";
 import { AddToList } from "./add-to-list.js";
 import { activeBot, useActiveBot } from "./bot.js";
 import { ChatMessage } from "./chat-message.js";
+import { DeleteRecord, TAKES } from "./delete-record.js";
 import { CAMPAIGN_CHANGE, LIST_CHANGE, nameOf, useCampaigns, useLists, type PageProps } from "./shared.js";
 import { Simulate } from "./simulate.js";
 
@@ -75,6 +76,7 @@ export function Conversation({ id, accountId }: { id: string } & PageProps) {
             <Simulate contact={contact} messages={messages} onDone={detail.reload} />
             <AddToList contactId={id} listIds={listIds} lists={lists.data} campaigns={campaigns.data} onDone={detail.reload} />
           </div>
+          <DeleteRecord noun="contact" name={contactName(contact)} takes={TAKES.contact} remove={() => admin().deleteContact(id)} back="/contacts" />
         </Page>
       )}
     </Loading>

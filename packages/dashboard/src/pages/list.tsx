@@ -11,6 +11,7 @@ import { useAction, useLoad } from "../ui/load.js";
 import { Loading, Note, Page } from "../ui/page.js";
 import { Pager } from "../ui/pager.js";
 import { Table, type Column } from "../ui/table.js";
+import { DeleteRecord, TAKES } from "./delete-record.js";
 import { CampaignSelect } from "./lists.js";
 import { CAMPAIGN_CHANGE, CONTACT_COLUMNS, LIST_CHANGE, offsetIn, PAGE_SIZE, useCampaigns, type PageProps } from "./shared.js";
 
@@ -68,6 +69,7 @@ export function ListDetail({ id, accountId }: { id: string } & PageProps) {
               </>
             )}
           </Loading>
+          <DeleteRecord noun="list" name={current.name} takes={TAKES.list} remove={() => admin().deleteList(id)} back="/lists" />
         </Page>
       )}
     </Loading>

@@ -2,7 +2,8 @@
  * Deleting a contact, a list or a campaign (the admin API, the dashboard): the record goes, and so
  * does whatever would be left pointing at it, so no later request or job meets an id that names
  * nothing. What each takes is stated in admin-openapi.yaml (the three delete operations). Each is
- * one event, carrying every record it removed or changed: a data file commits it whole.
+ * one event carrying every record it removed or changed, then a `job.cancelled` for each job it
+ * called off, so whoever follows the queue sees them go.
  *
  * The caller stops the engine's work in flight first and picks the stored jobs up after
  * (engine.whilePaused): jobs removed here are then never run, and nothing running writes for a
@@ -10,15 +11,15 @@
  */
 import type { CampaignRecord, ContactRecord, JobRecord, ListRecord } from "../store/models.js";
 import { publish, writable, type Domain } from "./domain.js";
+import { cancelJob } from "./jobs.js";
 
 /** A job's payload, as the engine stores it (engine/*: `opening`, `follow_up`, `inbound`, `deliver`). */
 type JobPayload = { contactId?: string; campaignId?: string; messageId?: string; deliveryId?: string };
 const payloadOf = (job: JobRecord) => JSON.parse(job.payload) as JobPayload;
 
-/** Removes the stored jobs that match. */
-function removeJobs(domain: Domain, matches: (payload: JobPayload, job: JobRecord) => boolean): void {
-  const store = writable(domain);
-  for (const job of [...store.job.all()]) if (matches(payloadOf(job), job)) store.job.remove(job.id);
+/** Cancels the stored jobs that match. */
+function cancelJobs(domain: Domain, matches: (payload: JobPayload, job: JobRecord) => boolean): void {
+  for (const job of [...domain.store.job.all()]) if (matches(payloadOf(job), job)) cancelJob(domain, job);
 }
 
 /**
@@ -40,15 +41,15 @@ export function deleteContact(domain: Domain, contact: ContactRecord): void {
   }
   for (const alert of [...store.alert.group("contact", contact.id)]) store.alert.remove(alert.id);
   for (const member of [...store.listMember.group("contact", contact.id)]) store.listMember.remove(member.id);
-  removeJobs(
+  store.contact.remove(contact.id);
+  publish(domain, { type: "contact.deleted", contact });
+  cancelJobs(
     domain,
     (payload) =>
       payload.contactId === contact.id ||
       (payload.messageId !== undefined && messages.has(payload.messageId)) ||
       (payload.deliveryId !== undefined && deliveries.has(payload.deliveryId)),
   );
-  store.contact.remove(contact.id);
-  publish(domain, { type: "contact.deleted", contact });
 }
 
 /**
@@ -61,14 +62,13 @@ export function deleteList(domain: Domain, list: ListRecord): void {
   const members = [...store.listMember.group("list", list.id)];
   for (const member of members) store.listMember.remove(member.id);
   store.list.remove(list.id);
-  const campaignId = list.campaignId;
-  if (campaignId !== null) {
-    const otherLists = [...store.list.group("account", list.accountId)].filter((other) => other.campaignId === campaignId);
-    const stillJoined = (contactId: string) => otherLists.some((other) => store.listMember.get(`${other.id}:${contactId}`) !== undefined);
-    const left = new Set(members.map((member) => member.contactId).filter((contactId) => !stillJoined(contactId)));
-    removeJobs(domain, (payload, job) => job.kind === "opening" && payload.campaignId === campaignId && payload.contactId !== undefined && left.has(payload.contactId));
-  }
   publish(domain, { type: "list.deleted", list });
+  const campaignId = list.campaignId;
+  if (campaignId === null) return;
+  const otherLists = store.list.group("account", list.accountId).filter((other) => other.campaignId === campaignId);
+  const stillJoined = (contactId: string) => otherLists.some((other) => store.listMember.get(`${other.id}:${contactId}`) !== undefined);
+  const left = new Set(members.map((member) => member.contactId).filter((contactId) => !stillJoined(contactId)));
+  cancelJobs(domain, (payload, job) => job.kind === "opening" && payload.campaignId === campaignId && payload.contactId !== undefined && left.has(payload.contactId));
 }
 
 /**
@@ -87,10 +87,10 @@ export function deleteCampaign(domain: Domain, campaign: CampaignRecord): void {
     for (const message of store.message.group("contact", contact.id)) if (message.campaignId === campaign.id) store.message.update(message, { campaignId: null });
   }
   for (const alert of store.alert.group("account", campaign.accountId)) if (alert.campaignId === campaign.id) store.alert.update(alert, { campaignId: null });
-  removeJobs(domain, (payload, job) => (job.kind === "opening" || job.kind === "follow_up") && payload.campaignId === campaign.id);
   store.campaign.remove(campaign.id);
   publish(domain, { type: "campaign.deleted", campaign });
   // Told as their own changes too, so whoever follows lists and accounts sees them move.
   for (const list of unlinked) publish(domain, { type: "list.updated", list });
   if (account && wasDefault) publish(domain, { type: "account.updated", account });
+  cancelJobs(domain, (payload, job) => (job.kind === "opening" || job.kind === "follow_up") && payload.campaignId === campaign.id);
 }
