@@ -36,7 +36,9 @@ async function readSnapshot(file: File): Promise<Snapshot> {
   return value as Snapshot;
 }
 
-const tally = (snapshot: Snapshot) => `${snapshot.records.account?.length ?? 0} accounts, ${snapshot.records.contact?.length ?? 0} contacts, ${snapshot.records.message?.length ?? 0} messages`;
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+const tally = (snapshot: Snapshot) =>
+  `${count(snapshot.records.account?.length ?? 0, "account")}, ${count(snapshot.records.contact?.length ?? 0, "contact")}, ${count(snapshot.records.message?.length ?? 0, "message")}`;
 
 export function ServerState() {
   const exporting = useAction();
@@ -85,7 +87,7 @@ export function ServerState() {
           question="Reset every account to the seed the server started with? Everything made since is lost (a virtual clock goes back to its start). Export first to keep it."
           confirm="Yes, reset"
           action={resetting}
-          onConfirm={async () => setDone(`Reset: ${(await admin().reset()).accounts} accounts from the starting seed.`)}
+          onConfirm={async () => setDone(`Reset: ${count((await admin().reset()).accounts, "account")} from the starting seed.`)}
         />
       </div>
       <ErrorNote error={exporting.error ?? fileError} />
@@ -98,7 +100,7 @@ export function ServerState() {
           action={importing}
           onConfirm={async () => {
             const counts = await admin().restore(chosen.snapshot);
-            setDone(`Imported ${chosen.name}: ${counts.accounts} accounts, ${counts.contacts} contacts.`);
+            setDone(`Imported ${chosen.name}: ${count(counts.accounts, "account")}, ${count(counts.contacts, "contact")}.`);
           }}
           onDone={() => setChosen(undefined)}
           onCancel={() => setChosen(undefined)}
