@@ -29,7 +29,7 @@ async function readSnapshot(file: File): Promise<Snapshot> {
   try {
     value = JSON.parse(await file.text());
   } catch (error) {
-    throw new Error(`${file.name} is not JSON (${(error as Error).message}). ${again}`);
+    throw new Error(`${file.name} is not JSON (${(error as Error).message}). ${again}`, { cause: error });
   }
   const format = typeof value === "object" && value !== null ? (value as { format?: unknown }).format : undefined;
   if (format !== FORMAT) throw new Error(`${file.name} is not an Intake snapshot: its format is ${format === undefined ? "missing" : JSON.stringify(format)}, not ${FORMAT}. ${again}`);
