@@ -47,7 +47,12 @@ function Origin({ message }: { message: Message }) {
   return (
     <p class="where">
       Received on {channel}
-      {message.source === "simulated" ? <span class="badge simulated">simulated in the dashboard</span> : null}
+      {message.source === "simulated" ? (
+        // The dashboard's form, the demo's start and a script all make it through the same admin call, and the message keeps no record of which.
+        <span class="badge simulated" title="Made with POST /__admin/contacts/{contactId}/inbound: the dashboard's Simulate a message, --demo's start, or a script">
+          simulated through the admin API
+        </span>
+      ) : null}
     </p>
   );
 }
