@@ -158,7 +158,7 @@ describe("intake-server", { timeout: 90_000 }, () => {
     expect(inbox.requests).toHaveLength(1);
     expect(inbox.requests[0]).toMatchObject({ webhookId: delivery.webhookId, signature: { verified: true }, answeredStatus: 200 });
     const [message] = await admin("/messages?contactId=ct_demo_grace&direction=inbound");
-    expect(message).toMatchObject({ source: "simulated", body: "Hi! How much is a membership?", botOutcome: "replied" });
+    expect(message).toMatchObject({ source: "simulated", simulatedVia: "demo", body: "Hi! How much is a membership?", botOutcome: "replied" });
     // Every demo account's webhooks go to its own inbox.
     const accounts = await admin("/accounts");
     for (const account of accounts) expect(account.webhookUrl, account.id).toBe(`/__inbox/${account.id}`);

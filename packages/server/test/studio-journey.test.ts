@@ -101,6 +101,10 @@ describe.each([
     await fits("inbox");
     await nav(page, "Deliveries");
     await page.getByText("delivered", { exact: true }).first().waitFor();
+    // Its lead's message, badged as the demo's.
+    await nav(page, "Contacts");
+    await page.getByRole("link", { name: "Grace Hopper" }).first().click();
+    await bubbles(page).filter({ hasText: "Hi! How much is a membership?" }).getByText("simulated by the demo at start").waitFor();
 
     // A new lead, made in the UI, added to the campaign's list: the opening message goes on the built-in channel.
     await nav(page, "Contacts");
@@ -127,7 +131,7 @@ describe.each([
     await picked.selectOption("custom");
     await simulate.getByLabel("Message from the contact").fill("How much is a membership?");
     await simulate.getByRole("button", { name: "Simulate message" }).click();
-    await bubbles(page).filter({ hasText: "How much is a membership?" }).filter({ hasText: "From the contact (simulated)" }).getByText("simulated through the admin API").waitFor();
+    await bubbles(page).filter({ hasText: "How much is a membership?" }).filter({ hasText: "From the contact (simulated)" }).getByText("simulated in the dashboard").waitFor();
     const answer = bubbles(page).filter({ hasText: "Memberships start at 29 dollars a month" });
     await answer.filter({ hasText: "Bot" }).filter({ hasText: "delivered" }).waitFor();
 

@@ -20,6 +20,14 @@ export const AUTHOR: Record<Message["source"], string> = {
   follow_up: "Follow-up (template)",
 };
 
+/** Where a simulated message came from; one stored before that was kept says only that it was simulated. */
+const SIMULATED_VIA: Record<NonNullable<Message["simulatedVia"]> | "unknown", string> = {
+  dashboard: "simulated in the dashboard",
+  demo: "simulated by the demo at start",
+  admin_api: "simulated through the admin API",
+  unknown: "simulated",
+};
+
 /** A delivery's state as a sentence's end: "delivered", "failed", "retrying (2 attempts)". */
 function deliveryState(delivery: Delivery): string {
   const n = delivery.attempts.length;
@@ -47,12 +55,7 @@ function Origin({ message }: { message: Message }) {
   return (
     <p class="where">
       Received on {channel}
-      {message.source === "simulated" ? (
-        // The dashboard's form, the demo's start and a script all make it through the same admin call, and the message keeps no record of which.
-        <span class="badge simulated" title="Made with POST /__admin/contacts/{contactId}/inbound: the dashboard's Simulate a message, --demo's start, or a script">
-          simulated through the admin API
-        </span>
-      ) : null}
+      {message.source === "simulated" ? <span class="badge simulated">{SIMULATED_VIA[message.simulatedVia ?? "unknown"]}</span> : null}
     </p>
   );
 }

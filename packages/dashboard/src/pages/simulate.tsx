@@ -35,7 +35,7 @@ function channelHint(channel: Channel): string {
 }
 
 function inputFrom(form: HTMLFormElement, kind: Kind): Input {
-  const input: Input = { channel: formValue(form, "channel") as Input["channel"], body: formValue(form, "body") };
+  const input: Input = { channel: formValue(form, "channel") as Input["channel"], body: formValue(form, "body"), via: "dashboard" };
   if (kind === "reaction") Object.assign(input, { messageType: "reaction", reactionTo: formValue(form, "reactionTo") });
   if (kind === "media") Object.assign(input, { mediaUrl: formValue(form, "mediaUrl").trim(), mediaContentType: formValue(form, "mediaContentType").trim() });
   return input;
