@@ -149,7 +149,7 @@ async function main() {
   process.stderr.write(`${botLine(botInfo, args.bot)}\n`);
   if (seed) {
     const { baseUrl, adminUrl, certificatePath: certificate } = server;
-    process.stderr.write(welcomeText({ baseUrl, adminUrl, adminToken: intake.adminToken, dashboardUrl, certificate, accounts: await intake.admin.accounts() }));
+    process.stderr.write(welcomeText({ baseUrl, adminUrl, adminToken: intake.adminToken, dashboardUrl, certificate, accounts: await intake.admin.accounts(), clock: { mode: intake.clock.mode, now: intake.clock.now() } }));
   } else {
     process.stderr.write(`Dashboard: ${dashboardUrl}\n`);
   }

@@ -104,6 +104,32 @@ describe("intake-server", { timeout: 90_000 }, () => {
     expect(stderr).toContain(secrets.agency);
   });
 
+  it("--demo runs on a virtual clock that starts at the time it starts, moved from the dashboard or the admin API, as its banner says", async () => {
+    const before = Date.now();
+    const run = await start(["--demo", "--port", "0"]);
+    const after = Date.now();
+    expect(run.info.clock).toBe("virtual");
+    const auth = { authorization: `Bearer ${run.info.adminToken}` };
+    const clock = async () => (await (await run.fetch(`${run.info.adminUrl}/clock`, { headers: auth })).json()) as { mode: string; now: string };
+    const started = Date.parse((await clock()).now);
+    expect(started).toBeGreaterThanOrEqual(before);
+    expect(started).toBeLessThanOrEqual(after);
+    const banner = run.stderr();
+    expect(banner).toContain(`Time: a virtual clock, now ${new Date(started).toISOString()}`);
+    expect(banner).toContain("Queue & clock page (Advance a minute, an hour, a day)");
+    expect(banner).toContain(`POST ${run.info.adminUrl}/clock/advance {"ms":86400000}`);
+    // The line as printed moves it.
+    const advanced = await run.fetch(`${run.info.adminUrl}/clock/advance`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ ms: 86_400_000 }) });
+    expect(advanced.status).toBe(200);
+    expect(Date.parse((await clock()).now)).toBe(started + 86_400_000);
+  });
+
+  it("--demo --clock real keeps the real clock, and its banner says so and how to get one to move", async () => {
+    const run = await start(["--demo", "--port", "0", "--clock", "real"]);
+    expect(run.info.clock).toBe("real");
+    expect(run.stderr()).toContain("Time: the real clock. Follow-ups wait real hours and days; to move time from the dashboard's Queue & clock page, start with --clock virtual.");
+  });
+
   it.each([
     [["--clock", "sometimes"], "--clock is real or virtual (got sometimes)."],
     [["--port=-1"], "--port takes a whole number, 0 or more (got -1)."],
@@ -132,7 +158,7 @@ describe("intake-server", { timeout: 90_000 }, () => {
     expect(inbox.requests).toHaveLength(1);
     expect(inbox.requests[0]).toMatchObject({ webhookId: delivery.webhookId, signature: { verified: true }, answeredStatus: 200 });
     const [message] = await admin("/messages?contactId=ct_demo_grace&direction=inbound");
-    expect(message).toMatchObject({ source: "simulated", body: "Hi! How much is a membership?", botOutcome: "replied" });
+    expect(message).toMatchObject({ source: "simulated", simulatedVia: "demo", body: "Hi! How much is a membership?", botOutcome: "replied" });
     // Every demo account's webhooks go to its own inbox.
     const accounts = await admin("/accounts");
     for (const account of accounts) expect(account.webhookUrl, account.id).toBe(`/__inbox/${account.id}`);

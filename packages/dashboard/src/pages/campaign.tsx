@@ -96,7 +96,7 @@ function CampaignForm({ campaign, isDefault, onSaved }: { campaign: Campaign; is
       >
         <CampaignFields campaign={campaign} />
         <BotFields campaign={campaign} />
-        <RowsEditor legend="FAQs" noun="FAQ" rows={faqs} onChange={setFaqs} blank={{ question: "", answer: "" }} fields={[{ key: "question", label: "Question" }, { key: "answer", label: "Answer" }]} />
+        <RowsEditor legend="FAQs" noun="FAQ" rows={faqs} onChange={setFaqs} blank={{ question: "", answer: "" }} fields={[{ key: "question", label: "Question" }, { key: "answer", label: "Answer", lines: 3 }]} />
         <RowsEditor
           legend="Resources"
           noun="resource"

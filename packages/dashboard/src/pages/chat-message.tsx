@@ -20,6 +20,14 @@ export const AUTHOR: Record<Message["source"], string> = {
   follow_up: "Follow-up (template)",
 };
 
+/** Where a simulated message came from; one stored before that was kept says only that it was simulated. */
+const SIMULATED_VIA: Record<NonNullable<Message["simulatedVia"]> | "unknown", string> = {
+  dashboard: "simulated in the dashboard",
+  demo: "simulated by the demo at start",
+  admin_api: "simulated through the admin API",
+  unknown: "simulated",
+};
+
 /** A delivery's state as a sentence's end: "delivered", "failed", "retrying (2 attempts)". */
 function deliveryState(delivery: Delivery): string {
   const n = delivery.attempts.length;
@@ -47,7 +55,7 @@ function Origin({ message }: { message: Message }) {
   return (
     <p class="where">
       Received on {channel}
-      {message.source === "simulated" ? <span class="badge simulated">simulated in the dashboard</span> : null}
+      {message.source === "simulated" ? <span class="badge simulated">{SIMULATED_VIA[message.simulatedVia ?? "unknown"]}</span> : null}
     </p>
   );
 }

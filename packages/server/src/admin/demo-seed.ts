@@ -100,6 +100,6 @@ export const DEMO_FIRST_MESSAGE = { contactId: "ct_demo_grace", body: "Hi! How m
  * starts from a data file's state does not run it: that state is the one kept.
  */
 export async function startDemo(admin: AdminClient): Promise<void> {
-  await admin.simulateInbound(DEMO_FIRST_MESSAGE.contactId, { body: DEMO_FIRST_MESSAGE.body });
+  await admin.simulateInbound(DEMO_FIRST_MESSAGE.contactId, { body: DEMO_FIRST_MESSAGE.body, via: "demo" });
   await admin.settle();
 }

@@ -98,6 +98,8 @@ export function sendMessage(domain: Domain, owner: AccountRecord, data: Schemas[
 export interface Origin {
   source: "api_receive" | "simulated";
   at: string;
+  /** What made a simulated message (its `simulatedVia`). */
+  via?: MessageRecord["simulatedVia"];
 }
 
 const RECEIVE_ENDPOINT: Origin = { source: "api_receive", at: "customData." };
@@ -149,6 +151,7 @@ export async function receiveMessage(
     reactionTo: data.reactionTo ?? null,
     campaignId: data.campaignId ?? null,
     source: origin.source,
+    ...(origin.via ? { simulatedVia: origin.via } : {}),
   });
   return { message, duplicate: false };
 }
@@ -156,7 +159,7 @@ export async function receiveMessage(
 /** What a received message is, besides what every one has (its id, account, contact, direction, time). */
 export type Inbound = Pick<
   MessageRecord,
-  "channel" | "messageSid" | "fromId" | "toId" | "messageType" | "body" | "status" | "mediaUrl" | "mediaContentType" | "reactionTo" | "campaignId" | "source"
+  "channel" | "messageSid" | "fromId" | "toId" | "messageType" | "body" | "status" | "mediaUrl" | "mediaContentType" | "reactionTo" | "campaignId" | "source" | "simulatedVia"
 >;
 
 /** Stores a message from the contact and tells the engine (`message.received`), which answers it. */

@@ -1328,7 +1328,7 @@ export const adminDocument: OpenApiDocument = {
           "Conversations"
         ],
         "summary": "Simulate a message from the contact",
-        "description": "A message from the contact, as if they had sent it: the funnel builder's \"the lead\nanswers\", from the dashboard or a script.\n\n- `channel: custom` (the default): processed exactly as `POST /v1/incoming_custom_channel_message`\n  from the contact's custom-channel identity: `fromId` is the contact's `fromId`, else its\n  phone number, else its email (either then becomes its `fromId`, as a message from that\n  sender makes it); `toId` is the account's id; the channel label is the contact's\n  `customChannel`, else `custom`; a new `messageSid` is made (`sim_…`). The bot's reply goes\n  to the account's Custom Channel Webhook URL. 409 when that identity is another\n  contact's `fromId`.\n- a built-in channel (`messaging_app`, `sms`, `photo_social`, `chat_app`): stored as\n  received on that channel, with no `messageSid` (sids are the custom channel's) and the\n  contact's phone number as `fromId`; the bot answers on the same channel, charged as\n  opening and human messages are, and recorded as sent there to the contact's phone (or\n  `not_sent` without credits). No webhook is sent: the interface sends reply webhooks for\n  custom channels only.\n\nEither way the message's `source` is `simulated`, and media (`mediaUrl`, a public URL or\na data URL, with `mediaContentType`) and reactions (`messageType: reaction`, the emoji in\n`body`, `reactionTo` the target's `messageSid` or id) are checked as the receive endpoint\nchecks them, the errors naming this request's fields (`mediaContentType is required when\nmediaUrl is given.`).\n",
+        "description": "A message from the contact, as if they had sent it: the funnel builder's \"the lead\nanswers\", from the dashboard or a script.\n\n- `channel: custom` (the default): processed exactly as `POST /v1/incoming_custom_channel_message`\n  from the contact's custom-channel identity: `fromId` is the contact's `fromId`, else its\n  phone number, else its email (either then becomes its `fromId`, as a message from that\n  sender makes it); `toId` is the account's id; the channel label is the contact's\n  `customChannel`, else `custom`; a new `messageSid` is made (`sim_…`). The bot's reply goes\n  to the account's Custom Channel Webhook URL. 409 when that identity is another\n  contact's `fromId`.\n- a built-in channel (`messaging_app`, `sms`, `photo_social`, `chat_app`): stored as\n  received on that channel, with no `messageSid` (sids are the custom channel's) and the\n  contact's phone number as `fromId`; the bot answers on the same channel, charged as\n  opening and human messages are, and recorded as sent there to the contact's phone (or\n  `not_sent` without credits). No webhook is sent: the interface sends reply webhooks for\n  custom channels only.\n\nEither way the message's `source` is `simulated`, its `simulatedVia` the request's `via`\n(`admin_api` unless it says `dashboard` or `demo`), and media (`mediaUrl`, a public URL or\na data URL, with `mediaContentType`) and reactions (`messageType: reaction`, the emoji in\n`body`, `reactionTo` the target's `messageSid` or id) are checked as the receive endpoint\nchecks them, the errors naming this request's fields (`mediaContentType is required when\nmediaUrl is given.`).\n",
         "requestBody": {
           "required": true,
           "content": {
@@ -4080,7 +4080,16 @@ export const adminDocument: OpenApiDocument = {
               "opening",
               "follow_up"
             ],
-            "description": "`simulated`: a message from the contact made with `POST /contacts/{contactId}/inbound` (the dashboard's \"Simulate a message\")."
+            "description": "`simulated`: a message from the contact made with `POST /contacts/{contactId}/inbound` (the dashboard's \"Simulate a message\"); `simulatedVia` says through what."
+          },
+          "simulatedVia": {
+            "type": "string",
+            "enum": [
+              "admin_api",
+              "dashboard",
+              "demo"
+            ],
+            "description": "A simulated message only: what made it, as its request said (`via`): `dashboard` (the dashboard's \"Simulate a message\"), `demo` (`--demo`'s first message, or a hosted demo sandbox's), else `admin_api` (a script). Absent on every other message, and on simulated messages stored before it was kept."
           },
           "error": {
             "type": [
@@ -5000,6 +5009,16 @@ export const adminDocument: OpenApiDocument = {
             ],
             "default": "custom",
             "description": "`custom`: the contact's custom channel, through the receive endpoint's processing; else a built-in channel."
+          },
+          "via": {
+            "type": "string",
+            "enum": [
+              "admin_api",
+              "dashboard",
+              "demo"
+            ],
+            "default": "admin_api",
+            "description": "What makes the message, kept as its `simulatedVia` so a conversation can say where it came from; the dashboard's form sends `dashboard`, `--demo`'s start `demo`."
           },
           "body": {
             "type": "string",

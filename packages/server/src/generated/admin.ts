@@ -424,7 +424,8 @@ export interface paths {
          *       `not_sent` without credits). No webhook is sent: the interface sends reply webhooks for
          *       custom channels only.
          *
-         *     Either way the message's `source` is `simulated`, and media (`mediaUrl`, a public URL or
+         *     Either way the message's `source` is `simulated`, its `simulatedVia` the request's `via`
+         *     (`admin_api` unless it says `dashboard` or `demo`), and media (`mediaUrl`, a public URL or
          *     a data URL, with `mediaContentType`) and reactions (`messageType: reaction`, the emoji in
          *     `body`, `reactionTo` the target's `messageSid` or id) are checked as the receive endpoint
          *     checks them, the errors naming this request's fields (`mediaContentType is required when
@@ -1198,10 +1199,15 @@ export interface components {
             reactionTo: string | null;
             campaignId: string | null;
             /**
-             * @description `simulated`: a message from the contact made with `POST /contacts/{contactId}/inbound` (the dashboard's "Simulate a message").
+             * @description `simulated`: a message from the contact made with `POST /contacts/{contactId}/inbound` (the dashboard's "Simulate a message"); `simulatedVia` says through what.
              * @enum {string}
              */
             source: "api_send" | "api_receive" | "simulated" | "bot" | "human" | "opening" | "follow_up";
+            /**
+             * @description A simulated message only: what made it, as its request said (`via`): `dashboard` (the dashboard's "Simulate a message"), `demo` (`--demo`'s first message, or a hosted demo sandbox's), else `admin_api` (a script). Absent on every other message, and on simulated messages stored before it was kept.
+             * @enum {string}
+             */
+            simulatedVia?: "admin_api" | "dashboard" | "demo" | undefined;
             /** @description Why delivery failed or the message was not sent. */
             error: string | null;
             /** @description For a received message, what the bot did with it: `replied`, `handed_off`, `no_answer`, or why it did not answer: `reaction`, `no_campaign`, `outgoing_campaign`, `campaign_not_live`, `bot_inactive`, `contact_paused`, `no_credits`, `bot_error` (a bot function that threw, or a recording that could not be written); and, for the model-backed bot, why its model gave no answer: `bot_unconfigured` (no API key for an endpoint not on this machine: nothing was asked), `bot_refused` (the key was refused, 401 or 403), `bot_timeout` (no answer within the timeout), `bot_rate_limited` (429), `bot_unavailable` (a 5xx, another error status such as an unknown model's 404, or the endpoint could not be reached), `bot_empty_answer`, `bot_oversized_answer` (longer than a message may be: 4096 characters), `bot_not_recorded` (replay mode with no recording of what was asked). `bot.error` says what happened and what to do. Nothing is sent or charged, and the next message tries again. Null while it is being processed, and for outgoing messages. */
@@ -1465,6 +1471,12 @@ export interface components {
              * @enum {string}
              */
             channel?: "custom" | "messaging_app" | "sms" | "photo_social" | "chat_app" | undefined;
+            /**
+             * @description What makes the message, kept as its `simulatedVia` so a conversation can say where it came from; the dashboard's form sends `dashboard`, `--demo`'s start `demo`.
+             * @default admin_api
+             * @enum {string}
+             */
+            via?: "admin_api" | "dashboard" | "demo" | undefined;
             /** @description The text; for a reaction, the emoji. */
             body: string;
             /**

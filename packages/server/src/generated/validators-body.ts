@@ -5024,7 +5024,7 @@ return errors === 0;
 validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema71 = {"allOf":[{"$ref":"#/components/schemas/Message"}],"unevaluatedProperties":false};
-const schema72 = {"type":"object","required":["id","accountId","contactId","direction","channel","messageSid","fromId","toId","messageType","body","status","mediaUrl","mediaContentType","reactionTo","campaignId","source","error","botOutcome","createdAt"],"properties":{"id":{"type":"string"},"accountId":{"type":"string"},"contactId":{"type":"string"},"direction":{"type":"string","enum":["inbound","outbound"]},"channel":{"type":"string","description":"The custom channel's label, or the built-in channel."},"messageSid":{"type":["string","null"]},"fromId":{"type":["string","null"],"description":"Inbound, the sender's id on the customer's platform."},"toId":{"type":["string","null"],"description":"Inbound, the business identifier; outbound, the contact's fromId."},"messageType":{"type":"string","enum":["text","reaction"]},"body":{"type":"string"},"status":{"type":"string","description":"Inbound: as sent (`received` by default). Outbound: `pending` (a webhook delivery under way), `sent`, `failed`, `not_sent` (with the reason in `error`). A queued opening message is a job (`GET /jobs`) until it goes."},"mediaUrl":{"type":["string","null"]},"mediaContentType":{"type":["string","null"]},"reactionTo":{"type":["string","null"]},"campaignId":{"type":["string","null"]},"source":{"type":"string","enum":["api_send","api_receive","simulated","bot","human","opening","follow_up"],"description":"`simulated`: a message from the contact made with `POST /contacts/{contactId}/inbound` (the dashboard's \"Simulate a message\")."},"error":{"type":["string","null"],"description":"Why delivery failed or the message was not sent."},"botOutcome":{"description":"For a received message, what the bot did with it: `replied`, `handed_off`, `no_answer`, or why it did not answer: `reaction`, `no_campaign`, `outgoing_campaign`, `campaign_not_live`, `bot_inactive`, `contact_paused`, `no_credits`, `bot_error` (a bot function that threw, or a recording that could not be written); and, for the model-backed bot, why its model gave no answer: `bot_unconfigured` (no API key for an endpoint not on this machine: nothing was asked), `bot_refused` (the key was refused, 401 or 403), `bot_timeout` (no answer within the timeout), `bot_rate_limited` (429), `bot_unavailable` (a 5xx, another error status such as an unknown model's 404, or the endpoint could not be reached), `bot_empty_answer`, `bot_oversized_answer` (longer than a message may be: 4096 characters), `bot_not_recorded` (replay mode with no recording of what was asked). `bot.error` says what happened and what to do. Nothing is sent or charged, and the next message tries again. Null while it is being processed, and for outgoing messages.","type":["string","null"]},"bot":{"description":"For a received message the bot was asked about: which bot, its model, how long it took (real milliseconds) and what went wrong, if anything. Null when no bot was asked (a reaction, no live campaign, the contact paused, …) and for outgoing messages; absent on messages stored before it was kept.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/BotRun"}]},"createdAt":{"type":"string","format":"date-time"}}};
+const schema72 = {"type":"object","required":["id","accountId","contactId","direction","channel","messageSid","fromId","toId","messageType","body","status","mediaUrl","mediaContentType","reactionTo","campaignId","source","error","botOutcome","createdAt"],"properties":{"id":{"type":"string"},"accountId":{"type":"string"},"contactId":{"type":"string"},"direction":{"type":"string","enum":["inbound","outbound"]},"channel":{"type":"string","description":"The custom channel's label, or the built-in channel."},"messageSid":{"type":["string","null"]},"fromId":{"type":["string","null"],"description":"Inbound, the sender's id on the customer's platform."},"toId":{"type":["string","null"],"description":"Inbound, the business identifier; outbound, the contact's fromId."},"messageType":{"type":"string","enum":["text","reaction"]},"body":{"type":"string"},"status":{"type":"string","description":"Inbound: as sent (`received` by default). Outbound: `pending` (a webhook delivery under way), `sent`, `failed`, `not_sent` (with the reason in `error`). A queued opening message is a job (`GET /jobs`) until it goes."},"mediaUrl":{"type":["string","null"]},"mediaContentType":{"type":["string","null"]},"reactionTo":{"type":["string","null"]},"campaignId":{"type":["string","null"]},"source":{"type":"string","enum":["api_send","api_receive","simulated","bot","human","opening","follow_up"],"description":"`simulated`: a message from the contact made with `POST /contacts/{contactId}/inbound` (the dashboard's \"Simulate a message\"); `simulatedVia` says through what."},"simulatedVia":{"type":"string","enum":["admin_api","dashboard","demo"],"description":"A simulated message only: what made it, as its request said (`via`): `dashboard` (the dashboard's \"Simulate a message\"), `demo` (`--demo`'s first message, or a hosted demo sandbox's), else `admin_api` (a script). Absent on every other message, and on simulated messages stored before it was kept."},"error":{"type":["string","null"],"description":"Why delivery failed or the message was not sent."},"botOutcome":{"description":"For a received message, what the bot did with it: `replied`, `handed_off`, `no_answer`, or why it did not answer: `reaction`, `no_campaign`, `outgoing_campaign`, `campaign_not_live`, `bot_inactive`, `contact_paused`, `no_credits`, `bot_error` (a bot function that threw, or a recording that could not be written); and, for the model-backed bot, why its model gave no answer: `bot_unconfigured` (no API key for an endpoint not on this machine: nothing was asked), `bot_refused` (the key was refused, 401 or 403), `bot_timeout` (no answer within the timeout), `bot_rate_limited` (429), `bot_unavailable` (a 5xx, another error status such as an unknown model's 404, or the endpoint could not be reached), `bot_empty_answer`, `bot_oversized_answer` (longer than a message may be: 4096 characters), `bot_not_recorded` (replay mode with no recording of what was asked). `bot.error` says what happened and what to do. Nothing is sent or charged, and the next message tries again. Null while it is being processed, and for outgoing messages.","type":["string","null"]},"bot":{"description":"For a received message the bot was asked about: which bot, its model, how long it took (real milliseconds) and what went wrong, if anything. Null when no bot was asked (a reaction, no live campaign, the contact paused, …) and for outgoing messages; absent on messages stored before it was kept.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/BotRun"}]},"createdAt":{"type":"string","format":"date-time"}}};
 const schema73 = {"type":"object","additionalProperties":false,"required":["name","model","latencyMs","error"],"properties":{"name":{"type":"string","enum":["deterministic","model","custom"],"description":"`deterministic`: the built-in bot; `model`: the model-backed bot; `custom`: a bot function of yours (`createIntake({ bot })`, `--bot FILE`)."},"model":{"type":["string","null"],"description":"The model asked, for the model-backed bot."},"latencyMs":{"type":"number","description":"From asking the bot to its answer, in real milliseconds (a replayed answer takes next to none)."},"replayed":{"type":"boolean","description":"True when the answer came from a recording (replay mode), not the endpoint."},"error":{"type":["string","null"],"description":"What went wrong, in words, and what to do (the endpoint's status and message, the timeout, what was asked with no recording; for a bot function that threw, `The bot threw: <its message>`); null when it answered."}}};
 
 function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -5466,10 +5466,10 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data.error !== undefined){
-let data16 = data.error;
-if((typeof data16 !== "string") && (data16 !== null)){
-const err38 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: schema72.properties.error.type},message:"must be string,null",schema:schema72.properties.error.type,parentSchema:schema72.properties.error,data:data16};
+if(data.simulatedVia !== undefined){
+let data16 = data.simulatedVia;
+if(typeof data16 !== "string"){
+const err38 = {instancePath:instancePath+"/simulatedVia",schemaPath:"#/properties/simulatedVia/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.properties.simulatedVia.type,parentSchema:schema72.properties.simulatedVia,data:data16};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -5478,11 +5478,8 @@ vErrors.push(err38);
 }
 errors++;
 }
-}
-if(data.botOutcome !== undefined){
-let data17 = data.botOutcome;
-if((typeof data17 !== "string") && (data17 !== null)){
-const err39 = {instancePath:instancePath+"/botOutcome",schemaPath:"#/properties/botOutcome/type",keyword:"type",params:{type: schema72.properties.botOutcome.type},message:"must be string,null",schema:schema72.properties.botOutcome.type,parentSchema:schema72.properties.botOutcome,data:data17};
+if(!(((data16 === "admin_api") || (data16 === "dashboard")) || (data16 === "demo"))){
+const err39 = {instancePath:instancePath+"/simulatedVia",schemaPath:"#/properties/simulatedVia/enum",keyword:"enum",params:{allowedValues: schema72.properties.simulatedVia.enum},message:"must be equal to one of the allowed values",schema:schema72.properties.simulatedVia.enum,parentSchema:schema72.properties.simulatedVia,data:data16};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -5492,14 +5489,10 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(data.bot !== undefined){
-let data18 = data.bot;
-const _errs38 = errors;
-let valid1 = false;
-let passing0 = null;
-const _errs39 = errors;
-if(data18 !== null){
-const err40 = {instancePath:instancePath+"/bot",schemaPath:"#/properties/bot/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema72.properties.bot.oneOf[0].type,parentSchema:schema72.properties.bot.oneOf[0],data:data18};
+if(data.error !== undefined){
+let data17 = data.error;
+if((typeof data17 !== "string") && (data17 !== null)){
+const err40 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: schema72.properties.error.type},message:"must be string,null",schema:schema72.properties.error.type,parentSchema:schema72.properties.error,data:data17};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -5508,15 +5501,11 @@ vErrors.push(err40);
 }
 errors++;
 }
-var _valid0 = _errs39 === errors;
-if(_valid0){
-valid1 = true;
-passing0 = 0;
 }
-const _errs41 = errors;
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-if(data18.name === undefined){
-const err41 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema73.required,parentSchema:schema73,data:data18};
+if(data.botOutcome !== undefined){
+let data18 = data.botOutcome;
+if((typeof data18 !== "string") && (data18 !== null)){
+const err41 = {instancePath:instancePath+"/botOutcome",schemaPath:"#/properties/botOutcome/type",keyword:"type",params:{type: schema72.properties.botOutcome.type},message:"must be string,null",schema:schema72.properties.botOutcome.type,parentSchema:schema72.properties.botOutcome,data:data18};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -5525,8 +5514,15 @@ vErrors.push(err41);
 }
 errors++;
 }
-if(data18.model === undefined){
-const err42 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/required",keyword:"required",params:{missingProperty: "model"},message:"must have required property '"+"model"+"'",schema:schema73.required,parentSchema:schema73,data:data18};
+}
+if(data.bot !== undefined){
+let data19 = data.bot;
+const _errs40 = errors;
+let valid1 = false;
+let passing0 = null;
+const _errs41 = errors;
+if(data19 !== null){
+const err42 = {instancePath:instancePath+"/bot",schemaPath:"#/properties/bot/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema72.properties.bot.oneOf[0].type,parentSchema:schema72.properties.bot.oneOf[0],data:data19};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -5535,8 +5531,15 @@ vErrors.push(err42);
 }
 errors++;
 }
-if(data18.latencyMs === undefined){
-const err43 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/required",keyword:"required",params:{missingProperty: "latencyMs"},message:"must have required property '"+"latencyMs"+"'",schema:schema73.required,parentSchema:schema73,data:data18};
+var _valid0 = _errs41 === errors;
+if(_valid0){
+valid1 = true;
+passing0 = 0;
+}
+const _errs43 = errors;
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+if(data19.name === undefined){
+const err43 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema73.required,parentSchema:schema73,data:data19};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -5545,8 +5548,8 @@ vErrors.push(err43);
 }
 errors++;
 }
-if(data18.error === undefined){
-const err44 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema73.required,parentSchema:schema73,data:data18};
+if(data19.model === undefined){
+const err44 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/required",keyword:"required",params:{missingProperty: "model"},message:"must have required property '"+"model"+"'",schema:schema73.required,parentSchema:schema73,data:data19};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -5555,9 +5558,8 @@ vErrors.push(err44);
 }
 errors++;
 }
-for(const key0 in data18){
-if(!(((((key0 === "name") || (key0 === "model")) || (key0 === "latencyMs")) || (key0 === "replayed")) || (key0 === "error"))){
-const err45 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema73,data:data18};
+if(data19.latencyMs === undefined){
+const err45 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/required",keyword:"required",params:{missingProperty: "latencyMs"},message:"must have required property '"+"latencyMs"+"'",schema:schema73.required,parentSchema:schema73,data:data19};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -5566,11 +5568,8 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-if(data18.name !== undefined){
-let data19 = data18.name;
-if(typeof data19 !== "string"){
-const err46 = {instancePath:instancePath+"/bot/name",schemaPath:"#/components/schemas/BotRun/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.name.type,parentSchema:schema73.properties.name,data:data19};
+if(data19.error === undefined){
+const err46 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema73.required,parentSchema:schema73,data:data19};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -5579,8 +5578,9 @@ vErrors.push(err46);
 }
 errors++;
 }
-if(!(((data19 === "deterministic") || (data19 === "model")) || (data19 === "custom"))){
-const err47 = {instancePath:instancePath+"/bot/name",schemaPath:"#/components/schemas/BotRun/properties/name/enum",keyword:"enum",params:{allowedValues: schema73.properties.name.enum},message:"must be equal to one of the allowed values",schema:schema73.properties.name.enum,parentSchema:schema73.properties.name,data:data19};
+for(const key0 in data19){
+if(!(((((key0 === "name") || (key0 === "model")) || (key0 === "latencyMs")) || (key0 === "replayed")) || (key0 === "error"))){
+const err47 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema73,data:data19};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -5590,10 +5590,10 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data18.model !== undefined){
-let data20 = data18.model;
-if((typeof data20 !== "string") && (data20 !== null)){
-const err48 = {instancePath:instancePath+"/bot/model",schemaPath:"#/components/schemas/BotRun/properties/model/type",keyword:"type",params:{type: schema73.properties.model.type},message:"must be string,null",schema:schema73.properties.model.type,parentSchema:schema73.properties.model,data:data20};
+if(data19.name !== undefined){
+let data20 = data19.name;
+if(typeof data20 !== "string"){
+const err48 = {instancePath:instancePath+"/bot/name",schemaPath:"#/components/schemas/BotRun/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.name.type,parentSchema:schema73.properties.name,data:data20};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -5602,11 +5602,8 @@ vErrors.push(err48);
 }
 errors++;
 }
-}
-if(data18.latencyMs !== undefined){
-let data21 = data18.latencyMs;
-if(!(typeof data21 == "number")){
-const err49 = {instancePath:instancePath+"/bot/latencyMs",schemaPath:"#/components/schemas/BotRun/properties/latencyMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema73.properties.latencyMs.type,parentSchema:schema73.properties.latencyMs,data:data21};
+if(!(((data20 === "deterministic") || (data20 === "model")) || (data20 === "custom"))){
+const err49 = {instancePath:instancePath+"/bot/name",schemaPath:"#/components/schemas/BotRun/properties/name/enum",keyword:"enum",params:{allowedValues: schema73.properties.name.enum},message:"must be equal to one of the allowed values",schema:schema73.properties.name.enum,parentSchema:schema73.properties.name,data:data20};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -5616,10 +5613,10 @@ vErrors.push(err49);
 errors++;
 }
 }
-if(data18.replayed !== undefined){
-let data22 = data18.replayed;
-if(typeof data22 !== "boolean"){
-const err50 = {instancePath:instancePath+"/bot/replayed",schemaPath:"#/components/schemas/BotRun/properties/replayed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema73.properties.replayed.type,parentSchema:schema73.properties.replayed,data:data22};
+if(data19.model !== undefined){
+let data21 = data19.model;
+if((typeof data21 !== "string") && (data21 !== null)){
+const err50 = {instancePath:instancePath+"/bot/model",schemaPath:"#/components/schemas/BotRun/properties/model/type",keyword:"type",params:{type: schema73.properties.model.type},message:"must be string,null",schema:schema73.properties.model.type,parentSchema:schema73.properties.model,data:data21};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -5629,10 +5626,10 @@ vErrors.push(err50);
 errors++;
 }
 }
-if(data18.error !== undefined){
-let data23 = data18.error;
-if((typeof data23 !== "string") && (data23 !== null)){
-const err51 = {instancePath:instancePath+"/bot/error",schemaPath:"#/components/schemas/BotRun/properties/error/type",keyword:"type",params:{type: schema73.properties.error.type},message:"must be string,null",schema:schema73.properties.error.type,parentSchema:schema73.properties.error,data:data23};
+if(data19.latencyMs !== undefined){
+let data22 = data19.latencyMs;
+if(!(typeof data22 == "number")){
+const err51 = {instancePath:instancePath+"/bot/latencyMs",schemaPath:"#/components/schemas/BotRun/properties/latencyMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema73.properties.latencyMs.type,parentSchema:schema73.properties.latencyMs,data:data22};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -5642,9 +5639,10 @@ vErrors.push(err51);
 errors++;
 }
 }
-}
-else {
-const err52 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.type,parentSchema:schema73,data:data18};
+if(data19.replayed !== undefined){
+let data23 = data19.replayed;
+if(typeof data23 !== "boolean"){
+const err52 = {instancePath:instancePath+"/bot/replayed",schemaPath:"#/components/schemas/BotRun/properties/replayed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema73.properties.replayed.type,parentSchema:schema73.properties.replayed,data:data23};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -5653,7 +5651,32 @@ vErrors.push(err52);
 }
 errors++;
 }
-var _valid0 = _errs41 === errors;
+}
+if(data19.error !== undefined){
+let data24 = data19.error;
+if((typeof data24 !== "string") && (data24 !== null)){
+const err53 = {instancePath:instancePath+"/bot/error",schemaPath:"#/components/schemas/BotRun/properties/error/type",keyword:"type",params:{type: schema73.properties.error.type},message:"must be string,null",schema:schema73.properties.error.type,parentSchema:schema73.properties.error,data:data24};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+}
+else {
+const err54 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.type,parentSchema:schema73,data:data19};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+var _valid0 = _errs43 === errors;
 if(_valid0 && valid1){
 valid1 = false;
 passing0 = [passing0, 1];
@@ -5665,43 +5688,7 @@ passing0 = 1;
 }
 }
 if(!valid1){
-const err53 = {instancePath:instancePath+"/bot",schemaPath:"#/properties/bot/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema72.properties.bot.oneOf,parentSchema:schema72.properties.bot,data:data18};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
-errors++;
-}
-else {
-errors = _errs38;
-if(vErrors !== null){
-if(_errs38){
-vErrors.length = _errs38;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.createdAt !== undefined){
-let data24 = data.createdAt;
-if(typeof data24 === "string"){
-if(!(formats14.validate(data24))){
-const err54 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema72.properties.createdAt,data:data24};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
-errors++;
-}
-}
-else {
-const err55 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.properties.createdAt.type,parentSchema:schema72.properties.createdAt,data:data24};
+const err55 = {instancePath:instancePath+"/bot",schemaPath:"#/properties/bot/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema72.properties.bot.oneOf,parentSchema:schema72.properties.bot,data:data19};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -5710,10 +5697,23 @@ vErrors.push(err55);
 }
 errors++;
 }
-}
+else {
+errors = _errs40;
+if(vErrors !== null){
+if(_errs40){
+vErrors.length = _errs40;
 }
 else {
-const err56 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema72.type,parentSchema:schema72,data};
+vErrors = null;
+}
+}
+}
+}
+if(data.createdAt !== undefined){
+let data25 = data.createdAt;
+if(typeof data25 === "string"){
+if(!(formats14.validate(data25))){
+const err56 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema72.properties.createdAt,data:data25};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -5722,10 +5722,33 @@ vErrors.push(err56);
 }
 errors++;
 }
+}
+else {
+const err57 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.properties.createdAt.type,parentSchema:schema72.properties.createdAt,data:data25};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+}
+else {
+const err58 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema72.type,parentSchema:schema72,data};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
 validate50.errors = vErrors;
 return errors === 0;
 }
-validate50.evaluated = {"props":{"id":true,"accountId":true,"contactId":true,"direction":true,"channel":true,"messageSid":true,"fromId":true,"toId":true,"messageType":true,"body":true,"status":true,"mediaUrl":true,"mediaContentType":true,"reactionTo":true,"campaignId":true,"source":true,"error":true,"botOutcome":true,"bot":true,"createdAt":true},"dynamicProps":false,"dynamicItems":false};
+validate50.evaluated = {"props":{"id":true,"accountId":true,"contactId":true,"direction":true,"channel":true,"messageSid":true,"fromId":true,"toId":true,"messageType":true,"body":true,"status":true,"mediaUrl":true,"mediaContentType":true,"reactionTo":true,"campaignId":true,"source":true,"simulatedVia":true,"error":true,"botOutcome":true,"bot":true,"createdAt":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -5744,7 +5767,7 @@ errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if((((((((((((((((((((key0 !== "id") && (key0 !== "accountId")) && (key0 !== "contactId")) && (key0 !== "direction")) && (key0 !== "channel")) && (key0 !== "messageSid")) && (key0 !== "fromId")) && (key0 !== "toId")) && (key0 !== "messageType")) && (key0 !== "body")) && (key0 !== "status")) && (key0 !== "mediaUrl")) && (key0 !== "mediaContentType")) && (key0 !== "reactionTo")) && (key0 !== "campaignId")) && (key0 !== "source")) && (key0 !== "error")) && (key0 !== "botOutcome")) && (key0 !== "bot")) && (key0 !== "createdAt")){
+if(((((((((((((((((((((key0 !== "id") && (key0 !== "accountId")) && (key0 !== "contactId")) && (key0 !== "direction")) && (key0 !== "channel")) && (key0 !== "messageSid")) && (key0 !== "fromId")) && (key0 !== "toId")) && (key0 !== "messageType")) && (key0 !== "body")) && (key0 !== "status")) && (key0 !== "mediaUrl")) && (key0 !== "mediaContentType")) && (key0 !== "reactionTo")) && (key0 !== "campaignId")) && (key0 !== "source")) && (key0 !== "simulatedVia")) && (key0 !== "error")) && (key0 !== "botOutcome")) && (key0 !== "bot")) && (key0 !== "createdAt")){
 const err0 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema71,data};
 if(vErrors === null){
 vErrors = [err0];
@@ -11962,7 +11985,7 @@ return errors === 0;
 validate97.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema128 = {"$ref":"admin#/components/schemas/InboundInput"};
-const schema129 = {"type":"object","additionalProperties":false,"required":["body"],"properties":{"channel":{"type":"string","enum":["custom","messaging_app","sms","photo_social","chat_app"],"default":"custom","description":"`custom`: the contact's custom channel, through the receive endpoint's processing; else a built-in channel."},"body":{"type":"string","minLength":1,"maxLength":4096,"pattern":"\\S","description":"The text; for a reaction, the emoji."},"messageType":{"type":"string","enum":["text","reaction"],"default":"text"},"reactionTo":{"type":"string","minLength":1,"maxLength":256,"pattern":"\\S","description":"For a reaction (and only then, where it is required), the `messageSid` (or id) of the message it reacts to, stored as given."},"mediaUrl":{"type":["string","null"],"description":"A public `https://` URL, or a data URL (`data:<MIME_TYPE>;base64,<DATA>`)."},"mediaContentType":{"type":["string","null"],"maxLength":255,"pattern":"^[A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+-]+(\\s*;.*)?$","x-intake-error":"mediaContentType must be a MIME type such as image/png.","description":"The file's MIME type; required with `mediaUrl`, and it must match the file (a data URL's bytes are sniffed)."}},"allOf":[{"if":{"required":["mediaUrl"],"properties":{"mediaUrl":{"type":"string"}}},"then":{"required":["mediaContentType"],"x-intake-error":"mediaContentType is required when mediaUrl is given.","properties":{"mediaContentType":{"type":"string","x-intake-error":"mediaContentType is required when mediaUrl is given."}}}},{"if":{"required":["messageType"],"properties":{"messageType":{"const":"reaction"}}},"then":{"required":["reactionTo"],"properties":{"reactionTo":{"type":"string"}},"x-intake-error":"reactionTo is required for a reaction: the messageSid or id of the message reacted to."},"else":{"not":{"required":["reactionTo"],"properties":{"reactionTo":{"type":"string"}}},"x-intake-error":"reactionTo is only for messageType \"reaction\"."}}]};
+const schema129 = {"type":"object","additionalProperties":false,"required":["body"],"properties":{"channel":{"type":"string","enum":["custom","messaging_app","sms","photo_social","chat_app"],"default":"custom","description":"`custom`: the contact's custom channel, through the receive endpoint's processing; else a built-in channel."},"via":{"type":"string","enum":["admin_api","dashboard","demo"],"default":"admin_api","description":"What makes the message, kept as its `simulatedVia` so a conversation can say where it came from; the dashboard's form sends `dashboard`, `--demo`'s start `demo`."},"body":{"type":"string","minLength":1,"maxLength":4096,"pattern":"\\S","description":"The text; for a reaction, the emoji."},"messageType":{"type":"string","enum":["text","reaction"],"default":"text"},"reactionTo":{"type":"string","minLength":1,"maxLength":256,"pattern":"\\S","description":"For a reaction (and only then, where it is required), the `messageSid` (or id) of the message it reacts to, stored as given."},"mediaUrl":{"type":["string","null"],"description":"A public `https://` URL, or a data URL (`data:<MIME_TYPE>;base64,<DATA>`)."},"mediaContentType":{"type":["string","null"],"maxLength":255,"pattern":"^[A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+-]+(\\s*;.*)?$","x-intake-error":"mediaContentType must be a MIME type such as image/png.","description":"The file's MIME type; required with `mediaUrl`, and it must match the file (a data URL's bytes are sniffed)."}},"allOf":[{"if":{"required":["mediaUrl"],"properties":{"mediaUrl":{"type":"string"}}},"then":{"required":["mediaContentType"],"x-intake-error":"mediaContentType is required when mediaUrl is given.","properties":{"mediaContentType":{"type":"string","x-intake-error":"mediaContentType is required when mediaUrl is given."}}}},{"if":{"required":["messageType"],"properties":{"messageType":{"const":"reaction"}}},"then":{"required":["reactionTo"],"properties":{"reactionTo":{"type":"string"}},"x-intake-error":"reactionTo is required for a reaction: the messageSid or id of the message reacted to."},"else":{"not":{"required":["reactionTo"],"properties":{"reactionTo":{"type":"string"}}},"x-intake-error":"reactionTo is only for messageType \"reaction\"."}}]};
 
 function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12224,7 +12247,7 @@ vErrors.push(err13);
 errors++;
 }
 for(const key0 in data){
-if(!((((((key0 === "channel") || (key0 === "body")) || (key0 === "messageType")) || (key0 === "reactionTo")) || (key0 === "mediaUrl")) || (key0 === "mediaContentType"))){
+if(!(((((((key0 === "channel") || (key0 === "via")) || (key0 === "body")) || (key0 === "messageType")) || (key0 === "reactionTo")) || (key0 === "mediaUrl")) || (key0 === "mediaContentType"))){
 const err14 = {instancePath,schemaPath:"admin#/components/schemas/InboundInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema129,data};
 if(vErrors === null){
 vErrors = [err14];
@@ -12258,11 +12281,10 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data.body !== undefined){
-let data6 = data.body;
-if(typeof data6 === "string"){
-if(func0(data6) > 4096){
-const err17 = {instancePath:instancePath+"/body",schemaPath:"admin#/components/schemas/InboundInput/properties/body/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters",schema:4096,parentSchema:schema129.properties.body,data:data6};
+if(data.via !== undefined){
+let data6 = data.via;
+if(typeof data6 !== "string"){
+const err17 = {instancePath:instancePath+"/via",schemaPath:"admin#/components/schemas/InboundInput/properties/via/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.properties.via.type,parentSchema:schema129.properties.via,data:data6};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -12271,8 +12293,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(func0(data6) < 1){
-const err18 = {instancePath:instancePath+"/body",schemaPath:"admin#/components/schemas/InboundInput/properties/body/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema129.properties.body,data:data6};
+if(!(((data6 === "admin_api") || (data6 === "dashboard")) || (data6 === "demo"))){
+const err18 = {instancePath:instancePath+"/via",schemaPath:"admin#/components/schemas/InboundInput/properties/via/enum",keyword:"enum",params:{allowedValues: schema129.properties.via.enum},message:"must be equal to one of the allowed values",schema:schema129.properties.via.enum,parentSchema:schema129.properties.via,data:data6};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -12281,8 +12303,12 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(!pattern0.test(data6)){
-const err19 = {instancePath:instancePath+"/body",schemaPath:"admin#/components/schemas/InboundInput/properties/body/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\"",schema:"\\S",parentSchema:schema129.properties.body,data:data6};
+}
+if(data.body !== undefined){
+let data7 = data.body;
+if(typeof data7 === "string"){
+if(func0(data7) > 4096){
+const err19 = {instancePath:instancePath+"/body",schemaPath:"admin#/components/schemas/InboundInput/properties/body/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters",schema:4096,parentSchema:schema129.properties.body,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -12291,9 +12317,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-else {
-const err20 = {instancePath:instancePath+"/body",schemaPath:"admin#/components/schemas/InboundInput/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.properties.body.type,parentSchema:schema129.properties.body,data:data6};
+if(func0(data7) < 1){
+const err20 = {instancePath:instancePath+"/body",schemaPath:"admin#/components/schemas/InboundInput/properties/body/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema129.properties.body,data:data7};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -12302,11 +12327,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-if(data.messageType !== undefined){
-let data7 = data.messageType;
-if(typeof data7 !== "string"){
-const err21 = {instancePath:instancePath+"/messageType",schemaPath:"admin#/components/schemas/InboundInput/properties/messageType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.properties.messageType.type,parentSchema:schema129.properties.messageType,data:data7};
+if(!pattern0.test(data7)){
+const err21 = {instancePath:instancePath+"/body",schemaPath:"admin#/components/schemas/InboundInput/properties/body/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\"",schema:"\\S",parentSchema:schema129.properties.body,data:data7};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -12315,8 +12337,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(!((data7 === "text") || (data7 === "reaction"))){
-const err22 = {instancePath:instancePath+"/messageType",schemaPath:"admin#/components/schemas/InboundInput/properties/messageType/enum",keyword:"enum",params:{allowedValues: schema129.properties.messageType.enum},message:"must be equal to one of the allowed values",schema:schema129.properties.messageType.enum,parentSchema:schema129.properties.messageType,data:data7};
+}
+else {
+const err22 = {instancePath:instancePath+"/body",schemaPath:"admin#/components/schemas/InboundInput/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.properties.body.type,parentSchema:schema129.properties.body,data:data7};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -12326,11 +12349,10 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data.reactionTo !== undefined){
-let data8 = data.reactionTo;
-if(typeof data8 === "string"){
-if(func0(data8) > 256){
-const err23 = {instancePath:instancePath+"/reactionTo",schemaPath:"admin#/components/schemas/InboundInput/properties/reactionTo/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters",schema:256,parentSchema:schema129.properties.reactionTo,data:data8};
+if(data.messageType !== undefined){
+let data8 = data.messageType;
+if(typeof data8 !== "string"){
+const err23 = {instancePath:instancePath+"/messageType",schemaPath:"admin#/components/schemas/InboundInput/properties/messageType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.properties.messageType.type,parentSchema:schema129.properties.messageType,data:data8};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -12339,8 +12361,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(func0(data8) < 1){
-const err24 = {instancePath:instancePath+"/reactionTo",schemaPath:"admin#/components/schemas/InboundInput/properties/reactionTo/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema129.properties.reactionTo,data:data8};
+if(!((data8 === "text") || (data8 === "reaction"))){
+const err24 = {instancePath:instancePath+"/messageType",schemaPath:"admin#/components/schemas/InboundInput/properties/messageType/enum",keyword:"enum",params:{allowedValues: schema129.properties.messageType.enum},message:"must be equal to one of the allowed values",schema:schema129.properties.messageType.enum,parentSchema:schema129.properties.messageType,data:data8};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -12349,8 +12371,12 @@ vErrors.push(err24);
 }
 errors++;
 }
-if(!pattern0.test(data8)){
-const err25 = {instancePath:instancePath+"/reactionTo",schemaPath:"admin#/components/schemas/InboundInput/properties/reactionTo/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\"",schema:"\\S",parentSchema:schema129.properties.reactionTo,data:data8};
+}
+if(data.reactionTo !== undefined){
+let data9 = data.reactionTo;
+if(typeof data9 === "string"){
+if(func0(data9) > 256){
+const err25 = {instancePath:instancePath+"/reactionTo",schemaPath:"admin#/components/schemas/InboundInput/properties/reactionTo/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters",schema:256,parentSchema:schema129.properties.reactionTo,data:data9};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -12359,9 +12385,8 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-else {
-const err26 = {instancePath:instancePath+"/reactionTo",schemaPath:"admin#/components/schemas/InboundInput/properties/reactionTo/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.properties.reactionTo.type,parentSchema:schema129.properties.reactionTo,data:data8};
+if(func0(data9) < 1){
+const err26 = {instancePath:instancePath+"/reactionTo",schemaPath:"admin#/components/schemas/InboundInput/properties/reactionTo/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema129.properties.reactionTo,data:data9};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -12370,11 +12395,8 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-if(data.mediaUrl !== undefined){
-let data9 = data.mediaUrl;
-if((typeof data9 !== "string") && (data9 !== null)){
-const err27 = {instancePath:instancePath+"/mediaUrl",schemaPath:"admin#/components/schemas/InboundInput/properties/mediaUrl/type",keyword:"type",params:{type: schema129.properties.mediaUrl.type},message:"must be string,null",schema:schema129.properties.mediaUrl.type,parentSchema:schema129.properties.mediaUrl,data:data9};
+if(!pattern0.test(data9)){
+const err27 = {instancePath:instancePath+"/reactionTo",schemaPath:"admin#/components/schemas/InboundInput/properties/reactionTo/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\"",schema:"\\S",parentSchema:schema129.properties.reactionTo,data:data9};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -12384,10 +12406,8 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data.mediaContentType !== undefined){
-let data10 = data.mediaContentType;
-if((typeof data10 !== "string") && (data10 !== null)){
-const err28 = {instancePath:instancePath+"/mediaContentType",schemaPath:"admin#/components/schemas/InboundInput/properties/mediaContentType/type",keyword:"type",params:{type: schema129.properties.mediaContentType.type},message:"must be string,null",schema:schema129.properties.mediaContentType.type,parentSchema:schema129.properties.mediaContentType,data:data10};
+else {
+const err28 = {instancePath:instancePath+"/reactionTo",schemaPath:"admin#/components/schemas/InboundInput/properties/reactionTo/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.properties.reactionTo.type,parentSchema:schema129.properties.reactionTo,data:data9};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -12396,9 +12416,11 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(typeof data10 === "string"){
-if(func0(data10) > 255){
-const err29 = {instancePath:instancePath+"/mediaContentType",schemaPath:"admin#/components/schemas/InboundInput/properties/mediaContentType/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters",schema:255,parentSchema:schema129.properties.mediaContentType,data:data10};
+}
+if(data.mediaUrl !== undefined){
+let data10 = data.mediaUrl;
+if((typeof data10 !== "string") && (data10 !== null)){
+const err29 = {instancePath:instancePath+"/mediaUrl",schemaPath:"admin#/components/schemas/InboundInput/properties/mediaUrl/type",keyword:"type",params:{type: schema129.properties.mediaUrl.type},message:"must be string,null",schema:schema129.properties.mediaUrl.type,parentSchema:schema129.properties.mediaUrl,data:data10};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -12407,8 +12429,11 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(!pattern7.test(data10)){
-const err30 = {instancePath:instancePath+"/mediaContentType",schemaPath:"admin#/components/schemas/InboundInput/properties/mediaContentType/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+-]+(\\s*;.*)?$"},message:"must match pattern \""+"^[A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+-]+(\\s*;.*)?$"+"\"",schema:"^[A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+-]+(\\s*;.*)?$",parentSchema:schema129.properties.mediaContentType,data:data10};
+}
+if(data.mediaContentType !== undefined){
+let data11 = data.mediaContentType;
+if((typeof data11 !== "string") && (data11 !== null)){
+const err30 = {instancePath:instancePath+"/mediaContentType",schemaPath:"admin#/components/schemas/InboundInput/properties/mediaContentType/type",keyword:"type",params:{type: schema129.properties.mediaContentType.type},message:"must be string,null",schema:schema129.properties.mediaContentType.type,parentSchema:schema129.properties.mediaContentType,data:data11};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -12417,16 +12442,37 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err31 = {instancePath,schemaPath:"admin#/components/schemas/InboundInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema129.type,parentSchema:schema129,data};
+if(typeof data11 === "string"){
+if(func0(data11) > 255){
+const err31 = {instancePath:instancePath+"/mediaContentType",schemaPath:"admin#/components/schemas/InboundInput/properties/mediaContentType/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters",schema:255,parentSchema:schema129.properties.mediaContentType,data:data11};
 if(vErrors === null){
 vErrors = [err31];
 }
 else {
 vErrors.push(err31);
+}
+errors++;
+}
+if(!pattern7.test(data11)){
+const err32 = {instancePath:instancePath+"/mediaContentType",schemaPath:"admin#/components/schemas/InboundInput/properties/mediaContentType/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+-]+(\\s*;.*)?$"},message:"must match pattern \""+"^[A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+-]+(\\s*;.*)?$"+"\"",schema:"^[A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+-]+(\\s*;.*)?$",parentSchema:schema129.properties.mediaContentType,data:data11};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err33 = {instancePath,schemaPath:"admin#/components/schemas/InboundInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema129.type,parentSchema:schema129,data};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
 }
 errors++;
 }
