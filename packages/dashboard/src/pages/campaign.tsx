@@ -25,6 +25,24 @@ const lines = (text: string) =>
     .map((line) => line.trim())
     .filter(Boolean);
 
+/**
+ * The follow-up delays typed ("24, 72"): an entry that is not a positive number of hours is
+ * refused by name, never dropped (the campaign would keep fewer delays than were typed).
+ */
+function delaysFrom(text: string): number[] {
+  const entries = text
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    const hours = Number(entry);
+    if (!Number.isFinite(hours) || hours <= 0) {
+      throw new Error(`Delays (hours): "${entry}" is not a number of hours. Write each delay as a number above 0, comma-separated: 2, 72.`);
+    }
+  }
+  return entries.map(Number);
+}
+
 export function CampaignDetail({ id, accountId, account, reloadAccounts }: { id: string } & PageProps) {
   const campaign = useLoad(() => unwrap(admin().raw.GET("/campaigns/{campaignId}", { params: { path: { campaignId: id } } })), [id]);
   // Changed elsewhere: the fields not being edited follow (an edited field keeps what was typed).
@@ -49,10 +67,7 @@ function patchFrom(form: HTMLFormElement, { faqs, resources, hasTemplate }: { fa
     triggerOnNewListContacts: formChecked(form, "trigger"),
     followUps: {
       enabled: formChecked(form, "followUpsEnabled"),
-      delaysHours: formValue(form, "delaysHours")
-        .split(",")
-        .map((part) => Number(part.trim()))
-        .filter((n) => n > 0),
+      delaysHours: delaysFrom(formValue(form, "delaysHours")),
       cycles: Number(formValue(form, "cycles")),
       messagesPerCycle: Number(formValue(form, "messagesPerCycle")),
       messages: lines(formValue(form, "followUpMessages")),

@@ -6,18 +6,17 @@
 import type { components } from "../generated/admin.js";
 import type { JoinSource } from "../events/events.js";
 import type { AccountRecord, ContactRecord, ListRecord } from "../store/models.js";
+import { campaignIn } from "./campaigns.js";
 import { upsertContact, matchContact } from "./contacts.js";
 import { ownedBy, publish, timestamp, writable, type Domain } from "./domain.js";
-import { conflict, fail, missing, notIn } from "./errors.js";
+import { conflict, fail, notIn } from "./errors.js";
 
 type Schemas = components["schemas"];
 
 export function createList(domain: Domain, owner: AccountRecord, input: { id?: string; name: string; campaignId?: string | null }): ListRecord {
   const id = input.id ?? domain.ids.id("lst_");
   if (domain.store.list.get(id)) throw conflict(`A list with id ${id} already exists.`);
-  if (input.campaignId && !ownedBy(owner.id, domain.store.campaign.get(input.campaignId))) {
-    throw notIn(`List ${id}: no campaign ${input.campaignId} in account ${owner.id}.`);
-  }
+  if (input.campaignId) campaignIn(domain, owner.id, input.campaignId, `List ${id}`);
   const list = writable(domain).list.insert({ id, accountId: owner.id, name: input.name, campaignId: input.campaignId ?? null, createdAt: timestamp(domain) });
   publish(domain, { type: "list.created", list });
   return list;
@@ -25,7 +24,7 @@ export function createList(domain: Domain, owner: AccountRecord, input: { id?: s
 
 /** Renames a list or sets the campaign its contacts join (one of the list's own account). */
 export function updateList(domain: Domain, list: ListRecord, patch: Partial<Pick<ListRecord, "name" | "campaignId">>): ListRecord {
-  if (patch.campaignId && !ownedBy(list.accountId, domain.store.campaign.get(patch.campaignId))) throw missing("campaign", patch.campaignId);
+  if (patch.campaignId) campaignIn(domain, list.accountId, patch.campaignId, `List ${list.id}`);
   writable(domain).list.update(list, patch);
   publish(domain, { type: "list.updated", list });
   return list;
