@@ -7,9 +7,10 @@ import type { components } from "../generated/admin.js";
 import type { JoinSource } from "../events/events.js";
 import type { AccountRecord, ContactRecord, ListRecord } from "../store/models.js";
 import { campaignIn } from "./campaigns.js";
-import { upsertContact, matchContact } from "./contacts.js";
+import { upsertContact } from "./contacts.js";
 import { ownedBy, publish, timestamp, writable, type Domain } from "./domain.js";
 import { conflict, fail, notIn } from "./errors.js";
+import { refusal, sortEntries } from "./import-entries.js";
 
 type Schemas = components["schemas"];
 
@@ -54,7 +55,8 @@ export function join(domain: Domain, list: ListRecord, contacts: readonly Contac
 
 /**
  * The dashboard's manual add and import: contacts by id or as new contacts, joining as one batch.
- * Every entry is checked before anything is created, so a bad one leaves no half-done import.
+ * Every entry is checked before anything is created: one that cannot be imported refuses the
+ * whole import, naming each such entry, or with `onInvalid: "skip"` is left out and listed.
  */
 export function importContacts(domain: Domain, list: ListRecord, input: Schemas["ImportInput"]): Schemas["ImportResult"] {
   const owner = domain.store.account.get(list.accountId) ?? fail(new Error(`List ${list.id} has no account.`));
@@ -62,13 +64,9 @@ export function importContacts(domain: Domain, list: ListRecord, input: Schemas[
   for (const contactId of input.contactIds ?? []) {
     contacts.push(ownedBy(owner.id, domain.store.contact.get(contactId)) ?? fail(notIn(`No contact ${contactId} in account ${owner.id}.`)));
   }
-  const newIds = new Set<string>();
-  for (const contact of input.contacts ?? []) {
-    if ("known" in matchContact(domain, owner, contact)) continue;
-    if (contact.id && (domain.store.contact.get(contact.id) || newIds.has(contact.id))) throw conflict(`A contact with id ${contact.id} already exists.`);
-    if (contact.id) newIds.add(contact.id);
-  }
-  for (const contact of input.contacts ?? []) contacts.push(upsertContact(domain, owner, contact));
+  const { valid, skipped } = sortEntries(domain, owner, input);
+  if (skipped.length && (input.onInvalid ?? "refuse") === "refuse") throw refusal(skipped, input.contacts?.length ?? 0);
+  for (const contact of valid) contacts.push(upsertContact(domain, owner, contact));
   const joined = join(domain, list, contacts, input.source ?? "import", domain.ids.id("imp_"));
-  return { listId: list.id, added: joined.length, alreadyMembers: contacts.length - joined.length, contactIds: joined.map((c) => c.id) };
+  return { listId: list.id, added: joined.length, alreadyMembers: contacts.length - joined.length, contactIds: joined.map((c) => c.id), skipped };
 }
