@@ -112,7 +112,9 @@ function AddByHand({ add }: { add: Add }) {
  */
 async function contactsIn(file: File): Promise<{ contacts: Schemas["ImportContact"][]; rows: number[] }> {
   const parsed = Papa.parse<string[]>(await file.text(), { header: false, skipEmptyLines: false });
-  if (parsed.errors.length) throw new Error(`Row ${(parsed.errors[0]!.row ?? 0) + 1}: ${parsed.errors[0]!.message}`);
+  // A delimiter it cannot guess (blank rows upset the guess) is a comma: not the file's fault.
+  const error = parsed.errors.find((e) => e.type !== "Delimiter");
+  if (error) throw new Error(`Row ${(error.row ?? 0) + 1}: ${error.message}`);
   const [header = [], ...records] = parsed.data;
   const columns = header.map((name) => name.trim());
   const contacts: Schemas["ImportContact"][] = [];
