@@ -163,7 +163,7 @@ function OpeningFields({ campaign, hasTemplate, onHasTemplate }: { campaign: Cam
         <>
           <TextAreaField
             label="Opening template"
-            hint="{{firstName}} and {{lastName}} are replaced with the contact's names."
+            hint="{{firstName}} and {{lastName}} are replaced with the contact's names; any other {{…}} is refused."
             name="templateBody"
             rows={3}
             required
@@ -186,7 +186,7 @@ function FollowUpFields({ campaign: { followUps } }: { campaign: Campaign }) {
       <InputField label="Delays (hours)" hint="Quiet time before each message of a cycle, comma-separated, up to three." name="delaysHours" defaultValue={followUps.delaysHours.join(", ")} required />
       <InputField label="Cycles" name="cycles" type="number" min={1} max={3} defaultValue={String(followUps.cycles)} required />
       <InputField label="Messages per cycle" name="messagesPerCycle" type="number" min={1} max={3} defaultValue={String(followUps.messagesPerCycle)} required />
-      <TextAreaField label="Follow-up messages" hint="One a line, used in turn." name="followUpMessages" rows={3} defaultValue={followUps.messages.join("\n")} />
+      <TextAreaField label="Follow-up messages" hint="One a line, used in turn; {{firstName}} and {{lastName}} as in the opening template." name="followUpMessages" rows={3} defaultValue={followUps.messages.join("\n")} />
     </fieldset>
   );
 }
