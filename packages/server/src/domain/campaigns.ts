@@ -1,9 +1,9 @@
 /** Campaigns: every setting the dashboard configures, with the defaults a new one starts from. */
 import type { components } from "../generated/admin.js";
-import type { AccountRecord, CampaignRecord } from "../store/models.js";
-import { ownedBy, publish, timestamp, writable, type Domain } from "./domain.js";
 import { nearestName } from "../shared/nearest-name.js";
 import { placeholderProblem } from "../shared/placeholders.js";
+import type { AccountRecord, CampaignRecord } from "../store/models.js";
+import { ownedBy, publish, timestamp, writable, type Domain } from "./domain.js";
 import { conflict, invalid, notIn } from "./errors.js";
 
 type Schemas = components["schemas"];
