@@ -1009,7 +1009,7 @@ export const adminDocument: OpenApiDocument = {
           "Lists"
         ],
         "summary": "Add contacts to a list by hand or by import",
-        "description": "The dashboard's manual add (`source: manual`) and import (`source: import`, the route for bulk volume). Contacts are given by id or as new contacts (created, or matched by phone number). They join as one batch; already-members are skipped.",
+        "description": "The dashboard's manual add (`source: manual`) and import (`source: import`, the route for bulk volume). Contacts are given by id or as new contacts (created, or matched by phone number). They join as one batch; already-members are skipped. An entry that cannot be imported refuses the whole import, naming each such entry, unless `onInvalid` is `skip` (see it).",
         "requestBody": {
           "required": true,
           "content": {
@@ -3396,7 +3396,7 @@ export const adminDocument: OpenApiDocument = {
             "type": "string",
             "minLength": 1,
             "maxLength": 4096,
-            "description": "`{{firstName}}` and `{{lastName}}` are replaced with the contact's names."
+            "description": "`{{firstName}}` and `{{lastName}}` are replaced with the contact's names. Any other `{{…}}` is 400 `VALIDATION_ERROR` naming it, with a did-you-mean (`{{first_name}}`: did you mean `{{firstName}}`?), in a seed too: it would reach the lead as written."
           },
           "approval": {
             "type": "string",
@@ -3451,7 +3451,7 @@ export const adminDocument: OpenApiDocument = {
               "type": "string",
               "minLength": 1
             },
-            "description": "Follow-up texts, used in turn."
+            "description": "Follow-up texts, used in turn; their placeholders as the opening template's."
           }
         }
       },
@@ -3798,8 +3798,60 @@ export const adminDocument: OpenApiDocument = {
             "type": "array",
             "maxItems": 100000,
             "items": {
-              "$ref": "#/components/schemas/SeedContact"
+              "$ref": "#/components/schemas/ImportContact"
             }
+          },
+          "rows": {
+            "type": "array",
+            "maxItems": 100000,
+            "items": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "description": "Where each entry of `contacts` came from: its row in the file imported (the dashboard's CSV import counts the header as row 1). As many as `contacts`, else 400. Refusals and `skipped` name an entry by its row (`row 3`); without `rows`, by its place (`contacts[2]`)."
+          },
+          "onInvalid": {
+            "type": "string",
+            "enum": [
+              "refuse",
+              "skip"
+            ],
+            "default": "refuse",
+            "description": "What an entry of `contacts` that cannot be imported (a phone number without its country code, an email that is not one, nothing to reach the contact by) does. `refuse` (the default): the import is 400 `VALIDATION_ERROR` naming every such entry (the first 20) and the value at fault, and nothing is added. `skip`: the other entries are imported and those are listed in `skipped`. All or nothing is the default because an import fires the funnel: the contacts it adds get the campaign's opening message at once, which cannot be taken back, and a builder who misses the note would believe the whole file went in; skipping is a choice made knowingly. Always refused whole: an entry's `id` already taken (409), `contactIds` naming no contact of the list's account (404)."
+          }
+        }
+      },
+      "ImportContact": {
+        "type": "object",
+        "additionalProperties": false,
+        "description": "An entry of an import: a seed's contact (`SeedContact`), whose email is checked with the entry's other fields, so that `onInvalid: skip` can skip an entry whose email is not one.",
+        "properties": {
+          "id": {
+            "type": "string",
+            "pattern": "^ct_[A-Za-z0-9_\\-]+$"
+          },
+          "phone": {
+            "type": "string"
+          },
+          "email": {
+            "type": "string",
+            "description": "An email address; one that is not is the entry's problem (see `onInvalid`)."
+          },
+          "firstName": {
+            "type": "string"
+          },
+          "lastName": {
+            "type": "string"
+          },
+          "customFields": {
+            "type": "object",
+            "additionalProperties": true
+          },
+          "fromId": {
+            "type": "string"
+          },
+          "customChannel": {
+            "type": "string"
           }
         }
       },
@@ -3809,7 +3861,8 @@ export const adminDocument: OpenApiDocument = {
           "listId",
           "added",
           "alreadyMembers",
-          "contactIds"
+          "contactIds",
+          "skipped"
         ],
         "properties": {
           "listId": {
@@ -3827,6 +3880,42 @@ export const adminDocument: OpenApiDocument = {
               "type": "string"
             },
             "description": "The contacts that joined, in order."
+          },
+          "skipped": {
+            "type": "array",
+            "description": "The entries of `contacts` not imported (`onInvalid: skip`), in order; empty otherwise.",
+            "items": {
+              "$ref": "#/components/schemas/SkippedEntry"
+            }
+          }
+        }
+      },
+      "SkippedEntry": {
+        "type": "object",
+        "required": [
+          "index",
+          "row",
+          "contact",
+          "message"
+        ],
+        "properties": {
+          "index": {
+            "type": "integer",
+            "description": "Its place in `contacts`, from 0."
+          },
+          "row": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "description": "Its row, from `rows`; null without them."
+          },
+          "contact": {
+            "$ref": "#/components/schemas/ImportContact"
+          },
+          "message": {
+            "type": "string",
+            "description": "What is wrong, naming the value: `phone \"4155550202\": Phone number must include a valid country code…`."
           }
         }
       },

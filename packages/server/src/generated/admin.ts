@@ -312,7 +312,7 @@ export interface paths {
         put?: never;
         /**
          * Add contacts to a list by hand or by import
-         * @description The dashboard's manual add (`source: manual`) and import (`source: import`, the route for bulk volume). Contacts are given by id or as new contacts (created, or matched by phone number). They join as one batch; already-members are skipped.
+         * @description The dashboard's manual add (`source: manual`) and import (`source: import`, the route for bulk volume). Contacts are given by id or as new contacts (created, or matched by phone number). They join as one batch; already-members are skipped. An entry that cannot be imported refuses the whole import, naming each such entry, unless `onInvalid` is `skip` (see it).
          */
         post: operations["importContacts"];
         delete?: never;
@@ -1040,7 +1040,7 @@ export interface components {
             content?: string | undefined;
         };
         OpeningTemplate: {
-            /** @description `{{firstName}}` and `{{lastName}}` are replaced with the contact's names. */
+            /** @description `{{firstName}}` and `{{lastName}}` are replaced with the contact's names. Any other `{{…}}` is 400 `VALIDATION_ERROR` naming it, with a did-you-mean (`{{first_name}}`: did you mean `{{firstName}}`?), in a seed too: it would reach the lead as written. */
             body: string;
             /**
              * @description The messaging channel's approval state; only an approved template is sent.
@@ -1054,7 +1054,7 @@ export interface components {
             delaysHours: number[];
             cycles: number;
             messagesPerCycle: number;
-            /** @description Follow-up texts, used in turn. */
+            /** @description Follow-up texts, used in turn; their placeholders as the opening template's. */
             messages: string[];
         };
         Campaign: {
@@ -1135,7 +1135,29 @@ export interface components {
              */
             source?: "manual" | "import" | undefined;
             contactIds?: string[] | undefined;
-            contacts?: components["schemas"]["SeedContact"][] | undefined;
+            contacts?: components["schemas"]["ImportContact"][] | undefined;
+            /** @description Where each entry of `contacts` came from: its row in the file imported (the dashboard's CSV import counts the header as row 1). As many as `contacts`, else 400. Refusals and `skipped` name an entry by its row (`row 3`); without `rows`, by its place (`contacts[2]`). */
+            rows?: number[] | undefined;
+            /**
+             * @description What an entry of `contacts` that cannot be imported (a phone number without its country code, an email that is not one, nothing to reach the contact by) does. `refuse` (the default): the import is 400 `VALIDATION_ERROR` naming every such entry (the first 20) and the value at fault, and nothing is added. `skip`: the other entries are imported and those are listed in `skipped`. All or nothing is the default because an import fires the funnel: the contacts it adds get the campaign's opening message at once, which cannot be taken back, and a builder who misses the note would believe the whole file went in; skipping is a choice made knowingly. Always refused whole: an entry's `id` already taken (409), `contactIds` naming no contact of the list's account (404).
+             * @default refuse
+             * @enum {string}
+             */
+            onInvalid?: "refuse" | "skip" | undefined;
+        };
+        /** @description An entry of an import: a seed's contact (`SeedContact`), whose email is checked with the entry's other fields, so that `onInvalid: skip` can skip an entry whose email is not one. */
+        ImportContact: {
+            id?: string | undefined;
+            phone?: string | undefined;
+            /** @description An email address; one that is not is the entry's problem (see `onInvalid`). */
+            email?: string | undefined;
+            firstName?: string | undefined;
+            lastName?: string | undefined;
+            customFields?: {
+                [key: string]: unknown;
+            } | undefined;
+            fromId?: string | undefined;
+            customChannel?: string | undefined;
         };
         ImportResult: {
             listId: string;
@@ -1143,6 +1165,17 @@ export interface components {
             alreadyMembers: number;
             /** @description The contacts that joined, in order. */
             contactIds: string[];
+            /** @description The entries of `contacts` not imported (`onInvalid: skip`), in order; empty otherwise. */
+            skipped: components["schemas"]["SkippedEntry"][];
+        };
+        SkippedEntry: {
+            /** @description Its place in `contacts`, from 0. */
+            index: number;
+            /** @description Its row, from `rows`; null without them. */
+            row: number | null;
+            contact: components["schemas"]["ImportContact"];
+            /** @description What is wrong, naming the value: `phone "4155550202": Phone number must include a valid country code…`. */
+            message: string;
         };
         /** @description A contact as `/v1` returns it, plus its account and custom-channel identity. */
         Contact: {
@@ -2006,7 +2039,9 @@ export type List = components['schemas']['List'];
 export type ListInput = components['schemas']['ListInput'];
 export type ListPatch = components['schemas']['ListPatch'];
 export type ImportInput = components['schemas']['ImportInput'];
+export type ImportContact = components['schemas']['ImportContact'];
 export type ImportResult = components['schemas']['ImportResult'];
+export type SkippedEntry = components['schemas']['SkippedEntry'];
 export type Contact = components['schemas']['Contact'];
 export type ContactRow = components['schemas']['ContactRow'];
 export type ContactDetail = components['schemas']['ContactDetail'];

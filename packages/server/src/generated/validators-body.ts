@@ -6979,7 +6979,7 @@ const schema86 = {"type":"string","enum":["Draft","Live","Paused","Completed"]};
 const schema87 = {"type":"string","description":"The built-in channel a campaign sends its opening message and follow-ups on: a messaging app, SMS, a photo-sharing social network, a chat app.","enum":["messaging_app","sms","photo_social","chat_app"]};
 const schema88 = {"type":"object","additionalProperties":false,"required":["question","answer"],"properties":{"question":{"type":"string","minLength":1},"answer":{"type":"string","minLength":1}}};
 const schema89 = {"type":"object","additionalProperties":false,"required":["title"],"properties":{"title":{"type":"string","minLength":1},"url":{"type":"string","format":"uri"},"content":{"type":"string"}}};
-const schema90 = {"type":"object","additionalProperties":false,"required":["body","approval"],"properties":{"body":{"type":"string","minLength":1,"maxLength":4096,"description":"`{{firstName}}` and `{{lastName}}` are replaced with the contact's names."},"approval":{"type":"string","enum":["draft","submitted","approved","rejected"],"description":"The messaging channel's approval state; only an approved template is sent."}}};
+const schema90 = {"type":"object","additionalProperties":false,"required":["body","approval"],"properties":{"body":{"type":"string","minLength":1,"maxLength":4096,"description":"`{{firstName}}` and `{{lastName}}` are replaced with the contact's names. Any other `{{…}}` is 400 `VALIDATION_ERROR` naming it, with a did-you-mean (`{{first_name}}`: did you mean `{{firstName}}`?), in a seed too: it would reach the lead as written."},"approval":{"type":"string","enum":["draft","submitted","approved","rejected"],"description":"The messaging channel's approval state; only an approved template is sent."}}};
 const formats54 = fullFormats.uri;
 
 function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -11343,7 +11343,8 @@ return errors === 0;
 validate91.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema121 = {"$ref":"admin#/components/schemas/ImportInput"};
-const schema122 = {"type":"object","additionalProperties":false,"properties":{"source":{"type":"string","enum":["manual","import"],"default":"import"},"contactIds":{"type":"array","maxItems":100000,"items":{"type":"string"}},"contacts":{"type":"array","maxItems":100000,"items":{"$ref":"#/components/schemas/SeedContact"}}}};
+const schema122 = {"type":"object","additionalProperties":false,"properties":{"source":{"type":"string","enum":["manual","import"],"default":"import"},"contactIds":{"type":"array","maxItems":100000,"items":{"type":"string"}},"contacts":{"type":"array","maxItems":100000,"items":{"$ref":"#/components/schemas/ImportContact"}},"rows":{"type":"array","maxItems":100000,"items":{"type":"integer","minimum":1},"description":"Where each entry of `contacts` came from: its row in the file imported (the dashboard's CSV import counts the header as row 1). As many as `contacts`, else 400. Refusals and `skipped` name an entry by its row (`row 3`); without `rows`, by its place (`contacts[2]`)."},"onInvalid":{"type":"string","enum":["refuse","skip"],"default":"refuse","description":"What an entry of `contacts` that cannot be imported (a phone number without its country code, an email that is not one, nothing to reach the contact by) does. `refuse` (the default): the import is 400 `VALIDATION_ERROR` naming every such entry (the first 20) and the value at fault, and nothing is added. `skip`: the other entries are imported and those are listed in `skipped`. All or nothing is the default because an import fires the funnel: the contacts it adds get the campaign's opening message at once, which cannot be taken back, and a builder who misses the note would believe the whole file went in; skipping is a choice made knowingly. Always refused whole: an entry's `id` already taken (409), `contactIds` naming no contact of the list's account (404)."}}};
+const schema123 = {"type":"object","additionalProperties":false,"description":"An entry of an import: a seed's contact (`SeedContact`), whose email is checked with the entry's other fields, so that `onInvalid: skip` can skip an entry whose email is not one.","properties":{"id":{"type":"string","pattern":"^ct_[A-Za-z0-9_\\-]+$"},"phone":{"type":"string"},"email":{"type":"string","description":"An email address; one that is not is the entry's problem (see `onInvalid`)."},"firstName":{"type":"string"},"lastName":{"type":"string"},"customFields":{"type":"object","additionalProperties":true},"fromId":{"type":"string"},"customChannel":{"type":"string"}}};
 
 function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11357,7 +11358,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(((key0 === "source") || (key0 === "contactIds")) || (key0 === "contacts"))){
+if(!(((((key0 === "source") || (key0 === "contactIds")) || (key0 === "contacts")) || (key0 === "rows")) || (key0 === "onInvalid"))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema122,data};
 if(vErrors === null){
 vErrors = [err0];
@@ -11449,7 +11450,7 @@ let data4 = data3[i1];
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 for(const key1 in data4){
 if(!((((((((key1 === "id") || (key1 === "phone")) || (key1 === "email")) || (key1 === "firstName")) || (key1 === "lastName")) || (key1 === "customFields")) || (key1 === "fromId")) || (key1 === "customChannel"))){
-const err7 = {instancePath:instancePath+"/contacts/" + i1,schemaPath:"#/components/schemas/SeedContact/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema92,data:data4};
+const err7 = {instancePath:instancePath+"/contacts/" + i1,schemaPath:"#/components/schemas/ImportContact/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema123,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -11463,7 +11464,7 @@ if(data4.id !== undefined){
 let data5 = data4.id;
 if(typeof data5 === "string"){
 if(!pattern15.test(data5)){
-const err8 = {instancePath:instancePath+"/contacts/" + i1+"/id",schemaPath:"#/components/schemas/SeedContact/properties/id/pattern",keyword:"pattern",params:{pattern: "^ct_[A-Za-z0-9_\\-]+$"},message:"must match pattern \""+"^ct_[A-Za-z0-9_\\-]+$"+"\"",schema:"^ct_[A-Za-z0-9_\\-]+$",parentSchema:schema92.properties.id,data:data5};
+const err8 = {instancePath:instancePath+"/contacts/" + i1+"/id",schemaPath:"#/components/schemas/ImportContact/properties/id/pattern",keyword:"pattern",params:{pattern: "^ct_[A-Za-z0-9_\\-]+$"},message:"must match pattern \""+"^ct_[A-Za-z0-9_\\-]+$"+"\"",schema:"^ct_[A-Za-z0-9_\\-]+$",parentSchema:schema123.properties.id,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -11474,7 +11475,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/contacts/" + i1+"/id",schemaPath:"#/components/schemas/SeedContact/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.properties.id.type,parentSchema:schema92.properties.id,data:data5};
+const err9 = {instancePath:instancePath+"/contacts/" + i1+"/id",schemaPath:"#/components/schemas/ImportContact/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema123.properties.id.type,parentSchema:schema123.properties.id,data:data5};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -11487,7 +11488,7 @@ errors++;
 if(data4.phone !== undefined){
 let data6 = data4.phone;
 if(typeof data6 !== "string"){
-const err10 = {instancePath:instancePath+"/contacts/" + i1+"/phone",schemaPath:"#/components/schemas/SeedContact/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.properties.phone.type,parentSchema:schema92.properties.phone,data:data6};
+const err10 = {instancePath:instancePath+"/contacts/" + i1+"/phone",schemaPath:"#/components/schemas/ImportContact/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema123.properties.phone.type,parentSchema:schema123.properties.phone,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -11499,9 +11500,8 @@ errors++;
 }
 if(data4.email !== undefined){
 let data7 = data4.email;
-if(typeof data7 === "string"){
-if(!(formats0.test(data7))){
-const err11 = {instancePath:instancePath+"/contacts/" + i1+"/email",schemaPath:"#/components/schemas/SeedContact/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema92.properties.email,data:data7};
+if(typeof data7 !== "string"){
+const err11 = {instancePath:instancePath+"/contacts/" + i1+"/email",schemaPath:"#/components/schemas/ImportContact/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema123.properties.email.type,parentSchema:schema123.properties.email,data:data7};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -11511,8 +11511,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-else {
-const err12 = {instancePath:instancePath+"/contacts/" + i1+"/email",schemaPath:"#/components/schemas/SeedContact/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.properties.email.type,parentSchema:schema92.properties.email,data:data7};
+if(data4.firstName !== undefined){
+let data8 = data4.firstName;
+if(typeof data8 !== "string"){
+const err12 = {instancePath:instancePath+"/contacts/" + i1+"/firstName",schemaPath:"#/components/schemas/ImportContact/properties/firstName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema123.properties.firstName.type,parentSchema:schema123.properties.firstName,data:data8};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -11522,10 +11524,10 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data4.firstName !== undefined){
-let data8 = data4.firstName;
-if(typeof data8 !== "string"){
-const err13 = {instancePath:instancePath+"/contacts/" + i1+"/firstName",schemaPath:"#/components/schemas/SeedContact/properties/firstName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.properties.firstName.type,parentSchema:schema92.properties.firstName,data:data8};
+if(data4.lastName !== undefined){
+let data9 = data4.lastName;
+if(typeof data9 !== "string"){
+const err13 = {instancePath:instancePath+"/contacts/" + i1+"/lastName",schemaPath:"#/components/schemas/ImportContact/properties/lastName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema123.properties.lastName.type,parentSchema:schema123.properties.lastName,data:data9};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -11535,10 +11537,12 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data4.lastName !== undefined){
-let data9 = data4.lastName;
-if(typeof data9 !== "string"){
-const err14 = {instancePath:instancePath+"/contacts/" + i1+"/lastName",schemaPath:"#/components/schemas/SeedContact/properties/lastName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.properties.lastName.type,parentSchema:schema92.properties.lastName,data:data9};
+if(data4.customFields !== undefined){
+let data10 = data4.customFields;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+}
+else {
+const err14 = {instancePath:instancePath+"/contacts/" + i1+"/customFields",schemaPath:"#/components/schemas/ImportContact/properties/customFields/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema123.properties.customFields.type,parentSchema:schema123.properties.customFields,data:data10};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -11548,12 +11552,10 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data4.customFields !== undefined){
-let data10 = data4.customFields;
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-}
-else {
-const err15 = {instancePath:instancePath+"/contacts/" + i1+"/customFields",schemaPath:"#/components/schemas/SeedContact/properties/customFields/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema92.properties.customFields.type,parentSchema:schema92.properties.customFields,data:data10};
+if(data4.fromId !== undefined){
+let data11 = data4.fromId;
+if(typeof data11 !== "string"){
+const err15 = {instancePath:instancePath+"/contacts/" + i1+"/fromId",schemaPath:"#/components/schemas/ImportContact/properties/fromId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema123.properties.fromId.type,parentSchema:schema123.properties.fromId,data:data11};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -11563,10 +11565,10 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data4.fromId !== undefined){
-let data11 = data4.fromId;
-if(typeof data11 !== "string"){
-const err16 = {instancePath:instancePath+"/contacts/" + i1+"/fromId",schemaPath:"#/components/schemas/SeedContact/properties/fromId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.properties.fromId.type,parentSchema:schema92.properties.fromId,data:data11};
+if(data4.customChannel !== undefined){
+let data12 = data4.customChannel;
+if(typeof data12 !== "string"){
+const err16 = {instancePath:instancePath+"/contacts/" + i1+"/customChannel",schemaPath:"#/components/schemas/ImportContact/properties/customChannel/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema123.properties.customChannel.type,parentSchema:schema123.properties.customChannel,data:data12};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -11576,10 +11578,9 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data4.customChannel !== undefined){
-let data12 = data4.customChannel;
-if(typeof data12 !== "string"){
-const err17 = {instancePath:instancePath+"/contacts/" + i1+"/customChannel",schemaPath:"#/components/schemas/SeedContact/properties/customChannel/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.properties.customChannel.type,parentSchema:schema92.properties.customChannel,data:data12};
+}
+else {
+const err17 = {instancePath:instancePath+"/contacts/" + i1,schemaPath:"#/components/schemas/ImportContact/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema123.type,parentSchema:schema123,data:data4};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -11591,7 +11592,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/contacts/" + i1,schemaPath:"#/components/schemas/SeedContact/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema92.type,parentSchema:schema92,data:data4};
+const err18 = {instancePath:instancePath+"/contacts",schemaPath:"#/properties/contacts/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema122.properties.contacts.type,parentSchema:schema122.properties.contacts,data:data3};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -11601,9 +11602,11 @@ vErrors.push(err18);
 errors++;
 }
 }
-}
-else {
-const err19 = {instancePath:instancePath+"/contacts",schemaPath:"#/properties/contacts/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema122.properties.contacts.type,parentSchema:schema122.properties.contacts,data:data3};
+if(data.rows !== undefined){
+let data13 = data.rows;
+if(Array.isArray(data13)){
+if(data13.length > 100000){
+const err19 = {instancePath:instancePath+"/rows",schemaPath:"#/properties/rows/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items",schema:100000,parentSchema:schema122.properties.rows,data:data13};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -11612,15 +11615,75 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-}
-else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema122.type,parentSchema:schema122,data};
+const len2 = data13.length;
+for(let i2=0; i2<len2; i2++){
+let data14 = data13[i2];
+if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
+const err20 = {instancePath:instancePath+"/rows/" + i2,schemaPath:"#/properties/rows/items/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema122.properties.rows.items.type,parentSchema:schema122.properties.rows.items,data:data14};
 if(vErrors === null){
 vErrors = [err20];
 }
 else {
 vErrors.push(err20);
+}
+errors++;
+}
+if(typeof data14 == "number"){
+if(data14 < 1 || isNaN(data14)){
+const err21 = {instancePath:instancePath+"/rows/" + i2,schemaPath:"#/properties/rows/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema122.properties.rows.items,data:data14};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/rows",schemaPath:"#/properties/rows/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema122.properties.rows.type,parentSchema:schema122.properties.rows,data:data13};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.onInvalid !== undefined){
+let data15 = data.onInvalid;
+if(typeof data15 !== "string"){
+const err23 = {instancePath:instancePath+"/onInvalid",schemaPath:"#/properties/onInvalid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema122.properties.onInvalid.type,parentSchema:schema122.properties.onInvalid,data:data15};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(!((data15 === "refuse") || (data15 === "skip"))){
+const err24 = {instancePath:instancePath+"/onInvalid",schemaPath:"#/properties/onInvalid/enum",keyword:"enum",params:{allowedValues: schema122.properties.onInvalid.enum},message:"must be equal to one of the allowed values",schema:schema122.properties.onInvalid.enum,parentSchema:schema122.properties.onInvalid,data:data15};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema122.type,parentSchema:schema122,data};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
 }
 errors++;
 }
