@@ -1,6 +1,6 @@
 /**
  * The call to an OpenAI-compatible chat-completions endpoint, through the official `openai`
- * client, loaded at the first call (replay mode and servers without a model never load it).
+ * client, loaded at the first call (openai-client.ts: an optional peer dependency).
  *
  * One attempt per message (`maxRetries: 0`): the engine answers one contact's messages in order,
  * so a retry here would hold the contact's next messages up for as long as it waited, and a 429's
@@ -17,6 +17,7 @@ import type * as OpenAIModule from "openai";
 import type OpenAI from "openai";
 import type { ModelAnswer } from "./answer.js";
 import { EndpointError, type EndpointFailure } from "./failures.js";
+import { loadOpenAI } from "./openai-client.js";
 import { HAND_OFF_TOOL_NAME, type ChatMessage } from "./prompt.js";
 
 export interface EndpointOptions {
@@ -64,7 +65,7 @@ export interface Endpoint {
 export function openEndpoint(options: EndpointOptions): Endpoint {
   let client: Promise<{ openai: OpenAI; errors: Errors }> | undefined;
   const connect = () =>
-    (client ??= import("openai").then((module) => ({
+    (client ??= loadOpenAI("The model bot").then((module) => ({
       openai: new module.OpenAI({ apiKey: options.apiKey, baseURL: options.baseUrl, maxRetries: 0, timeout: options.timeoutMs, fetch: options.fetch }),
       errors: module,
     })));
