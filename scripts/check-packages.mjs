@@ -164,8 +164,8 @@ for (const name of packages) {
 }
 // Installed as the README says (`npm run pack:local`, then `npm install` of the three tarballs and
 // msw), into a project of its own, offline: each tarball's dependencies come from the npm cache,
-// pinned to the versions this repository's lockfile has. better-sqlite3, an optional peer
-// dependency, is not installed: lean-install-check.mjs checks what works without it. Install
+// pinned to the versions this repository's lockfile has. better-sqlite3 and openai, optional peer
+// dependencies, are not installed: lean-install-check.mjs checks what works without them. Install
 // scripts are skipped (msw's copies its service worker script into a project that has none).
 const project = mkdtempSync(join(tmpdir(), "intake-packed-"));
 try {

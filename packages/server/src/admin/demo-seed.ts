@@ -18,6 +18,7 @@ export const DEMO_KEYS = {
 export const DEMO_WEBHOOK_SECRETS = {
   business: "whsec_ZGVtby1idXNpbmVzcy13ZWJob29rLXNlY3JldA==",
   agency: "whsec_ZGVtby1hZ2VuY3ktd2ViaG9vay1zZWNyZXQ=",
+  subaccount: "whsec_ZGVtby1zdWJhY2NvdW50LXdlYmhvb2stc2VjcmV0",
 };
 
 export const DEMO_SEED: Seed = {
@@ -80,6 +81,7 @@ export const DEMO_SEED: Seed = {
           name: "Client One",
           email: "client-one@northwind.example",
           apiKey: DEMO_KEYS.subaccount,
+          webhookSecret: DEMO_WEBHOOK_SECRETS.subaccount,
           webhookUrl: "/__inbox/sub_client_one",
           credits: 42,
           autoRecharge: { threshold: 10, amount: 500 },

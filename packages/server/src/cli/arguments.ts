@@ -65,6 +65,7 @@ export const USAGE = `Usage: intake-server [options]
   --log-format text|json lines for people (default) or one JSON object a line for programs
   --fault SPEC           inject a fault (repeatable): [operationId|*:]key[=value],...
                          keys: latencyMs=MS status=429|500|502|503|504 retryAfter=S drop rate=0..1 times=N
+                         when=before|after (after: the operation is applied, then its answer lost)
                          (the admin API's FaultRuleInput fields; latency= is kept as latencyMs)
                          e.g. --fault createContact:status=503,rate=0.5  --fault '*:latencyMs=200'
   --help
@@ -106,10 +107,13 @@ function parseFault(spec: string): FaultRuleInput {
       case "drop":
         rule.drop = value === undefined || value === "true";
         break;
+      case "when":
+        rule.when = value;
+        break;
       default:
-        fail(`--fault ${spec}: unknown key ${key} (latencyMs, status, retryAfter, drop, rate, times).`);
+        fail(`--fault ${spec}: unknown key ${key} (latencyMs, status, retryAfter, drop, when, rate, times).`);
     }
-    if (value !== undefined && key !== "drop" && !Number.isFinite(number)) fail(`--fault ${spec}: ${key} takes a number.`);
+    if (value !== undefined && key !== "drop" && key !== "when" && !Number.isFinite(number)) fail(`--fault ${spec}: ${key} takes a number.`);
   }
   return rule as FaultRuleInput;
 }

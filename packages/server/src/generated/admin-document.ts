@@ -1743,7 +1743,7 @@ export const adminDocument: OpenApiDocument = {
           "Testing"
         ],
         "summary": "Replace the fault rules",
-        "description": "Faults for testing an integration's retry logic: latency, an error status (in the operation's error shape; 429 with `Retry-After`), a dropped connection, on every matching request or a fraction of them, forever or a number of times. They apply to `/v1` only. Every matching rule adds its latency; the first with a status or drop answers. A rule that would add nothing to a request (a status or drop after one was chosen, and no latency) is passed over: it draws no chance and spends none of its `times`.",
+        "description": "Faults for testing an integration's retry logic: latency, an error status (in the operation's error shape; 429 with `Retry-After`), a dropped connection, on every matching request or a fraction of them, forever or a number of times; the status or drop instead of the operation (`when: before`, the default) or after its effect (`when: after`: applied, the answer lost). They apply to `/v1` only. Every matching rule adds its latency; the first with a status or drop answers. A rule that would add nothing to a request (a status or drop after one was chosen, and no latency) is passed over: it draws no chance and spends none of its `times`.",
         "requestBody": {
           "required": true,
           "content": {
@@ -4618,6 +4618,15 @@ export const adminDocument: OpenApiDocument = {
             "type": "boolean",
             "description": "Close the connection without an answer."
           },
+          "when": {
+            "type": "string",
+            "enum": [
+              "before",
+              "after"
+            ],
+            "default": "before",
+            "description": "When the status or drop acts. `before`: instead of the operation, so nothing is stored. `after`: the request is handled as usual (its effect applied and, with a data file, committed), then its answer is replaced by the status or lost with the connection: what a client sees when a grant went through and its answer did not come back, which its no-retry rules and `Idempotency-Key` exist for. Latency always comes before. A rule with `when` needs a status or drop (else 400). A hosted sandbox (a Cloudflare Worker) takes `after` with a status; it refuses `drop` either way."
+          },
           "rate": {
             "type": "number",
             "minimum": 0,
@@ -4641,6 +4650,7 @@ export const adminDocument: OpenApiDocument = {
           "status",
           "retryAfter",
           "drop",
+          "when",
           "rate",
           "remaining"
         ],
@@ -4665,6 +4675,14 @@ export const adminDocument: OpenApiDocument = {
           },
           "drop": {
             "type": "boolean"
+          },
+          "when": {
+            "type": "string",
+            "enum": [
+              "before",
+              "after"
+            ],
+            "description": "Whether the status or drop acts instead of the operation or after it."
           },
           "rate": {
             "type": "number"

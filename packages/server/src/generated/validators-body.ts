@@ -12545,7 +12545,7 @@ return errors === 0;
 validate98.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema130 = {"type":"array","maxItems":100,"items":{"$ref":"admin#/components/schemas/FaultRuleInput"}};
-const schema131 = {"type":"object","additionalProperties":false,"description":"At least one of latencyMs, status or drop (checked by the server; a rule with none is 400).","properties":{"operationId":{"type":"string","default":"*","enum":["*","createContact","findContact","addContactToList","sendCustomChannelMessage","receiveCustomChannelMessage","grantSubaccountCredits"],"description":"The /v1 operation it applies to; `*` for all."},"latencyMs":{"type":"integer","minimum":0,"maximum":60000,"description":"Delay before the request is handled (or failed), in real milliseconds. The one name for it: `--fault latencyMs=MS` too (`latency=`, the flag's first spelling, is kept as its alias); `latency` here is 400 suggesting `latencyMs`."},"status":{"type":"integer","enum":[429,500,502,503,504],"description":"Answer this instead: 429 `RATE_LIMITED` with `Retry-After`, 500 `INTERNAL_ERROR`, or 502/503/504 as a proxy or load balancer in front of the service would. In the operation's error shape. Nothing is stored."},"retryAfter":{"type":"integer","minimum":0,"maximum":86400,"description":"Seconds, sent as `Retry-After` with a 429 or 503 (default 1)."},"drop":{"type":"boolean","description":"Close the connection without an answer."},"rate":{"type":"number","minimum":0,"maximum":1,"default":1,"description":"The fraction of matching requests it hits."},"times":{"type":"integer","minimum":1,"description":"Stop after hitting this many requests."}}};
+const schema131 = {"type":"object","additionalProperties":false,"description":"At least one of latencyMs, status or drop (checked by the server; a rule with none is 400).","properties":{"operationId":{"type":"string","default":"*","enum":["*","createContact","findContact","addContactToList","sendCustomChannelMessage","receiveCustomChannelMessage","grantSubaccountCredits"],"description":"The /v1 operation it applies to; `*` for all."},"latencyMs":{"type":"integer","minimum":0,"maximum":60000,"description":"Delay before the request is handled (or failed), in real milliseconds. The one name for it: `--fault latencyMs=MS` too (`latency=`, the flag's first spelling, is kept as its alias); `latency` here is 400 suggesting `latencyMs`."},"status":{"type":"integer","enum":[429,500,502,503,504],"description":"Answer this instead: 429 `RATE_LIMITED` with `Retry-After`, 500 `INTERNAL_ERROR`, or 502/503/504 as a proxy or load balancer in front of the service would. In the operation's error shape. Nothing is stored."},"retryAfter":{"type":"integer","minimum":0,"maximum":86400,"description":"Seconds, sent as `Retry-After` with a 429 or 503 (default 1)."},"drop":{"type":"boolean","description":"Close the connection without an answer."},"when":{"type":"string","enum":["before","after"],"default":"before","description":"When the status or drop acts. `before`: instead of the operation, so nothing is stored. `after`: the request is handled as usual (its effect applied and, with a data file, committed), then its answer is replaced by the status or lost with the connection: what a client sees when a grant went through and its answer did not come back, which its no-retry rules and `Idempotency-Key` exist for. Latency always comes before. A rule with `when` needs a status or drop (else 400). A hosted sandbox (a Cloudflare Worker) takes `after` with a status; it refuses `drop` either way."},"rate":{"type":"number","minimum":0,"maximum":1,"default":1,"description":"The fraction of matching requests it hits."},"times":{"type":"integer","minimum":1,"description":"Stop after hitting this many requests."}}};
 
 function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12573,7 +12573,7 @@ for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 for(const key0 in data0){
-if(!(((((((key0 === "operationId") || (key0 === "latencyMs")) || (key0 === "status")) || (key0 === "retryAfter")) || (key0 === "drop")) || (key0 === "rate")) || (key0 === "times"))){
+if(!((((((((key0 === "operationId") || (key0 === "latencyMs")) || (key0 === "status")) || (key0 === "retryAfter")) || (key0 === "drop")) || (key0 === "when")) || (key0 === "rate")) || (key0 === "times"))){
 const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"admin#/components/schemas/FaultRuleInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema131,data:data0};
 if(vErrors === null){
 vErrors = [err1];
@@ -12713,11 +12713,10 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data0.rate !== undefined){
-let data6 = data0.rate;
-if(typeof data6 == "number"){
-if(data6 > 1 || isNaN(data6)){
-const err13 = {instancePath:instancePath+"/" + i0+"/rate",schemaPath:"admin#/components/schemas/FaultRuleInput/properties/rate/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema131.properties.rate,data:data6};
+if(data0.when !== undefined){
+let data6 = data0.when;
+if(typeof data6 !== "string"){
+const err13 = {instancePath:instancePath+"/" + i0+"/when",schemaPath:"admin#/components/schemas/FaultRuleInput/properties/when/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema131.properties.when.type,parentSchema:schema131.properties.when,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -12726,8 +12725,8 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(data6 < 0 || isNaN(data6)){
-const err14 = {instancePath:instancePath+"/" + i0+"/rate",schemaPath:"admin#/components/schemas/FaultRuleInput/properties/rate/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema131.properties.rate,data:data6};
+if(!((data6 === "before") || (data6 === "after"))){
+const err14 = {instancePath:instancePath+"/" + i0+"/when",schemaPath:"admin#/components/schemas/FaultRuleInput/properties/when/enum",keyword:"enum",params:{allowedValues: schema131.properties.when.enum},message:"must be equal to one of the allowed values",schema:schema131.properties.when.enum,parentSchema:schema131.properties.when,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -12737,8 +12736,11 @@ vErrors.push(err14);
 errors++;
 }
 }
-else {
-const err15 = {instancePath:instancePath+"/" + i0+"/rate",schemaPath:"admin#/components/schemas/FaultRuleInput/properties/rate/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema131.properties.rate.type,parentSchema:schema131.properties.rate,data:data6};
+if(data0.rate !== undefined){
+let data7 = data0.rate;
+if(typeof data7 == "number"){
+if(data7 > 1 || isNaN(data7)){
+const err15 = {instancePath:instancePath+"/" + i0+"/rate",schemaPath:"admin#/components/schemas/FaultRuleInput/properties/rate/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema131.properties.rate,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -12747,11 +12749,8 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-if(data0.times !== undefined){
-let data7 = data0.times;
-if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-const err16 = {instancePath:instancePath+"/" + i0+"/times",schemaPath:"admin#/components/schemas/FaultRuleInput/properties/times/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema131.properties.times.type,parentSchema:schema131.properties.times,data:data7};
+if(data7 < 0 || isNaN(data7)){
+const err16 = {instancePath:instancePath+"/" + i0+"/rate",schemaPath:"admin#/components/schemas/FaultRuleInput/properties/rate/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema131.properties.rate,data:data7};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -12760,9 +12759,9 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(typeof data7 == "number"){
-if(data7 < 1 || isNaN(data7)){
-const err17 = {instancePath:instancePath+"/" + i0+"/times",schemaPath:"admin#/components/schemas/FaultRuleInput/properties/times/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema131.properties.times,data:data7};
+}
+else {
+const err17 = {instancePath:instancePath+"/" + i0+"/rate",schemaPath:"admin#/components/schemas/FaultRuleInput/properties/rate/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema131.properties.rate.type,parentSchema:schema131.properties.rate,data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -12772,10 +12771,10 @@ vErrors.push(err17);
 errors++;
 }
 }
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/" + i0,schemaPath:"admin#/components/schemas/FaultRuleInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema131.type,parentSchema:schema131,data:data0};
+if(data0.times !== undefined){
+let data8 = data0.times;
+if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
+const err18 = {instancePath:instancePath+"/" + i0+"/times",schemaPath:"admin#/components/schemas/FaultRuleInput/properties/times/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema131.properties.times.type,parentSchema:schema131.properties.times,data:data8};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -12784,15 +12783,39 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-}
-else {
-const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema130.type,parentSchema:schema130,data};
+if(typeof data8 == "number"){
+if(data8 < 1 || isNaN(data8)){
+const err19 = {instancePath:instancePath+"/" + i0+"/times",schemaPath:"admin#/components/schemas/FaultRuleInput/properties/times/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema131.properties.times,data:data8};
 if(vErrors === null){
 vErrors = [err19];
 }
 else {
 vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/" + i0,schemaPath:"admin#/components/schemas/FaultRuleInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema131.type,parentSchema:schema131,data:data0};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema130.type,parentSchema:schema130,data};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
 }
 errors++;
 }
