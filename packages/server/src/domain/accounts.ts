@@ -10,8 +10,8 @@ import type { AccountRecord } from "../store/models.js";
 import { campaignIn } from "./campaigns.js";
 import { clean } from "./contacts.js";
 import { isCreditAmount, moveCredits, requestRecharge, roundCredits } from "./credits.js";
-import { ownedBy, publish, timestamp, writable, type Domain } from "./domain.js";
-import { conflict, invalid, missing } from "./errors.js";
+import { publish, timestamp, writable, type Domain } from "./domain.js";
+import { conflict, invalid } from "./errors.js";
 
 type Schemas = components["schemas"];
 export type AccountInput = Partial<Schemas["AccountInput"] & Schemas["SubaccountInput"]>;
