@@ -70,6 +70,12 @@ export function importContacts(domain: Domain, list: ListRecord, input: Schemas[
     if (contact.id) newIds.add(contact.id);
   }
   for (const contact of input.contacts ?? []) contacts.push(upsertContact(domain, owner, contact));
+  // Their campaigns before they join: the list's campaign's opening message may move them at once.
+  const campaignsBefore = new Map(contacts.map((c) => [c.id, c.campaignId]));
   const joined = join(domain, list, contacts, input.source ?? "import", domain.ids.id("imp_"));
-  return { listId: list.id, added: joined.length, alreadyMembers: contacts.length - joined.length, contactIds: joined.map((c) => c.id) };
+  const campaignMoves = joined.flatMap(({ id }) => {
+    const from = campaignsBefore.get(id);
+    return from && list.campaignId && from !== list.campaignId ? [{ contactId: id, fromCampaignId: from, toCampaignId: list.campaignId }] : [];
+  });
+  return { listId: list.id, added: joined.length, alreadyMembers: contacts.length - joined.length, contactIds: joined.map((c) => c.id), campaignMoves };
 }

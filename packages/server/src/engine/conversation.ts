@@ -8,7 +8,7 @@ import { settingsOf } from "../domain/campaigns.js";
 import { updateContact } from "../domain/contacts.js";
 import { costOf } from "../domain/credits.js";
 import { ownedBy, type Domain } from "../domain/domain.js";
-import { setBotOutcome, type BotRun } from "../domain/messages.js";
+import { clearFailedBotOutcome, setBotOutcome, type BotRun } from "../domain/messages.js";
 import { handOff, reply, replyOnChannel } from "../domain/replies.js";
 import { onBuiltInChannel } from "../domain/simulated.js";
 import type { BotOutcome } from "../events/events.js";
@@ -35,7 +35,7 @@ export interface ConversationDeps {
 
 type Routed = { outcome: BotOutcome } | { campaign: CampaignRecord };
 
-export function startConversations({ domain, scheduler, bot, onError }: ConversationDeps): void {
+export function startConversations({ domain, scheduler, bot, onError }: ConversationDeps) {
   const { store } = domain;
   const info = botInfoOf(bot);
 
@@ -70,6 +70,15 @@ export function startConversations({ domain, scheduler, bot, onError }: Conversa
     },
     { laneOf, perLane: 1, total: BOT_CONCURRENCY },
   );
+
+  /**
+   * "Try the bot again": a received message whose bot failed waits for the bot again, in its
+   * contact's lane like a new one, so it is answered after what came before it.
+   */
+  function askAgain(message: MessageRecord): void {
+    clearFailedBotOutcome(domain, message);
+    scheduler.add("inbound", { messageId: message.id }, null, inboundKey(message.contactId));
+  }
 
   /** The campaign whose bot answers this message, or why none does; changes nothing. */
   function campaignFor(message: MessageRecord, contact: ContactRecord, account: AccountRecord): Routed {
@@ -154,4 +163,6 @@ export function startConversations({ domain, scheduler, bot, onError }: Conversa
     const run: BotRun = { name: info.name, model: info.model, latencyMs: elapsedMs(started), replayed: result?.replayed ?? false, error };
     return { result, run };
   }
+
+  return { askAgain };
 }
