@@ -35,7 +35,16 @@ export interface ConversationDeps {
 
 type Routed = { outcome: BotOutcome } | { campaign: CampaignRecord };
 
-export function startConversations({ domain, scheduler, bot, onError }: ConversationDeps) {
+/**
+ * "Try the bot again": a received message whose bot failed waits for the bot again, in its
+ * contact's lane like a new one, so it is answered after what came before it.
+ */
+export function askBotAgain(domain: Domain, scheduler: Scheduler, message: MessageRecord): void {
+  clearFailedBotOutcome(domain, message);
+  scheduler.add("inbound", { messageId: message.id }, null, inboundKey(message.contactId));
+}
+
+export function startConversations({ domain, scheduler, bot, onError }: ConversationDeps): void {
   const { store } = domain;
   const info = botInfoOf(bot);
 
@@ -70,15 +79,6 @@ export function startConversations({ domain, scheduler, bot, onError }: Conversa
     },
     { laneOf, perLane: 1, total: BOT_CONCURRENCY },
   );
-
-  /**
-   * "Try the bot again": a received message whose bot failed waits for the bot again, in its
-   * contact's lane like a new one, so it is answered after what came before it.
-   */
-  function askAgain(message: MessageRecord): void {
-    clearFailedBotOutcome(domain, message);
-    scheduler.add("inbound", { messageId: message.id }, null, inboundKey(message.contactId));
-  }
 
   /** The campaign whose bot answers this message, or why none does; changes nothing. */
   function campaignFor(message: MessageRecord, contact: ContactRecord, account: AccountRecord): Routed {
@@ -163,6 +163,4 @@ export function startConversations({ domain, scheduler, bot, onError }: Conversa
     const run: BotRun = { name: info.name, model: info.model, latencyMs: elapsedMs(started), replayed: result?.replayed ?? false, error };
     return { result, run };
   }
-
-  return { askAgain };
 }

@@ -8,7 +8,7 @@ import { advanceBy, clockAdvanced } from "../domain/clock.js";
 import type { Domain } from "../domain/domain.js";
 import type { VirtualClock } from "../shared/clock.js";
 import { botInfoOf, defaultBot, type Bot } from "./bot.js";
-import { followUpKey, startConversations } from "./conversation.js";
+import { askBotAgain, followUpKey, startConversations } from "./conversation.js";
 import { WEBHOOK_DEFAULTS, startDeliveries, type FetchLike, type WebhookOptions } from "./delivery.js";
 import { followUpStatus } from "./follow-up-status.js";
 import { FUNNEL_DEFAULTS, startFunnel, type FunnelOptions } from "./funnel.js";
@@ -41,7 +41,7 @@ export function createEngine({ domain, fetch, onError, sequential }: EngineDeps,
   const webhooks = { ...WEBHOOK_DEFAULTS, ...options.webhooks };
   startDeliveries({ domain, scheduler, fetch, options: webhooks, random: () => domain.ids.random() });
   const bot = options.bot ?? defaultBot;
-  const conversations = startConversations({ domain, scheduler, bot, onError });
+  startConversations({ domain, scheduler, bot, onError });
   const funnel = startFunnel({ domain, scheduler, options: { ...FUNNEL_DEFAULTS, ...options.funnel } });
 
   /** Picks the stored jobs up (at start, and once the state was replaced). */
@@ -55,7 +55,7 @@ export function createEngine({ domain, fetch, onError, sequential }: EngineDeps,
     /** Where a contact's follow-ups stand: the next due, and why none will go. */
     followUps: (contact: ContactRecord) => followUpStatus(domain, contact, scheduler.keyed(followUpKey(contact.id))),
     /** Asks the bot again about a received message whose answer failed (409 for any other). */
-    askBotAgain: (message: MessageRecord) => conversations.askAgain(message),
+    askBotAgain: (message: MessageRecord) => askBotAgain(domain, scheduler, message),
     /** The bot that answers received messages (GET /__admin/bot). */
     botInfo: () => botInfoOf(bot),
     /** Resolves once nothing is running (work due later waits for its time). */
