@@ -5973,7 +5973,7 @@ export const adminDocument: OpenApiDocument = {
       },
       "MessageUpdatedEvent": {
         "type": "object",
-        "description": "An outgoing message's status or error changed (its delivery finished).",
+        "description": "An outgoing message's status or error changed (its delivery finished), or a received message whose bot failed waits for the bot again (`POST /messages/{messageId}/retry-bot`).",
         "required": [
           "type",
           "at",

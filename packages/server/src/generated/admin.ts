@@ -1799,7 +1799,7 @@ export interface components {
             /** @enum {string} */
             source: "api" | "manual" | "import" | "seed";
         };
-        /** @description An outgoing message's status or error changed (its delivery finished). */
+        /** @description An outgoing message's status or error changed (its delivery finished), or a received message whose bot failed waits for the bot again (`POST /messages/{messageId}/retry-bot`). */
         MessageUpdatedEvent: {
             /**
              * @description discriminator enum property added by openapi-typescript
