@@ -15,14 +15,14 @@ export function BotTurn({ message, bot, onRetried }: { message: Message; bot: Sc
   const retry = useAction();
   if (waiting(message)) {
     return (
-      <p class="bot-run pending" role="status">
+      <p class="bot-turn pending" role="status">
         {bot?.name === "model" ? "The model is answering…" : "The bot is answering…"}
       </p>
     );
   }
   if (!botFailed(message.botOutcome)) return null;
   return (
-    <div class="bot-run retry">
+    <div class="bot-turn retry">
       <button type="button" disabled={retry.busy} onClick={() => retry.run(() => admin().retryBot(message.id).then(onRetried))}>
         Try the bot again
       </button>
