@@ -2,7 +2,8 @@
 // bot (--model) on an OpenAI-compatible endpoint on 127.0.0.1: "The model is answering…" while its
 // call is pending, a failed answer offered to the model again ("Try the bot again"), the next
 // follow-up due and why follow-ups stopped, a warning that joining another campaign's list moves
-// the contact, and the inbox naming the contact of each webhook. At 1280 and 420 px.
+// the contact (and the list page's note of it), and the inbox naming the contact of each webhook.
+// At 1280 and 420 px.
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accessibilityProblems, admin, channel, noProblems, openTab, setUp, type Setup } from "./dashboard/browser.js";
@@ -118,6 +119,19 @@ describe("the conversation page as a rehearsal tool", () => {
     await form.getByRole("button", { name: "Add to list" }).click();
     await fact(page, "Campaign").getByText("Summer intake M").waitFor();
     expect((await admin(setup, "GET", `/contacts/${lead.id}`)).contact.campaignId).toBe(summer.id);
+    noProblems(problems);
+  }, 60_000);
+
+  it("a list's add by hand says how many of the contacts added were in another campaign, and where they move", async () => {
+    const { summer, springList, summerList } = await twoFunnels("L");
+    const lead = await admin(setup, "POST", "/contacts", { accountId: "acc_fit", phone: "+14155550704", firstName: "Lu" });
+    await admin(setup, "POST", `/lists/${summerList.id}/contacts`, { source: "manual", contactIds: [lead.id] });
+    await admin(setup, "POST", "/settle");
+    expect((await admin(setup, "GET", `/contacts/${lead.id}`)).contact.campaignId).toBe(summer.id);
+    const { page, problems } = await openAt(`lists/${springList.id}`, 420);
+    await page.getByLabel("Phone").fill("+14155550704");
+    await page.getByRole("button", { name: "Add contact" }).click();
+    await page.getByRole("status").filter({ hasText: "1 added, 0 already members. 1 of them was in campaign “Summer intake L”: once “Spring intake L” sends the opening message, the conversation moves to “Spring intake L”." }).waitFor();
     noProblems(problems);
   }, 60_000);
 

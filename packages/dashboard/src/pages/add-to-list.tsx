@@ -30,7 +30,7 @@ const sendsOpening = (campaign: Campaign | undefined): campaign is Campaign =>
 /** The warning that the contact's conversation moves from its campaign to the list's, or null when it stays. */
 export function campaignMove(from: string | null, to: Campaign | undefined, campaigns: Campaign[] | undefined): string | null {
   if (!from || !sendsOpening(to) || to.id === from) return null;
-  return `The contact moves from campaign “${nameOf(campaigns, from)}” to campaign “${to.name}”: from then on “${to.name}”'s bot answers it and its follow-ups follow it up.`;
+  return `The contact moves from campaign “${nameOf(campaigns, from)}” to campaign “${to.name}”: the bot and follow-ups of “${to.name}” take over its conversation.`;
 }
 
 /** What an import's answer says of contacts that joined from another campaign: "2 of them were in another campaign (…)". */
