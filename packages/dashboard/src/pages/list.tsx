@@ -11,6 +11,7 @@ import { useAction, useLoad } from "../ui/load.js";
 import { Loading, Note, Page } from "../ui/page.js";
 import { Pager } from "../ui/pager.js";
 import { Table, type Column } from "../ui/table.js";
+import { movesNote } from "./add-to-list.js";
 import { DeleteRecord, TAKES } from "./delete-record.js";
 import { CampaignSelect } from "./lists.js";
 import { CAMPAIGN_CHANGE, CONTACT_COLUMNS, LIST_CHANGE, offsetIn, PAGE_SIZE, useCampaigns, type PageProps } from "./shared.js";
@@ -42,7 +43,7 @@ export function ListDetail({ id, accountId }: { id: string } & PageProps) {
   const add: Add = async (source, contacts, options = {}) => {
     const outcome = await admin().importContacts(id, { source, contacts, ...options });
     const skipped = outcome.skipped.length ? ` ${outcome.skipped.length} ${outcome.skipped.length === 1 ? "row" : "rows"} skipped:` : "";
-    setResult({ summary: `${outcome.added} added, ${outcome.alreadyMembers} already members.${skipped}`, skipped: outcome.skipped });
+    setResult({ summary: `${outcome.added} added, ${outcome.alreadyMembers} already members.${movesNote(outcome.campaignMoves, campaigns.data)}${skipped}`, skipped: outcome.skipped });
     list.reload();
     members.reload();
   };

@@ -146,6 +146,8 @@ export function createAdminClient(options: AdminClientOptions) {
     deleteContact: (contactId: string) => unwrap(raw.DELETE("/contacts/{contactId}", { params: { path: { contactId } } })),
     messages: (query: Query<"/messages"> = {}) => unwrap(raw.GET("/messages", { params: { query } })),
     message: (messageId: string) => unwrap(raw.GET("/messages/{messageId}", { params: { path: { messageId } } })),
+    /** Asks the bot again about a received message whose answer failed (409 for any other). */
+    retryBot: (messageId: string) => unwrap(raw.POST("/messages/{messageId}/retry-bot", { params: { path: { messageId } } })),
     deliveries: (query: Query<"/deliveries"> = {}) => unwrap(raw.GET("/deliveries", { params: { query } })),
     delivery: (deliveryId: string) => unwrap(raw.GET("/deliveries/{deliveryId}", { params: { path: { deliveryId } } })),
     alerts: (accountId?: string) => unwrap(raw.GET("/alerts", { params: { query: byAccount(accountId) } })),

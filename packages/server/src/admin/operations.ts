@@ -66,6 +66,7 @@ const accountOf = ({ store }: Domain, id: string) => store.account.get(id) ?? fa
 const listOf = ({ store }: Domain, id: string) => store.list.get(id) ?? fail(missing("list", id));
 const campaignOf = ({ store }: Domain, id: string) => store.campaign.get(id) ?? fail(missing("campaign", id));
 const contactOf = ({ store }: Domain, id: string) => store.contact.get(id) ?? fail(missing("contact", id));
+const messageOf = ({ store }: Domain, id: string) => store.message.get(id) ?? fail(missing("message", id));
 const deliveryOf = ({ store }: Domain, id: string) => store.delivery.get(id) ?? fail(missing("delivery", id));
 
 /** A page of a list: `limit` (default 1000) from `offset`. */
@@ -159,14 +160,15 @@ export const operations: { [Id in keyof contract]: AdminHandler<Id> } = {
 
   // Contacts and their conversations
   listContacts: ({ query }, { domain }) => ok(searchContacts(domain, query).map((contact) => contactRow(domain, contact))),
-  getContact({ params }, { domain }) {
+  getContact({ params }, { domain, engine }) {
     const contact = contactOf(domain, params.contactId ?? "");
     return ok({
       contact: present.toAdminContact(contact),
       listIds: listIdsOf(domain, contact.id),
       messages: domain.store.message.group("contact", contact.id).map(present.toMessage),
       alerts: domain.store.alert.group("contact", contact.id).map((alert) => alertView(domain, alert)),
-    });
+      followUps: engine.followUps(contact),
+    } satisfies Schemas["ContactDetail"]);
   },
   createContact({ body }, { domain }) {
     const { accountId, phone, ...fields } = body;
@@ -185,7 +187,12 @@ export const operations: { [Id in keyof contract]: AdminHandler<Id> } = {
     return created(present.toMessage(humanReply(domain, accountOf(domain, contact.accountId), contact, body.body)));
   },
   listMessages: ({ query }, { domain }) => ok(page(findMessages(domain, query), query).map(present.toMessage)),
-  getMessage: ({ params }, { domain }) => ok(present.toMessage(domain.store.message.get(params.messageId ?? "") ?? fail(missing("message", params.messageId ?? "")))),
+  getMessage: ({ params }, { domain }) => ok(present.toMessage(messageOf(domain, params.messageId ?? ""))),
+  retryBot({ params }, { domain, engine }) {
+    const message = messageOf(domain, params.messageId ?? "");
+    engine.askBotAgain(message);
+    return ok(present.toMessage(message));
+  },
 
   // Webhooks, alerts and work
   listDeliveries: ({ query }, { domain }) => ok(page(findDeliveries(domain, query), query).map((delivery) => deliveryView(domain, delivery))),

@@ -67,6 +67,12 @@ export function importContacts(domain: Domain, list: ListRecord, input: Schemas[
   const { valid, skipped } = sortEntries(domain, owner, input);
   if (skipped.length && (input.onInvalid ?? "refuse") === "refuse") throw refusal(skipped, input.contacts?.length ?? 0);
   for (const contact of valid) contacts.push(upsertContact(domain, owner, contact));
+  // Their campaigns before they join: the list's campaign's opening message may move them at once.
+  const campaignsBefore = new Map(contacts.map((c) => [c.id, c.campaignId]));
   const joined = join(domain, list, contacts, input.source ?? "import", domain.ids.id("imp_"));
-  return { listId: list.id, added: joined.length, alreadyMembers: contacts.length - joined.length, contactIds: joined.map((c) => c.id), skipped };
+  const campaignMoves = joined.flatMap(({ id }) => {
+    const from = campaignsBefore.get(id);
+    return from && list.campaignId && from !== list.campaignId ? [{ contactId: id, fromCampaignId: from, toCampaignId: list.campaignId }] : [];
+  });
+  return { listId: list.id, added: joined.length, alreadyMembers: contacts.length - joined.length, contactIds: joined.map((c) => c.id), skipped, campaignMoves };
 }

@@ -4,13 +4,14 @@
  * or human reply, an opening message, a follow-up).
  */
 import type { components } from "@intake/spec";
-import type { BotOutcome } from "../events/events.js";
+import { BOT_FAILURES, type BotOutcome } from "../events/events.js";
 import { exactSize } from "../shared/byte-size.js";
 import { HttpError, badRequest, notFound } from "../shared/errors.js";
 import type { AccountRecord, ContactRecord, MessageRecord } from "../store/models.js";
 import { roomFor } from "./capacity.js";
 import { contactForSender, updateContact } from "./contacts.js";
 import { ownedBy, publish, timestamp, writable, type Domain } from "./domain.js";
+import { conflict } from "./errors.js";
 import { checkMedia } from "./media.js";
 
 type Schemas = components["schemas"];
@@ -66,6 +67,21 @@ export type BotRun = NonNullable<MessageRecord["bot"]>;
 export function setBotOutcome(domain: Domain, message: MessageRecord, outcome: BotOutcome, run: BotRun | null = null): void {
   writable(domain).message.update(message, run ? { botOutcome: outcome, bot: run } : { botOutcome: outcome });
   publish(domain, { type: "bot.outcome", message, outcome, error: run?.error ?? null });
+}
+
+/** Outcomes where the bot was asked and failed to answer: a thrown bot function, or a model's failure. */
+const FAILED: ReadonlySet<string> = new Set<BotOutcome>(["bot_error", ...BOT_FAILURES]);
+
+/**
+ * Puts a received message whose bot failed back to waiting for the bot (its outcome and run
+ * cleared), for the engine to ask again; any other message is a conflict saying why.
+ */
+export function clearFailedBotOutcome(domain: Domain, message: MessageRecord): void {
+  if (message.direction !== "inbound") throw conflict(`Message ${message.id} is outgoing: only a received message is answered by the bot.`);
+  if (message.botOutcome === null) throw conflict(`Message ${message.id} is still waiting for the bot's answer.`);
+  if (!FAILED.has(message.botOutcome)) throw conflict(`The bot did not fail on message ${message.id} (its outcome is ${message.botOutcome}): only a failed answer is tried again.`);
+  writable(domain).message.update(message, { botOutcome: null, bot: null });
+  publish(domain, { type: "message.updated", message });
 }
 
 function requireCampaign(domain: Domain, owner: AccountRecord, campaignId: string | undefined) {

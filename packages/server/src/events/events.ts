@@ -23,15 +23,17 @@ export type BotOutcome =
   | BotFailure;
 
 /** Why a bot gave no answer (its `{ failed }` answer): a model-backed bot's model did not answer. */
-export type BotFailure =
-  | "bot_unconfigured"
-  | "bot_refused"
-  | "bot_timeout"
-  | "bot_rate_limited"
-  | "bot_unavailable"
-  | "bot_empty_answer"
-  | "bot_oversized_answer"
-  | "bot_not_recorded";
+export const BOT_FAILURES = [
+  "bot_unconfigured",
+  "bot_refused",
+  "bot_timeout",
+  "bot_rate_limited",
+  "bot_unavailable",
+  "bot_empty_answer",
+  "bot_oversized_answer",
+  "bot_not_recorded",
+] as const;
+export type BotFailure = (typeof BOT_FAILURES)[number];
 
 /** How a contact joined a list: the funnel trigger treats an API add and an import differently. */
 export type JoinSource = "api" | "manual" | "import";

@@ -1460,6 +1460,47 @@ export const adminDocument: OpenApiDocument = {
         }
       }
     },
+    "/messages/{messageId}/retry-bot": {
+      "parameters": [
+        {
+          "name": "messageId",
+          "in": "path",
+          "required": true,
+          "schema": {
+            "type": "string"
+          }
+        }
+      ],
+      "post": {
+        "operationId": "retryBot",
+        "tags": [
+          "Conversations"
+        ],
+        "summary": "Ask the bot again about a received message whose answer failed",
+        "description": "The dashboard's \"Try the bot again\": a received message whose bot gave no answer because it failed (`botOutcome` `bot_error` or a model's failure: `bot_unconfigured`, `bot_refused`, `bot_timeout`, `bot_rate_limited`, `bot_unavailable`, `bot_empty_answer`, `bot_oversized_answer`, `bot_not_recorded`) is asked about again, as when it came: its `botOutcome` and `bot` go back to null and it waits its turn behind the contact's other messages; the bot sees the conversation as it is now, and its answer is added at the end (`bot.outcome` on the live events once it is done). Any other message is 409 `CONFLICT` saying why (an outgoing one, one the bot answered, one it was not asked about, one still being answered).",
+        "responses": {
+          "200": {
+            "description": "The message, waiting for the bot (`botOutcome` null).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Message"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
+          }
+        }
+      }
+    },
     "/deliveries": {
       "get": {
         "operationId": "listDeliveries",
@@ -3862,7 +3903,8 @@ export const adminDocument: OpenApiDocument = {
           "added",
           "alreadyMembers",
           "contactIds",
-          "skipped"
+          "skipped",
+          "campaignMoves"
         ],
         "properties": {
           "listId": {
@@ -3886,6 +3928,29 @@ export const adminDocument: OpenApiDocument = {
             "description": "The entries of `contacts` not imported (`onInvalid: skip`), in order; empty otherwise.",
             "items": {
               "$ref": "#/components/schemas/SkippedEntry"
+            }
+          },
+          "campaignMoves": {
+            "type": "array",
+            "description": "The contacts that joined while their conversation belonged to another campaign than the list's, in order. When the list's campaign sends one its opening message, its conversation moves to that campaign: that campaign's bot answers it and its follow-ups follow it up. Empty when the list has no campaign.",
+            "items": {
+              "type": "object",
+              "required": [
+                "contactId",
+                "fromCampaignId",
+                "toCampaignId"
+              ],
+              "properties": {
+                "contactId": {
+                  "type": "string"
+                },
+                "fromCampaignId": {
+                  "type": "string"
+                },
+                "toCampaignId": {
+                  "type": "string"
+                }
+              }
             }
           }
         }
@@ -4030,9 +4095,13 @@ export const adminDocument: OpenApiDocument = {
           "contact",
           "listIds",
           "messages",
-          "alerts"
+          "alerts",
+          "followUps"
         ],
         "properties": {
+          "followUps": {
+            "$ref": "#/components/schemas/FollowUpStatus"
+          },
           "contact": {
             "$ref": "#/components/schemas/Contact"
           },
@@ -4053,6 +4122,86 @@ export const adminDocument: OpenApiDocument = {
             "items": {
               "$ref": "#/components/schemas/Alert"
             }
+          }
+        }
+      },
+      "FollowUpStatus": {
+        "type": "object",
+        "description": "The contact's follow-ups: the next one due, and why none will go (or why the one due will not), by the follow-up rules: a campaign's follow-ups follow its opening message to a lead who has not written; any message from the contact cancels the rest; one that falls due while its campaign is not Live (or is Incoming) or has follow-ups off is dropped with the rest; one the account has no credits for is not sent, and none follows it.",
+        "required": [
+          "next",
+          "stopped"
+        ],
+        "properties": {
+          "next": {
+            "description": "The next follow-up scheduled, or null when none is.",
+            "oneOf": [
+              {
+                "type": "null"
+              },
+              {
+                "type": "object",
+                "required": [
+                  "at",
+                  "number",
+                  "of",
+                  "campaignId"
+                ],
+                "properties": {
+                  "at": {
+                    "type": "string",
+                    "format": "date-time",
+                    "description": "When it is due, on the server's clock."
+                  },
+                  "number": {
+                    "type": "integer",
+                    "description": "Which follow-up it is, from 1, counted over every cycle."
+                  },
+                  "of": {
+                    "type": "integer",
+                    "description": "How many the campaign sends in all (cycles times messages per cycle)."
+                  },
+                  "campaignId": {
+                    "type": "string"
+                  }
+                }
+              }
+            ]
+          },
+          "stopped": {
+            "description": "Why no follow-up will go (with `next` null), or why the one scheduled will be dropped when it falls due unless that changes first (with `next` set); null when the next one will go.",
+            "oneOf": [
+              {
+                "type": "null"
+              },
+              {
+                "type": "object",
+                "required": [
+                  "reason",
+                  "message"
+                ],
+                "properties": {
+                  "reason": {
+                    "type": "string",
+                    "enum": [
+                      "lead_wrote",
+                      "no_campaign",
+                      "no_opening",
+                      "follow_ups_off",
+                      "campaign_not_sending",
+                      "no_credits",
+                      "all_sent",
+                      "none_scheduled"
+                    ],
+                    "description": "`lead_wrote`: the contact has written (follow-ups are for leads who have not); `no_campaign`: no campaign reached the contact; `no_opening`: its campaign sent it no opening message; `follow_ups_off`: the campaign's follow-ups are off; `campaign_not_sending`: the campaign is not Live, or is Incoming; `no_credits`: the last follow-up was not sent for want of credits; `all_sent`: every follow-up the campaign has was sent; `none_scheduled`: none of these, and none is scheduled."
+                  },
+                  "message": {
+                    "type": "string",
+                    "description": "The reason in words, naming the campaign."
+                  }
+                }
+              }
+            ]
           }
         }
       },
@@ -5322,9 +5471,14 @@ export const adminDocument: OpenApiDocument = {
           "body",
           "webhookId",
           "signature",
-          "answeredStatus"
+          "answeredStatus",
+          "contact"
         ],
         "properties": {
+          "contact": {
+            "$ref": "#/components/schemas/ContactRef",
+            "description": "The account's contact the request is about, with its name now: a reply webhook's `contactId`, else the message its `webhook-id` names; null for any other request (an auto-recharge, a test webhook) and for a contact that is gone."
+          },
           "id": {
             "type": "string",
             "description": "`inb_…`"
@@ -6057,7 +6211,7 @@ export const adminDocument: OpenApiDocument = {
       },
       "MessageUpdatedEvent": {
         "type": "object",
-        "description": "An outgoing message's status or error changed (its delivery finished).",
+        "description": "An outgoing message's status or error changed (its delivery finished), or a received message whose bot failed waits for the bot again (`POST /messages/{messageId}/retry-bot`).",
         "required": [
           "type",
           "at",

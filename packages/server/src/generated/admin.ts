@@ -474,6 +474,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/messages/{messageId}/retry-bot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the bot again about a received message whose answer failed
+         * @description The dashboard's "Try the bot again": a received message whose bot gave no answer because it failed (`botOutcome` `bot_error` or a model's failure: `bot_unconfigured`, `bot_refused`, `bot_timeout`, `bot_rate_limited`, `bot_unavailable`, `bot_empty_answer`, `bot_oversized_answer`, `bot_not_recorded`) is asked about again, as when it came: its `botOutcome` and `bot` go back to null and it waits its turn behind the contact's other messages; the bot sees the conversation as it is now, and its answer is added at the end (`bot.outcome` on the live events once it is done). Any other message is 409 `CONFLICT` saying why (an outgoing one, one the bot answered, one it was not asked about, one still being answered).
+         */
+        post: operations["retryBot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/deliveries": {
         parameters: {
             query?: never;
@@ -1167,6 +1189,12 @@ export interface components {
             contactIds: string[];
             /** @description The entries of `contacts` not imported (`onInvalid: skip`), in order; empty otherwise. */
             skipped: components["schemas"]["SkippedEntry"][];
+            /** @description The contacts that joined while their conversation belonged to another campaign than the list's, in order. When the list's campaign sends one its opening message, its conversation moves to that campaign: that campaign's bot answers it and its follow-ups follow it up. Empty when the list has no campaign. */
+            campaignMoves: {
+                contactId: string;
+                fromCampaignId: string;
+                toCampaignId: string;
+            }[];
         };
         SkippedEntry: {
             /** @description Its place in `contacts`, from 0. */
@@ -1204,10 +1232,37 @@ export interface components {
             listIds: string[];
         };
         ContactDetail: {
+            followUps: components["schemas"]["FollowUpStatus"];
             contact: components["schemas"]["Contact"];
             listIds: string[];
             messages: components["schemas"]["Message"][];
             alerts: components["schemas"]["Alert"][];
+        };
+        /** @description The contact's follow-ups: the next one due, and why none will go (or why the one due will not), by the follow-up rules: a campaign's follow-ups follow its opening message to a lead who has not written; any message from the contact cancels the rest; one that falls due while its campaign is not Live (or is Incoming) or has follow-ups off is dropped with the rest; one the account has no credits for is not sent, and none follows it. */
+        FollowUpStatus: {
+            /** @description The next follow-up scheduled, or null when none is. */
+            next: null | {
+                /**
+                 * Format: date-time
+                 * @description When it is due, on the server's clock.
+                 */
+                at: string;
+                /** @description Which follow-up it is, from 1, counted over every cycle. */
+                number: number;
+                /** @description How many the campaign sends in all (cycles times messages per cycle). */
+                of: number;
+                campaignId: string;
+            };
+            /** @description Why no follow-up will go (with `next` null), or why the one scheduled will be dropped when it falls due unless that changes first (with `next` set); null when the next one will go. */
+            stopped: null | {
+                /**
+                 * @description `lead_wrote`: the contact has written (follow-ups are for leads who have not); `no_campaign`: no campaign reached the contact; `no_opening`: its campaign sent it no opening message; `follow_ups_off`: the campaign's follow-ups are off; `campaign_not_sending`: the campaign is not Live, or is Incoming; `no_credits`: the last follow-up was not sent for want of credits; `all_sent`: every follow-up the campaign has was sent; `none_scheduled`: none of these, and none is scheduled.
+                 * @enum {string}
+                 */
+                reason: "lead_wrote" | "no_campaign" | "no_opening" | "follow_ups_off" | "campaign_not_sending" | "no_credits" | "all_sent" | "none_scheduled";
+                /** @description The reason in words, naming the campaign. */
+                message: string;
+            };
         };
         Message: {
             id: string;
@@ -1564,6 +1619,8 @@ export interface components {
             requests: components["schemas"]["InboxRequest"][];
         };
         InboxRequest: {
+            /** @description The account's contact the request is about, with its name now: a reply webhook's `contactId`, else the message its `webhook-id` names; null for any other request (an auto-recharge, a test webhook) and for a contact that is gone. */
+            contact: components["schemas"]["ContactRef"];
             /** @description `inb_…` */
             id: string;
             /**
@@ -1825,7 +1882,7 @@ export interface components {
             /** @enum {string} */
             source: "api" | "manual" | "import" | "seed";
         };
-        /** @description An outgoing message's status or error changed (its delivery finished). */
+        /** @description An outgoing message's status or error changed (its delivery finished), or a received message whose bot failed waits for the bot again (`POST /messages/{messageId}/retry-bot`). */
         MessageUpdatedEvent: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2056,6 +2113,7 @@ export type SkippedEntry = components['schemas']['SkippedEntry'];
 export type Contact = components['schemas']['Contact'];
 export type ContactRow = components['schemas']['ContactRow'];
 export type ContactDetail = components['schemas']['ContactDetail'];
+export type FollowUpStatus = components['schemas']['FollowUpStatus'];
 export type Message = components['schemas']['Message'];
 export type BotRun = components['schemas']['BotRun'];
 export type BotInfo = components['schemas']['BotInfo'];
@@ -3054,6 +3112,31 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    retryBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message, waiting for the bot (`botOutcome` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     listDeliveries: {

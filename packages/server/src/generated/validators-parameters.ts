@@ -1160,6 +1160,7 @@ export const validators: ReadonlyMap<string, ValidateFunction> = new Map([
   ["admin listMessages query limit", validate6],
   ["admin listMessages query offset", validate7],
   ["admin getMessage path messageId", validate5],
+  ["admin retryBot path messageId", validate5],
   ["admin listDeliveries query accountId", validate5],
   ["admin listDeliveries query messageId", validate5],
   ["admin listDeliveries query contactId", validate5],

@@ -27,8 +27,8 @@ export interface FakeModel {
   /** The base URL, ending in /v1. */
   baseUrl: string;
   requests: ModelRequest[];
-  /** How the next requests are answered: by their request and their number (0 for the first). */
-  answer(how: (request: ModelRequest, index: number) => ModelAnswer): void;
+  /** How the next requests are answered: by their request and their number (0 for the first); a promise holds the answer until it settles. */
+  answer(how: (request: ModelRequest, index: number) => ModelAnswer | Promise<ModelAnswer>): void;
   close(): Promise<void>;
 }
 
@@ -66,13 +66,13 @@ function completion(message: Record<string, unknown>, finishReason: string) {
 
 export async function startFakeModel(): Promise<FakeModel> {
   const requests: ModelRequest[] = [];
-  let how: (request: ModelRequest, index: number) => ModelAnswer = () => said("Hello from the model.");
+  let how: (request: ModelRequest, index: number) => ModelAnswer | Promise<ModelAnswer> = () => said("Hello from the model.");
   const server = createServer(async (req, res) => {
     let text = "";
     for await (const chunk of req) text += chunk;
     const request: ModelRequest = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, body: text ? JSON.parse(text) : {} };
     requests.push(request);
-    const answer = how(request, requests.length - 1);
+    const answer = await how(request, requests.length - 1);
     if (answer === "hang") return;
     res.writeHead(answer.status ?? 200, { "content-type": "application/json", ...answer.headers }).end(answer.text ?? JSON.stringify(answer.body ?? {}));
   });
