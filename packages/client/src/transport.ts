@@ -8,7 +8,8 @@ import { AbortError, ConnectionError, IntakeConfigError, TimeoutError, retryAfte
 import type { LogEntry } from "./log.js";
 import { nonNegativeInteger, positive, type ResolvedOptions } from "./options.js";
 import { MAX_CAUSES, redactError, redactText, redactUrl } from "./redact.js";
-import { backoffDelay, isSafeToRepeat, isUntrustedCertificate, mayRetryConnection, systemErrorCode } from "./retry-policy.js";
+import { failureCode, hiddenReasonHint, trustHint } from "./connection-failure.js";
+import { backoffDelay, isSafeToRepeat, isUntrustedCertificate, mayRetryConnection } from "./retry-policy.js";
 
 export interface CallOverrides {
   timeoutMs?: number | undefined;
@@ -174,7 +175,7 @@ async function attemptOnce(
     if (callerSignal.aborted) return { failure: new AbortError(summaryOf(), { cause: redactError(error, options.apiKey) }), retryable: false };
     if (timedOut) return { failure: new TimeoutError(summaryOf(), timeoutMs), retryable: safe() };
     if (error instanceof RedirectRefused) return { failure: connectionError(summaryOf(), error, undefined, options.apiKey), retryable: false };
-    const code = systemErrorCode(error);
+    const code = failureCode(error);
     return { failure: connectionError(summaryOf(), error, code, options.apiKey), retryable: mayRetryConnection(code, safe()) };
   } finally {
     clearTimeout(timer);
@@ -199,10 +200,9 @@ class RedirectRefused extends Error {
 
 function connectionError(summary: RequestSummary, error: unknown, code: string | undefined, apiKey: string): ConnectionError {
   const detail = redactText(describeCause(error), apiKey);
-  const hint =
-    isUntrustedCertificate(code)
-      ? " The server's TLS certificate is not trusted: for the reference server, trust the certificate file it printed (NODE_EXTRA_CA_CERTS=<file>) or pass a fetch that trusts it."
-      : "";
+  const hint = isUntrustedCertificate(code)
+    ? ` The server's TLS certificate is not trusted: for the reference server, ${trustHint()}, or pass a fetch that trusts it.`
+    : hiddenReasonHint(error, code);
   // The code is whatever a custom fetch's error called its code: text like any other it made.
   const shownCode = code === undefined ? undefined : redactText(code, apiKey);
   return new ConnectionError(`${summary.method} ${summary.url} failed: ${detail}.${hint}`, summary, shownCode, { cause: redactError(error, apiKey) });
