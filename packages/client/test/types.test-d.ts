@@ -186,3 +186,19 @@ describe("a client of any form narrows on auth", () => {
     if (client.auth === "bearer") expectTypeOf(client).toHaveProperty("contacts");
   });
 });
+
+describe("verified webhooks", () => {
+  it("narrow by type, with unknown for a shape the client does not know; the secret may be unset", async () => {
+    const { verifyWebhook, createWebhookVerifier } = await import("@intake/client/webhooks");
+    // process.env's values are string | undefined: an unset secret is a run-time error, not a type error.
+    const secret: string | undefined = undefined as string | undefined;
+    const event = verifyWebhook(secret, "{}", new Headers());
+    expectTypeOf(createWebhookVerifier(secret)("{}", {})).toEqualTypeOf(event);
+    if (event.type === "reply") expectTypeOf(event.payload.toId).toEqualTypeOf<string>();
+    else if (event.type === "auto_recharge") expectTypeOf(event.payload.idempotency_key).toEqualTypeOf<string>();
+    else {
+      expectTypeOf(event.type).toEqualTypeOf<"unknown">();
+      expectTypeOf(event.payload).toEqualTypeOf<unknown>();
+    }
+  });
+});
