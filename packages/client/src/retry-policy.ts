@@ -38,7 +38,7 @@ function carriesPhone(body: ArrayBuffer | undefined): boolean {
 /** System error codes meaning no byte of the request reached the server. */
 const NOT_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
 
-function wasNotSent(code: string | undefined): boolean {
+export function wasNotSent(code: string | undefined): boolean {
   return code !== undefined && NOT_SENT.has(code);
 }
 

@@ -1,6 +1,6 @@
 // Type-level proof that each auth form's client offers only its operations, in its spelling.
 // Run by vitest's typecheck mode and by `tsc --noEmit`: an unused @ts-expect-error fails both.
-import { createIntakeClient, type AuthForm, type Contact } from "@intake/client";
+import { createIntakeClient, type AuthForm, type Contact, type WithRequestId } from "@intake/client";
 import type { components } from "@intake/spec";
 import { describe, expectTypeOf, it } from "vitest";
 
@@ -121,13 +121,14 @@ describe("required rules from the contract", () => {
 });
 
 describe("results are the contract's types", () => {
-  it("resource methods resolve to the response data", () => {
-    expectTypeOf(query.contacts.create).returns.resolves.toEqualTypeOf<components["schemas"]["Contact"]>();
-    expectTypeOf(bearer.contacts.find).returns.resolves.toEqualTypeOf<Contact | null>();
-    expectTypeOf(query.lists.addContact).returns.resolves.toEqualTypeOf<components["schemas"]["ListMembership"]>();
-    expectTypeOf(query.messages.send).returns.resolves.toEqualTypeOf<components["schemas"]["SendCustomChannelMessageResult"]>();
-    expectTypeOf(query.messages.receive).returns.resolves.toEqualTypeOf<components["schemas"]["ReceiveCustomChannelMessageResult"]>();
-    expectTypeOf(header.subaccounts.grantCredits).returns.resolves.toEqualTypeOf<components["schemas"]["GrantCreditsResult"]>();
+  it("resource methods resolve to the response data, with the answer's request id", () => {
+    expectTypeOf(query.contacts.create).returns.resolves.toEqualTypeOf<WithRequestId<components["schemas"]["Contact"]>>();
+    expectTypeOf(bearer.contacts.find).returns.resolves.toEqualTypeOf<WithRequestId<Contact> | null>();
+    expectTypeOf(query.lists.addContact).returns.resolves.toEqualTypeOf<WithRequestId<components["schemas"]["ListMembership"]>>();
+    expectTypeOf(query.messages.send).returns.resolves.toEqualTypeOf<WithRequestId<components["schemas"]["SendCustomChannelMessageResult"]>>();
+    expectTypeOf(query.messages.receive).returns.resolves.toEqualTypeOf<WithRequestId<components["schemas"]["ReceiveCustomChannelMessageResult"]>>();
+    expectTypeOf(header.subaccounts.grantCredits).returns.resolves.toEqualTypeOf<WithRequestId<components["schemas"]["GrantCreditsResult"]>>();
+    expectTypeOf<WithRequestId<Contact>["_requestId"]>().toEqualTypeOf<string | undefined>();
   });
 
   it("a contact's absent fields are null", () => {
