@@ -9,7 +9,7 @@ import { IntakeApiError, IntakeConfigError, NotFoundError, REQUEST_ID, errorFrom
 import { isSafeToRepeat } from "./retry-policy.js";
 import { checkedHeaders, type ResolvedOptions } from "./options.js";
 import { summarize, type CallOverrides, type Transport } from "./transport.js";
-import type { ExactlyOne, Forbid, FormsWith, JsonBody, JsonData, PathsByForm, QueryOf, WithMediaRule } from "./types.js";
+import type { ExactlyOne, Forbid, FormsWith, JsonBody, JsonData, MediaChecked, PathsByForm, QueryOf, WithMediaRule } from "./types.js";
 
 /** Options of a single call. */
 export interface CallOptions extends CallOverrides {
@@ -44,12 +44,22 @@ type SpelledBody<F extends AuthForm, Path extends string> = Path extends keyof P
     : never
   : never;
 
+/**
+ * The body a call takes, worked out from the body given (B): one that carries a field of the other
+ * spelling gets that field's rule as its type, so a body held in a variable is refused with
+ * "phone_number is the bearer form's spelling: use phone" rather than with whichever required
+ * field TypeScript happens to pick as missing. Any other body is checked against the contract's.
+ */
+type Checked<F extends AuthForm, Path extends string, B> = [Extract<keyof B, keyof OwnSpelling<F, Path>>] extends [never]
+  ? SpelledBody<F, Path>
+  : { [K in keyof B]: K extends keyof OwnSpelling<F, Path> ? `${K & string} is the ${OtherSpelling<F>} form's spelling: use ${OwnSpelling<F, Path>[K] & string}` : B[K] };
+
 export interface ContactsResource<F extends ContactForms> {
   /**
    * Creates a contact; with a phone number (or email) that is already known, returns the existing
    * contact instead of making a duplicate.
    */
-  create(body: SpelledBody<F, "/contacts">, options?: CallOptions): Promise<WithRequestId<JsonData<P<F>, "/contacts", "post">>>;
+  create<B>(body: Checked<F, "/contacts", B>, options?: CallOptions): Promise<WithRequestId<JsonData<P<F>, "/contacts", "post">>>;
   /** The contact with this phone number or email, or `null` when there is none. */
   find(
     by: ExactlyOne<QueryOf<P<F>, "/contacts", "get">>,
@@ -59,9 +69,9 @@ export interface ContactsResource<F extends ContactForms> {
 
 export interface ListsResource<F extends ListForms> {
   /** Adds an existing contact to a list; a second add is a success with `added: false`. */
-  addContact(
+  addContact<B>(
     listId: string,
-    body: SpelledBody<F, "/lists/{listId}/contacts">,
+    body: Checked<F, "/lists/{listId}/contacts", B>,
     options?: CallOptions,
   ): Promise<WithRequestId<JsonData<P<F>, "/lists/{listId}/contacts", "post">>>;
 }
@@ -76,8 +86,8 @@ export interface MessagesResource {
    * Hands the service a message a user sent on your platform. Safe to retry: the service never
    * processes a messageSid twice.
    */
-  receive(
-    body: WithMediaRule<JsonBody<P<"query">, "/incoming_custom_channel_message", "post">>,
+  receive<B>(
+    body: MediaChecked<WithMediaRule<JsonBody<P<"query">, "/incoming_custom_channel_message", "post">>, B>,
     options?: CallOptions,
   ): Promise<WithRequestId<JsonData<P<"query">, "/incoming_custom_channel_message", "post">>>;
 }
