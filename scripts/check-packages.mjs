@@ -7,6 +7,7 @@ import { builtinModules, createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { dirOf, PACKAGES as packages, packLocal } from "./pack-local.mjs";
+import { packedManifestProblems } from "./packed-manifest.mjs";
 import { writePackedProject } from "./packed-project.mjs";
 
 const require = createRequire(import.meta.url);
@@ -171,6 +172,16 @@ const project = mkdtempSync(join(tmpdir(), "intake-packed-"));
 try {
   const started = performance.now();
   const tarballs = packLocal(join(project, "packed"));
+  // What the tarballs' manifests name: files they hold, and no condition of this repository's own.
+  for (const [index, name] of packages.entries()) {
+    const problems = packedManifestProblems(tarballs[index]);
+    if (problems.length) {
+      failed = true;
+      console.error(`${name}: packed, ${problems.join("; ")}`);
+    } else {
+      console.log(`${name}: packed, its package.json names only files the tarball holds and no development condition`);
+    }
+  }
   writeProject(project, tarballs);
   copyFileSync("scripts/lean-install-check.mjs", join(project, "lean-install.mjs"));
   execFileSync("npm", ["ci", "--offline", "--ignore-scripts", "--no-audit", "--no-fund"], { cwd: project, stdio: "pipe" });
