@@ -7,6 +7,7 @@ import { builtinModules, createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { dirOf, PACKAGES as packages, packedBuild } from "./pack-local.mjs";
+import { packedManifestProblems } from "./packed-manifest.mjs";
 import { writePackedProject } from "./packed-project.mjs";
 
 const require = createRequire(import.meta.url);
@@ -165,13 +166,23 @@ for (const name of packages) {
 }
 // Installed as the README says (`npm run pack:local`, then `npm install` of the three tarballs and
 // msw), into a project of its own, offline: each tarball's dependencies come from the npm cache,
-// pinned to the versions this repository's lockfile has. better-sqlite3, an optional peer
-// dependency, is not installed: lean-install-check.mjs checks what works without it. Install
+// pinned to the versions this repository's lockfile has. better-sqlite3 and openai, optional peer
+// dependencies, are not installed: lean-install-check.mjs checks what works without them. Install
 // scripts are skipped (msw's copies its service worker script into a project that has none).
 const project = mkdtempSync(join(tmpdir(), "intake-packed-"));
 try {
   const started = performance.now();
   const tarballs = packedBuild();
+  // What the tarballs' manifests name: files they hold, and no condition of this repository's own.
+  for (const [index, name] of packages.entries()) {
+    const problems = packedManifestProblems(tarballs[index]);
+    if (problems.length) {
+      failed = true;
+      console.error(`${name}: packed, ${problems.join("; ")}`);
+    } else {
+      console.log(`${name}: packed, its package.json names only files the tarball holds and no development condition`);
+    }
+  }
   writeProject(project, tarballs);
   copyFileSync("scripts/lean-install-check.mjs", join(project, "lean-install.mjs"));
   execFileSync("npm", ["ci", "--offline", "--ignore-scripts", "--no-audit", "--no-fund"], { cwd: project, stdio: "pipe" });

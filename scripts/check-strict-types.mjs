@@ -37,7 +37,7 @@ const started = Date.now();
 const project = mkdtempSync(join(tmpdir(), "intake-strict-types-"));
 let failed = false;
 try {
-  writePackedProject(project, packedBuild(), { devDependencies: ["@types/node", "undici"] });
+  writePackedProject(project, packedBuild(), { devDependencies: ["@types/node", "undici", "vitest"] });
   execFileSync("npm", ["ci", "--offline", "--ignore-scripts", "--no-audit", "--no-fund"], { cwd: project, stdio: "pipe" });
   const files = [...writeSnippets(project), ...copyExamples(project)];
   mkdirSync(join(project, "init"));

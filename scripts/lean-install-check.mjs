@@ -1,14 +1,16 @@
 // Run by check-packages.mjs in a project that installed the packed tarballs and its own msw, and
-// not better-sqlite3 (an optional peer dependency of @intake/server): nothing native is installed,
-// the one msw is the project's and recognises the handlers, an in-memory server runs, and a data
-// file says what to install, or to rebuild where better-sqlite3 is there but cannot load.
+// neither better-sqlite3 nor openai (optional peer dependencies of @intake/server): nothing native
+// is installed, the one msw is the project's and recognises the handlers, an in-memory server runs,
+// a data file says what to install, or to rebuild where better-sqlite3 is there but cannot load,
+// and so does a model.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setupServer } from "msw/node";
 import { createIntakeClient } from "@intake/client";
 import { createIntakeHandlers } from "@intake/server/msw";
-import { DEMO_KEYS, DEMO_SEED, openDataFile } from "@intake/server/node";
+import { createIntake } from "@intake/server";
+import { createModelBot, DEMO_KEYS, DEMO_SEED, openDataFile } from "@intake/server/node";
 import { startIntakeServer } from "@intake/server/testing";
 
 const INSTALL = "needs better-sqlite3, which is not installed: npm install better-sqlite3@^12";
@@ -73,7 +75,34 @@ const cli = spawnSync("npx", ["--offline", "intake-server", "--data-file", "from
 if (cli.status !== 2 || !cli.stderr.startsWith(`intake-server: --data-file ${INSTALL}`) || existsSync("from-cli.db")) {
   throw new Error(`intake-server --data-file without better-sqlite3 exited ${cli.status}: ${cli.stderr}`);
 }
-// npm's own view of the tree: no missing or invalid dependency, the optional peer left out.
+// A model without openai: the CLI exits 2 at start saying what to install; in code, the message's
+// bot outcome says it, and nothing is asked.
+if (tree.some(({ manifest }) => manifest.name === "openai")) throw new Error("openai is installed: an optional peer dependency, it should not be");
+const OPENAI = "--model needs openai, which is not installed: npm install openai@^6";
+const model = spawnSync("npx", ["--offline", "intake-server", "--port", "0", "--model", "gpt-4o-mini", "--model-key", "sk-none"], { encoding: "utf8", timeout: 60_000 });
+if (model.status !== 2 || !model.stderr.startsWith(`intake-server: ${OPENAI}`)) throw new Error(`intake-server --model without openai exited ${model.status}: ${model.stderr}`);
+const modelled = createIntake({ seed: DEMO_SEED, bot: createModelBot({ model: "gpt-4o-mini", apiKey: "sk-none", baseUrl: "http://127.0.0.1:9/v1" }) });
+let botError;
+try {
+  const received = await modelled.fetch(
+    new Request(`https://intake.test/v1/incoming_custom_channel_message?apiKey=${DEMO_KEYS.business}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ customData: { messageSid: "SM-lean", fromId: "lean.user", toId: "acme", body: "Hello" } }),
+    }),
+  );
+  const { messageId } = await received.json();
+  await modelled.admin.settle();
+  const message = await modelled.admin.message(messageId);
+  botError = message.bot?.error;
+  if (message.botOutcome !== "bot_unconfigured" || !botError?.startsWith("The model bot needs openai, which is not installed: npm install openai@^6")) {
+    throw new Error(`a model bot without openai: ${message.botOutcome}, ${botError}`);
+  }
+} finally {
+  await modelled.close();
+}
+
+// npm's own view of the tree: no missing or invalid dependency, the optional peers left out.
 const ls = spawnSync("npm", ["ls", "--all", "--offline"], { encoding: "utf8" });
 if (ls.status !== 0) throw new Error(`npm ls finds the tree wrong: ${ls.stdout}${ls.stderr}`);
 
@@ -94,5 +123,5 @@ for (const { thrown, reason } of unloadable) {
 rmSync(join("node_modules", "better-sqlite3"), { recursive: true });
 
 console.log(
-  `without better-sqlite3 (${tree.length} packages, none native): msw ${msws[0].manifest.version} (the project's, the only copy) ran the handlers (contact ${answered.id}), startIntakeServer served a client (contact ${served.id}), and --data-file exits 2 with "${cli.stderr.trim()}", or, with a better-sqlite3 that cannot load, says to rebuild it`,
+  `without better-sqlite3 (${tree.length} packages, none native): msw ${msws[0].manifest.version} (the project's, the only copy) ran the handlers (contact ${answered.id}), startIntakeServer served a client (contact ${served.id}), and --data-file exits 2 with "${cli.stderr.trim()}", or, with a better-sqlite3 that cannot load, says to rebuild it; without openai, --model exits 2 with "${model.stderr.trim()}" and a model bot in code answers "${botError}"`,
 );

@@ -3,7 +3,6 @@
 // environment are `string | undefined`, as `process.env` gives them.
 import type { IntakeClient } from "@intake/client";
 import type { Seed } from "@intake/server";
-import type { IntakeConnection } from "@intake/server/connect";
 
 export { createIntakeClient } from "@intake/client";
 export { startIntakeServer, connectIntake } from "@intake/server/testing";
@@ -21,9 +20,5 @@ export declare function deliverToUser(toId: string, body: string): void;
 export declare const seed: Seed;
 /** A fetch for outgoing webhooks that records them (a test's). */
 export declare const captureWebhooks: typeof fetch;
-/** Vitest's globalSetup argument and test API, as far as the server README's snippet uses them. */
-export interface TestProject {
-  provide(key: "intake", value: IntakeConnection): void;
-}
-export declare function inject(key: "intake"): IntakeConnection;
-export declare function beforeEach(hook: () => unknown): void;
+/** Vitest's own, so a snippet that leaves out its ProvidedContext augmentation fails as it would for a user. */
+export { inject, beforeEach } from "vitest";

@@ -1,6 +1,7 @@
 // One Intake server for the whole jest run, empty: each test file loads its own seed with
-// admin.reset(seed). Jest starts its workers after this returns and they inherit process.env, so
-// the connection (plain JSON) travels that way.
+// admin.reset(seed). Not imported here: jest loads a global set-up with Node's require, where its
+// moduleNameMapper does not apply, so "../test/seed.js" is not found. Jest starts its workers
+// after this returns and they inherit process.env, so the connection (plain JSON) travels that way.
 import { startIntakeServer } from "@intake/server/testing";
 
 export default async function globalSetup() {

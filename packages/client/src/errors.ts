@@ -15,7 +15,36 @@ export interface RequestSummary {
   url: string;
 }
 
-export class IntakeError extends Error { override name = "IntakeError"; }
+export class IntakeError extends Error {
+  override name = "IntakeError";
+  /**
+   * The service's X-Request-Id for the answer this error is about: quote it when asking for help.
+   * `undefined` when no answer came (a failed connection, a timeout, an abort, a configuration error).
+   */
+  readonly requestId: string | undefined = undefined;
+  /**
+   * True when the call failed without an answer to trust (a 5xx, a timeout, a connection lost or
+   * aborted mid-request) and was not retried because repeating it could double its effect: it may
+   * have taken effect. The message says how to find out or repeat it safely.
+   */
+  readonly mayHaveTakenEffect: boolean = false;
+
+  /** What `JSON.stringify` keeps: the name, the message and the fields (not the headers, which a Headers object would lose). */
+  toJSON(): Record<string, unknown> {
+    const fields: Record<string, unknown> = { name: this.name, message: this.message };
+    for (const [key, value] of Object.entries(this)) {
+      if (key !== "headers" && key !== "cause" && value !== undefined) fields[key] = value;
+    }
+    return fields;
+  }
+}
+
+/** Marks an error as one whose call may have taken effect, with what to do in its message. */
+export function withUncertainEffect<E extends IntakeError>(error: E, advice: string): E {
+  error.message += advice;
+  (error as { mayHaveTakenEffect: boolean }).mayHaveTakenEffect = true;
+  return error;
+}
 
 /** The client was configured in a way that cannot work (bad base URL, missing key, ...). */
 export class IntakeConfigError extends IntakeError { override name = "IntakeConfigError"; }
@@ -39,8 +68,12 @@ export class IntakeApiError extends IntakeError {
     this.headers = init.headers;
     this.body = init.body;
     this.request = init.request;
+    (this as { requestId: string | undefined }).requestId = init.headers.get(REQUEST_ID) ?? undefined;
   }
 }
+
+/** The header the service names every answer with (openapi.yaml, components.headers). */
+export const REQUEST_ID = "x-request-id";
 
 export type ApiErrorInit = Pick<IntakeApiError, "status" | "code" | "headers" | "body" | "request" | "message">;
 

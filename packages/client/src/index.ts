@@ -1,6 +1,6 @@
 export { createIntakeClient, type IntakeClient } from "./client.js";
 export type { IntakeClientOptions, RetryOptions, FetchFn } from "./options.js";
-export type { CallOptions, ContactsResource, ListsResource, MessagesResource, SubaccountsResource } from "./resources.js";
+export type { CallOptions, ContactsResource, ListsResource, MessagesResource, SubaccountsResource, WithRequestId } from "./resources.js";
 export type { LogEntry } from "./log.js";
 export type { PathsByForm } from "./types.js";
 export {

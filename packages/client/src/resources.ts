@@ -4,10 +4,12 @@
  */
 import type { AuthForm, BodySpellings } from "@intake/spec";
 import type { Client } from "openapi-fetch";
-import { IntakeApiError, IntakeConfigError, NotFoundError, errorFromResponse, type RequestSummary } from "./errors.js";
+import { uncertainEffect } from "./effect-advice.js";
+import { IntakeApiError, IntakeConfigError, NotFoundError, REQUEST_ID, errorFromResponse, withUncertainEffect, type RequestSummary } from "./errors.js";
+import { isSafeToRepeat } from "./retry-policy.js";
 import { checkedHeaders, type ResolvedOptions } from "./options.js";
 import { summarize, type CallOverrides, type Transport } from "./transport.js";
-import type { ExactlyOne, Forbid, FormsWith, JsonBody, JsonData, PathsByForm, QueryOf, WithMediaRule } from "./types.js";
+import type { ExactlyOne, Forbid, FormsWith, JsonBody, JsonData, MediaChecked, PathsByForm, QueryOf, WithMediaRule } from "./types.js";
 
 /** Options of a single call. */
 export interface CallOptions extends CallOverrides {
@@ -16,6 +18,12 @@ export interface CallOptions extends CallOverrides {
   /** Extra headers for this call. */
   headers?: Record<string, string> | undefined;
 }
+
+/**
+ * A call's result, with the service's X-Request-Id for the answer (not enumerable, so it stays out
+ * of JSON and spreads). Named with an underscore so that no field of the API can collide with it.
+ */
+export type WithRequestId<T> = T & { readonly _requestId: string | undefined };
 
 type ContactForms = FormsWith<"/contacts", "post">;
 type ListForms = FormsWith<"/lists/{listId}/contacts", "post">;
@@ -36,26 +44,36 @@ type SpelledBody<F extends AuthForm, Path extends string> = Path extends keyof P
     : never
   : never;
 
+/**
+ * The body a call takes, worked out from the body given (B): one that carries a field of the other
+ * spelling gets that field's rule as its type, so a body held in a variable is refused with
+ * "phone_number is the bearer form's spelling: use phone" rather than with whichever required
+ * field TypeScript happens to pick as missing. Any other body is checked against the contract's.
+ */
+type Checked<F extends AuthForm, Path extends string, B> = [Extract<keyof B, keyof OwnSpelling<F, Path>>] extends [never]
+  ? SpelledBody<F, Path>
+  : { [K in keyof B]: K extends keyof OwnSpelling<F, Path> ? `${K & string} is the ${OtherSpelling<F>} form's spelling: use ${OwnSpelling<F, Path>[K] & string}` : B[K] };
+
 export interface ContactsResource<F extends ContactForms> {
   /**
    * Creates a contact; with a phone number (or email) that is already known, returns the existing
    * contact instead of making a duplicate.
    */
-  create(body: SpelledBody<F, "/contacts">, options?: CallOptions): Promise<JsonData<P<F>, "/contacts", "post">>;
+  create<B>(body: Checked<F, "/contacts", B>, options?: CallOptions): Promise<WithRequestId<JsonData<P<F>, "/contacts", "post">>>;
   /** The contact with this phone number or email, or `null` when there is none. */
   find(
     by: ExactlyOne<QueryOf<P<F>, "/contacts", "get">>,
     options?: CallOptions,
-  ): Promise<(JsonData<P<F>, "/contacts", "get"> extends { contact: infer C } ? C : never) | null>;
+  ): Promise<WithRequestId<JsonData<P<F>, "/contacts", "get"> extends { contact: infer C } ? C : never> | null>;
 }
 
 export interface ListsResource<F extends ListForms> {
   /** Adds an existing contact to a list; a second add is a success with `added: false`. */
-  addContact(
+  addContact<B>(
     listId: string,
-    body: SpelledBody<F, "/lists/{listId}/contacts">,
+    body: Checked<F, "/lists/{listId}/contacts", B>,
     options?: CallOptions,
-  ): Promise<JsonData<P<F>, "/lists/{listId}/contacts", "post">>;
+  ): Promise<WithRequestId<JsonData<P<F>, "/lists/{listId}/contacts", "post">>>;
 }
 
 export interface MessagesResource {
@@ -63,15 +81,15 @@ export interface MessagesResource {
   send(
     body: JsonBody<P<"query">, "/send_custom_channel_message", "post">,
     options?: CallOptions,
-  ): Promise<JsonData<P<"query">, "/send_custom_channel_message", "post">>;
+  ): Promise<WithRequestId<JsonData<P<"query">, "/send_custom_channel_message", "post">>>;
   /**
    * Hands the service a message a user sent on your platform. Safe to retry: the service never
    * processes a messageSid twice.
    */
-  receive(
-    body: WithMediaRule<JsonBody<P<"query">, "/incoming_custom_channel_message", "post">>,
+  receive<B>(
+    body: MediaChecked<WithMediaRule<JsonBody<P<"query">, "/incoming_custom_channel_message", "post">>, B>,
     options?: CallOptions,
-  ): Promise<JsonData<P<"query">, "/incoming_custom_channel_message", "post">>;
+  ): Promise<WithRequestId<JsonData<P<"query">, "/incoming_custom_channel_message", "post">>>;
 }
 
 export interface SubaccountsResource {
@@ -82,7 +100,7 @@ export interface SubaccountsResource {
   grantCredits(
     body: JsonBody<P<"header">, "/subaccounts/credits", "post">,
     options?: CallOptions & { idempotencyKey?: string | undefined },
-  ): Promise<JsonData<P<"header">, "/subaccounts/credits", "post">>;
+  ): Promise<WithRequestId<JsonData<P<"header">, "/subaccounts/credits", "post">>>;
 }
 
 export interface ResourcesByForm {
@@ -106,6 +124,7 @@ type LooseClient = Client<Record<string, Record<string, unknown>>>;
 const asJson = (body: unknown) => JSON.stringify(body);
 
 function caller(raw: LooseClient, send: Transport, options: ResolvedOptions) {
+  const basePath = new URL(options.baseUrl).pathname.replace(/\/$/, "");
   const rawRequest = raw.request as (method: string, path: string, init: object) => ReturnType<LooseClient["GET"]>;
 
   return async function call<T>(method: "GET" | "POST", path: string, init: CallInit, { signal, timeoutMs, maxRetries, headers }: CallOptions = {}): Promise<T> {
@@ -143,10 +162,27 @@ function caller(raw: LooseClient, send: Transport, options: ResolvedOptions) {
       throw error;
     }
     const { data, error, response } = result;
-    if (!response.ok) throw errorFromResponse(response, error, summary(), options.apiKey);
+    if (!response.ok) {
+      const failure = errorFromResponse(response, error, summary(), options.apiKey);
+      // A 5xx of a call that is not safe to repeat was not retried: it may have taken effect.
+      if (response.status >= 500 && sent) {
+        const path = new URL(sent.url).pathname.slice(basePath.length);
+        const body = init.body === undefined ? undefined : (new TextEncoder().encode(asJson(init.body)).buffer as ArrayBuffer);
+        if (!isSafeToRepeat(method, path, body)) throw withUncertainEffect(failure, uncertainEffect(path, sent.headers));
+      }
+      throw failure;
+    }
     if (data === undefined) throw unexpected(response, summary(), "an empty body");
-    return data as T;
+    return withRequestId(data, response) as T;
   };
+}
+
+/** The value with the answer's request id on it, where it is an object that can carry one. */
+function withRequestId<T>(value: T, response: Response): T {
+  if (typeof value === "object" && value !== null && Object.isExtensible(value)) {
+    Object.defineProperty(value, "_requestId", { value: response.headers.get(REQUEST_ID) ?? undefined, enumerable: false });
+  }
+  return value;
 }
 
 function unexpected(response: Response, summary: RequestSummary, what: string) {
@@ -166,7 +202,10 @@ export function buildResources<F extends AuthForm>(form: F, raw: LooseClient, se
     create: (body: unknown, options?: CallOptions) => call("POST", "/contacts", { body }, options),
     find: async (by: Record<string, unknown>, options?: CallOptions) => {
       try {
-        return (await call<{ contact: unknown }>("GET", "/contacts", { params: { query: by } }, options)).contact;
+        const found = await call<{ contact: unknown; _requestId?: string }>("GET", "/contacts", { params: { query: by } }, options);
+        // The contact carries the id of the answer it came in.
+        if (typeof found.contact === "object" && found.contact !== null) Object.defineProperty(found.contact, "_requestId", { value: found._requestId, enumerable: false });
+        return found.contact;
       } catch (error) {
         // Only "no such contact" is an answer; any other 404 (a wrong base URL) stays an error.
         if (error instanceof NotFoundError && error.code === "CONTACT_NOT_FOUND") return null;

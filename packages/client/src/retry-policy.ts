@@ -11,7 +11,6 @@
  */
 import type { paths } from "@intake/spec";
 import type { ResolvedOptions } from "./options.js";
-import { MAX_CAUSES } from "./redact.js";
 
 const CONTACTS = "/contacts" satisfies keyof paths;
 const RECEIVE = "/incoming_custom_channel_message" satisfies keyof paths;
@@ -39,7 +38,7 @@ function carriesPhone(body: ArrayBuffer | undefined): boolean {
 /** System error codes meaning no byte of the request reached the server. */
 const NOT_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
 
-function wasNotSent(code: string | undefined): boolean {
+export function wasNotSent(code: string | undefined): boolean {
   return code !== undefined && NOT_SENT.has(code);
 }
 
@@ -57,20 +56,6 @@ export function isUntrustedCertificate(code: string | undefined): boolean {
 /** A failed connection may be tried again where nothing was sent or the operation is safe to repeat, never for its certificate. */
 export function mayRetryConnection(code: string | undefined, safe: boolean): boolean {
   return !isUntrustedCertificate(code) && (safe || wasNotSent(code));
-}
-
-/** The first system error code in an error's cause chain (undici nests it, sometimes in an AggregateError). */
-export function systemErrorCode(error: unknown, depth = 0): string | undefined {
-  if (typeof error !== "object" || error === null || depth > MAX_CAUSES) return undefined;
-  const { code, cause, errors } = error as { code?: unknown; cause?: unknown; errors?: unknown };
-  if (typeof code === "string") return code;
-  if (Array.isArray(errors)) {
-    for (const inner of errors) {
-      const found = systemErrorCode(inner, depth + 1);
-      if (found) return found;
-    }
-  }
-  return systemErrorCode(cause, depth + 1);
 }
 
 /** Exponential backoff with "equal jitter": between half and all of min(cap, initial * 2^attempt). */

@@ -4,11 +4,14 @@
  * retry. The request body is read once, so every attempt re-sends exactly the same bytes.
  */
 import { placeKey } from "./auth.js";
-import { AbortError, ConnectionError, IntakeConfigError, TimeoutError, retryAfterMs, type RequestSummary } from "./errors.js";
+import { uncertainEffect } from "./effect-advice.js";
+import { AbortError, ConnectionError, IntakeConfigError, IntakeError, TimeoutError, retryAfterMs, withUncertainEffect, type RequestSummary } from "./errors.js";
 import type { LogEntry } from "./log.js";
 import { nonNegativeInteger, positive, type ResolvedOptions } from "./options.js";
 import { MAX_CAUSES, redactError, redactText, redactUrl } from "./redact.js";
-import { backoffDelay, isSafeToRepeat, isUntrustedCertificate, mayRetryConnection, systemErrorCode } from "./retry-policy.js";
+import { failureCode, hiddenReasonHint, trustHint } from "./connection-failure.js";
+import { backoffDelay, isSafeToRepeat, isUntrustedCertificate, mayRetryConnection, wasNotSent } from "./retry-policy.js";
+import { userAgent } from "./user-agent.js";
 
 export interface CallOverrides {
   timeoutMs?: number | undefined;
@@ -21,7 +24,10 @@ export type Transport = (request: Request, call?: CallOverrides & { signal?: Abo
 /** Statuses whose responses have no body, whatever the server sent. */
 const NULL_BODY_STATUS = new Set([204, 205, 304]);
 
-type Outcome = { response: Response } | { failure: Error; retryable: boolean };
+/** `uncertain`: the request may have reached the service and taken effect (no answer says whether). */
+type Outcome = { response: Response } | { failure: Error; retryable: boolean; uncertain: boolean };
+
+const USER_AGENT = userAgent();
 
 export function createTransport(options: ResolvedOptions): Transport {
   const basePath = new URL(options.baseUrl).pathname.replace(/\/$/, "");
@@ -40,13 +46,16 @@ export function createTransport(options: ResolvedOptions): Transport {
       );
     }
     const headers = new Headers(request.headers);
+    // A User-Agent given in headers (the client's or a call's) is the caller's choice, and stays.
+    if (USER_AGENT && !headers.has("user-agent")) headers.set("user-agent", USER_AGENT);
     const url = placeKey(options.auth, options.apiKey, target, headers);
     const body = request.body ? await request.arrayBuffer() : undefined;
     // Only an error, a log line or a retry needs these: a call that succeeds makes neither.
     let summary: RequestSummary | undefined;
     const summaryOf = () => (summary ??= summarize(request, options));
     let safe: boolean | undefined;
-    const safeToRepeat = () => (safe ??= isSafeToRepeat(method, new URL(url).pathname.slice(basePath.length), body));
+    const path = () => new URL(url).pathname.slice(basePath.length);
+    const safeToRepeat = () => (safe ??= isSafeToRepeat(method, path(), body));
     // Absent without a logger, so `log?.(…)` does not even build its entry.
     const logger = options.logger;
     const log =
@@ -75,6 +84,7 @@ export function createTransport(options: ResolvedOptions): Transport {
         if (!(outcome.retryable && canRetry)) {
           // The last of several attempts: the error says how many there were and how long they took.
           if (outcome.failure instanceof TimeoutError && attempt > 0) throw new TimeoutError(summaryOf(), timeoutMs, { attempts: attempt + 1, elapsedMs: Date.now() - firstStarted });
+          if (outcome.uncertain && !safeToRepeat() && outcome.failure instanceof IntakeError) throw withUncertainEffect(outcome.failure, uncertainEffect(path(), headers));
           throw outcome.failure;
         }
         await pause(backoffDelay(attempt, options.retry), outcome.failure.name, attempt);
@@ -171,11 +181,13 @@ async function attemptOnce(
     });
     return { response };
   } catch (error) {
-    if (callerSignal.aborted) return { failure: new AbortError(summaryOf(), { cause: redactError(error, options.apiKey) }), retryable: false };
-    if (timedOut) return { failure: new TimeoutError(summaryOf(), timeoutMs), retryable: safe() };
-    if (error instanceof RedirectRefused) return { failure: connectionError(summaryOf(), error, undefined, options.apiKey), retryable: false };
-    const code = systemErrorCode(error);
-    return { failure: connectionError(summaryOf(), error, code, options.apiKey), retryable: mayRetryConnection(code, safe()) };
+    if (callerSignal.aborted) return { failure: new AbortError(summaryOf(), { cause: redactError(error, options.apiKey) }), retryable: false, uncertain: true };
+    if (timedOut) return { failure: new TimeoutError(summaryOf(), timeoutMs), retryable: safe(), uncertain: true };
+    if (error instanceof RedirectRefused) return { failure: connectionError(summaryOf(), error, undefined, options.apiKey), retryable: false, uncertain: false };
+    const code = failureCode(error);
+    // A runtime that gives no code (workerd, browsers) cannot say the request was not sent.
+    const uncertain = !wasNotSent(code) && !isUntrustedCertificate(code);
+    return { failure: connectionError(summaryOf(), error, code, options.apiKey), retryable: mayRetryConnection(code, safe()), uncertain };
   } finally {
     clearTimeout(timer);
     if (followCaller) callerSignal.removeEventListener("abort", followCaller);
@@ -199,10 +211,9 @@ class RedirectRefused extends Error {
 
 function connectionError(summary: RequestSummary, error: unknown, code: string | undefined, apiKey: string): ConnectionError {
   const detail = redactText(describeCause(error), apiKey);
-  const hint =
-    isUntrustedCertificate(code)
-      ? " The server's TLS certificate is not trusted: for the reference server, trust the certificate file it printed (NODE_EXTRA_CA_CERTS=<file>) or pass a fetch that trusts it."
-      : "";
+  const hint = isUntrustedCertificate(code)
+    ? ` The server's TLS certificate is not trusted: for the reference server, ${trustHint()}, or pass a fetch that trusts it.`
+    : hiddenReasonHint(error, code);
   // The code is whatever a custom fetch's error called its code: text like any other it made.
   const shownCode = code === undefined ? undefined : redactText(code, apiKey);
   return new ConnectionError(`${summary.method} ${summary.url} failed: ${detail}.${hint}`, summary, shownCode, { cause: redactError(error, apiKey) });

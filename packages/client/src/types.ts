@@ -50,6 +50,17 @@ export type Forbid<B, Other, Own, OtherForm extends string> = B extends unknown
 /** The contract's rule "mediaContentType is required when mediaUrl is given", which its types cannot say. */
 type MediaRule = { mediaUrl?: null; mediaContentType?: string | null } | { mediaUrl: string; mediaContentType: string };
 
+/**
+ * The receive body a call takes, worked out from the body given (B): one whose customData has a
+ * mediaUrl but no mediaContentType is told the rule by name, where the contract's union alone
+ * would have TypeScript report whichever member it tried last ("Property 'id' is missing").
+ */
+export type MediaChecked<Body, B> = B extends { customData: { mediaUrl: string } }
+  ? B extends { customData: { mediaContentType: string } }
+    ? Body
+    : B & { customData: { mediaContentType: "mediaContentType is required with mediaUrl: the file's MIME type, such as image/png" } }
+  : Body;
+
 export type WithMediaRule<B> = B extends { customData: infer C }
   ? Omit<B, "customData"> & { customData: C extends unknown ? Omit<C, "mediaUrl" | "mediaContentType"> & MediaRule : never }
   : never;

@@ -37,7 +37,9 @@ describe("general error shape { error: { code, message } }", () => {
     expect(error).toBeInstanceOf(Kind);
     expect(error).toBeInstanceOf(IntakeApiError);
     expect(error).toBeInstanceOf(IntakeError);
-    expect(error).toMatchObject({ status, code, message, name: Kind.name });
+    // A 5xx of a call that is not retried (adding to a list) says what to do about its effect.
+    const advice = status >= 500 ? " It was not retried, as it may have taken effect: Adding the contact again is harmless: a member already on the list answers added: false." : "";
+    expect(error).toMatchObject({ status, code, message: message + advice, name: Kind.name, mayHaveTakenEffect: status >= 500 });
     expect((error as IntakeApiError).headers.get("x-request-id")).toBe("req-7");
     expect((error as IntakeApiError).request).toEqual({ method: "POST", url: "https://api.intake.test/v1/lists/lst_1/contacts?apiKey=[REDACTED]" });
     // A plain value, so a logged error shows the URL (a getter would print as [Getter]).
@@ -79,7 +81,7 @@ describe("receive endpoint's string shape { error: string }", () => {
 describe("bodies that are not the API's shapes", () => {
   it("a text body becomes the message", async () => {
     record(() => new HttpResponse("<html>Bad gateway</html>", { status: 502, headers: { "content-type": "text/html" } }));
-    await expect(client("query", noRetry).contacts.create({ email: "a@example.com" })).rejects.toMatchObject({
+    await expect(client("query", noRetry).contacts.create({ phone: "+14155550123" })).rejects.toMatchObject({
       name: "ServerError",
       status: 502,
       code: undefined,
@@ -89,7 +91,7 @@ describe("bodies that are not the API's shapes", () => {
 
   it("an empty body falls back to the status", async () => {
     record(() => new HttpResponse(null, { status: 500, statusText: "Internal Server Error" }));
-    await expect(client("query", noRetry).contacts.create({ email: "a@example.com" })).rejects.toMatchObject({
+    await expect(client("query", noRetry).contacts.create({ phone: "+14155550123" })).rejects.toMatchObject({
       name: "ServerError",
       message: "HTTP 500 Internal Server Error",
     });

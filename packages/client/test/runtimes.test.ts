@@ -5,6 +5,7 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
+import { createServer } from "node:net";
 import { promisify } from "node:util";
 import { startIntakeServer, type IntakeTestServer } from "@intake/server/testing";
 import { Miniflare } from "miniflare";
@@ -13,7 +14,7 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundleForBrowser, PAGE_HTML, servePage } from "../../../test-support/serve-page.js";
 import { mswTarget } from "./runtimes/msw-target.js";
-import { CHECKS, runClientSuite, SUITE_ADMIN_TOKEN, SUITE_SEED, type CheckResult, type SuiteTarget } from "./runtimes/suite.js";
+import { CHECKS, probeConnections, runClientSuite, SUITE_ADMIN_TOKEN, SUITE_SEED, type CheckResult, type ConnectionOutcome, type ConnectionProbe, type SuiteTarget } from "./runtimes/suite.js";
 
 const run = promisify(execFile);
 const bin = (name: string) => createRequire(import.meta.url).resolve(`${name}/package.json`).replace(/package\.json$/, "");
@@ -24,12 +25,46 @@ const FROM_DIST: string[] = [];
 
 let server: IntakeTestServer;
 let target: SuiteTarget;
+/** The reference server, whose certificate a runtime does not trust until told to, and a port nothing listens on. */
+let probe: ConnectionProbe;
 
 beforeAll(async () => {
   if (!existsSync(new URL("../dist/index.js", import.meta.url))) throw new Error("Build first: npm run build (the runtimes load the built packages).");
   server = await startIntakeServer({ seed: SUITE_SEED, adminToken: SUITE_ADMIN_TOKEN });
   target = { baseUrl: server.baseUrl, adminUrl: server.adminUrl, adminToken: SUITE_ADMIN_TOKEN };
+  probe = { refusedUrl: `https://127.0.0.1:${await closedPort()}/v1`, untrustedUrl: server.baseUrl };
 });
+
+async function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const listener = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = listener.address() as { port: number };
+      listener.close(() => resolve(port));
+    });
+  });
+}
+
+type Probed = { refused: ConnectionOutcome; untrusted: ConnectionOutcome };
+
+/**
+ * Where the runtime says why: a refused connection is retried (nothing was sent) and has its code;
+ * an untrusted certificate is not retried, and the message says how to trust it in this runtime.
+ */
+function expectClassified({ refused, untrusted }: Probed, trust: RegExp) {
+  expect(refused).toMatchObject({ name: "ConnectionError", code: "ECONNREFUSED", attempts: 3 });
+  expect(untrusted).toMatchObject({ name: "ConnectionError", attempts: 1 });
+  expect(untrusted.code).toMatch(/^(CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)/);
+  expect(untrusted.message).toMatch(trust);
+}
+
+/** Where the runtime hides why: no code, treated as a lost connection, and the message says where the reason is. */
+function expectHidden({ refused, untrusted }: Probed, where: RegExp) {
+  // Through JSON, an undefined code is an absent one.
+  expect(refused).toMatchObject({ name: "ConnectionError", attempts: 1 });
+  expect(untrusted).toMatchObject({ name: "ConnectionError", attempts: 3 });
+  expect([refused.code, untrusted.code]).toEqual([undefined, undefined]);
+  expect(untrusted.message).toMatch(where);
+}
 afterAll(() => server?.stop());
 
 /** Every check ran, and each passed (a failure shows its reason). */
@@ -39,9 +74,12 @@ function expectAllPassed(results: CheckResult[]) {
 }
 
 /** Runs cli-entry.ts in Bun or Deno and reads its one JSON line. */
-async function inProcess(command: string, args: string[], env: Record<string, string>): Promise<CheckResult[]> {
-  const { stdout } = await run(command, args, { env: { ...process.env, ...env, INTAKE_SUITE_TARGET: JSON.stringify(target) }, timeout: 90_000 });
-  return JSON.parse(stdout.trim().split("\n").at(-1)!) as CheckResult[];
+async function inProcess<T = CheckResult[]>(command: string, args: string[], env: Record<string, string>): Promise<T> {
+  const { stdout } = await run(command, args, {
+    env: { ...process.env, ...env, INTAKE_SUITE_TARGET: JSON.stringify(target), INTAKE_SUITE_PROBE: JSON.stringify(probe) },
+    timeout: 90_000,
+  });
+  return JSON.parse(stdout.trim().split("\n").at(-1)!) as T;
 }
 
 describe("Node", () => {
@@ -60,6 +98,10 @@ describe("Node", () => {
       await mock.close();
     }
   });
+
+  it("classifies a refused connection and an untrusted certificate", async () => {
+    expectClassified(await probeConnections(probe), /NODE_EXTRA_CA_CERTS=<file>/);
+  });
 });
 
 describe("Bun", () => {
@@ -69,6 +111,9 @@ describe("Bun", () => {
   });
   it("against the msw handlers (setupServer)", async () => {
     expectAllPassed(await inProcess(bun, ["run", ENTRY, "--msw"], {}));
+  });
+  it("classifies a refused connection and an untrusted certificate", async () => {
+    expectClassified(await inProcess<Probed>(bun, ["run", ENTRY, "--connections"], {}), /NODE_EXTRA_CA_CERTS=<file>/);
   });
 });
 
@@ -82,14 +127,34 @@ describe("Deno", () => {
   it("against the msw handlers (setupServer)", async () => {
     expectAllPassed(await inProcess(deno, [...args, "--msw"], { DENO_NO_UPDATE_CHECK: "1" }));
   });
+  it("classifies a refused connection and an untrusted certificate (Deno gives messages, not codes)", async () => {
+    const probed = await inProcess<Probed>(deno, [...args, "--connections"], { DENO_NO_UPDATE_CHECK: "1" });
+    expectClassified(probed, /DENO_CERT=<file> \(or --cert <file>\)/);
+    expect(probed.untrusted.message).not.toMatch(/NODE_EXTRA_CA_CERTS/);
+  });
 });
 
 describe("workerd (Cloudflare Workers, through miniflare)", () => {
+  const workerScript = async () =>
+    new TextDecoder().decode(await bundleForBrowser(new URL("./runtimes/worker-entry.ts", import.meta.url).pathname, ["workerd", "worker", ...FROM_DIST]));
+
+  it("says where to find the reason it hides for a failed connection", async () => {
+    // No outbound service: workerd's own network, which trusts no local certificate.
+    const worker = new Miniflare({ modules: true, script: await workerScript(), compatibilityDate: "2025-07-01" });
+    try {
+      const response = await worker.dispatchFetch("http://worker.test/connections", { method: "POST", body: JSON.stringify(probe) });
+      const probed = (await response.json()) as Probed;
+      expectHidden(probed, /workerd does not say why[^]*wrangler tail/);
+      expect(probed.refused.message).toMatch(/Network connection lost/);
+    } finally {
+      await worker.dispose();
+    }
+  });
+
   it("against the reference server over HTTPS, through the outbound service", async () => {
-    const script = new TextDecoder().decode(await bundleForBrowser(new URL("./runtimes/worker-entry.ts", import.meta.url).pathname, ["workerd", "worker", ...FROM_DIST]));
     const worker = new Miniflare({
       modules: true,
-      script,
+      script: await workerScript(),
       compatibilityDate: "2025-07-01",
       // workerd cannot be told to trust a local certificate: its requests leave through Node, which can.
       outboundService: async (request) => {
@@ -159,6 +224,22 @@ describe("Chromium", () => {
       expect(outcome).toMatchObject({ name: "ConnectionError", calls: 1 });
       expect(outcome.message).toContain("redirect (opaque)");
       expect(followed).toBe(false);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("says where to find the reason it hides for a failed connection (a fetch TypeError has no cause)", async () => {
+    // A context that does not trust the server's certificate, with the page itself served by routing.
+    const context = await browser.newContext();
+    try {
+      const tab = await context.newPage();
+      await onServerOrigin(tab);
+      await tab.goto(onServer());
+      await tab.waitForFunction(() => window.__probeConnections !== undefined);
+      const probed = await tab.evaluate((p) => window.__probeConnections!(p), probe);
+      expectHidden(probed, /The browser does not tell the page why[^]*developer console/);
+      expect(probed.refused.message).toMatch(/The browser does not tell the page why/);
     } finally {
       await context.close();
     }

@@ -1,6 +1,6 @@
 // Type-level proof that each auth form's client offers only its operations, in its spelling.
 // Run by vitest's typecheck mode and by `tsc --noEmit`: an unused @ts-expect-error fails both.
-import { createIntakeClient, type AuthForm, type Contact } from "@intake/client";
+import { createIntakeClient, type AuthForm, type Contact, type WithRequestId } from "@intake/client";
 import type { components } from "@intake/spec";
 import { describe, expectTypeOf, it } from "vitest";
 
@@ -62,21 +62,31 @@ describe("field spelling per auth form", () => {
 
 describe("a spelling of the other form names the field to use", () => {
   // tsc quotes the forbidden field's type: Type 'string' is not assignable to type '"phone_number
-  // is the bearer form's spelling: use phone"'. scripts/check-strict-types.mjs checks tsc's output.
-  it("query form: phone_number, first_name and contact_id", () => {
-    type Body = Parameters<typeof query.contacts.create>[0];
-    expectTypeOf<NonNullable<Body["phone_number"]>>().toEqualTypeOf<"phone_number is the bearer form's spelling: use phone">();
-    expectTypeOf<NonNullable<Body["first_name"]>>().toEqualTypeOf<"first_name is the bearer form's spelling: use firstName">();
-    type Member = Parameters<typeof query.lists.addContact>[1];
-    expectTypeOf<NonNullable<Member["contact_id"]>>().toEqualTypeOf<"contact_id is the bearer form's spelling: use contactId">();
+  // is the bearer form's spelling: use phone"', for a literal and for a variable alike
+  // (type-messages.test.ts reads tsc's messages; scripts/check-strict-types.mjs too, packed).
+  it("query form: phone_number, first_name and contact_id, in a variable too", () => {
+    const contact = { phone_number: "+14155550123", first_name: "Ada" };
+    // @ts-expect-error the bearer form's spelling
+    void query.contacts.create(contact);
+    const member = { contact_id: "ct_1" };
+    // @ts-expect-error the bearer form's spelling
+    void query.lists.addContact("lst_1", member);
   });
 
-  it("bearer form: phone, customFields and contactId", () => {
-    type Body = Parameters<typeof bearer.contacts.create>[0];
-    expectTypeOf<NonNullable<Body["phone"]>>().toEqualTypeOf<"phone is the query form's spelling: use phone_number">();
-    expectTypeOf<NonNullable<Body["customFields"]>>().toEqualTypeOf<"customFields is the query form's spelling: use custom_fields">();
-    type Member = Parameters<typeof bearer.lists.addContact>[1];
-    expectTypeOf<NonNullable<Member["contactId"]>>().toEqualTypeOf<"contactId is the query form's spelling: use contact_id">();
+  it("bearer form: phone, customFields and contactId, in a variable too", () => {
+    const contact = { phone: "+14155550123", customFields: {} };
+    // @ts-expect-error the query form's spelling
+    void bearer.contacts.create(contact);
+    const member = { contactId: "ct_1" };
+    // @ts-expect-error the query form's spelling
+    void bearer.lists.addContact("lst_1", member);
+  });
+
+  it("a right body in a variable is taken", () => {
+    const contact = { phone: "+14155550123", firstName: "Ada" };
+    void query.contacts.create(contact);
+    const member = { contact_id: "ct_1" };
+    void bearer.lists.addContact("lst_1", member);
   });
 });
 
@@ -121,13 +131,14 @@ describe("required rules from the contract", () => {
 });
 
 describe("results are the contract's types", () => {
-  it("resource methods resolve to the response data", () => {
-    expectTypeOf(query.contacts.create).returns.resolves.toEqualTypeOf<components["schemas"]["Contact"]>();
-    expectTypeOf(bearer.contacts.find).returns.resolves.toEqualTypeOf<Contact | null>();
-    expectTypeOf(query.lists.addContact).returns.resolves.toEqualTypeOf<components["schemas"]["ListMembership"]>();
-    expectTypeOf(query.messages.send).returns.resolves.toEqualTypeOf<components["schemas"]["SendCustomChannelMessageResult"]>();
-    expectTypeOf(query.messages.receive).returns.resolves.toEqualTypeOf<components["schemas"]["ReceiveCustomChannelMessageResult"]>();
-    expectTypeOf(header.subaccounts.grantCredits).returns.resolves.toEqualTypeOf<components["schemas"]["GrantCreditsResult"]>();
+  it("resource methods resolve to the response data, with the answer's request id", () => {
+    expectTypeOf(query.contacts.create).returns.resolves.toEqualTypeOf<WithRequestId<components["schemas"]["Contact"]>>();
+    expectTypeOf(bearer.contacts.find).returns.resolves.toEqualTypeOf<WithRequestId<Contact> | null>();
+    expectTypeOf(query.lists.addContact).returns.resolves.toEqualTypeOf<WithRequestId<components["schemas"]["ListMembership"]>>();
+    expectTypeOf(query.messages.send).returns.resolves.toEqualTypeOf<WithRequestId<components["schemas"]["SendCustomChannelMessageResult"]>>();
+    expectTypeOf(query.messages.receive).returns.resolves.toEqualTypeOf<WithRequestId<components["schemas"]["ReceiveCustomChannelMessageResult"]>>();
+    expectTypeOf(header.subaccounts.grantCredits).returns.resolves.toEqualTypeOf<WithRequestId<components["schemas"]["GrantCreditsResult"]>>();
+    expectTypeOf<WithRequestId<Contact>["_requestId"]>().toEqualTypeOf<string | undefined>();
   });
 
   it("a contact's absent fields are null", () => {
@@ -184,5 +195,21 @@ describe("a client of any form narrows on auth", () => {
     void client.subaccounts;
     if (client.auth === "header") expectTypeOf(client).toHaveProperty("subaccounts");
     if (client.auth === "bearer") expectTypeOf(client).toHaveProperty("contacts");
+  });
+});
+
+describe("verified webhooks", () => {
+  it("narrow by type, with unknown for a shape the client does not know; the secret may be unset", async () => {
+    const { verifyWebhook, createWebhookVerifier } = await import("@intake/client/webhooks");
+    // process.env's values are string | undefined: an unset secret is a run-time error, not a type error.
+    const secret: string | undefined = undefined as string | undefined;
+    const event = verifyWebhook(secret, "{}", new Headers());
+    expectTypeOf(createWebhookVerifier(secret)("{}", {})).toEqualTypeOf(event);
+    if (event.type === "reply") expectTypeOf(event.payload.toId).toEqualTypeOf<string>();
+    else if (event.type === "auto_recharge") expectTypeOf(event.payload.idempotency_key).toEqualTypeOf<string>();
+    else {
+      expectTypeOf(event.type).toEqualTypeOf<"unknown">();
+      expectTypeOf(event.payload).toEqualTypeOf<unknown>();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { verifyWebhook, WebhookVerificationError } from "@intake/client/webhooks";
+import { createWebhookVerifier, verifyWebhook, WebhookSecretError, WebhookVerificationError } from "@intake/client/webhooks";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 
@@ -45,5 +45,54 @@ describe("verifyWebhook", () => {
     }
     expect(error).toBeInstanceOf(WebhookVerificationError);
     expect((error as Error).message).toMatch(message);
+  });
+});
+
+describe("a verified payload's kind, by the contract's webhook schemas", () => {
+  it.each([
+    ["a sub-account id alone", { sub_account_id: "sub_1" }],
+    ["a reply without toId", { contactId: "ct_1", messageId: "msg_1", userId: "usr_1", body: "Hi!", channel: "acme-chat" }],
+    ["a reply whose body is not text", { ...reply, body: 42 }],
+    ["an auto-recharge whose amount is text", { idempotency_key: "rch_1", sub_account_id: "sub_1", email: "a@example.com", amount: "500", balance: 9, threshold: 10 }],
+    ["an array", [reply]],
+    ["a string", "reply"],
+  ])("is unknown for %s, with the payload as signed", (_, payload) => {
+    const { body, headers } = signed(payload as object);
+    expect(verifyWebhook(SECRET, body, headers)).toEqual({ type: "unknown", id: "msg_1", payload });
+  });
+
+  it("is still a reply with a field the contract does not name (a newer server may add one)", () => {
+    const { body, headers } = signed({ ...reply, sentAt: "2026-12-06T10:00:00Z" });
+    expect(verifyWebhook(SECRET, body, headers)).toMatchObject({ type: "reply", payload: { toId: "user-1" } });
+  });
+});
+
+describe("the secret", () => {
+  const { body, headers } = signed(reply);
+
+  it.each([
+    ["unset", undefined, /not set: set INTAKE_WEBHOOK_SECRET to the account's webhook secret/],
+    ["empty", "", /empty: set INTAKE_WEBHOOK_SECRET/],
+    ["blank", "  ", /empty: set INTAKE_WEBHOOK_SECRET/],
+    ["only the prefix", "whsec_", /not one: Secret can't be empty\. Set INTAKE_WEBHOOK_SECRET/],
+    ["not base64", "whsec_not base64!", /not one: Base64Coder: incorrect characters for decoding\. Set INTAKE_WEBHOOK_SECRET/],
+  ])("%s is a WebhookSecretError (a configuration error, not a bad signature), whatever the request", (_, secret, message) => {
+    for (const request of [{ body, headers }, { body: "", headers: {} }]) {
+      const error = (() => {
+        try {
+          verifyWebhook(secret, request.body, request.headers);
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(error).toBeInstanceOf(WebhookSecretError);
+      expect(error).not.toBeInstanceOf(WebhookVerificationError);
+      expect((error as Error).message).toMatch(message);
+    }
+  });
+
+  it("is checked when a verifier is created, before any webhook is judged", () => {
+    expect(() => createWebhookVerifier(undefined)).toThrow(WebhookSecretError);
+    expect(createWebhookVerifier(SECRET)(body, headers)).toEqual({ type: "reply", id: "msg_1", payload: reply });
   });
 });

@@ -5,9 +5,13 @@
  *
  * ```ts
  * // vitest.global-setup.ts
- * export default async function ({ provide }) {
+ * import type { TestProject } from "vitest/node";
+ * declare module "vitest" {
+ *   export interface ProvidedContext { intake: IntakeConnection } // else inject("intake") does not compile
+ * }
+ * export default async function (project: TestProject) {
  *   const intake = await startIntakeServer({ seed, clock: "virtual" });
- *   provide("intake", intake.connection);
+ *   project.provide("intake", intake.connection);
  *   return () => intake.stop();
  * }
  * // a test

@@ -15,12 +15,27 @@ export interface Welcome {
   dashboardUrl: string;
   certificate: string;
   accounts: Account[];
+  /** The server's clock: how time moves is the first thing a rehearsal of follow-ups needs. */
+  clock: { mode: "real" | "virtual"; now: number };
 }
 
 /** More accounts than this are counted, not listed: a seed for a load test may hold thousands. */
 const LISTED = 10;
 
-export function welcomeText({ baseUrl, adminUrl, adminToken, dashboardUrl, certificate, accounts }: Welcome): string {
+/** How time moves, and how to make it move the other way. */
+function clockLines({ mode, now }: Welcome["clock"], adminUrl: string): string[] {
+  if (mode === "real") {
+    return ["Time: the real clock. Follow-ups wait real hours and days; to move time from the dashboard's Queue & clock page, start with --clock virtual.", ""];
+  }
+  return [
+    `Time: a virtual clock, now ${new Date(now).toISOString()}. It moves only when you move it: the dashboard's`,
+    `  Queue & clock page (Advance a minute, an hour, a day), or POST ${adminUrl}/clock/advance {"ms":86400000}.`,
+    "  Queued openings, follow-ups and webhook retries run as it passes their time. Real time: --clock real.",
+    "",
+  ];
+}
+
+export function welcomeText({ baseUrl, adminUrl, adminToken, dashboardUrl, certificate, accounts, clock }: Welcome): string {
   const listed = accounts.slice(0, LISTED);
   const rest = accounts.length - listed.length;
   const more = rest > 0 ? [`  ... and ${rest} more: GET ${adminUrl}/accounts`] : [];
@@ -50,6 +65,7 @@ export function welcomeText({ baseUrl, adminUrl, adminToken, dashboardUrl, certi
       : []),
     `Admin API: ${adminUrl} (Authorization: Bearer ${adminToken}; described at ${adminUrl}/openapi.json)`,
     "",
+    ...clockLines(clock, adminUrl),
     "Try it (the certificate is kept between runs; curl trusts it with --cacert):",
     sender
       ? `  curl --cacert ${certificate} -X POST '${baseUrl}/contacts?apiKey=${sender.apiKey}' -H 'Content-Type: application/json' -d '{"phone":"+14155550123","firstName":"Grace"}'`

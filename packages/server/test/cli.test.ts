@@ -99,9 +99,38 @@ describe("intake-server", { timeout: 90_000 }, () => {
     const secrets = run.info.demoWebhookSecrets!;
     const admin = { headers: { authorization: `Bearer ${run.info.adminToken}` } };
     const account = async (id: string) => (await (await run.fetch(`${run.info.adminUrl}/accounts/${id}`, admin)).json()) as { webhookSecret: string };
-    expect([(await account("acc_acme")).webhookSecret, (await account("acc_agency")).webhookSecret]).toEqual([secrets.business, secrets.agency]);
-    expect(stderr).toContain(secrets.business);
-    expect(stderr).toContain(secrets.agency);
+    const signing = await Promise.all(["acc_acme", "acc_agency", "sub_client_one"].map(async (id) => (await account(id)).webhookSecret));
+    expect(signing).toEqual([secrets.business, secrets.agency, secrets.subaccount]);
+    // Every secret stderr shows people, the JSON line gives programs.
+    const printed = [...stderr.matchAll(/whsec_\S+/g)].map(([secret]) => secret);
+    expect(printed.length).toBeGreaterThan(0);
+    expect(new Set(printed)).toEqual(new Set(Object.values(secrets)));
+  });
+
+  it("--demo runs on a virtual clock that starts at the time it starts, moved from the dashboard or the admin API, as its banner says", async () => {
+    const before = Date.now();
+    const run = await start(["--demo", "--port", "0"]);
+    const after = Date.now();
+    expect(run.info.clock).toBe("virtual");
+    const auth = { authorization: `Bearer ${run.info.adminToken}` };
+    const clock = async () => (await (await run.fetch(`${run.info.adminUrl}/clock`, { headers: auth })).json()) as { mode: string; now: string };
+    const started = Date.parse((await clock()).now);
+    expect(started).toBeGreaterThanOrEqual(before);
+    expect(started).toBeLessThanOrEqual(after);
+    const banner = run.stderr();
+    expect(banner).toContain(`Time: a virtual clock, now ${new Date(started).toISOString()}`);
+    expect(banner).toContain("Queue & clock page (Advance a minute, an hour, a day)");
+    expect(banner).toContain(`POST ${run.info.adminUrl}/clock/advance {"ms":86400000}`);
+    // The line as printed moves it.
+    const advanced = await run.fetch(`${run.info.adminUrl}/clock/advance`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ ms: 86_400_000 }) });
+    expect(advanced.status).toBe(200);
+    expect(Date.parse((await clock()).now)).toBe(started + 86_400_000);
+  });
+
+  it("--demo --clock real keeps the real clock, and its banner says so and how to get one to move", async () => {
+    const run = await start(["--demo", "--port", "0", "--clock", "real"]);
+    expect(run.info.clock).toBe("real");
+    expect(run.stderr()).toContain("Time: the real clock. Follow-ups wait real hours and days; to move time from the dashboard's Queue & clock page, start with --clock virtual.");
   });
 
   it.each([
@@ -132,7 +161,7 @@ describe("intake-server", { timeout: 90_000 }, () => {
     expect(inbox.requests).toHaveLength(1);
     expect(inbox.requests[0]).toMatchObject({ webhookId: delivery.webhookId, signature: { verified: true }, answeredStatus: 200 });
     const [message] = await admin("/messages?contactId=ct_demo_grace&direction=inbound");
-    expect(message).toMatchObject({ source: "simulated", body: "Hi! How much is a membership?", botOutcome: "replied" });
+    expect(message).toMatchObject({ source: "simulated", simulatedVia: "demo", body: "Hi! How much is a membership?", botOutcome: "replied" });
     // Every demo account's webhooks go to its own inbox.
     const accounts = await admin("/accounts");
     for (const account of accounts) expect(account.webhookUrl, account.id).toBe(`/__inbox/${account.id}`);
@@ -253,11 +282,17 @@ describe("intake-server", { timeout: 90_000 }, () => {
   it("--fault rules apply from the start, and a bad one is refused", async () => {
     const seedFile = join(dir(), "seed.json");
     writeFileSync(seedFile, JSON.stringify({ accounts: [{ name: "Faulty", apiKey: KEY }] }));
-    const run = await start(["--port", "0", "--seed", seedFile, "--fault", "createContact:status=503,times=1", "--fault", "findContact:drop"]);
+    const run = await start(["--port", "0", "--seed", seedFile, "--fault", "createContact:status=503,times=1", "--fault", "findContact:drop", "--fault", "addContactToList:status=500,when=after"]);
     const first = await createContact(run, "+14155550123");
     expect(first.status).toBe(503);
     expect(first.headers.get("retry-after")).toBe("1");
     expect((await createContact(run, "+14155550123")).status).toBe(201);
+    const rules = await (await run.fetch(`${run.info.adminUrl}/faults`, { headers: { authorization: `Bearer ${run.info.adminToken}` } })).json();
+    expect(rules.map((rule: { operationId: string; when: string }) => [rule.operationId, rule.when])).toEqual([
+      ["createContact", "before"],
+      ["findContact", "before"],
+      ["addContactToList", "after"],
+    ]);
     await expect(run.fetch(`${run.info.baseUrl}/contacts?apiKey=${KEY}&email=a%40example.com`)).rejects.toThrow();
     const bad = await runCli(["--port", "0", "--fault", "createContact:explode=1"]);
     expect(bad.code).toBe(2);

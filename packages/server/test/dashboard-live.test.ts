@@ -232,9 +232,12 @@ describe("acting from the dashboard", () => {
     const opening = bubbles(page).filter({ hasText: "Hi Ada, welcome to the studio!" });
     await opening.filter({ hasText: "Opening message (template)" }).filter({ hasText: "Messaging app (simulated: no webhook for built-in channels)" }).waitFor();
 
-    // The lead answers on the messaging app: the bot's answer goes there too, with no webhook.
+    // The lead answers on the messaging app (picked: the custom channel is the default, as in the
+    // admin API): the bot's answer goes there too, with no webhook, as the hint says.
     const simulate = page.getByRole("form", { name: "Simulate a message from the contact" });
-    expect(await simulate.getByLabel("Channel").inputValue()).toBe("messaging_app");
+    expect(await simulate.getByLabel("Channel").inputValue()).toBe("custom");
+    await simulate.getByLabel("Channel").selectOption("messaging_app");
+    await simulate.getByText("Stored as received on Messaging app; the bot answers there, recorded as sent with no webhook").waitFor();
     await simulate.getByLabel("Message from the contact").fill("How much is a membership?");
     await simulate.getByRole("button", { name: "Simulate message" }).click();
     await bubbles(page).filter({ hasText: "How much is a membership?" }).filter({ hasText: "From the contact (simulated)" }).filter({ hasText: "Received on Messaging app" }).waitFor();

@@ -141,7 +141,7 @@ describe("the dashboard in a browser", () => {
     await nav(page, "Queue & clock");
     await page.getByRole("row").filter({ hasText: "follow-up" }).filter({ hasText: "Grace Hopper" }).waitFor();
     await page.getByRole("button", { name: "Advance a day" }).click();
-    await expect.poll(() => page.getByRole("row").filter({ hasText: "follow-up" }).count()).toBe(0);
+    await expect.poll(() => page.getByRole("row").filter({ hasText: "follow-up" }).filter({ hasText: "Grace Hopper" }).count()).toBe(0);
     await nav(page, "Contacts");
     await page.getByRole("row").filter({ hasText: "Grace Hopper" }).filter({ hasText: "Spring leads" }).filter({ hasText: "Spring intake" }).waitFor();
     await page.getByRole("link", { name: "Grace Hopper" }).click();

@@ -3,7 +3,7 @@
 import { createIntake, type Intake, type Seed } from "@intake/server";
 import { createModelBot, type ModelBotOptions } from "@intake/server/node";
 import { afterEach, describe, expect, it } from "vitest";
-import { handsOff, refusedBaseUrl, refuses, said, startFakeModel, type FakeModel } from "./support/fake-model.js";
+import { handsOff, refusedBaseUrl, refuses, said, startFakeModel, webPage, type FakeModel } from "./support/fake-model.js";
 import { importGraph } from "./support/import-graph.js";
 
 const KEY = "ik_model_bot_0000000000001";
@@ -169,6 +169,14 @@ describe("a model that gives no answer: the message's outcome and error say why,
     ["an unknown model (404)", () => refuses(404, "model 'tiny-model' not found"), {}, "bot_unavailable", /404: model 'tiny-model' not found.*ollama pull tiny-model/],
     ["the endpoint unreachable", "refused", {}, "bot_unavailable", /Could not reach the model endpoint http:\/\/127\.0\.0\.1:\d+\/v1 \(ECONNREFUSED\)/],
     ["a slow answer past the timeout", () => "hang", { timeoutMs: 300 }, "bot_timeout", /did not answer within 300 ms/],
+    [
+      "a web page where the API was expected (a login page answering 200 HTML)",
+      () => webPage(`<!DOCTYPE html>\n<html><head><title>Sign in</title><style>body { margin: 0 }</style></head>\n<body><h1>Sign in to Open WebUI</h1><form>…</form></body></html>`),
+      {},
+      "bot_unavailable",
+      /answered with something other than a chat completion \(200 text\/html; charset=utf-8, beginning "Sign in Sign in to Open WebUI …"\)\. Check that --model-base-url \(or OPENAI_BASE_URL\) is the API's address/,
+    ],
+    ["JSON that is not a completion", () => ({ body: { detail: "Not Found" } }), {}, "bot_unavailable", /other than a chat completion \(200 application\/json, beginning "\{"detail":"Not Found"\}"\)/],
     ["an empty answer", () => said("   "), {}, "bot_empty_answer", /empty answer \(finish reason: stop\)/],
     ["an empty answer cut by the token cap", () => said(null, "length"), { maxTokens: 50 }, "bot_empty_answer", /stopped at its cap of 50 tokens.*--model-max-tokens/],
     ["an oversized answer", () => said("x".repeat(4097)), {}, "bot_oversized_answer", /4097 characters, more than a message may hold \(4096\)/],

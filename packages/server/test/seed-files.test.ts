@@ -96,6 +96,44 @@ describe("seed files", { timeout: 90_000 }, () => {
     expect(stderr).toMatch(new RegExp(`${dangling}: .*cmp_nope`));
   });
 
+  it("a webhookUrl to the inbox of no account is refused, with a did-you-mean; a later account's inbox is fine", async () => {
+    const seed = file("seed.yaml", "accounts:\n  - { id: acc_shop, name: Shop, webhookUrl: /__inbox/acc_shopp }\n");
+    const { code, stderr } = await runCli(["--port", "0", "--seed", seed]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(`${seed}: Seed account acc_shop: webhookUrl /__inbox/acc_shopp is the inbox of no account here: did you mean /__inbox/acc_shop?`);
+    const forward = file("seed.yaml", "accounts:\n  - { id: acc_a, name: A, webhookUrl: /__inbox/acc_b }\n  - { id: acc_b, name: B }\n");
+    const run = await start(["--port", "0", "--seed", forward]);
+    expect((await client(run).admin("GET", "/accounts/acc_a")).body.webhookUrl).toBe("/__inbox/acc_b");
+  });
+
+  it("a misspelt campaignId (a list's, the default campaign's) gets a did-you-mean", async () => {
+    const campaigns = "    campaigns: [{ id: cmp_trial, name: Trial }]\n";
+    const listed = file("seed.yaml", `accounts:\n  - id: acc_x\n    name: X\n${campaigns}    lists: [{ id: lst_x, name: L, campaignId: cmp_trail }]\n`);
+    const list = await runCli(["--port", "0", "--seed", listed]);
+    expect(list.code).toBe(2);
+    expect(list.stderr).toContain(`${listed}: List lst_x: no campaign cmp_trail in account acc_x: did you mean cmp_trial?`);
+    const defaulted = file("seed.yaml", `accounts:\n  - id: acc_x\n    name: X\n${campaigns}    defaultCampaignId: cmp_tria\n`);
+    const account = await runCli(["--port", "0", "--seed", defaulted]);
+    expect(account.code).toBe(2);
+    expect(account.stderr).toContain(`${defaulted}: Account acc_x's defaultCampaignId: no campaign cmp_tria in account acc_x: did you mean cmp_trial?`);
+  });
+
+  it("a snapshot given as a seed is named as one, with how to load it", async () => {
+    const snapshot = { format: "intake-snapshot/1", savedAt: "2026-01-01T00:00:00.000Z", clock: { mode: "virtual", now: "2026-01-01T00:00:00.000Z" }, ids: null, records: {} };
+    const seed = file("state.json", JSON.stringify(snapshot));
+    const { code, stderr } = await runCli(["--port", "0", "--seed", seed]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(`${seed}: This is a snapshot (format intake-snapshot/1, what GET /__admin/snapshot gives), not a seed. Load it with PUT /__admin/snapshot`);
+    expect(stderr).not.toContain("Unknown field");
+  });
+
+  it("an unknown placeholder in a campaign's texts is refused, with a did-you-mean", async () => {
+    const seed = file("seed.yaml", "accounts:\n  - name: X\n    campaigns:\n      - { id: cmp_x, name: C, openingTemplate: { body: 'Hi {{first_name}}, welcome!', approval: approved } }\n");
+    const { code, stderr } = await runCli(["--port", "0", "--seed", seed]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(`${seed}: Campaign cmp_x: openingTemplate.body has an unknown placeholder {{first_name}}: did you mean {{firstName}}?`);
+  });
+
   it("a .json seed is read as JSON (its errors are JSON's)", async () => {
     const seed = file("seed.json", '{"accounts": [{"name": "X",}]}');
     const { code, stderr } = await runCli(["--port", "0", "--seed", seed]);

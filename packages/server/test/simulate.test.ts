@@ -157,6 +157,22 @@ describe("POST /__admin/contacts/{id}/inbound (Simulate a message)", () => {
     });
   });
 
+  it("keeps what made a simulated message (via: admin_api by default, dashboard, demo) as its simulatedVia; other messages have none", async () => {
+    const { admin, api } = await start();
+    const script = await admin.simulateInbound("ct_ada", { body: "from a script" });
+    const dashboard = await admin.simulateInbound("ct_sam", { channel: "sms", body: "from the form", via: "dashboard" });
+    const demo = await admin.simulateInbound("ct_chat", { body: "from the demo", via: "demo" });
+    expect([script.simulatedVia, dashboard.simulatedVia, demo.simulatedVia]).toEqual(["admin_api", "dashboard", "demo"]);
+    // As stored, not only as answered.
+    expect((await admin.message(dashboard.id)).simulatedVia).toBe("dashboard");
+    await api.messages.receive({ customData: { messageSid: "SM_via_1", fromId: "+14155550100", toId: "acc_a", body: "a real one" } });
+    await admin.settle();
+    const others = (await admin.messages({ accountId: "acc_a" })).filter((m) => m.source !== "simulated");
+    expect(others.length).toBeGreaterThan(0);
+    for (const message of others) expect(message, message.source).not.toHaveProperty("simulatedVia");
+    expect(await errorOf(admin.simulateInbound("ct_ada", { body: "hi", via: "browser" as never }))).toMatchObject({ status: 400, code: "VALIDATION_ERROR", message: expect.stringContaining("via") });
+  });
+
   it("refuses what the receive endpoint refuses, in this request's field names; 404 for an unknown contact", async () => {
     const { admin } = await start();
     const refused = (input: Parameters<typeof admin.simulateInbound>[1]) => errorOf(admin.simulateInbound("ct_ada", input));

@@ -1,7 +1,8 @@
 // The funnel builder's whole journey in the browser, from the printed link alone: Debian's Chromium
 // (playwright-core) with no certificate exception and no webhook receiver of the test's own, on
-// `intake-server --demo --clock virtual`. Every step shows on the open page without a reload, at
-// 1280 px and on a 420 px phone screen (where no page scrolls sideways).
+// `intake-server --demo` as the README starts it (its clock virtual, moved from the studio). Every
+// step shows on the open page without a reload, at 1280 px and on a 420 px phone screen (where no
+// page scrolls sideways).
 import { createIntakeClient } from "@intake/client";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { Webhook } from "standardwebhooks";
@@ -34,6 +35,13 @@ const inboxItems = (page: Page) => page.getByRole("list", { name: "Received requ
 /** The page's own marker: still there at the end means no step reloaded the page. */
 const mark = (page: Page) => page.evaluate(() => ((window as unknown as { __stayed: boolean }).__stayed = true));
 const stayed = (page: Page) => page.evaluate(() => (window as unknown as { __stayed?: boolean }).__stayed === true);
+/** How many lines an element's text takes. */
+const lines = (page: Page, locator: ReturnType<Page["locator"]>) =>
+  locator.evaluate((element) => {
+    const range = document.createRange();
+    range.selectNodeContents(element);
+    return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+  });
 const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 describe.each([
@@ -42,7 +50,8 @@ describe.each([
 ])("the funnel builder's journey %s", (_, viewport) => {
   let cli: CliRun;
   beforeAll(async () => {
-    cli = await startCli(["--demo", "--port", "0", "--clock", "virtual", "--rate-limit", "0"]);
+    // No --clock: the demo's own is one the studio can move.
+    cli = await startCli(["--demo", "--port", "0", "--rate-limit", "0"]);
   }, 60_000);
   afterAll(async () => {
     await cli?.stop();
@@ -66,6 +75,24 @@ describe.each([
     await mark(page);
     await fits("contacts");
 
+    // Empty tables say so, and what fills them.
+    await nav(page, "Journal");
+    await page.getByText(/^Nothing yet: each request to \/v1/).waitFor();
+    await nav(page, "Queue & clock");
+    await page.getByText(/^Nothing scheduled yet: openings queued/).waitFor();
+    await page.getByText("Clock (virtual)").waitFor();
+
+    // The demo's campaign: its type on one line; its FAQ answers whole, in text areas.
+    await nav(page, "Campaigns");
+    const type = page.locator("td", { hasText: /^Combined$/ });
+    expect(await lines(page, type), "Combined fits one line").toBe(1);
+    await page.getByRole("link", { name: "Spring membership funnel" }).click();
+    const faqAnswer = page.getByLabel("Answer 1");
+    expect(await faqAnswer.evaluate((element) => element.tagName)).toBe("TEXTAREA");
+    expect(await faqAnswer.inputValue()).toBe("Memberships start at 29 dollars a month, with no joining fee this spring.");
+    expect(await faqAnswer.evaluate((element) => element.scrollHeight - element.clientHeight), "the whole answer shows").toBeLessThanOrEqual(1);
+    await fits("campaign");
+
     // The demo's first delivery, delivered to the inbox inside the server, its signature verified.
     await nav(page, "Inbox");
     const first = inboxItems(page).first();
@@ -74,6 +101,10 @@ describe.each([
     await fits("inbox");
     await nav(page, "Deliveries");
     await page.getByText("delivered", { exact: true }).first().waitFor();
+    // Its lead's message, badged as the demo's.
+    await nav(page, "Contacts");
+    await page.getByRole("link", { name: "Grace Hopper" }).first().click();
+    await bubbles(page).filter({ hasText: "Hi! How much is a membership?" }).getByText("simulated by the demo at start").waitFor();
 
     // A new lead, made in the UI, added to the campaign's list: the opening message goes on the built-in channel.
     await nav(page, "Contacts");
@@ -90,11 +121,17 @@ describe.each([
     await fits("conversation");
 
     // The lead answers on the custom channel: the bot's answer goes to the inbox.
+    // The channel the admin API defaults to, whatever the opening went on; the hint follows the pick.
     const simulate = page.getByRole("form", { name: "Simulate a message from the contact" });
-    await simulate.getByLabel("Channel").selectOption("custom");
+    const picked = simulate.getByLabel("Channel");
+    expect(await picked.inputValue()).toBe("custom");
+    await simulate.getByText("the bot's answer goes to the account's webhook URL").waitFor();
+    await picked.selectOption("sms");
+    await simulate.getByText("Stored as received on SMS; the bot answers there, recorded as sent with no webhook").waitFor();
+    await picked.selectOption("custom");
     await simulate.getByLabel("Message from the contact").fill("How much is a membership?");
     await simulate.getByRole("button", { name: "Simulate message" }).click();
-    await bubbles(page).filter({ hasText: "How much is a membership?" }).filter({ hasText: "From the contact (simulated)" }).waitFor();
+    await bubbles(page).filter({ hasText: "How much is a membership?" }).filter({ hasText: "From the contact (simulated)" }).getByText("simulated in the dashboard").waitFor();
     const answer = bubbles(page).filter({ hasText: "Memberships start at 29 dollars a month" });
     await answer.filter({ hasText: "Bot" }).filter({ hasText: "delivered" }).waitFor();
 
@@ -125,6 +162,7 @@ describe.each([
 
     // A day on the virtual clock: the lead who did not answer gets the follow-up.
     await nav(page, "Queue & clock");
+    await page.locator("tbody tr").filter({ hasText: "follow-up" }).filter({ hasText: "Quinn Quiet" }).waitFor();
     await page.getByRole("button", { name: "Advance a day" }).click();
     await nav(page, "Contacts");
     await page.getByRole("link", { name: "Quinn Quiet" }).first().click();

@@ -209,8 +209,10 @@ describe("a sandbox's limits", () => {
 
   it("refuses a fault rule that drops the connection (a Worker always answers), saying what to use instead", async () => {
     const sandbox = await createSandbox(worker, { name: "faults", demo: true });
-    const refused = await sandboxService(worker, sandbox).admin("PUT", "/faults", [{ operationId: "createContact", drop: true }]);
-    expect(refused).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining("a Cloudflare Worker always answers") } } });
+    for (const when of ["before", "after"]) {
+      const refused = await sandboxService(worker, sandbox).admin("PUT", "/faults", [{ operationId: "createContact", drop: true, when }]);
+      expect(refused).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining("a Cloudflare Worker always answers") } } });
+    }
   });
 
   it("refuses plain HTTP as Cloudflare hands it on (an http:// URL): /v1 and the operator API alike", async () => {

@@ -4,11 +4,12 @@
 import { setupWorker } from "msw/browser";
 import { mswTarget } from "./msw-target.js";
 import { createIntakeClient } from "@intake/client";
-import { runClientSuite, SUITE_KEY, type CheckResult, type SuiteTarget } from "./suite.js";
+import { probeConnections, runClientSuite, SUITE_KEY, type CheckResult, type SuiteTarget } from "./suite.js";
 
 declare global {
   interface Window {
     __runSuite?: (target: SuiteTarget | "msw") => Promise<CheckResult[]>;
+    __probeConnections?: typeof probeConnections;
     __lookUpThrough?: (baseUrl: string) => Promise<{ name: string; message: string; calls: number }>;
   }
 }
@@ -25,6 +26,8 @@ window.__runSuite = async (target) => {
     await mock.close();
   }
 };
+
+window.__probeConnections = probeConnections;
 
 // A browser gives a refused redirect as an opaque answer of status 0, with no Location: the one
 // runtime where the client cannot read the redirect it refuses. The test answers baseUrl with one.

@@ -166,3 +166,42 @@ function describe(value: unknown): string {
   if (value instanceof Error) return `${value.name}: ${value.message}`;
   return `no error (${JSON.stringify(value)})`;
 }
+
+/** Addresses where a connection fails: nothing listening, and a server whose certificate this runtime does not trust. */
+export interface ConnectionProbe {
+  refusedUrl: string;
+  untrustedUrl: string;
+}
+
+/** What the client made of one failed connection. */
+export interface ConnectionOutcome {
+  name: string;
+  code: string | undefined;
+  message: string;
+  /** Attempts made (1 when the failure was not retried). */
+  attempts: number;
+}
+
+/**
+ * The client's errors for a refused connection (on send, which is retried only when nothing was
+ * sent) and for an untrusted certificate (on a lookup, which is safe to repeat, so only the
+ * certificate rule stops a retry). The test that ran it asserts what each runtime can tell.
+ */
+export async function probeConnections(probe: ConnectionProbe): Promise<{ refused: ConnectionOutcome; untrusted: ConnectionOutcome }> {
+  async function outcome(baseUrl: string, call: (client: ReturnType<typeof createIntakeClient<"query">>) => Promise<unknown>): Promise<ConnectionOutcome> {
+    let attempts = 0;
+    const client = createIntakeClient({
+      auth: "query",
+      apiKey: SUITE_KEY,
+      baseUrl,
+      retry: { initialDelayMs: 1, maxDelayMs: 2 },
+      logger: (entry) => void (entry.event === "request" && attempts++),
+    });
+    const error = (await call(client).then(() => new Error("no error"), (e: unknown) => e)) as Error & { code?: string };
+    return { name: error.name, code: error.code, message: error.message, attempts };
+  }
+  return {
+    refused: await outcome(probe.refusedUrl, (c) => c.messages.send({ customData: { fromId: "runtime", customChannel: "chat", body: "Hello" } })),
+    untrusted: await outcome(probe.untrustedUrl, (c) => c.contacts.find({ email: "probe@example.com" })),
+  };
+}

@@ -41,6 +41,9 @@ const ASKED: Record<string, { what: string; timed?: "in" | "after"; failed?: tru
   bot_not_recorded: { what: "failed: no recording of this question (replay)", failed: true },
 };
 
+/** True when the bot was asked and failed to answer: the ones "Try the bot again" asks again. */
+export const botFailed = (outcome: string | null): boolean => !!outcome && ASKED[outcome]?.failed === true;
+
 /** Why the bot was not asked at all, by `botOutcome`. */
 const NOT_ASKED: Record<string, string> = {
   reaction: "a reaction, which the bot does not answer",

@@ -10,6 +10,7 @@ import { ErrorNote, Loading, Page } from "../ui/page.js";
 import { RowsEditor } from "../ui/rows-editor.js";
 import { ActiveBot, useActiveBot } from "./bot.js";
 import { TYPES } from "./campaigns.js";
+import { DeleteRecord, TAKES } from "./delete-record.js";
 import type { PageProps } from "./shared.js";
 
 const STATES: Schemas["CampaignState"][] = ["Draft", "Live", "Paused", "Completed"];
@@ -24,6 +25,24 @@ const lines = (text: string) =>
     .split("\n")
     .map((line) => line.trim())
     .filter(Boolean);
+
+/**
+ * The follow-up delays typed ("24, 72"): an entry that is not a positive number of hours is
+ * refused by name, never dropped (the campaign would keep fewer delays than were typed).
+ */
+function delaysFrom(text: string): number[] {
+  const entries = text
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    const hours = Number(entry);
+    if (!Number.isFinite(hours) || hours <= 0) {
+      throw new Error(`Delays (hours): "${entry}" is not a number of hours. Write each delay as a number above 0, comma-separated: 2, 72.`);
+    }
+  }
+  return entries.map(Number);
+}
 
 export function CampaignDetail({ id, accountId, account, reloadAccounts }: { id: string } & PageProps) {
   const campaign = useLoad(() => unwrap(admin().raw.GET("/campaigns/{campaignId}", { params: { path: { campaignId: id } } })), [id]);
@@ -49,10 +68,7 @@ function patchFrom(form: HTMLFormElement, { faqs, resources, hasTemplate }: { fa
     triggerOnNewListContacts: formChecked(form, "trigger"),
     followUps: {
       enabled: formChecked(form, "followUpsEnabled"),
-      delaysHours: formValue(form, "delaysHours")
-        .split(",")
-        .map((part) => Number(part.trim()))
-        .filter((n) => n > 0),
+      delaysHours: delaysFrom(formValue(form, "delaysHours")),
       cycles: Number(formValue(form, "cycles")),
       messagesPerCycle: Number(formValue(form, "messagesPerCycle")),
       messages: lines(formValue(form, "followUpMessages")),
@@ -95,7 +111,7 @@ function CampaignForm({ campaign, isDefault, onSaved }: { campaign: Campaign; is
       >
         <CampaignFields campaign={campaign} />
         <BotFields campaign={campaign} />
-        <RowsEditor legend="FAQs" noun="FAQ" rows={faqs} onChange={setFaqs} blank={{ question: "", answer: "" }} fields={[{ key: "question", label: "Question" }, { key: "answer", label: "Answer" }]} />
+        <RowsEditor legend="FAQs" noun="FAQ" rows={faqs} onChange={setFaqs} blank={{ question: "", answer: "" }} fields={[{ key: "question", label: "Question" }, { key: "answer", label: "Answer", lines: 3 }]} />
         <RowsEditor
           legend="Resources"
           noun="resource"
@@ -107,6 +123,7 @@ function CampaignForm({ campaign, isDefault, onSaved }: { campaign: Campaign; is
         <OpeningFields campaign={campaign} hasTemplate={hasTemplate} onHasTemplate={setHasTemplate} />
         <FollowUpFields campaign={campaign} />
       </ActionForm>
+      <DeleteRecord noun="campaign" name={campaign.name} takes={TAKES.campaign} remove={() => admin().deleteCampaign(campaign.id)} back="/campaigns" />
     </Page>
   );
 }
@@ -148,7 +165,7 @@ function OpeningFields({ campaign, hasTemplate, onHasTemplate }: { campaign: Cam
         <>
           <TextAreaField
             label="Opening template"
-            hint="{{firstName}} and {{lastName}} are replaced with the contact's names."
+            hint="{{firstName}} and {{lastName}} are replaced with the contact's names; any other {{…}} is refused."
             name="templateBody"
             rows={3}
             required
@@ -171,7 +188,7 @@ function FollowUpFields({ campaign: { followUps } }: { campaign: Campaign }) {
       <InputField label="Delays (hours)" hint="Quiet time before each message of a cycle, comma-separated, up to three." name="delaysHours" defaultValue={followUps.delaysHours.join(", ")} required />
       <InputField label="Cycles" name="cycles" type="number" min={1} max={3} defaultValue={String(followUps.cycles)} required />
       <InputField label="Messages per cycle" name="messagesPerCycle" type="number" min={1} max={3} defaultValue={String(followUps.messagesPerCycle)} required />
-      <TextAreaField label="Follow-up messages" hint="One a line, used in turn." name="followUpMessages" rows={3} defaultValue={followUps.messages.join("\n")} />
+      <TextAreaField label="Follow-up messages" hint="One a line, used in turn; {{firstName}} and {{lastName}} as in the opening template." name="followUpMessages" rows={3} defaultValue={followUps.messages.join("\n")} />
     </fieldset>
   );
 }

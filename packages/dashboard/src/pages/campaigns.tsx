@@ -22,11 +22,11 @@ const columns = (defaultCampaignId: string | null | undefined): Column<Campaign>
       </>
     ),
   },
-  { head: "Type", cell: (c) => c.type },
-  { head: "State", cell: (c) => c.state },
-  { head: "Language", cell: (c) => c.language },
-  { head: "Opening template", cell: (c) => (c.openingTemplate ? c.openingTemplate.approval : "none") },
-  { head: "Trigger on new list contacts", cell: (c) => (c.triggerOnNewListContacts ? "on" : "off") },
+  { head: "Type", class: "nowrap", cell: (c) => c.type },
+  { head: "State", class: "nowrap", cell: (c) => c.state },
+  { head: "Language", class: "nowrap", cell: (c) => c.language },
+  { head: "Opening template", class: "nowrap", cell: (c) => (c.openingTemplate ? c.openingTemplate.approval : "none") },
+  { head: "Trigger on new list contacts", class: "nowrap", cell: (c) => (c.triggerOnNewListContacts ? "on" : "off") },
   { head: "Created", cell: (c) => <Time at={c.createdAt} /> },
 ];
 

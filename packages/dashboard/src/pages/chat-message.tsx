@@ -5,9 +5,10 @@
  * channel, which has no webhook); and for a received one, what the bot made of it.
  */
 import type { Delivery } from "@intake/server/admin-client";
-import type { Message } from "../api/admin.js";
+import type { Message, Schemas } from "../api/admin.js";
 import { BUILT_IN_CHANNELS, customChannelName, duration, isBuiltIn, Time } from "../ui/text.js";
 import { BotRunLine } from "./bot.js";
+import { BotTurn } from "./bot-turn.js";
 
 /** Who wrote a message, by its source. */
 export const AUTHOR: Record<Message["source"], string> = {
@@ -18,6 +19,14 @@ export const AUTHOR: Record<Message["source"], string> = {
   human: "Human",
   opening: "Opening message (template)",
   follow_up: "Follow-up (template)",
+};
+
+/** Where a simulated message came from; one stored before that was kept says only that it was simulated. */
+const SIMULATED_VIA: Record<NonNullable<Message["simulatedVia"]> | "unknown", string> = {
+  dashboard: "simulated in the dashboard",
+  demo: "simulated by the demo at start",
+  admin_api: "simulated through the admin API",
+  unknown: "simulated",
 };
 
 /** A delivery's state as a sentence's end: "delivered", "failed", "retrying (2 attempts)". */
@@ -47,7 +56,7 @@ function Origin({ message }: { message: Message }) {
   return (
     <p class="where">
       Received on {channel}
-      {message.source === "simulated" ? <span class="badge simulated">simulated in the dashboard</span> : null}
+      {message.source === "simulated" ? <span class="badge simulated">{SIMULATED_VIA[message.simulatedVia ?? "unknown"]}</span> : null}
     </p>
   );
 }
@@ -72,7 +81,17 @@ function Media({ url, type }: { url: string; type: string | null }) {
 
 const excerpt = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}…` : text);
 
-export function ChatMessage({ message, deliveries, target }: { message: Message; deliveries: Delivery[]; target?: Message }) {
+interface ChatMessageProps {
+  message: Message;
+  deliveries: Delivery[];
+  target?: Message | undefined;
+  /** The bot on this server: says who is answering a message that waits for it. */
+  bot?: Schemas["BotInfo"] | undefined;
+  /** The message changed by an action taken on it (the bot asked again). */
+  onChange?: () => void;
+}
+
+export function ChatMessage({ message, deliveries, target, bot, onChange = () => {} }: ChatMessageProps) {
   const attempts = deliveries.flatMap((d) => d.attempts);
   const reaction = message.messageType === "reaction";
   return (
@@ -91,6 +110,7 @@ export function ChatMessage({ message, deliveries, target }: { message: Message;
       {message.mediaUrl ? <Media url={message.mediaUrl} type={message.mediaContentType} /> : null}
       {message.direction === "outbound" ? <Destination message={message} deliveries={deliveries} /> : <Origin message={message} />}
       <BotRunLine message={message} />
+      <BotTurn message={message} bot={bot} onRetried={onChange} />
       <div class="bubble-foot">
         <span class={`status status-${message.status}`}>{message.status}</span>
         {message.error ? <span class="error-text">{message.error}</span> : null}

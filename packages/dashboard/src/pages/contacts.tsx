@@ -27,9 +27,9 @@ export function Contacts({ accountId }: PageProps) {
   const campaigns = useCampaigns(accountId);
   const lists = useLists(accountId);
   // A row shows the contact, its lists and campaign by name, and its bot.
-  useReloadOn(accountId, ofType("contact.created", "contact.updated", "list.joined", "bot.outcome", "alert.raised"), contacts.reload);
-  useReloadOn(accountId, ofType("list.created", "list.updated"), lists.reload);
-  useReloadOn(accountId, ofType("campaign.created", "campaign.updated"), campaigns.reload);
+  useReloadOn(accountId, ofType("contact.created", "contact.updated", "contact.deleted", "list.joined", "bot.outcome", "alert.raised"), contacts.reload);
+  useReloadOn(accountId, ofType("list.created", "list.updated", "list.deleted"), lists.reload);
+  useReloadOn(accountId, ofType("campaign.created", "campaign.updated", "campaign.deleted"), campaigns.reload);
   const listName = (id: string) => nameOf(lists.data, id);
   const campaignName = (id: string | null) => (id ? nameOf(campaigns.data, id) : "—");
 

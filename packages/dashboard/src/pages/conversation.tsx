@@ -10,10 +10,11 @@ import { ActionForm } from "../ui/action-form.js";
 import { formValue, TextAreaField } from "../ui/fields.js";
 import { useAction, useLoad } from "../ui/load.js";
 import { ErrorNote, Loading, Page } from "../ui/page.js";
-import { contactName, customChannelName, Link } from "../ui/text.js";
+import { contactName, customChannelName, Link, Time } from "../ui/text.js";
 import { AddToList } from "./add-to-list.js";
 import { activeBot, useActiveBot } from "./bot.js";
 import { ChatMessage } from "./chat-message.js";
+import { DeleteRecord, TAKES } from "./delete-record.js";
 import { CAMPAIGN_CHANGE, LIST_CHANGE, nameOf, useCampaigns, useLists, type PageProps } from "./shared.js";
 import { Simulate } from "./simulate.js";
 
@@ -35,13 +36,14 @@ export function Conversation({ id, accountId }: { id: string } & PageProps) {
     about(id)(event) || (event.type.startsWith("delivery.") && "messageId" in event && !!detail.data?.messages.some((m) => m.id === event.messageId));
   useReloadOn(accountId, ofThisContact, detail.reload);
   useReloadOn(accountId, LIST_CHANGE, lists.reload);
-  useReloadOn(accountId, CAMPAIGN_CHANGE, campaigns.reload);
+  // A campaign's state and settings decide its follow-ups.
+  useReloadOn(accountId, CAMPAIGN_CHANGE, campaigns.reload, detail.reload);
   const pause = useAction();
   const reply = useAction();
 
   return (
     <Loading loaded={detail}>
-      {({ contact, messages, alerts, listIds, deliveries }) => (
+      {({ contact, messages, alerts, listIds, deliveries, followUps }) => (
         <Page
           title={contactName(contact)}
           actions={
@@ -51,7 +53,7 @@ export function Conversation({ id, accountId }: { id: string } & PageProps) {
           }
         >
           <ErrorNote error={pause.error} />
-          <Facts contact={contact} listIds={listIds} lists={lists.data} campaigns={campaigns.data} bot={bot.data} />
+          <Facts contact={contact} listIds={listIds} lists={lists.data} campaigns={campaigns.data} bot={bot.data} followUps={followUps} />
           {alerts.length ? (
             <p class="note" role="status">
               {alerts.length} hand-off alert{alerts.length > 1 ? "s" : ""}: {alerts[alerts.length - 1]!.reason}
@@ -64,6 +66,8 @@ export function Conversation({ id, accountId }: { id: string } & PageProps) {
                 message={message}
                 deliveries={deliveries.get(message.id) ?? []}
                 target={message.reactionTo ? messages.find((m) => m.messageSid === message.reactionTo || m.id === message.reactionTo) : undefined}
+                bot={bot.data}
+                onChange={detail.reload}
               />
             ))}
           </ol>
@@ -73,8 +77,9 @@ export function Conversation({ id, accountId }: { id: string } & PageProps) {
           </ActionForm>
           <div class="columns">
             <Simulate contact={contact} messages={messages} onDone={detail.reload} />
-            <AddToList contactId={id} listIds={listIds} lists={lists.data} campaigns={campaigns.data} onDone={detail.reload} />
+            <AddToList contactId={id} campaignId={contact.campaignId} listIds={listIds} lists={lists.data} campaigns={campaigns.data} onDone={detail.reload} />
           </div>
+          <DeleteRecord noun="contact" name={contactName(contact)} takes={TAKES.contact} remove={() => admin().deleteContact(id)} back="/contacts" />
         </Page>
       )}
     </Loading>
@@ -83,7 +88,27 @@ export function Conversation({ id, accountId }: { id: string } & PageProps) {
 
 type Named = { id: string; name: string }[] | undefined;
 
-function Facts({ contact, listIds, lists, campaigns, bot }: { contact: Schemas["Contact"]; listIds: string[]; lists: Named; campaigns: Named; bot: Schemas["BotInfo"] | undefined }) {
+interface FactsProps {
+  contact: Schemas["Contact"];
+  listIds: string[];
+  lists: Named;
+  campaigns: Named;
+  bot: Schemas["BotInfo"] | undefined;
+  followUps: Schemas["FollowUpStatus"];
+}
+
+/** The next follow-up due, and why it will not go; or why none will. */
+function FollowUps({ followUps: { next, stopped }, campaigns }: { followUps: Schemas["FollowUpStatus"]; campaigns: Named }) {
+  if (!next) return <>{stopped?.message ?? "—"}</>;
+  return (
+    <>
+      Follow-up {next.number} of {next.of} ({nameOf(campaigns, next.campaignId)}) due <Time at={next.at} />
+      {stopped ? <span class="error-text"> — {stopped.message}</span> : null}
+    </>
+  );
+}
+
+function Facts({ contact, listIds, lists, campaigns, bot, followUps }: FactsProps) {
   return (
     <dl class="facts">
       <dt>Phone</dt>
@@ -97,6 +122,10 @@ function Facts({ contact, listIds, lists, campaigns, bot }: { contact: Schemas["
       </dd>
       <dt>Campaign</dt>
       <dd>{contact.campaignId ? <Link to={`/campaigns/${contact.campaignId}`}>{nameOf(campaigns, contact.campaignId)}</Link> : "—"}</dd>
+      <dt>Follow-ups</dt>
+      <dd>
+        <FollowUps followUps={followUps} campaigns={campaigns} />
+      </dd>
       <dt>Lists</dt>
       <dd>
         {listIds.length

@@ -19,6 +19,7 @@ const asInput = (rule: Rule): RuleInput => ({
   ...(rule.latencyMs ? { latencyMs: rule.latencyMs } : {}),
   ...(rule.status ? { status: rule.status as RuleInput["status"], retryAfter: rule.retryAfter } : {}),
   ...(rule.drop ? { drop: true } : {}),
+  ...(rule.when === "after" ? { when: "after" as const } : {}),
   rate: rule.rate,
   ...(rule.remaining !== null ? { times: rule.remaining } : {}),
 });
@@ -40,6 +41,7 @@ const columns = (remove: (rule: Rule) => void): Column<Rule>[] => [
   { head: "Latency", cell: (rule) => <>{rule.latencyMs} ms</> },
   { head: "Status", cell: (rule) => rule.status ?? "—" },
   { head: "Drop", cell: (rule) => (rule.drop ? "yes" : "no") },
+  { head: "When", cell: (rule) => (rule.when === "after" ? "after the operation" : "instead of it") },
   { head: "Rate", cell: (rule) => rule.rate },
   { head: "Hits left", cell: (rule) => rule.remaining ?? "no limit" },
   {

@@ -1,6 +1,6 @@
 /**
  * The webhook inbox the server serves at /__inbox/{accountId}: what it received, newest first and
- * live, each request's webhook-id, whether its signature verifies with the account's secret (and
+ * live, each request's contact (a link to its conversation), its webhook-id, whether its signature verifies with the account's secret (and
  * why not), what it answered, its headers and body; the status it answers, to rehearse a
  * receiver that fails; empty it.
  */
@@ -10,7 +10,7 @@ import { ActionForm } from "../ui/action-form.js";
 import { formValue, SelectField } from "../ui/fields.js";
 import { useAction, useLoad } from "../ui/load.js";
 import { ErrorNote, Loading, Page } from "../ui/page.js";
-import { Json, Link, Time } from "../ui/text.js";
+import { ContactLink, Json, Link, Time } from "../ui/text.js";
 import { MOUNT } from "../router/mount.js";
 import type { PageProps } from "./shared.js";
 
@@ -140,6 +140,14 @@ function Received({ request }: { request: InboxRequest }) {
         <Signature signature={request.signature} />
       </p>
       <dl class="facts">
+        {request.contact ? (
+          <>
+            <dt>Contact</dt>
+            <dd>
+              <ContactLink contact={request.contact} />
+            </dd>
+          </>
+        ) : null}
         <dt>webhook-id</dt>
         <dd class="mono">{request.webhookId ?? "none"}</dd>
         {reply ? (

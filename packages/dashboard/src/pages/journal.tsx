@@ -67,6 +67,11 @@ export function Journal({ accountId }: PageProps) {
             rowClass={(entry) => (refused(entry) ? "failed" : undefined)}
             caption="Requests to /v1, newest first"
             captionHidden
+            empty={
+              failedOnly
+                ? "No refused request among the latest ones: a request answered 4xx or 5xx shows here."
+                : "Nothing yet: each request to /v1 with this account's key shows here, newest first, with its bodies and answer."
+            }
           />
         )}
       </Loading>

@@ -30,6 +30,9 @@ const COLUMNS: Column<Schemas["Job"]>[] = [
   },
 ];
 
+const NOTHING_SCHEDULED =
+  "Nothing scheduled yet: openings queued when four or more contacts join a list at once, follow-ups after a contact's quiet time, bot replies and webhook retries show here with the time they run.";
+
 export function Queue(_: PageProps) {
   const clock = useLoad(() => admin().clock(), []);
   const jobs = useLoad(() => admin().jobs(), []);
@@ -67,7 +70,7 @@ export function Queue(_: PageProps) {
           </div>
         )}
       </Loading>
-      <Loading loaded={jobs}>{(rows) => <Table columns={COLUMNS} rows={rows} rowKey={(job) => job.id} caption="Scheduled work, soonest first (every account)" />}</Loading>
+      <Loading loaded={jobs}>{(rows) => <Table columns={COLUMNS} rows={rows} rowKey={(job) => job.id} caption="Scheduled work, soonest first (every account)" empty={NOTHING_SCHEDULED} />}</Loading>
     </Page>
   );
 }

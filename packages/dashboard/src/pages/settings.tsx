@@ -1,4 +1,8 @@
-/** Settings: the Custom Channel Webhook (settings-webhook.tsx), the API key with Generate, credits and their history, an agency's sub-accounts. */
+/**
+ * Settings: the Custom Channel Webhook (settings-webhook.tsx), the API key with Generate, credits
+ * (set or topped up) and their history, an agency's sub-accounts, and the whole server's state
+ * (settings-state.tsx).
+ */
 import { useState } from "preact/hooks";
 import { admin, type Account, type Schemas } from "../api/admin.js";
 import { ofType, useReloadOn } from "../api/live.js";
@@ -8,6 +12,7 @@ import { useAction, useLoad } from "../ui/load.js";
 import { ErrorNote, Loading, Note, Page } from "../ui/page.js";
 import { Table, type Column } from "../ui/table.js";
 import { Link, Time } from "../ui/text.js";
+import { ServerState } from "./settings-state.js";
 import { Webhook } from "./settings-webhook.js";
 import type { PageProps } from "./shared.js";
 
@@ -22,6 +27,7 @@ export function Settings({ account, accounts, reloadAccounts }: PageProps) {
       <ApiKey account={account} reloadAccounts={reloadAccounts} />
       <Credits account={account} />
       {account.kind === "agency" ? <Subaccounts account={account} reloadAccounts={reloadAccounts} subaccounts={accounts.filter((a) => a.agencyId === account.id)} /> : null}
+      <ServerState />
     </Page>
   );
 }
@@ -60,6 +66,9 @@ const CREDIT_COLUMNS: Column<Schemas["CreditTransaction"]>[] = [
 function Credits({ account }: { account: Account }) {
   const credits = useLoad(() => admin().credits(account.id), [account.id]);
   useReloadOn(account.id, ofType("credits.changed"), credits.reload);
+  const set = useAction();
+  const add = useAction();
+  const reload = (_: unknown, form: HTMLFormElement) => (form.reset(), credits.reload());
   return (
     <section class="card" aria-labelledby="credits-title">
       <h2 id="credits-title">Credits</h2>
@@ -69,6 +78,14 @@ function Credits({ account }: { account: Account }) {
             <p>
               Balance: <strong>{data.balance}</strong>
             </p>
+            <div class="columns">
+              <ActionForm action={set} aria-label="Set the balance" submit="Set balance" onSubmit={(form) => admin().setCredits(account.id, Number(formValue(form, "balance")))} onDone={reload}>
+                <InputField label="Set the balance to" name="balance" type="number" min={0} max={1000000000} step="any" required hint="0 rehearses an account with no credits: the bot stops, and says why." />
+              </ActionForm>
+              <ActionForm action={add} aria-label="Add or remove credits" submit="Add credits" onSubmit={(form) => admin().adjustCredits(account.id, Number(formValue(form, "amount")))} onDone={reload}>
+                <InputField label="Add credits (negative removes)" name="amount" type="number" min={-1000000000} max={1000000000} step="any" required />
+              </ActionForm>
+            </div>
             <Table columns={CREDIT_COLUMNS} rows={[...data.transactions].reverse()} rowKey={(t) => t.id} caption="Credit history, newest first" />
           </>
         )}

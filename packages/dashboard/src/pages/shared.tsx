@@ -23,9 +23,9 @@ export const useCampaigns = (accountId: string) => useLoad(() => admin().campaig
 export const useLists = (accountId: string) => useLoad(() => admin().lists(accountId), [accountId]);
 
 /** What changes a list's row or its members: a list made or changed, a contact joining one, a member's name or bot. */
-export const LIST_CHANGE = ofType("list.created", "list.updated", "list.joined", "contact.updated");
+export const LIST_CHANGE = ofType("list.created", "list.updated", "list.deleted", "list.joined", "contact.updated", "contact.deleted");
 /** What changes a campaign's row or name. */
-export const CAMPAIGN_CHANGE = ofType("campaign.created", "campaign.updated");
+export const CAMPAIGN_CHANGE = ofType("campaign.created", "campaign.updated", "campaign.deleted");
 
 /** The name of the record with this id among those loaded; the id until they are. */
 export const nameOf = (records: { id: string; name: string }[] | undefined, id: string) => records?.find((record) => record.id === id)?.name ?? id;

@@ -23,14 +23,19 @@ const KINDS: [Kind, string][] = [
 /** Common types for a file, offered as the content type is typed. */
 const MEDIA_TYPES = ["image/jpeg", "image/png", "image/gif", "video/mp4", "audio/mpeg", "audio/ogg", "application/pdf"];
 
-/** The channel the contact last heard from the account on (a built-in one), else their custom channel. */
-function defaultChannel(messages: Message[]): Input["channel"] {
-  const last = [...messages].reverse().find((m) => m.direction === "outbound");
-  return last && last.channel in BUILT_IN_CHANNELS ? (last.channel as Input["channel"]) : "custom";
+type Channel = NonNullable<Input["channel"]>;
+
+/**
+ * What a message on the picked channel leads to. The custom channel is the default, as in the
+ * admin API: it is the one whose replies reach the webhook URL, which is what a rehearsal watches.
+ */
+function channelHint(channel: Channel): string {
+  if (channel === "custom") return "Processed as POST /v1/incoming_custom_channel_message would process it; the bot's answer goes to the account's webhook URL (see Deliveries and Inbox).";
+  return `Stored as received on ${BUILT_IN_CHANNELS[channel]}; the bot answers there, recorded as sent with no webhook: reply webhooks are for the custom channel only, so nothing reaches the webhook URL.`;
 }
 
 function inputFrom(form: HTMLFormElement, kind: Kind): Input {
-  const input: Input = { channel: formValue(form, "channel") as Input["channel"], body: formValue(form, "body") };
+  const input: Input = { channel: formValue(form, "channel") as Input["channel"], body: formValue(form, "body"), via: "dashboard" };
   if (kind === "reaction") Object.assign(input, { messageType: "reaction", reactionTo: formValue(form, "reactionTo") });
   if (kind === "media") Object.assign(input, { mediaUrl: formValue(form, "mediaUrl").trim(), mediaContentType: formValue(form, "mediaContentType").trim() });
   return input;
@@ -39,6 +44,7 @@ function inputFrom(form: HTMLFormElement, kind: Kind): Input {
 export function Simulate({ contact, messages, onDone }: { contact: Schemas["Contact"]; messages: Message[]; onDone: () => void }) {
   const action = useAction();
   const [kind, setKind] = useState<Kind>("text");
+  const [channel, setChannel] = useState<Channel>("custom");
   const channels: [string, string][] = [["custom", customChannelName(contact.customChannel ?? "custom", contact.fromId ?? contact.phone ?? contact.email)], ...Object.entries(BUILT_IN_CHANNELS)];
   const targets = messages.filter((m) => m.messageType !== "reaction").reverse();
   return (
@@ -55,7 +61,17 @@ export function Simulate({ contact, messages, onDone }: { contact: Schemas["Cont
         onDone();
       }}
     >
-      <SelectField label="Channel" hint="A custom channel's message goes through the receive endpoint's processing; the bot's answer goes to the webhook URL." name="channel" options={channels} value={defaultChannel(messages)} />
+      <Field label="Channel" hint={channelHint(channel)}>
+        {(id) => (
+          <select id={id} name="channel" value={channel} onChange={(event) => setChannel(event.currentTarget.value as Channel)}>
+            {channels.map(([value, text]) => (
+              <option key={value} value={value}>
+                {text}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
       <Field label="Kind of message">
         {(id) => (
           <select id={id} name="kind" value={kind} onChange={(event) => setKind(event.currentTarget.value as Kind)}>

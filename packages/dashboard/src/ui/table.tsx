@@ -1,7 +1,8 @@
 /**
  * The dashboard's tables: a header row of columns, a row a record. On a narrow screen each row
  * becomes a card of labelled cells (the style sheet shows each cell's `data-label`), so no table
- * is wider than the screen.
+ * is wider than the screen. A table with no rows says so, and what would fill it, rather than
+ * show its headers alone.
  */
 import type { ComponentChildren } from "preact";
 
@@ -22,9 +23,11 @@ export interface TableProps<T> {
   caption?: ComponentChildren;
   /** A caption for screen readers only: the page's heading already says it. */
   captionHidden?: boolean;
+  /** What shows in place of rows when there are none: that nothing is here yet, and what puts something here. */
+  empty?: ComponentChildren;
 }
 
-export function Table<T>({ columns, rows, rowKey, rowClass, caption, captionHidden }: TableProps<T>) {
+export function Table<T>({ columns, rows, rowKey, rowClass, caption, captionHidden, empty = "Nothing yet." }: TableProps<T>) {
   return (
     <table class="reflow">
       {caption ? <caption class={captionHidden ? "visually-hidden" : undefined}>{caption}</caption> : null}
@@ -38,6 +41,11 @@ export function Table<T>({ columns, rows, rowKey, rowClass, caption, captionHidd
         </tr>
       </thead>
       <tbody>
+        {rows.length === 0 ? (
+          <tr class="empty">
+            <td colSpan={columns.length}>{empty}</td>
+          </tr>
+        ) : null}
         {rows.map((row) => (
           <tr key={rowKey(row)} class={rowClass?.(row)}>
             {columns.map((column, i) => (

@@ -5,6 +5,7 @@
  */
 import { createRequire } from "node:module";
 import type Database from "better-sqlite3";
+import { isNotInstalled, notInstalled } from "../shared/optional-peer.js";
 
 /** The one command a user runs to get it; the range is the peer dependency's in package.json. */
 export const SQLITE_INSTALL = "npm install better-sqlite3@^12";
@@ -23,11 +24,8 @@ export function sqlite(what: string): typeof Database {
     // require, not import(): openDataFile is synchronous, and better-sqlite3 is CommonJS.
     Sqlite = createRequire(import.meta.url)("better-sqlite3") as typeof Database;
   } catch (error) {
-    if (!missing(error)) throw error;
-    throw new Error(
-      `${what} needs better-sqlite3, which is not installed: ${SQLITE_INSTALL} (a native module: npm fetches a prebuilt binary for this platform, or compiles it with a C++ toolchain).`,
-      { cause: error },
-    );
+    if (!isNotInstalled(error, "better-sqlite3")) throw error;
+    throw notInstalled(what, "better-sqlite3", SQLITE_INSTALL, "a native module: npm fetches a prebuilt binary for this platform, or compiles it with a C++ toolchain", error);
   }
   try {
     new Sqlite(":memory:").close();
@@ -40,10 +38,4 @@ export function sqlite(what: string): typeof Database {
   }
   loaded = Sqlite;
   return Sqlite;
-}
-
-/** Whether `better-sqlite3` itself is not installed (not one of its own dependencies). */
-function missing(error: unknown): boolean {
-  const { code, message } = error as { code?: unknown; message?: unknown };
-  return code === "MODULE_NOT_FOUND" && typeof message === "string" && message.startsWith("Cannot find module 'better-sqlite3'");
 }

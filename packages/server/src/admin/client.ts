@@ -114,13 +114,20 @@ export function createAdminClient(options: AdminClientOptions) {
     credits: (accountId: string) => unwrap(raw.GET("/accounts/{accountId}/credits", { params: { path: { accountId } } })),
     adjustCredits: (accountId: string, amount: number, description?: string) =>
       unwrap(raw.POST("/accounts/{accountId}/credits", { params: { path: { accountId } }, body: { amount, description } })),
+    /** Sets the balance (0 rehearses an account with no credits), recorded as one transaction of the difference. */
+    setCredits: (accountId: string, balance: number, description?: string) =>
+      unwrap(raw.POST("/accounts/{accountId}/credits", { params: { path: { accountId } }, body: { balance, description } })),
 
     campaigns: (accountId?: string) => unwrap(raw.GET("/campaigns", { params: { query: byAccount(accountId) } })),
     createCampaign: (input: Schemas["CampaignInput"]) => unwrap(raw.POST("/campaigns", { body: input })),
     updateCampaign: (campaignId: string, patch: Schemas["CampaignPatch"]) => unwrap(raw.PATCH("/campaigns/{campaignId}", { params: { path: { campaignId } }, body: patch })),
+    /** Deletes a campaign: its lists unlinked, its queued openings and follow-ups cancelled. */
+    deleteCampaign: (campaignId: string) => unwrap(raw.DELETE("/campaigns/{campaignId}", { params: { path: { campaignId } } })),
     lists: (accountId?: string) => unwrap(raw.GET("/lists", { params: { query: byAccount(accountId) } })),
     createList: (input: Schemas["ListInput"]) => unwrap(raw.POST("/lists", { body: input })),
     updateList: (listId: string, patch: Schemas["ListPatch"]) => unwrap(raw.PATCH("/lists/{listId}", { params: { path: { listId } }, body: patch })),
+    /** Deletes a list and its memberships (its contacts stay). */
+    deleteList: (listId: string) => unwrap(raw.DELETE("/lists/{listId}", { params: { path: { listId } } })),
     members: (listId: string) => unwrap(raw.GET("/lists/{listId}/contacts", { params: { path: { listId } } })),
     /** The dashboard's manual add or import: one batch, as the funnel trigger sees it. */
     importContacts: (listId: string, input: Schemas["ImportInput"]) => unwrap(raw.POST("/lists/{listId}/contacts", { params: { path: { listId } }, body: input })),
@@ -135,8 +142,12 @@ export function createAdminClient(options: AdminClientOptions) {
     reply: (contactId: string, body: string) => unwrap(raw.POST("/contacts/{contactId}/replies", { params: { path: { contactId } }, body: { body } })),
     /** Pause or resume the bot for a contact (a hand-off pauses it). */
     setBotPaused: (contactId: string, botPaused: boolean) => unwrap(raw.PATCH("/contacts/{contactId}", { params: { path: { contactId } }, body: { botPaused } })),
+    /** Deletes a contact with its conversation, list memberships and pending work. */
+    deleteContact: (contactId: string) => unwrap(raw.DELETE("/contacts/{contactId}", { params: { path: { contactId } } })),
     messages: (query: Query<"/messages"> = {}) => unwrap(raw.GET("/messages", { params: { query } })),
     message: (messageId: string) => unwrap(raw.GET("/messages/{messageId}", { params: { path: { messageId } } })),
+    /** Asks the bot again about a received message whose answer failed (409 for any other). */
+    retryBot: (messageId: string) => unwrap(raw.POST("/messages/{messageId}/retry-bot", { params: { path: { messageId } } })),
     deliveries: (query: Query<"/deliveries"> = {}) => unwrap(raw.GET("/deliveries", { params: { query } })),
     delivery: (deliveryId: string) => unwrap(raw.GET("/deliveries/{deliveryId}", { params: { path: { deliveryId } } })),
     alerts: (accountId?: string) => unwrap(raw.GET("/alerts", { params: { query: byAccount(accountId) } })),

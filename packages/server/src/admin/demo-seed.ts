@@ -18,6 +18,7 @@ export const DEMO_KEYS = {
 export const DEMO_WEBHOOK_SECRETS = {
   business: "whsec_ZGVtby1idXNpbmVzcy13ZWJob29rLXNlY3JldA==",
   agency: "whsec_ZGVtby1hZ2VuY3ktd2ViaG9vay1zZWNyZXQ=",
+  subaccount: "whsec_ZGVtby1zdWJhY2NvdW50LXdlYmhvb2stc2VjcmV0",
 };
 
 export const DEMO_SEED: Seed = {
@@ -80,6 +81,7 @@ export const DEMO_SEED: Seed = {
           name: "Client One",
           email: "client-one@northwind.example",
           apiKey: DEMO_KEYS.subaccount,
+          webhookSecret: DEMO_WEBHOOK_SECRETS.subaccount,
           webhookUrl: "/__inbox/sub_client_one",
           credits: 42,
           autoRecharge: { threshold: 10, amount: 500 },
@@ -100,6 +102,6 @@ export const DEMO_FIRST_MESSAGE = { contactId: "ct_demo_grace", body: "Hi! How m
  * starts from a data file's state does not run it: that state is the one kept.
  */
 export async function startDemo(admin: AdminClient): Promise<void> {
-  await admin.simulateInbound(DEMO_FIRST_MESSAGE.contactId, { body: DEMO_FIRST_MESSAGE.body });
+  await admin.simulateInbound(DEMO_FIRST_MESSAGE.contactId, { body: DEMO_FIRST_MESSAGE.body, via: "demo" });
   await admin.settle();
 }

@@ -5,10 +5,11 @@
  */
 import { adminDocument } from "../generated/admin-document.js";
 import type { components, operations as contract } from "../generated/admin.js";
-import { adjustCredits, createAccount, createSubaccount, rotateApiKey, updateAccount } from "../domain/accounts.js";
+import { adjustCredits, createAccount, createSubaccount, rotateApiKey, setCredits, updateAccount } from "../domain/accounts.js";
 import { createCampaign, updateCampaign } from "../domain/campaigns.js";
 import { clockAfterReset } from "../domain/clock.js";
 import { createOrFindContact, searchContacts, updateContact } from "../domain/contacts.js";
+import { deleteCampaign, deleteContact, deleteList } from "../domain/deletions.js";
 import { findDeliveries, redeliver } from "../domain/deliveries.js";
 import type { Domain } from "../domain/domain.js";
 import { fail, missing } from "../domain/errors.js";
@@ -65,6 +66,7 @@ const accountOf = ({ store }: Domain, id: string) => store.account.get(id) ?? fa
 const listOf = ({ store }: Domain, id: string) => store.list.get(id) ?? fail(missing("list", id));
 const campaignOf = ({ store }: Domain, id: string) => store.campaign.get(id) ?? fail(missing("campaign", id));
 const contactOf = ({ store }: Domain, id: string) => store.contact.get(id) ?? fail(missing("contact", id));
+const messageOf = ({ store }: Domain, id: string) => store.message.get(id) ?? fail(missing("message", id));
 const deliveryOf = ({ store }: Domain, id: string) => store.delivery.get(id) ?? fail(missing("delivery", id));
 
 /** A page of a list: `limit` (default 1000) from `offset`. */
@@ -84,6 +86,17 @@ const deliveryView = ({ store }: Domain, delivery: DeliveryRecord) =>
   present.toDelivery(delivery, store.deliveryAttempt.group("delivery", delivery.id), contactRef(deliveryContact(store, delivery)));
 const alertView = ({ store }: Domain, alert: AlertRecord) => present.toAlert(alert, contactRef(store.contact.get(alert.contactId)));
 const clockView = ({ clock }: Domain): Schemas["Clock"] => ({ mode: clock.mode, now: new Date(clock.now()).toISOString() });
+
+/**
+ * A deletion, with no work in flight (as a reset): nothing running writes for what it removes, and
+ * the jobs it removed are never started. The record is found first (an unknown id is 404 with
+ * nothing stopped), and again once the work has stopped: a reset meanwhile may have replaced it.
+ */
+async function deleting<R>({ domain, engine }: AdminDeps, find: (domain: Domain) => R, remove: (domain: Domain, record: R) => void): Promise<Result> {
+  find(domain);
+  await engine.whilePaused(() => remove(domain, find(domain)));
+  return noContent;
+}
 
 /** All records of a table, or one account's. */
 const ofAccount = <R>(table: { all(): Iterable<R>; group(name: "account", value: string): readonly R[] }, { accountId }: { accountId?: string }) => {
@@ -114,7 +127,9 @@ export const operations: { [Id in keyof contract]: AdminHandler<Id> } = {
   getCredits: ({ params }, { domain }) => ok(credits(domain, accountOf(domain, params.accountId ?? ""))),
   adjustCredits({ params, body }, { domain }) {
     const account = accountOf(domain, params.accountId ?? "");
-    adjustCredits(domain, account, body.amount, body.description);
+    // The contract takes one of the two (its oneOf).
+    if (body.balance !== undefined) setCredits(domain, account, body.balance, body.description);
+    else adjustCredits(domain, account, body.amount!, body.description);
     return ok(credits(domain, account));
   },
 
@@ -126,6 +141,7 @@ export const operations: { [Id in keyof contract]: AdminHandler<Id> } = {
   },
   getCampaign: ({ params }, { domain }) => ok(present.toCampaign(campaignOf(domain, params.campaignId ?? ""))),
   updateCampaign: ({ params, body }, { domain }) => ok(present.toCampaign(updateCampaign(domain, campaignOf(domain, params.campaignId ?? ""), body))),
+  deleteCampaign: ({ params }, deps) => deleting(deps, (domain) => campaignOf(domain, params.campaignId ?? ""), deleteCampaign),
   listLists: ({ query }, { domain }) => ok(ofAccount(domain.store.list, query).map((list) => listView(domain, list))),
   createList: ({ body }, { domain }) => created(listView(domain, createList(domain, accountOf(domain, body.accountId), body))),
   getList: ({ params }, { domain }) => ok(listView(domain, listOf(domain, params.listId ?? ""))),
@@ -134,6 +150,7 @@ export const operations: { [Id in keyof contract]: AdminHandler<Id> } = {
     const patch = { ...(body.name !== undefined ? { name: body.name } : {}), ...(body.campaignId !== undefined ? { campaignId: body.campaignId } : {}) };
     return ok(listView(domain, updateList(domain, list, patch)));
   },
+  deleteList: ({ params }, deps) => deleting(deps, (domain) => listOf(domain, params.listId ?? ""), deleteList),
   listMembers({ params, query }, { domain }) {
     const list = listOf(domain, params.listId ?? "");
     const members = page(domain.store.listMember.group("list", list.id), query);
@@ -143,14 +160,15 @@ export const operations: { [Id in keyof contract]: AdminHandler<Id> } = {
 
   // Contacts and their conversations
   listContacts: ({ query }, { domain }) => ok(searchContacts(domain, query).map((contact) => contactRow(domain, contact))),
-  getContact({ params }, { domain }) {
+  getContact({ params }, { domain, engine }) {
     const contact = contactOf(domain, params.contactId ?? "");
     return ok({
       contact: present.toAdminContact(contact),
       listIds: listIdsOf(domain, contact.id),
       messages: domain.store.message.group("contact", contact.id).map(present.toMessage),
       alerts: domain.store.alert.group("contact", contact.id).map((alert) => alertView(domain, alert)),
-    });
+      followUps: engine.followUps(contact),
+    } satisfies Schemas["ContactDetail"]);
   },
   createContact({ body }, { domain }) {
     const { accountId, phone, ...fields } = body;
@@ -163,12 +181,18 @@ export const operations: { [Id in keyof contract]: AdminHandler<Id> } = {
     return created(present.toMessage(await simulateInbound(domain, accountOf(domain, contact.accountId), contact, body)));
   },
   updateContact: ({ params, body }, { domain }) => ok(present.toAdminContact(updateContact(domain, contactOf(domain, params.contactId ?? ""), { botPaused: body.botPaused }))),
+  deleteContact: ({ params }, deps) => deleting(deps, (domain) => contactOf(domain, params.contactId ?? ""), deleteContact),
   replyToContact({ params, body }, { domain }) {
     const contact = contactOf(domain, params.contactId ?? "");
     return created(present.toMessage(humanReply(domain, accountOf(domain, contact.accountId), contact, body.body)));
   },
   listMessages: ({ query }, { domain }) => ok(page(findMessages(domain, query), query).map(present.toMessage)),
-  getMessage: ({ params }, { domain }) => ok(present.toMessage(domain.store.message.get(params.messageId ?? "") ?? fail(missing("message", params.messageId ?? "")))),
+  getMessage: ({ params }, { domain }) => ok(present.toMessage(messageOf(domain, params.messageId ?? ""))),
+  retryBot({ params }, { domain, engine }) {
+    const message = messageOf(domain, params.messageId ?? "");
+    engine.askBotAgain(message);
+    return ok(present.toMessage(message));
+  },
 
   // Webhooks, alerts and work
   listDeliveries: ({ query }, { domain }) => ok(page(findDeliveries(domain, query), query).map((delivery) => deliveryView(domain, delivery))),

@@ -24,7 +24,24 @@ export function adminValidatorMakers(doc: OpenApiDocument, schemas: OperationSch
 export function adminValidator(operationId: string): OperationValidator {
   const validator = compileAdmin(adminDocument)(operationId);
   if (!validator) throw new Error(`The admin contract has no operation ${operationId}.`);
-  return validator;
+  return SEEDED.has(operationId) ? { ...validator, body: (body) => (refuseSnapshot(body), validator.body(body)) } : validator;
+}
+
+/** The operations whose body is a seed. */
+const SEEDED = new Set<string>(["applySeed", "resetState"]);
+
+/**
+ * A snapshot given where a seed goes would be refused for its first field (`Unknown field
+ * format`), which says nothing of what it is: say so, and how a snapshot is loaded.
+ */
+function refuseSnapshot(body: unknown) {
+  const format = typeof body === "object" && body !== null ? (body as { format?: unknown }).format : undefined;
+  if (typeof format !== "string" || !format.startsWith("intake-snapshot/")) return;
+  throw new HttpError(
+    400,
+    "VALIDATION_ERROR",
+    `This is a snapshot (format ${format}, what GET /__admin/snapshot gives), not a seed. Load it with PUT /__admin/snapshot, createIntake({ snapshot }) or intake-server --data-file FILE (which makes FILE an SQLite database holding its state and keeps the JSON as FILE.snapshot.json).`,
+  );
 }
 
 /**

@@ -25,8 +25,10 @@ export const USAGE = `Usage: intake-server [options]
                          full: each commit reaches the disk (survives a machine crash; default);
                          normal: survives a crash of the server's process only, and costs less
   --admin-token TOKEN    the token /__admin requires (default: random, printed)
-  --clock real|virtual   a virtual clock only moves through POST /__admin/clock/advance
-  --clock-start ISO      where a virtual clock starts (default 2026-01-01T00:00:00Z)
+  --clock real|virtual   a virtual clock only moves when told to: the dashboard's Queue & clock
+                         page, or POST /__admin/clock/advance (default real; virtual with --demo)
+  --clock-start ISO      where a virtual clock starts (default 2026-01-01T00:00:00Z; with --demo,
+                         the time the server starts)
   --deterministic        ids from counters and a virtual clock: repeatable responses
   --rate-limit N         requests per API key per minute, on real time whatever the clock; 0 turns
                          it off (default 120; 0 with --deterministic)
@@ -63,6 +65,7 @@ export const USAGE = `Usage: intake-server [options]
   --log-format text|json lines for people (default) or one JSON object a line for programs
   --fault SPEC           inject a fault (repeatable): [operationId|*:]key[=value],...
                          keys: latencyMs=MS status=429|500|502|503|504 retryAfter=S drop rate=0..1 times=N
+                         when=before|after (after: the operation is applied, then its answer lost)
                          (the admin API's FaultRuleInput fields; latency= is kept as latencyMs)
                          e.g. --fault createContact:status=503,rate=0.5  --fault '*:latencyMs=200'
   --help
@@ -104,10 +107,13 @@ function parseFault(spec: string): FaultRuleInput {
       case "drop":
         rule.drop = value === undefined || value === "true";
         break;
+      case "when":
+        rule.when = value;
+        break;
       default:
-        fail(`--fault ${spec}: unknown key ${key} (latencyMs, status, retryAfter, drop, rate, times).`);
+        fail(`--fault ${spec}: unknown key ${key} (latencyMs, status, retryAfter, drop, when, rate, times).`);
     }
-    if (value !== undefined && key !== "drop" && !Number.isFinite(number)) fail(`--fault ${spec}: ${key} takes a number.`);
+    if (value !== undefined && key !== "drop" && key !== "when" && !Number.isFinite(number)) fail(`--fault ${spec}: ${key} takes a number.`);
   }
   return rule as FaultRuleInput;
 }
@@ -141,7 +147,8 @@ const OPTIONS = {
   "data-file": { type: "string" },
   durability: { type: "string", default: "full" },
   "admin-token": { type: "string" },
-  clock: { type: "string", default: "real" },
+  // No default here: --demo's differs (clockOf).
+  clock: { type: "string" },
   "clock-start": { type: "string" },
   deterministic: { type: "boolean", default: false },
   "rate-limit": { type: "string" },
@@ -190,7 +197,7 @@ export function readArgs(): Args {
   } catch (error) {
     fail(`${(error as Error).message}${didYouMean(error)}\n\n${USAGE}`);
   }
-  if (args.clock !== "real" && args.clock !== "virtual") fail(`--clock is real or virtual (got ${args.clock}).`);
+  if (args.clock !== undefined && args.clock !== "real" && args.clock !== "virtual") fail(`--clock is real or virtual (got ${args.clock}).`);
   if (args.seed && args.demo) fail("--seed and --demo both give a starting state: choose one.");
   if (!LOG_LEVELS.includes(args.log as LogLevel)) fail(`--log is quiet, info or debug (got ${args.log}).`);
   if (!LOG_FORMATS.includes(args["log-format"] as LogFormat)) fail(`--log-format is text or json (got ${args["log-format"]}).`);
@@ -243,12 +250,22 @@ export function modelBotOptionsOf(args: Args): ModelBotOptions | undefined {
   };
 }
 
+/**
+ * The clock the flags ask for. The demo is for rehearsing a funnel, whose follow-ups come after
+ * quiet days: it runs on a virtual clock the dashboard can move, starting at the time it starts so
+ * its records read as today's. `--clock real` keeps the real one.
+ */
+function clockOf(args: Args): { clock: "real" | "virtual"; clockStart: string | number | undefined } {
+  const clock = (args.clock ?? (args.demo ? "virtual" : "real")) as "real" | "virtual";
+  const clockStart = args["clock-start"] ?? (args.demo && clock === "virtual" ? Date.now() : undefined);
+  return { clock, clockStart };
+}
+
 /** What the flags ask of the service. */
 export function intakeOptionsOf(args: Args) {
   return {
     adminToken: args["admin-token"],
-    clock: args.clock as "real" | "virtual",
-    clockStart: args["clock-start"],
+    ...clockOf(args),
     deterministic: args.deterministic,
     rateLimit: integer("rate-limit", args["rate-limit"]),
     journalSize: integer("journal-size", args["journal-size"]),

@@ -33,9 +33,16 @@ async function loadBot(path: string): Promise<Bot> {
 /** The model bot the flags ask for (loaded only then); a replay file that cannot be read, say, is a usage error. */
 async function modelBot(options: ModelBotOptions | undefined): Promise<Bot | undefined> {
   if (!options) return undefined;
-  const [{ createModelBot }, { missingKey }, { recordingFile }] = await Promise.all([import("../model-bot/model-bot.js"), import("../model-bot/options.js"), import("../adapters/recording-file.js")]);
+  const [{ createModelBot }, { missingKey }, { recordingFile }, { loadOpenAI }] = await Promise.all([
+    import("../model-bot/model-bot.js"),
+    import("../model-bot/options.js"),
+    import("../adapters/recording-file.js"),
+    import("../model-bot/openai-client.js"),
+  ]);
   try {
     const bot = createModelBot(options, recordingFile);
+    // Said at start, not at the first message: a replay needs no client, a live model does.
+    if (!options.replay) await loadOpenAI("--model");
     const warning = missingKey(options);
     if (warning) process.stderr.write(`intake-server: ${warning}\n`);
     return bot;
@@ -148,7 +155,7 @@ async function main() {
   process.stderr.write(`${botLine(botInfo, args.bot)}\n`);
   if (seed) {
     const { baseUrl, adminUrl, certificatePath: certificate } = server;
-    process.stderr.write(welcomeText({ baseUrl, adminUrl, adminToken: intake.adminToken, dashboardUrl, certificate, accounts: await intake.admin.accounts() }));
+    process.stderr.write(welcomeText({ baseUrl, adminUrl, adminToken: intake.adminToken, dashboardUrl, certificate, accounts: await intake.admin.accounts(), clock: { mode: intake.clock.mode, now: intake.clock.now() } }));
   } else {
     process.stderr.write(`Dashboard: ${dashboardUrl}\n`);
   }

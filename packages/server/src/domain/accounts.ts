@@ -4,12 +4,14 @@
  */
 import type { components } from "../generated/admin.js";
 import { base64, newApiKey } from "../shared/ids.js";
-import { webhookUrlProblem } from "../shared/webhook-url.js";
+import { nearestName } from "../shared/nearest-name.js";
+import { INBOX_BASE, isOwnInbox, webhookUrlProblem } from "../shared/webhook-url.js";
 import type { AccountRecord } from "../store/models.js";
+import { campaignIn } from "./campaigns.js";
 import { clean } from "./contacts.js";
-import { isCreditAmount, moveCredits, requestRecharge } from "./credits.js";
-import { ownedBy, publish, timestamp, writable, type Domain } from "./domain.js";
-import { conflict, invalid, missing } from "./errors.js";
+import { isCreditAmount, moveCredits, requestRecharge, roundCredits } from "./credits.js";
+import { publish, timestamp, writable, type Domain } from "./domain.js";
+import { conflict, invalid } from "./errors.js";
 
 type Schemas = components["schemas"];
 export type AccountInput = Partial<Schemas["AccountInput"] & Schemas["SubaccountInput"]>;
@@ -20,6 +22,22 @@ function checkWebhookUrls(domain: Domain, input: { webhookUrl?: string | null; a
     const value = input[field];
     const problem = value == null ? undefined : webhookUrlProblem(value, domain.rules.allowHttpWebhooks);
     if (problem) throw invalid(`${where}${field} ${problem}`);
+  }
+}
+
+/**
+ * Refuses a webhookUrl or autoRechargeUrl that is the inbox of no account (`/__inbox/acc_acmee`):
+ * every webhook would fail 404. `self` is the account they are for, which may not be made yet.
+ */
+export function checkInboxes(domain: Domain, input: { webhookUrl?: string | null; autoRechargeUrl?: string | null }, where = "", self?: string) {
+  for (const field of ["webhookUrl", "autoRechargeUrl"] as const) {
+    const value = input[field];
+    if (value == null || !isOwnInbox(value)) continue;
+    const id = value.slice(INBOX_BASE.length + 1);
+    if (id === self || domain.store.account.get(id)) continue;
+    const ids = [...domain.store.account.all()].map((account) => account.id);
+    const near = nearestName(id, self ? [self, ...ids] : ids, { misspelt: true });
+    throw invalid(`${where}${field} ${value} is the inbox of no account here${near ? `: did you mean ${INBOX_BASE}/${near}?` : "."} An inbox's path ends with an account's id (GET /__admin/accounts lists them).`);
   }
 }
 
@@ -35,6 +53,8 @@ export function createAccount(domain: Domain, input: AccountInput, kind: "standa
   const id = input.id ?? domain.ids.id(kind === "subaccount" ? "sub_" : "acc_");
   if (store.account.get(id)) throw conflict(`An account with id ${id} already exists.`);
   checkWebhookUrls(domain, input, source === "seed" ? `Seed account ${id}: ` : "");
+  // A seed's are checked once all its accounts are made (domain/state.ts).
+  if (source === "admin") checkInboxes(domain, input, "", id);
   const apiKey = input.apiKey ?? newApiKey(domain.ids);
   if (store.account.find("apiKey", "", apiKey)) throw conflict("That API key already belongs to another account.");
   if (agency && input.email && store.account.find("subaccountEmail", agency.id, input.email.toLowerCase())) {
@@ -63,8 +83,9 @@ export function createAccount(domain: Domain, input: AccountInput, kind: "standa
 }
 
 export function updateAccount(domain: Domain, account: AccountRecord, patch: Schemas["AccountPatch"]): AccountRecord {
-  if (patch.defaultCampaignId && !ownedBy(account.id, domain.store.campaign.get(patch.defaultCampaignId))) throw missing("campaign", patch.defaultCampaignId);
+  if (patch.defaultCampaignId) campaignIn(domain, account.id, patch.defaultCampaignId, `Account ${account.id}'s defaultCampaignId`);
   checkWebhookUrls(domain, patch);
+  checkInboxes(domain, patch, "", account.id);
   const fields: Partial<AccountRecord> = {};
   if (patch.name !== undefined) fields.name = patch.name;
   if (patch.webhookUrl !== undefined) fields.webhookUrl = patch.webhookUrl;
@@ -96,5 +117,20 @@ export function adjustCredits(domain: Domain, account: AccountRecord, amount: nu
   if (account.credits + amount < 0) throw conflict(`Account ${account.id} has ${account.credits} credits; it cannot lose ${-amount}.`);
   const before = account.credits;
   moveCredits(domain, account, amount, { description: description ?? (amount > 0 ? "Credits added" : "Credits removed"), source: "admin" });
+  requestRecharge(domain, account, before);
+}
+
+/**
+ * The dashboard's "set to": the balance becomes `balance`, recorded as one transaction of the
+ * difference (none when it has that balance already).
+ */
+export function setCredits(domain: Domain, account: AccountRecord, balance: number, description?: string): void {
+  if (!Number.isFinite(balance) || balance < 0 || balance > 1e9 || Math.abs(roundCredits(balance) - balance) > 1e-9) {
+    throw invalid("balance must be a number of credits from 0 to 1000000000, with at most 6 decimal places.");
+  }
+  const amount = roundCredits(balance - account.credits);
+  if (amount === 0) return;
+  const before = account.credits;
+  moveCredits(domain, account, amount, { description: description ?? `Balance set to ${balance}`, source: "admin" });
   requestRecharge(domain, account, before);
 }

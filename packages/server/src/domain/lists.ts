@@ -6,18 +6,18 @@
 import type { components } from "../generated/admin.js";
 import type { JoinSource } from "../events/events.js";
 import type { AccountRecord, ContactRecord, ListRecord } from "../store/models.js";
-import { upsertContact, matchContact } from "./contacts.js";
+import { campaignIn } from "./campaigns.js";
+import { upsertContact } from "./contacts.js";
 import { ownedBy, publish, timestamp, writable, type Domain } from "./domain.js";
-import { conflict, fail, missing, notIn } from "./errors.js";
+import { conflict, fail, notIn } from "./errors.js";
+import { refusal, sortEntries } from "./import-entries.js";
 
 type Schemas = components["schemas"];
 
 export function createList(domain: Domain, owner: AccountRecord, input: { id?: string; name: string; campaignId?: string | null }): ListRecord {
   const id = input.id ?? domain.ids.id("lst_");
   if (domain.store.list.get(id)) throw conflict(`A list with id ${id} already exists.`);
-  if (input.campaignId && !ownedBy(owner.id, domain.store.campaign.get(input.campaignId))) {
-    throw notIn(`List ${id}: no campaign ${input.campaignId} in account ${owner.id}.`);
-  }
+  if (input.campaignId) campaignIn(domain, owner.id, input.campaignId, `List ${id}`);
   const list = writable(domain).list.insert({ id, accountId: owner.id, name: input.name, campaignId: input.campaignId ?? null, createdAt: timestamp(domain) });
   publish(domain, { type: "list.created", list });
   return list;
@@ -25,7 +25,7 @@ export function createList(domain: Domain, owner: AccountRecord, input: { id?: s
 
 /** Renames a list or sets the campaign its contacts join (one of the list's own account). */
 export function updateList(domain: Domain, list: ListRecord, patch: Partial<Pick<ListRecord, "name" | "campaignId">>): ListRecord {
-  if (patch.campaignId && !ownedBy(list.accountId, domain.store.campaign.get(patch.campaignId))) throw missing("campaign", patch.campaignId);
+  if (patch.campaignId) campaignIn(domain, list.accountId, patch.campaignId, `List ${list.id}`);
   writable(domain).list.update(list, patch);
   publish(domain, { type: "list.updated", list });
   return list;
@@ -55,7 +55,8 @@ export function join(domain: Domain, list: ListRecord, contacts: readonly Contac
 
 /**
  * The dashboard's manual add and import: contacts by id or as new contacts, joining as one batch.
- * Every entry is checked before anything is created, so a bad one leaves no half-done import.
+ * Every entry is checked before anything is created: one that cannot be imported refuses the
+ * whole import, naming each such entry, or with `onInvalid: "skip"` is left out and listed.
  */
 export function importContacts(domain: Domain, list: ListRecord, input: Schemas["ImportInput"]): Schemas["ImportResult"] {
   const owner = domain.store.account.get(list.accountId) ?? fail(new Error(`List ${list.id} has no account.`));
@@ -63,13 +64,15 @@ export function importContacts(domain: Domain, list: ListRecord, input: Schemas[
   for (const contactId of input.contactIds ?? []) {
     contacts.push(ownedBy(owner.id, domain.store.contact.get(contactId)) ?? fail(notIn(`No contact ${contactId} in account ${owner.id}.`)));
   }
-  const newIds = new Set<string>();
-  for (const contact of input.contacts ?? []) {
-    if ("known" in matchContact(domain, owner, contact)) continue;
-    if (contact.id && (domain.store.contact.get(contact.id) || newIds.has(contact.id))) throw conflict(`A contact with id ${contact.id} already exists.`);
-    if (contact.id) newIds.add(contact.id);
-  }
-  for (const contact of input.contacts ?? []) contacts.push(upsertContact(domain, owner, contact));
+  const { valid, skipped } = sortEntries(domain, owner, input);
+  if (skipped.length && (input.onInvalid ?? "refuse") === "refuse") throw refusal(skipped, input.contacts?.length ?? 0);
+  for (const contact of valid) contacts.push(upsertContact(domain, owner, contact));
+  // Their campaigns before they join: the list's campaign's opening message may move them at once.
+  const campaignsBefore = new Map(contacts.map((c) => [c.id, c.campaignId]));
   const joined = join(domain, list, contacts, input.source ?? "import", domain.ids.id("imp_"));
-  return { listId: list.id, added: joined.length, alreadyMembers: contacts.length - joined.length, contactIds: joined.map((c) => c.id) };
+  const campaignMoves = joined.flatMap(({ id }) => {
+    const from = campaignsBefore.get(id);
+    return from && list.campaignId && from !== list.campaignId ? [{ contactId: id, fromCampaignId: from, toCampaignId: list.campaignId }] : [];
+  });
+  return { listId: list.id, added: joined.length, alreadyMembers: contacts.length - joined.length, contactIds: joined.map((c) => c.id), skipped, campaignMoves };
 }

@@ -4,13 +4,14 @@
  * or human reply, an opening message, a follow-up).
  */
 import type { components } from "@intake/spec";
-import type { BotOutcome } from "../events/events.js";
+import { BOT_FAILURES, type BotOutcome } from "../events/events.js";
 import { exactSize } from "../shared/byte-size.js";
 import { HttpError, badRequest, notFound } from "../shared/errors.js";
 import type { AccountRecord, ContactRecord, MessageRecord } from "../store/models.js";
 import { roomFor } from "./capacity.js";
 import { contactForSender, updateContact } from "./contacts.js";
 import { ownedBy, publish, timestamp, writable, type Domain } from "./domain.js";
+import { conflict } from "./errors.js";
 import { checkMedia } from "./media.js";
 
 type Schemas = components["schemas"];
@@ -68,6 +69,21 @@ export function setBotOutcome(domain: Domain, message: MessageRecord, outcome: B
   publish(domain, { type: "bot.outcome", message, outcome, error: run?.error ?? null });
 }
 
+/** Outcomes where the bot was asked and failed to answer: a thrown bot function, or a model's failure. */
+const FAILED: ReadonlySet<string> = new Set<BotOutcome>(["bot_error", ...BOT_FAILURES]);
+
+/**
+ * Puts a received message whose bot failed back to waiting for the bot (its outcome and run
+ * cleared), for the engine to ask again; any other message is a conflict saying why.
+ */
+export function clearFailedBotOutcome(domain: Domain, message: MessageRecord): void {
+  if (message.direction !== "inbound") throw conflict(`Message ${message.id} is outgoing: only a received message is answered by the bot.`);
+  if (message.botOutcome === null) throw conflict(`Message ${message.id} is still waiting for the bot's answer.`);
+  if (!FAILED.has(message.botOutcome)) throw conflict(`The bot did not fail on message ${message.id} (its outcome is ${message.botOutcome}): only a failed answer is tried again.`);
+  writable(domain).message.update(message, { botOutcome: null, bot: null });
+  publish(domain, { type: "message.updated", message });
+}
+
 function requireCampaign(domain: Domain, owner: AccountRecord, campaignId: string | undefined) {
   if (campaignId !== undefined && !ownedBy(owner.id, domain.store.campaign.get(campaignId))) {
     throw notFound("CAMPAIGN_NOT_FOUND", `No campaign with id ${campaignId}.`);
@@ -98,6 +114,8 @@ export function sendMessage(domain: Domain, owner: AccountRecord, data: Schemas[
 export interface Origin {
   source: "api_receive" | "simulated";
   at: string;
+  /** What made a simulated message (its `simulatedVia`). */
+  via?: MessageRecord["simulatedVia"];
 }
 
 const RECEIVE_ENDPOINT: Origin = { source: "api_receive", at: "customData." };
@@ -149,6 +167,7 @@ export async function receiveMessage(
     reactionTo: data.reactionTo ?? null,
     campaignId: data.campaignId ?? null,
     source: origin.source,
+    ...(origin.via ? { simulatedVia: origin.via } : {}),
   });
   return { message, duplicate: false };
 }
@@ -156,7 +175,7 @@ export async function receiveMessage(
 /** What a received message is, besides what every one has (its id, account, contact, direction, time). */
 export type Inbound = Pick<
   MessageRecord,
-  "channel" | "messageSid" | "fromId" | "toId" | "messageType" | "body" | "status" | "mediaUrl" | "mediaContentType" | "reactionTo" | "campaignId" | "source"
+  "channel" | "messageSid" | "fromId" | "toId" | "messageType" | "body" | "status" | "mediaUrl" | "mediaContentType" | "reactionTo" | "campaignId" | "source" | "simulatedVia"
 >;
 
 /** Stores a message from the contact and tells the engine (`message.received`), which answers it. */

@@ -34,6 +34,7 @@ export async function simulateInbound(domain: Domain, account: AccountRecord, co
   const channel = input.channel ?? "custom";
   const media = { mediaUrl: input.mediaUrl ?? null, mediaContentType: input.mediaUrl ? (input.mediaContentType ?? null) : null };
   const messageType = input.messageType ?? "text";
+  const via = input.via ?? "admin_api";
   if (channel === "custom") {
     const fromId = customIdentity(domain, contact);
     const customData = {
@@ -45,7 +46,7 @@ export async function simulateInbound(domain: Domain, account: AccountRecord, co
       ...media,
       ...(input.reactionTo !== undefined ? { reactionTo: input.reactionTo } : {}),
     };
-    const { message } = await receiveMessage(domain, account, { customData, messageType }, { source: "simulated", at: AT });
+    const { message } = await receiveMessage(domain, account, { customData, messageType }, { source: "simulated", at: AT, via });
     return message;
   }
   if (media.mediaUrl !== null) {
@@ -66,6 +67,7 @@ export async function simulateInbound(domain: Domain, account: AccountRecord, co
     reactionTo: input.reactionTo ?? null,
     campaignId: null,
     source: "simulated",
+    simulatedVia: via,
   });
 }
 

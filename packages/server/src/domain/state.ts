@@ -5,12 +5,12 @@
 import type { components } from "../generated/admin.js";
 import { DuplicateId, type Counts, type KindName, type Records } from "../store/store.js";
 import type { AccountRecord } from "../store/models.js";
-import { createAccount } from "./accounts.js";
-import { createCampaign } from "./campaigns.js";
+import { checkInboxes, createAccount } from "./accounts.js";
+import { campaignIn, createCampaign } from "./campaigns.js";
 import { setClock } from "./clock.js";
 import { upsertContact } from "./contacts.js";
 import { isoTime, ownedBy, publish, writable, type Domain } from "./domain.js";
-import { fail, invalid, missing, notIn } from "./errors.js";
+import { fail, invalid, notIn } from "./errors.js";
 import { createList, join } from "./lists.js";
 import { roomForAll } from "./capacity.js";
 import { checkRecords, duplicateId } from "./records-check.js";
@@ -25,14 +25,20 @@ export const SNAPSHOT_FORMAT = "intake-snapshot/1";
 export function applySeed(domain: Domain, seed: Seed): Counts {
   const before = writable(domain).records();
   try {
+    const seeded: AccountRecord[] = [];
     for (const entry of seed.accounts ?? []) {
       const owner = createAccount(domain, entry, entry.kind ?? "standard", null, "seed");
+      seeded.push(owner);
       seedOwned(domain, owner, entry);
       for (const sub of entry.subaccounts ?? []) {
         if (owner.kind !== "agency") throw invalid(`Account ${owner.id} has sub-accounts but is not an agency (kind: agency).`);
-        seedOwned(domain, createAccount(domain, sub, "subaccount", owner, "seed"), sub);
+        const account = createAccount(domain, sub, "subaccount", owner, "seed");
+        seeded.push(account);
+        seedOwned(domain, account, sub);
       }
     }
+    // Once every account is made: a seed's account may send its webhooks to a later one's inbox.
+    for (const account of seeded) checkInboxes(domain, account, `Seed account ${account.id}: `);
   } catch (error) {
     replace(domain, before, "rollback");
     throw error;
@@ -44,7 +50,7 @@ export function applySeed(domain: Domain, seed: Seed): Counts {
 function seedOwned(domain: Domain, owner: AccountRecord, seed: Schemas["SeedAccount"] | Schemas["SeedSubaccount"]) {
   for (const campaign of seed.campaigns ?? []) createCampaign(domain, owner, campaign);
   if (seed.defaultCampaignId) {
-    if (!ownedBy(owner.id, domain.store.campaign.get(seed.defaultCampaignId))) throw missing("campaign", seed.defaultCampaignId);
+    campaignIn(domain, owner.id, seed.defaultCampaignId, `Account ${owner.id}'s defaultCampaignId`);
     writable(domain).account.update(owner, { defaultCampaignId: seed.defaultCampaignId });
     publish(domain, { type: "account.updated", account: owner });
   }

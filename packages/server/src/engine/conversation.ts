@@ -8,7 +8,7 @@ import { settingsOf } from "../domain/campaigns.js";
 import { updateContact } from "../domain/contacts.js";
 import { costOf } from "../domain/credits.js";
 import { ownedBy, type Domain } from "../domain/domain.js";
-import { setBotOutcome, type BotRun } from "../domain/messages.js";
+import { clearFailedBotOutcome, setBotOutcome, type BotRun } from "../domain/messages.js";
 import { handOff, reply, replyOnChannel } from "../domain/replies.js";
 import { onBuiltInChannel } from "../domain/simulated.js";
 import type { BotOutcome } from "../events/events.js";
@@ -34,6 +34,15 @@ export interface ConversationDeps {
 }
 
 type Routed = { outcome: BotOutcome } | { campaign: CampaignRecord };
+
+/**
+ * "Try the bot again": a received message whose bot failed waits for the bot again, in its
+ * contact's lane like a new one, so it is answered after what came before it.
+ */
+export function askBotAgain(domain: Domain, scheduler: Scheduler, message: MessageRecord): void {
+  clearFailedBotOutcome(domain, message);
+  scheduler.add("inbound", { messageId: message.id }, null, inboundKey(message.contactId));
+}
 
 export function startConversations({ domain, scheduler, bot, onError }: ConversationDeps): void {
   const { store } = domain;

@@ -17,7 +17,7 @@ const HOUR = 3_600_000;
 const DEFAULT_FOLLOW_UP = "Hi {{firstName}}, just checking in on my last message: are you still interested?";
 
 /** Follow-ups are for leads who have not written: one who has, at any time, is in a conversation. */
-const hasWritten = (domain: Domain, contact: ContactRecord) => domain.store.message.group("contact", contact.id).some((m) => m.direction === "inbound");
+export const hasWritten = (domain: Domain, contact: ContactRecord) => domain.store.message.group("contact", contact.id).some((m) => m.direction === "inbound");
 
 export type FollowUps = ReturnType<typeof startFollowUps>;
 

@@ -8,12 +8,13 @@ import { advanceBy, clockAdvanced } from "../domain/clock.js";
 import type { Domain } from "../domain/domain.js";
 import type { VirtualClock } from "../shared/clock.js";
 import { botInfoOf, defaultBot, type Bot } from "./bot.js";
-import { startConversations } from "./conversation.js";
+import { askBotAgain, followUpKey, startConversations } from "./conversation.js";
 import { WEBHOOK_DEFAULTS, startDeliveries, type FetchLike, type WebhookOptions } from "./delivery.js";
+import { followUpStatus } from "./follow-up-status.js";
 import { FUNNEL_DEFAULTS, startFunnel, type FunnelOptions } from "./funnel.js";
 import { Scheduler } from "./scheduler.js";
 import { sendTestWebhook } from "./test-webhook.js";
-import type { AccountRecord } from "../store/models.js";
+import type { AccountRecord, ContactRecord, MessageRecord } from "../store/models.js";
 
 export interface EngineOptions {
   /**
@@ -51,6 +52,10 @@ export function createEngine({ domain, fetch, onError, sequential }: EngineDeps,
 
   return {
     start,
+    /** Where a contact's follow-ups stand: the next due, and why none will go. */
+    followUps: (contact: ContactRecord) => followUpStatus(domain, contact, scheduler.keyed(followUpKey(contact.id))),
+    /** Asks the bot again about a received message whose answer failed (409 for any other). */
+    askBotAgain: (message: MessageRecord) => askBotAgain(domain, scheduler, message),
     /** The bot that answers received messages (GET /__admin/bot). */
     botInfo: () => botInfoOf(bot),
     /** Resolves once nothing is running (work due later waits for its time). */

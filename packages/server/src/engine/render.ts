@@ -1,4 +1,7 @@
-/** Template text with the contact's names: `{{firstName}}` (or "there") and `{{lastName}}`. */
+/**
+ * Template text with the contact's names: `{{firstName}}` (or "there") and `{{lastName}}`, the
+ * placeholders shared/placeholders.ts lets a campaign's texts hold.
+ */
 import type { ContactRecord } from "../store/models.js";
 
 export function render(template: string, contact: ContactRecord): string {

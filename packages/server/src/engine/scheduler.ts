@@ -138,6 +138,11 @@ export class Scheduler {
     return this.byKey.has(key);
   }
 
+  /** The jobs added with this key that are waiting or running. */
+  keyed(key: string): JobRecord[] {
+    return [...(this.byKey.get(key) ?? [])];
+  }
+
   /** Removes the pending jobs added with this key. */
   cancel(key: string): number {
     const jobs = this.byKey.get(key);

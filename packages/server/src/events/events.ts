@@ -23,15 +23,17 @@ export type BotOutcome =
   | BotFailure;
 
 /** Why a bot gave no answer (its `{ failed }` answer): a model-backed bot's model did not answer. */
-export type BotFailure =
-  | "bot_unconfigured"
-  | "bot_refused"
-  | "bot_timeout"
-  | "bot_rate_limited"
-  | "bot_unavailable"
-  | "bot_empty_answer"
-  | "bot_oversized_answer"
-  | "bot_not_recorded";
+export const BOT_FAILURES = [
+  "bot_unconfigured",
+  "bot_refused",
+  "bot_timeout",
+  "bot_rate_limited",
+  "bot_unavailable",
+  "bot_empty_answer",
+  "bot_oversized_answer",
+  "bot_not_recorded",
+] as const;
+export type BotFailure = (typeof BOT_FAILURES)[number];
 
 /** How a contact joined a list: the funnel trigger treats an API add and an import differently. */
 export type JoinSource = "api" | "manual" | "import";
@@ -39,11 +41,12 @@ export type JoinSource = "api" | "manual" | "import";
 export type DomainEvent =
   | { type: "account.created" | "account.updated"; account: Stored.AccountRecord }
   | { type: "credits.changed"; account: Stored.AccountRecord; transaction: Stored.CreditTransactionRecord }
-  | { type: "campaign.created" | "campaign.updated"; campaign: Stored.CampaignRecord }
-  | { type: "list.created" | "list.updated"; list: Stored.ListRecord }
+  /** `campaign.deleted`, `list.deleted`, `contact.deleted`: the record is gone, and with it what the deletion took (domain/deletions.ts). */
+  | { type: "campaign.created" | "campaign.updated" | "campaign.deleted"; campaign: Stored.CampaignRecord }
+  | { type: "list.created" | "list.updated" | "list.deleted"; list: Stored.ListRecord }
   /** `batch` names the contacts that joined together and `batchSize` counts them (1 for an API add). */
   | { type: "list.joined"; list: Stored.ListRecord; contact: Stored.ContactRecord; source: JoinSource | "seed"; batch: string; batchSize: number }
-  | { type: "contact.created" | "contact.updated"; contact: Stored.ContactRecord }
+  | { type: "contact.created" | "contact.updated" | "contact.deleted"; contact: Stored.ContactRecord }
   | { type: "message.received"; message: Stored.MessageRecord; contact: Stored.ContactRecord }
   /** An outgoing message recorded, whatever its status (sent, pending delivery, not sent). */
   | { type: "message.sent"; message: Stored.MessageRecord; contact: Stored.ContactRecord }

@@ -567,8 +567,8 @@ export const adminDocument: OpenApiDocument = {
         "tags": [
           "Accounts"
         ],
-        "summary": "Add or remove credits",
-        "description": "A positive amount adds credits, a negative one removes them (never below zero). At most 1000000000 either way, as a `/v1` grant, so a balance never grows past what a number holds.",
+        "summary": "Add, remove or set credits",
+        "description": "Either `amount`: a positive amount adds credits, a negative one removes them (never below zero), at most 1000000000 either way, as a `/v1` grant, so a balance never grows past what a number holds. Or `balance`: the balance to set, from 0 to 1000000000 (0 rehearses an account with no credits), recorded as one transaction of the difference; the balance it has already records nothing. Either way a sub-account that falls below its auto-recharge threshold asks its agency for more, as a charge does.",
         "requestBody": {
           "required": true,
           "content": {
@@ -576,15 +576,31 @@ export const adminDocument: OpenApiDocument = {
               "schema": {
                 "type": "object",
                 "additionalProperties": false,
-                "required": [
-                  "amount"
+                "oneOf": [
+                  {
+                    "required": [
+                      "amount"
+                    ]
+                  },
+                  {
+                    "required": [
+                      "balance"
+                    ]
+                  }
                 ],
+                "x-intake-error": "Send either amount (credits to add, or remove when negative) or balance (the balance to set), not both.",
                 "properties": {
                   "amount": {
                     "type": "number",
                     "minimum": -1000000000,
                     "maximum": 1000000000,
                     "x-intake-error": "amount must be a non-zero number of credits with at most 6 decimal places, at most 1000000000 either way."
+                  },
+                  "balance": {
+                    "type": "number",
+                    "minimum": 0,
+                    "maximum": 1000000000,
+                    "x-intake-error": "balance must be a number of credits from 0 to 1000000000, with at most 6 decimal places."
                   },
                   "description": {
                     "type": "string",
@@ -762,6 +778,25 @@ export const adminDocument: OpenApiDocument = {
             "$ref": "#/components/responses/NotFound"
           }
         }
+      },
+      "delete": {
+        "operationId": "deleteCampaign",
+        "tags": [
+          "Campaigns"
+        ],
+        "summary": "Delete a campaign",
+        "description": "Removes the campaign and every reference to it: lists linked to it are unlinked (kept, with their members), the account's default campaign is cleared if it was this one, and contacts, messages and alerts that name it name none (`campaignId` null). Its queued opening messages and scheduled follow-ups are cancelled; messages already sent, and their webhooks, stay. A message still waiting for the bot is answered by whichever campaign routes it then, or gets `no_campaign`. The work in flight is stopped first, as for a reset (a webhook attempt under way is made again, same `webhook-id`).",
+        "responses": {
+          "204": {
+            "description": "Deleted."
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        }
       }
     },
     "/lists": {
@@ -905,6 +940,25 @@ export const adminDocument: OpenApiDocument = {
             "$ref": "#/components/responses/NotFound"
           }
         }
+      },
+      "delete": {
+        "operationId": "deleteList",
+        "tags": [
+          "Lists"
+        ],
+        "summary": "Delete a list",
+        "description": "Removes the list and its memberships; its contacts stay, and so does the campaign it is linked to. Opening messages still queued for its members by that campaign are cancelled, unless the member is also on another list linked to it; follow-ups already scheduled (the opening was sent) go on. The work in flight is stopped first, as for a reset.",
+        "responses": {
+          "204": {
+            "description": "Deleted."
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        }
       }
     },
     "/lists/{listId}/contacts": {
@@ -955,7 +1009,7 @@ export const adminDocument: OpenApiDocument = {
           "Lists"
         ],
         "summary": "Add contacts to a list by hand or by import",
-        "description": "The dashboard's manual add (`source: manual`) and import (`source: import`, the route for bulk volume). Contacts are given by id or as new contacts (created, or matched by phone number). They join as one batch; already-members are skipped.",
+        "description": "The dashboard's manual add (`source: manual`) and import (`source: import`, the route for bulk volume). Contacts are given by id or as new contacts (created, or matched by phone number). They join as one batch; already-members are skipped. An entry that cannot be imported refuses the whole import, naming each such entry, unless `onInvalid` is `skip` (see it).",
         "requestBody": {
           "required": true,
           "content": {
@@ -1180,6 +1234,25 @@ export const adminDocument: OpenApiDocument = {
             "$ref": "#/components/responses/NotFound"
           }
         }
+      },
+      "delete": {
+        "operationId": "deleteContact",
+        "tags": [
+          "Conversations"
+        ],
+        "summary": "Delete a contact",
+        "description": "Removes the contact with its conversation: its messages, their webhook deliveries and attempts, its alerts, its list memberships, and its pending work (messages waiting for the bot, webhook attempts, queued opening messages, follow-ups). Its credit transactions stay in the account's history. Afterwards `/v1` knows the contact no more: a lookup is 404, a message from the same phone or `fromId` makes a new contact, and the deleted messages' `messageSid`s are free again. The work in flight is stopped first, as for a reset (a webhook attempt under way is made again, same `webhook-id`).",
+        "responses": {
+          "204": {
+            "description": "Deleted."
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        }
       }
     },
     "/contacts/{contactId}/replies": {
@@ -1255,7 +1328,7 @@ export const adminDocument: OpenApiDocument = {
           "Conversations"
         ],
         "summary": "Simulate a message from the contact",
-        "description": "A message from the contact, as if they had sent it: the funnel builder's \"the lead\nanswers\", from the dashboard or a script.\n\n- `channel: custom` (the default): processed exactly as `POST /v1/incoming_custom_channel_message`\n  from the contact's custom-channel identity: `fromId` is the contact's `fromId`, else its\n  phone number, else its email (either then becomes its `fromId`, as a message from that\n  sender makes it); `toId` is the account's id; the channel label is the contact's\n  `customChannel`, else `custom`; a new `messageSid` is made (`sim_…`). The bot's reply goes\n  to the account's Custom Channel Webhook URL. 409 when that identity is another\n  contact's `fromId`.\n- a built-in channel (`messaging_app`, `sms`, `photo_social`, `chat_app`): stored as\n  received on that channel, with no `messageSid` (sids are the custom channel's) and the\n  contact's phone number as `fromId`; the bot answers on the same channel, charged as\n  opening and human messages are, and recorded as sent there to the contact's phone (or\n  `not_sent` without credits). No webhook is sent: the interface sends reply webhooks for\n  custom channels only.\n\nEither way the message's `source` is `simulated`, and media (`mediaUrl`, a public URL or\na data URL, with `mediaContentType`) and reactions (`messageType: reaction`, the emoji in\n`body`, `reactionTo` the target's `messageSid` or id) are checked as the receive endpoint\nchecks them, the errors naming this request's fields (`mediaContentType is required when\nmediaUrl is given.`).\n",
+        "description": "A message from the contact, as if they had sent it: the funnel builder's \"the lead\nanswers\", from the dashboard or a script.\n\n- `channel: custom` (the default): processed exactly as `POST /v1/incoming_custom_channel_message`\n  from the contact's custom-channel identity: `fromId` is the contact's `fromId`, else its\n  phone number, else its email (either then becomes its `fromId`, as a message from that\n  sender makes it); `toId` is the account's id; the channel label is the contact's\n  `customChannel`, else `custom`; a new `messageSid` is made (`sim_…`). The bot's reply goes\n  to the account's Custom Channel Webhook URL. 409 when that identity is another\n  contact's `fromId`.\n- a built-in channel (`messaging_app`, `sms`, `photo_social`, `chat_app`): stored as\n  received on that channel, with no `messageSid` (sids are the custom channel's) and the\n  contact's phone number as `fromId`; the bot answers on the same channel, charged as\n  opening and human messages are, and recorded as sent there to the contact's phone (or\n  `not_sent` without credits). No webhook is sent: the interface sends reply webhooks for\n  custom channels only.\n\nEither way the message's `source` is `simulated`, its `simulatedVia` the request's `via`\n(`admin_api` unless it says `dashboard` or `demo`), and media (`mediaUrl`, a public URL or\na data URL, with `mediaContentType`) and reactions (`messageType: reaction`, the emoji in\n`body`, `reactionTo` the target's `messageSid` or id) are checked as the receive endpoint\nchecks them, the errors naming this request's fields (`mediaContentType is required when\nmediaUrl is given.`).\n",
         "requestBody": {
           "required": true,
           "content": {
@@ -1383,6 +1456,47 @@ export const adminDocument: OpenApiDocument = {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          }
+        }
+      }
+    },
+    "/messages/{messageId}/retry-bot": {
+      "parameters": [
+        {
+          "name": "messageId",
+          "in": "path",
+          "required": true,
+          "schema": {
+            "type": "string"
+          }
+        }
+      ],
+      "post": {
+        "operationId": "retryBot",
+        "tags": [
+          "Conversations"
+        ],
+        "summary": "Ask the bot again about a received message whose answer failed",
+        "description": "The dashboard's \"Try the bot again\": a received message whose bot gave no answer because it failed (`botOutcome` `bot_error` or a model's failure: `bot_unconfigured`, `bot_refused`, `bot_timeout`, `bot_rate_limited`, `bot_unavailable`, `bot_empty_answer`, `bot_oversized_answer`, `bot_not_recorded`) is asked about again, as when it came: its `botOutcome` and `bot` go back to null and it waits its turn behind the contact's other messages; the bot sees the conversation as it is now, and its answer is added at the end (`bot.outcome` on the live events once it is done). Any other message is 409 `CONFLICT` saying why (an outgoing one, one the bot answered, one it was not asked about, one still being answered).",
+        "responses": {
+          "200": {
+            "description": "The message, waiting for the bot (`botOutcome` null).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Message"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/Conflict"
           }
         }
       }
@@ -1670,7 +1784,7 @@ export const adminDocument: OpenApiDocument = {
           "Testing"
         ],
         "summary": "Replace the fault rules",
-        "description": "Faults for testing an integration's retry logic: latency, an error status (in the operation's error shape; 429 with `Retry-After`), a dropped connection, on every matching request or a fraction of them, forever or a number of times. They apply to `/v1` only. Every matching rule adds its latency; the first with a status or drop answers. A rule that would add nothing to a request (a status or drop after one was chosen, and no latency) is passed over: it draws no chance and spends none of its `times`.",
+        "description": "Faults for testing an integration's retry logic: latency, an error status (in the operation's error shape; 429 with `Retry-After`), a dropped connection, on every matching request or a fraction of them, forever or a number of times; the status or drop instead of the operation (`when: before`, the default) or after its effect (`when: after`: applied, the answer lost). They apply to `/v1` only. Every matching rule adds its latency; the first with a status or drop answers. A rule that would add nothing to a request (a status or drop after one was chosen, and no latency) is passed over: it draws no chance and spends none of its `times`.",
         "requestBody": {
           "required": true,
           "content": {
@@ -3323,7 +3437,7 @@ export const adminDocument: OpenApiDocument = {
             "type": "string",
             "minLength": 1,
             "maxLength": 4096,
-            "description": "`{{firstName}}` and `{{lastName}}` are replaced with the contact's names."
+            "description": "`{{firstName}}` and `{{lastName}}` are replaced with the contact's names. Any other `{{…}}` is 400 `VALIDATION_ERROR` naming it, with a did-you-mean (`{{first_name}}`: did you mean `{{firstName}}`?), in a seed too: it would reach the lead as written."
           },
           "approval": {
             "type": "string",
@@ -3378,7 +3492,7 @@ export const adminDocument: OpenApiDocument = {
               "type": "string",
               "minLength": 1
             },
-            "description": "Follow-up texts, used in turn."
+            "description": "Follow-up texts, used in turn; their placeholders as the opening template's."
           }
         }
       },
@@ -3725,8 +3839,60 @@ export const adminDocument: OpenApiDocument = {
             "type": "array",
             "maxItems": 100000,
             "items": {
-              "$ref": "#/components/schemas/SeedContact"
+              "$ref": "#/components/schemas/ImportContact"
             }
+          },
+          "rows": {
+            "type": "array",
+            "maxItems": 100000,
+            "items": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "description": "Where each entry of `contacts` came from: its row in the file imported (the dashboard's CSV import counts the header as row 1). As many as `contacts`, else 400. Refusals and `skipped` name an entry by its row (`row 3`); without `rows`, by its place (`contacts[2]`)."
+          },
+          "onInvalid": {
+            "type": "string",
+            "enum": [
+              "refuse",
+              "skip"
+            ],
+            "default": "refuse",
+            "description": "What an entry of `contacts` that cannot be imported (a phone number without its country code, an email that is not one, nothing to reach the contact by) does. `refuse` (the default): the import is 400 `VALIDATION_ERROR` naming every such entry (the first 20) and the value at fault, and nothing is added. `skip`: the other entries are imported and those are listed in `skipped`. All or nothing is the default because an import fires the funnel: the contacts it adds get the campaign's opening message at once, which cannot be taken back, and a builder who misses the note would believe the whole file went in; skipping is a choice made knowingly. Always refused whole: an entry's `id` already taken (409), `contactIds` naming no contact of the list's account (404)."
+          }
+        }
+      },
+      "ImportContact": {
+        "type": "object",
+        "additionalProperties": false,
+        "description": "An entry of an import: a seed's contact (`SeedContact`), whose email is checked with the entry's other fields, so that `onInvalid: skip` can skip an entry whose email is not one.",
+        "properties": {
+          "id": {
+            "type": "string",
+            "pattern": "^ct_[A-Za-z0-9_\\-]+$"
+          },
+          "phone": {
+            "type": "string"
+          },
+          "email": {
+            "type": "string",
+            "description": "An email address; one that is not is the entry's problem (see `onInvalid`)."
+          },
+          "firstName": {
+            "type": "string"
+          },
+          "lastName": {
+            "type": "string"
+          },
+          "customFields": {
+            "type": "object",
+            "additionalProperties": true
+          },
+          "fromId": {
+            "type": "string"
+          },
+          "customChannel": {
+            "type": "string"
           }
         }
       },
@@ -3736,7 +3902,9 @@ export const adminDocument: OpenApiDocument = {
           "listId",
           "added",
           "alreadyMembers",
-          "contactIds"
+          "contactIds",
+          "skipped",
+          "campaignMoves"
         ],
         "properties": {
           "listId": {
@@ -3754,6 +3922,65 @@ export const adminDocument: OpenApiDocument = {
               "type": "string"
             },
             "description": "The contacts that joined, in order."
+          },
+          "skipped": {
+            "type": "array",
+            "description": "The entries of `contacts` not imported (`onInvalid: skip`), in order; empty otherwise.",
+            "items": {
+              "$ref": "#/components/schemas/SkippedEntry"
+            }
+          },
+          "campaignMoves": {
+            "type": "array",
+            "description": "The contacts that joined while their conversation belonged to another campaign than the list's, in order. When the list's campaign sends one its opening message, its conversation moves to that campaign: that campaign's bot answers it and its follow-ups follow it up. Empty when the list has no campaign.",
+            "items": {
+              "type": "object",
+              "required": [
+                "contactId",
+                "fromCampaignId",
+                "toCampaignId"
+              ],
+              "properties": {
+                "contactId": {
+                  "type": "string"
+                },
+                "fromCampaignId": {
+                  "type": "string"
+                },
+                "toCampaignId": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      },
+      "SkippedEntry": {
+        "type": "object",
+        "required": [
+          "index",
+          "row",
+          "contact",
+          "message"
+        ],
+        "properties": {
+          "index": {
+            "type": "integer",
+            "description": "Its place in `contacts`, from 0."
+          },
+          "row": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "description": "Its row, from `rows`; null without them."
+          },
+          "contact": {
+            "$ref": "#/components/schemas/ImportContact"
+          },
+          "message": {
+            "type": "string",
+            "description": "What is wrong, naming the value: `phone \"4155550202\": Phone number must include a valid country code…`."
           }
         }
       },
@@ -3868,9 +4095,13 @@ export const adminDocument: OpenApiDocument = {
           "contact",
           "listIds",
           "messages",
-          "alerts"
+          "alerts",
+          "followUps"
         ],
         "properties": {
+          "followUps": {
+            "$ref": "#/components/schemas/FollowUpStatus"
+          },
           "contact": {
             "$ref": "#/components/schemas/Contact"
           },
@@ -3891,6 +4122,86 @@ export const adminDocument: OpenApiDocument = {
             "items": {
               "$ref": "#/components/schemas/Alert"
             }
+          }
+        }
+      },
+      "FollowUpStatus": {
+        "type": "object",
+        "description": "The contact's follow-ups: the next one due, and why none will go (or why the one due will not), by the follow-up rules: a campaign's follow-ups follow its opening message to a lead who has not written; any message from the contact cancels the rest; one that falls due while its campaign is not Live (or is Incoming) or has follow-ups off is dropped with the rest; one the account has no credits for is not sent, and none follows it.",
+        "required": [
+          "next",
+          "stopped"
+        ],
+        "properties": {
+          "next": {
+            "description": "The next follow-up scheduled, or null when none is.",
+            "oneOf": [
+              {
+                "type": "null"
+              },
+              {
+                "type": "object",
+                "required": [
+                  "at",
+                  "number",
+                  "of",
+                  "campaignId"
+                ],
+                "properties": {
+                  "at": {
+                    "type": "string",
+                    "format": "date-time",
+                    "description": "When it is due, on the server's clock."
+                  },
+                  "number": {
+                    "type": "integer",
+                    "description": "Which follow-up it is, from 1, counted over every cycle."
+                  },
+                  "of": {
+                    "type": "integer",
+                    "description": "How many the campaign sends in all (cycles times messages per cycle)."
+                  },
+                  "campaignId": {
+                    "type": "string"
+                  }
+                }
+              }
+            ]
+          },
+          "stopped": {
+            "description": "Why no follow-up will go (with `next` null), or why the one scheduled will be dropped when it falls due unless that changes first (with `next` set); null when the next one will go.",
+            "oneOf": [
+              {
+                "type": "null"
+              },
+              {
+                "type": "object",
+                "required": [
+                  "reason",
+                  "message"
+                ],
+                "properties": {
+                  "reason": {
+                    "type": "string",
+                    "enum": [
+                      "lead_wrote",
+                      "no_campaign",
+                      "no_opening",
+                      "follow_ups_off",
+                      "campaign_not_sending",
+                      "no_credits",
+                      "all_sent",
+                      "none_scheduled"
+                    ],
+                    "description": "`lead_wrote`: the contact has written (follow-ups are for leads who have not); `no_campaign`: no campaign reached the contact; `no_opening`: its campaign sent it no opening message; `follow_ups_off`: the campaign's follow-ups are off; `campaign_not_sending`: the campaign is not Live, or is Incoming; `no_credits`: the last follow-up was not sent for want of credits; `all_sent`: every follow-up the campaign has was sent; `none_scheduled`: none of these, and none is scheduled."
+                  },
+                  "message": {
+                    "type": "string",
+                    "description": "The reason in words, naming the campaign."
+                  }
+                }
+              }
+            ]
           }
         }
       },
@@ -4007,7 +4318,16 @@ export const adminDocument: OpenApiDocument = {
               "opening",
               "follow_up"
             ],
-            "description": "`simulated`: a message from the contact made with `POST /contacts/{contactId}/inbound` (the dashboard's \"Simulate a message\")."
+            "description": "`simulated`: a message from the contact made with `POST /contacts/{contactId}/inbound` (the dashboard's \"Simulate a message\"); `simulatedVia` says through what."
+          },
+          "simulatedVia": {
+            "type": "string",
+            "enum": [
+              "admin_api",
+              "dashboard",
+              "demo"
+            ],
+            "description": "A simulated message only: what made it, as its request said (`via`): `dashboard` (the dashboard's \"Simulate a message\"), `demo` (`--demo`'s first message, or a hosted demo sandbox's), else `admin_api` (a script). Absent on every other message, and on simulated messages stored before it was kept."
           },
           "error": {
             "type": [
@@ -4447,6 +4767,15 @@ export const adminDocument: OpenApiDocument = {
             "type": "boolean",
             "description": "Close the connection without an answer."
           },
+          "when": {
+            "type": "string",
+            "enum": [
+              "before",
+              "after"
+            ],
+            "default": "before",
+            "description": "When the status or drop acts. `before`: instead of the operation, so nothing is stored. `after`: the request is handled as usual (its effect applied and, with a data file, committed), then its answer is replaced by the status or lost with the connection: what a client sees when a grant went through and its answer did not come back, which its no-retry rules and `Idempotency-Key` exist for. Latency always comes before. A rule with `when` needs a status or drop (else 400). A hosted sandbox (a Cloudflare Worker) takes `after` with a status; it refuses `drop` either way."
+          },
           "rate": {
             "type": "number",
             "minimum": 0,
@@ -4470,6 +4799,7 @@ export const adminDocument: OpenApiDocument = {
           "status",
           "retryAfter",
           "drop",
+          "when",
           "rate",
           "remaining"
         ],
@@ -4494,6 +4824,14 @@ export const adminDocument: OpenApiDocument = {
           },
           "drop": {
             "type": "boolean"
+          },
+          "when": {
+            "type": "string",
+            "enum": [
+              "before",
+              "after"
+            ],
+            "description": "Whether the status or drop acts instead of the operation or after it."
           },
           "rate": {
             "type": "number"
@@ -4928,6 +5266,16 @@ export const adminDocument: OpenApiDocument = {
             "default": "custom",
             "description": "`custom`: the contact's custom channel, through the receive endpoint's processing; else a built-in channel."
           },
+          "via": {
+            "type": "string",
+            "enum": [
+              "admin_api",
+              "dashboard",
+              "demo"
+            ],
+            "default": "admin_api",
+            "description": "What makes the message, kept as its `simulatedVia` so a conversation can say where it came from; the dashboard's form sends `dashboard`, `--demo`'s start `demo`."
+          },
           "body": {
             "type": "string",
             "minLength": 1,
@@ -5123,9 +5471,14 @@ export const adminDocument: OpenApiDocument = {
           "body",
           "webhookId",
           "signature",
-          "answeredStatus"
+          "answeredStatus",
+          "contact"
         ],
         "properties": {
+          "contact": {
+            "$ref": "#/components/schemas/ContactRef",
+            "description": "The account's contact the request is about, with its name now: a reply webhook's `contactId`, else the message its `webhook-id` names; null for any other request (an auto-recharge, a test webhook) and for a contact that is gone."
+          },
           "id": {
             "type": "string",
             "description": "`inb_…`"
@@ -5218,6 +5571,9 @@ export const adminDocument: OpenApiDocument = {
             "$ref": "#/components/schemas/ContactUpdatedEvent"
           },
           {
+            "$ref": "#/components/schemas/ContactDeletedEvent"
+          },
+          {
             "$ref": "#/components/schemas/ListJoinedEvent"
           },
           {
@@ -5273,7 +5629,10 @@ export const adminDocument: OpenApiDocument = {
             "state.replaced": "#/components/schemas/StateReplacedEvent",
             "inbox.received": "#/components/schemas/InboxReceivedEvent",
             "job.rescheduled": "#/components/schemas/JobQueuedEvent",
-            "job.cancelled": "#/components/schemas/JobRanEvent"
+            "job.cancelled": "#/components/schemas/JobRanEvent",
+            "contact.deleted": "#/components/schemas/ContactDeletedEvent",
+            "campaign.deleted": "#/components/schemas/CampaignChangedEvent",
+            "list.deleted": "#/components/schemas/ListChangedEvent"
           }
         }
       },
@@ -5770,6 +6129,39 @@ export const adminDocument: OpenApiDocument = {
           }
         }
       },
+      "ContactDeletedEvent": {
+        "type": "object",
+        "description": "A contact was deleted, with its conversation, list memberships and pending work (DELETE /contacts/{contactId}).",
+        "required": [
+          "type",
+          "at",
+          "accountId",
+          "contactId"
+        ],
+        "properties": {
+          "type": {
+            "type": "string",
+            "enum": [
+              "contact.deleted"
+            ],
+            "description": "discriminator enum property added by openapi-typescript"
+          },
+          "at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When, on the server's clock."
+          },
+          "accountId": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "contactId": {
+            "type": "string"
+          }
+        }
+      },
       "ListJoinedEvent": {
         "type": "object",
         "description": "A contact joined a list (by the API, by hand, by an import or a seed).",
@@ -5819,7 +6211,7 @@ export const adminDocument: OpenApiDocument = {
       },
       "MessageUpdatedEvent": {
         "type": "object",
-        "description": "An outgoing message's status or error changed (its delivery finished).",
+        "description": "An outgoing message's status or error changed (its delivery finished), or a received message whose bot failed waits for the bot again (`POST /messages/{messageId}/retry-bot`).",
         "required": [
           "type",
           "at",
@@ -5910,7 +6302,7 @@ export const adminDocument: OpenApiDocument = {
       },
       "CampaignChangedEvent": {
         "type": "object",
-        "description": "A campaign was created or its settings changed.",
+        "description": "A campaign was created, its settings changed, or it was deleted (its lists unlinked, its pending openings and follow-ups cancelled).",
         "required": [
           "type",
           "at",
@@ -5922,7 +6314,8 @@ export const adminDocument: OpenApiDocument = {
             "type": "string",
             "enum": [
               "campaign.created",
-              "campaign.updated"
+              "campaign.updated",
+              "campaign.deleted"
             ],
             "description": "discriminator enum property added by openapi-typescript"
           },
@@ -5944,7 +6337,7 @@ export const adminDocument: OpenApiDocument = {
       },
       "ListChangedEvent": {
         "type": "object",
-        "description": "A list was created or changed (its name, its linked campaign).",
+        "description": "A list was created, changed (its name, its linked campaign) or deleted (with its memberships).",
         "required": [
           "type",
           "at",
@@ -5956,7 +6349,8 @@ export const adminDocument: OpenApiDocument = {
             "type": "string",
             "enum": [
               "list.created",
-              "list.updated"
+              "list.updated",
+              "list.deleted"
             ],
             "description": "discriminator enum property added by openapi-typescript"
           },

@@ -201,8 +201,8 @@ export interface paths {
         get: operations["getCredits"];
         put?: never;
         /**
-         * Add or remove credits
-         * @description A positive amount adds credits, a negative one removes them (never below zero). At most 1000000000 either way, as a `/v1` grant, so a balance never grows past what a number holds.
+         * Add, remove or set credits
+         * @description Either `amount`: a positive amount adds credits, a negative one removes them (never below zero), at most 1000000000 either way, as a `/v1` grant, so a balance never grows past what a number holds. Or `balance`: the balance to set, from 0 to 1000000000 (0 rehearses an account with no credits), recorded as one transaction of the difference; the balance it has already records nothing. Either way a sub-account that falls below its auto-recharge threshold asks its agency for more, as a charge does.
          */
         post: operations["adjustCredits"];
         delete?: never;
@@ -242,7 +242,11 @@ export interface paths {
         get: operations["getCampaign"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a campaign
+         * @description Removes the campaign and every reference to it: lists linked to it are unlinked (kept, with their members), the account's default campaign is cleared if it was this one, and contacts, messages and alerts that name it name none (`campaignId` null). Its queued opening messages and scheduled follow-ups are cancelled; messages already sent, and their webhooks, stay. A message still waiting for the bot is answered by whichever campaign routes it then, or gets `no_campaign`. The work in flight is stopped first, as for a reset (a webhook attempt under way is made again, same `webhook-id`).
+         */
+        delete: operations["deleteCampaign"];
         options?: never;
         head?: never;
         /**
@@ -283,7 +287,11 @@ export interface paths {
         get: operations["getList"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a list
+         * @description Removes the list and its memberships; its contacts stay, and so does the campaign it is linked to. Opening messages still queued for its members by that campaign are cancelled, unless the member is also on another list linked to it; follow-ups already scheduled (the opening was sent) go on. The work in flight is stopped first, as for a reset.
+         */
+        delete: operations["deleteList"];
         options?: never;
         head?: never;
         /** Rename a list or link it to a campaign */
@@ -304,7 +312,7 @@ export interface paths {
         put?: never;
         /**
          * Add contacts to a list by hand or by import
-         * @description The dashboard's manual add (`source: manual`) and import (`source: import`, the route for bulk volume). Contacts are given by id or as new contacts (created, or matched by phone number). They join as one batch; already-members are skipped.
+         * @description The dashboard's manual add (`source: manual`) and import (`source: import`, the route for bulk volume). Contacts are given by id or as new contacts (created, or matched by phone number). They join as one batch; already-members are skipped. An entry that cannot be imported refuses the whole import, naming each such entry, unless `onInvalid` is `skip` (see it).
          */
         post: operations["importContacts"];
         delete?: never;
@@ -350,7 +358,11 @@ export interface paths {
         get: operations["getContact"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a contact
+         * @description Removes the contact with its conversation: its messages, their webhook deliveries and attempts, its alerts, its list memberships, and its pending work (messages waiting for the bot, webhook attempts, queued opening messages, follow-ups). Its credit transactions stay in the account's history. Afterwards `/v1` knows the contact no more: a lookup is 404, a message from the same phone or `fromId` makes a new contact, and the deleted messages' `messageSid`s are free again. The work in flight is stopped first, as for a reset (a webhook attempt under way is made again, same `webhook-id`).
+         */
+        delete: operations["deleteContact"];
         options?: never;
         head?: never;
         /**
@@ -412,7 +424,8 @@ export interface paths {
          *       `not_sent` without credits). No webhook is sent: the interface sends reply webhooks for
          *       custom channels only.
          *
-         *     Either way the message's `source` is `simulated`, and media (`mediaUrl`, a public URL or
+         *     Either way the message's `source` is `simulated`, its `simulatedVia` the request's `via`
+         *     (`admin_api` unless it says `dashboard` or `demo`), and media (`mediaUrl`, a public URL or
          *     a data URL, with `mediaContentType`) and reactions (`messageType: reaction`, the emoji in
          *     `body`, `reactionTo` the target's `messageSid` or id) are checked as the receive endpoint
          *     checks them, the errors naming this request's fields (`mediaContentType is required when
@@ -455,6 +468,28 @@ export interface paths {
         get: operations["getMessage"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/messages/{messageId}/retry-bot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the bot again about a received message whose answer failed
+         * @description The dashboard's "Try the bot again": a received message whose bot gave no answer because it failed (`botOutcome` `bot_error` or a model's failure: `bot_unconfigured`, `bot_refused`, `bot_timeout`, `bot_rate_limited`, `bot_unavailable`, `bot_empty_answer`, `bot_oversized_answer`, `bot_not_recorded`) is asked about again, as when it came: its `botOutcome` and `bot` go back to null and it waits its turn behind the contact's other messages; the bot sees the conversation as it is now, and its answer is added at the end (`bot.outcome` on the live events once it is done). Any other message is 409 `CONFLICT` saying why (an outgoing one, one the bot answered, one it was not asked about, one still being answered).
+         */
+        post: operations["retryBot"];
         delete?: never;
         options?: never;
         head?: never;
@@ -587,7 +622,7 @@ export interface paths {
         get: operations["listFaults"];
         /**
          * Replace the fault rules
-         * @description Faults for testing an integration's retry logic: latency, an error status (in the operation's error shape; 429 with `Retry-After`), a dropped connection, on every matching request or a fraction of them, forever or a number of times. They apply to `/v1` only. Every matching rule adds its latency; the first with a status or drop answers. A rule that would add nothing to a request (a status or drop after one was chosen, and no latency) is passed over: it draws no chance and spends none of its `times`.
+         * @description Faults for testing an integration's retry logic: latency, an error status (in the operation's error shape; 429 with `Retry-After`), a dropped connection, on every matching request or a fraction of them, forever or a number of times; the status or drop instead of the operation (`when: before`, the default) or after its effect (`when: after`: applied, the answer lost). They apply to `/v1` only. Every matching rule adds its latency; the first with a status or drop answers. A rule that would add nothing to a request (a status or drop after one was chosen, and no latency) is passed over: it draws no chance and spends none of its `times`.
          */
         put: operations["setFaults"];
         post?: never;
@@ -1027,7 +1062,7 @@ export interface components {
             content?: string | undefined;
         };
         OpeningTemplate: {
-            /** @description `{{firstName}}` and `{{lastName}}` are replaced with the contact's names. */
+            /** @description `{{firstName}}` and `{{lastName}}` are replaced with the contact's names. Any other `{{…}}` is 400 `VALIDATION_ERROR` naming it, with a did-you-mean (`{{first_name}}`: did you mean `{{firstName}}`?), in a seed too: it would reach the lead as written. */
             body: string;
             /**
              * @description The messaging channel's approval state; only an approved template is sent.
@@ -1041,7 +1076,7 @@ export interface components {
             delaysHours: number[];
             cycles: number;
             messagesPerCycle: number;
-            /** @description Follow-up texts, used in turn. */
+            /** @description Follow-up texts, used in turn; their placeholders as the opening template's. */
             messages: string[];
         };
         Campaign: {
@@ -1122,7 +1157,29 @@ export interface components {
              */
             source?: "manual" | "import" | undefined;
             contactIds?: string[] | undefined;
-            contacts?: components["schemas"]["SeedContact"][] | undefined;
+            contacts?: components["schemas"]["ImportContact"][] | undefined;
+            /** @description Where each entry of `contacts` came from: its row in the file imported (the dashboard's CSV import counts the header as row 1). As many as `contacts`, else 400. Refusals and `skipped` name an entry by its row (`row 3`); without `rows`, by its place (`contacts[2]`). */
+            rows?: number[] | undefined;
+            /**
+             * @description What an entry of `contacts` that cannot be imported (a phone number without its country code, an email that is not one, nothing to reach the contact by) does. `refuse` (the default): the import is 400 `VALIDATION_ERROR` naming every such entry (the first 20) and the value at fault, and nothing is added. `skip`: the other entries are imported and those are listed in `skipped`. All or nothing is the default because an import fires the funnel: the contacts it adds get the campaign's opening message at once, which cannot be taken back, and a builder who misses the note would believe the whole file went in; skipping is a choice made knowingly. Always refused whole: an entry's `id` already taken (409), `contactIds` naming no contact of the list's account (404).
+             * @default refuse
+             * @enum {string}
+             */
+            onInvalid?: "refuse" | "skip" | undefined;
+        };
+        /** @description An entry of an import: a seed's contact (`SeedContact`), whose email is checked with the entry's other fields, so that `onInvalid: skip` can skip an entry whose email is not one. */
+        ImportContact: {
+            id?: string | undefined;
+            phone?: string | undefined;
+            /** @description An email address; one that is not is the entry's problem (see `onInvalid`). */
+            email?: string | undefined;
+            firstName?: string | undefined;
+            lastName?: string | undefined;
+            customFields?: {
+                [key: string]: unknown;
+            } | undefined;
+            fromId?: string | undefined;
+            customChannel?: string | undefined;
         };
         ImportResult: {
             listId: string;
@@ -1130,6 +1187,23 @@ export interface components {
             alreadyMembers: number;
             /** @description The contacts that joined, in order. */
             contactIds: string[];
+            /** @description The entries of `contacts` not imported (`onInvalid: skip`), in order; empty otherwise. */
+            skipped: components["schemas"]["SkippedEntry"][];
+            /** @description The contacts that joined while their conversation belonged to another campaign than the list's, in order. When the list's campaign sends one its opening message, its conversation moves to that campaign: that campaign's bot answers it and its follow-ups follow it up. Empty when the list has no campaign. */
+            campaignMoves: {
+                contactId: string;
+                fromCampaignId: string;
+                toCampaignId: string;
+            }[];
+        };
+        SkippedEntry: {
+            /** @description Its place in `contacts`, from 0. */
+            index: number;
+            /** @description Its row, from `rows`; null without them. */
+            row: number | null;
+            contact: components["schemas"]["ImportContact"];
+            /** @description What is wrong, naming the value: `phone "4155550202": Phone number must include a valid country code…`. */
+            message: string;
         };
         /** @description A contact as `/v1` returns it, plus its account and custom-channel identity. */
         Contact: {
@@ -1158,10 +1232,37 @@ export interface components {
             listIds: string[];
         };
         ContactDetail: {
+            followUps: components["schemas"]["FollowUpStatus"];
             contact: components["schemas"]["Contact"];
             listIds: string[];
             messages: components["schemas"]["Message"][];
             alerts: components["schemas"]["Alert"][];
+        };
+        /** @description The contact's follow-ups: the next one due, and why none will go (or why the one due will not), by the follow-up rules: a campaign's follow-ups follow its opening message to a lead who has not written; any message from the contact cancels the rest; one that falls due while its campaign is not Live (or is Incoming) or has follow-ups off is dropped with the rest; one the account has no credits for is not sent, and none follows it. */
+        FollowUpStatus: {
+            /** @description The next follow-up scheduled, or null when none is. */
+            next: null | {
+                /**
+                 * Format: date-time
+                 * @description When it is due, on the server's clock.
+                 */
+                at: string;
+                /** @description Which follow-up it is, from 1, counted over every cycle. */
+                number: number;
+                /** @description How many the campaign sends in all (cycles times messages per cycle). */
+                of: number;
+                campaignId: string;
+            };
+            /** @description Why no follow-up will go (with `next` null), or why the one scheduled will be dropped when it falls due unless that changes first (with `next` set); null when the next one will go. */
+            stopped: null | {
+                /**
+                 * @description `lead_wrote`: the contact has written (follow-ups are for leads who have not); `no_campaign`: no campaign reached the contact; `no_opening`: its campaign sent it no opening message; `follow_ups_off`: the campaign's follow-ups are off; `campaign_not_sending`: the campaign is not Live, or is Incoming; `no_credits`: the last follow-up was not sent for want of credits; `all_sent`: every follow-up the campaign has was sent; `none_scheduled`: none of these, and none is scheduled.
+                 * @enum {string}
+                 */
+                reason: "lead_wrote" | "no_campaign" | "no_opening" | "follow_ups_off" | "campaign_not_sending" | "no_credits" | "all_sent" | "none_scheduled";
+                /** @description The reason in words, naming the campaign. */
+                message: string;
+            };
         };
         Message: {
             id: string;
@@ -1186,10 +1287,15 @@ export interface components {
             reactionTo: string | null;
             campaignId: string | null;
             /**
-             * @description `simulated`: a message from the contact made with `POST /contacts/{contactId}/inbound` (the dashboard's "Simulate a message").
+             * @description `simulated`: a message from the contact made with `POST /contacts/{contactId}/inbound` (the dashboard's "Simulate a message"); `simulatedVia` says through what.
              * @enum {string}
              */
             source: "api_send" | "api_receive" | "simulated" | "bot" | "human" | "opening" | "follow_up";
+            /**
+             * @description A simulated message only: what made it, as its request said (`via`): `dashboard` (the dashboard's "Simulate a message"), `demo` (`--demo`'s first message, or a hosted demo sandbox's), else `admin_api` (a script). Absent on every other message, and on simulated messages stored before it was kept.
+             * @enum {string}
+             */
+            simulatedVia?: "admin_api" | "dashboard" | "demo" | undefined;
             /** @description Why delivery failed or the message was not sent. */
             error: string | null;
             /** @description For a received message, what the bot did with it: `replied`, `handed_off`, `no_answer`, or why it did not answer: `reaction`, `no_campaign`, `outgoing_campaign`, `campaign_not_live`, `bot_inactive`, `contact_paused`, `no_credits`, `bot_error` (a bot function that threw, or a recording that could not be written); and, for the model-backed bot, why its model gave no answer: `bot_unconfigured` (no API key for an endpoint not on this machine: nothing was asked), `bot_refused` (the key was refused, 401 or 403), `bot_timeout` (no answer within the timeout), `bot_rate_limited` (429), `bot_unavailable` (a 5xx, another error status such as an unknown model's 404, or the endpoint could not be reached), `bot_empty_answer`, `bot_oversized_answer` (longer than a message may be: 4096 characters), `bot_not_recorded` (replay mode with no recording of what was asked). `bot.error` says what happened and what to do. Nothing is sent or charged, and the next message tries again. Null while it is being processed, and for outgoing messages. */
@@ -1320,6 +1426,12 @@ export interface components {
             /** @description Close the connection without an answer. */
             drop?: boolean | undefined;
             /**
+             * @description When the status or drop acts. `before`: instead of the operation, so nothing is stored. `after`: the request is handled as usual (its effect applied and, with a data file, committed), then its answer is replaced by the status or lost with the connection: what a client sees when a grant went through and its answer did not come back, which its no-retry rules and `Idempotency-Key` exist for. Latency always comes before. A rule with `when` needs a status or drop (else 400). A hosted sandbox (a Cloudflare Worker) takes `after` with a status; it refuses `drop` either way.
+             * @default before
+             * @enum {string}
+             */
+            when?: "before" | "after" | undefined;
+            /**
              * @description The fraction of matching requests it hits.
              * @default 1
              */
@@ -1334,6 +1446,11 @@ export interface components {
             status: number | null;
             retryAfter: number;
             drop: boolean;
+            /**
+             * @description Whether the status or drop acts instead of the operation or after it.
+             * @enum {string}
+             */
+            when: "before" | "after";
             rate: number;
             /** @description Hits left; null for no limit. */
             remaining: number | null;
@@ -1453,6 +1570,12 @@ export interface components {
              * @enum {string}
              */
             channel?: "custom" | "messaging_app" | "sms" | "photo_social" | "chat_app" | undefined;
+            /**
+             * @description What makes the message, kept as its `simulatedVia` so a conversation can say where it came from; the dashboard's form sends `dashboard`, `--demo`'s start `demo`.
+             * @default admin_api
+             * @enum {string}
+             */
+            via?: "admin_api" | "dashboard" | "demo" | undefined;
             /** @description The text; for a reaction, the emoji. */
             body: string;
             /**
@@ -1496,6 +1619,8 @@ export interface components {
             requests: components["schemas"]["InboxRequest"][];
         };
         InboxRequest: {
+            /** @description The account's contact the request is about, with its name now: a reply webhook's `contactId`, else the message its `webhook-id` names; null for any other request (an auto-recharge, a test webhook) and for a contact that is gone. */
+            contact: components["schemas"]["ContactRef"];
             /** @description `inb_…` */
             id: string;
             /**
@@ -1521,7 +1646,7 @@ export interface components {
             answeredStatus: number;
         };
         /** @description One event of GET /events; `type` tells which. */
-        AdminEvent: components["schemas"]["RequestAnsweredEvent"] | components["schemas"]["ContactCreatedEvent"] | components["schemas"]["MessageReceivedEvent"] | components["schemas"]["MessageSentEvent"] | components["schemas"]["BotOutcomeEvent"] | components["schemas"]["DeliveryAttemptedEvent"] | components["schemas"]["JobQueuedEvent"] | components["schemas"]["JobRanEvent"] | components["schemas"]["ClockAdvancedEvent"] | components["schemas"]["AlertRaisedEvent"] | components["schemas"]["ContactUpdatedEvent"] | components["schemas"]["ListJoinedEvent"] | components["schemas"]["MessageUpdatedEvent"] | components["schemas"]["DeliveryChangedEvent"] | components["schemas"]["CampaignChangedEvent"] | components["schemas"]["ListChangedEvent"] | components["schemas"]["AccountChangedEvent"] | components["schemas"]["CreditsChangedEvent"] | components["schemas"]["StateReplacedEvent"] | components["schemas"]["InboxReceivedEvent"];
+        AdminEvent: components["schemas"]["RequestAnsweredEvent"] | components["schemas"]["ContactCreatedEvent"] | components["schemas"]["MessageReceivedEvent"] | components["schemas"]["MessageSentEvent"] | components["schemas"]["BotOutcomeEvent"] | components["schemas"]["DeliveryAttemptedEvent"] | components["schemas"]["JobQueuedEvent"] | components["schemas"]["JobRanEvent"] | components["schemas"]["ClockAdvancedEvent"] | components["schemas"]["AlertRaisedEvent"] | components["schemas"]["ContactUpdatedEvent"] | components["schemas"]["ContactDeletedEvent"] | components["schemas"]["ListJoinedEvent"] | components["schemas"]["MessageUpdatedEvent"] | components["schemas"]["DeliveryChangedEvent"] | components["schemas"]["CampaignChangedEvent"] | components["schemas"]["ListChangedEvent"] | components["schemas"]["AccountChangedEvent"] | components["schemas"]["CreditsChangedEvent"] | components["schemas"]["StateReplacedEvent"] | components["schemas"]["InboxReceivedEvent"];
         /** @description A /v1 request was answered (as the journal records it, keys redacted). */
         RequestAnsweredEvent: {
             /**
@@ -1724,6 +1849,21 @@ export interface components {
             accountId: string | null;
             contactId: string;
         };
+        /** @description A contact was deleted, with its conversation, list memberships and pending work (DELETE /contacts/{contactId}). */
+        ContactDeletedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "contact.deleted";
+            /**
+             * Format: date-time
+             * @description When, on the server's clock.
+             */
+            at: string;
+            accountId: string | null;
+            contactId: string;
+        };
         /** @description A contact joined a list (by the API, by hand, by an import or a seed). */
         ListJoinedEvent: {
             /**
@@ -1742,7 +1882,7 @@ export interface components {
             /** @enum {string} */
             source: "api" | "manual" | "import" | "seed";
         };
-        /** @description An outgoing message's status or error changed (its delivery finished). */
+        /** @description An outgoing message's status or error changed (its delivery finished), or a received message whose bot failed waits for the bot again (`POST /messages/{messageId}/retry-bot`). */
         MessageUpdatedEvent: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1777,13 +1917,13 @@ export interface components {
             /** @enum {string} */
             state: "pending" | "delivered" | "failed";
         };
-        /** @description A campaign was created or its settings changed. */
+        /** @description A campaign was created, its settings changed, or it was deleted (its lists unlinked, its pending openings and follow-ups cancelled). */
         CampaignChangedEvent: {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "campaign.created" | "campaign.updated";
+            type: "campaign.created" | "campaign.updated" | "campaign.deleted";
             /**
              * Format: date-time
              * @description When, on the server's clock.
@@ -1792,13 +1932,13 @@ export interface components {
             accountId: string | null;
             campaignId: string;
         };
-        /** @description A list was created or changed (its name, its linked campaign). */
+        /** @description A list was created, changed (its name, its linked campaign) or deleted (with its memberships). */
         ListChangedEvent: {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "list.created" | "list.updated";
+            type: "list.created" | "list.updated" | "list.deleted";
             /**
              * Format: date-time
              * @description When, on the server's clock.
@@ -1967,10 +2107,13 @@ export type List = components['schemas']['List'];
 export type ListInput = components['schemas']['ListInput'];
 export type ListPatch = components['schemas']['ListPatch'];
 export type ImportInput = components['schemas']['ImportInput'];
+export type ImportContact = components['schemas']['ImportContact'];
 export type ImportResult = components['schemas']['ImportResult'];
+export type SkippedEntry = components['schemas']['SkippedEntry'];
 export type Contact = components['schemas']['Contact'];
 export type ContactRow = components['schemas']['ContactRow'];
 export type ContactDetail = components['schemas']['ContactDetail'];
+export type FollowUpStatus = components['schemas']['FollowUpStatus'];
 export type Message = components['schemas']['Message'];
 export type BotRun = components['schemas']['BotRun'];
 export type BotInfo = components['schemas']['BotInfo'];
@@ -2006,6 +2149,7 @@ export type JobRanEvent = components['schemas']['JobRanEvent'];
 export type ClockAdvancedEvent = components['schemas']['ClockAdvancedEvent'];
 export type AlertRaisedEvent = components['schemas']['AlertRaisedEvent'];
 export type ContactUpdatedEvent = components['schemas']['ContactUpdatedEvent'];
+export type ContactDeletedEvent = components['schemas']['ContactDeletedEvent'];
 export type ListJoinedEvent = components['schemas']['ListJoinedEvent'];
 export type MessageUpdatedEvent = components['schemas']['MessageUpdatedEvent'];
 export type DeliveryChangedEvent = components['schemas']['DeliveryChangedEvent'];
@@ -2383,9 +2527,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    amount: number;
+                    amount?: number | undefined;
+                    balance?: number | undefined;
                     description?: string | undefined;
-                };
+                } & (unknown | unknown);
             };
         };
         responses: {
@@ -2473,6 +2618,28 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Campaign"];
                 };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaignId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -2578,6 +2745,28 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["List"];
                 };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                listId: components["parameters"]["ListId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -2758,6 +2947,28 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    deleteContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contactId: components["parameters"]["ContactId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     updateContact: {
         parameters: {
             query?: never;
@@ -2901,6 +3112,31 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    retryBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message, waiting for the bot (`botOutcome` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     listDeliveries: {

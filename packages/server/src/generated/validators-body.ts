@@ -5024,7 +5024,7 @@ return errors === 0;
 validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema71 = {"allOf":[{"$ref":"#/components/schemas/Message"}],"unevaluatedProperties":false};
-const schema72 = {"type":"object","required":["id","accountId","contactId","direction","channel","messageSid","fromId","toId","messageType","body","status","mediaUrl","mediaContentType","reactionTo","campaignId","source","error","botOutcome","createdAt"],"properties":{"id":{"type":"string"},"accountId":{"type":"string"},"contactId":{"type":"string"},"direction":{"type":"string","enum":["inbound","outbound"]},"channel":{"type":"string","description":"The custom channel's label, or the built-in channel."},"messageSid":{"type":["string","null"]},"fromId":{"type":["string","null"],"description":"Inbound, the sender's id on the customer's platform."},"toId":{"type":["string","null"],"description":"Inbound, the business identifier; outbound, the contact's fromId."},"messageType":{"type":"string","enum":["text","reaction"]},"body":{"type":"string"},"status":{"type":"string","description":"Inbound: as sent (`received` by default). Outbound: `pending` (a webhook delivery under way), `sent`, `failed`, `not_sent` (with the reason in `error`). A queued opening message is a job (`GET /jobs`) until it goes."},"mediaUrl":{"type":["string","null"]},"mediaContentType":{"type":["string","null"]},"reactionTo":{"type":["string","null"]},"campaignId":{"type":["string","null"]},"source":{"type":"string","enum":["api_send","api_receive","simulated","bot","human","opening","follow_up"],"description":"`simulated`: a message from the contact made with `POST /contacts/{contactId}/inbound` (the dashboard's \"Simulate a message\")."},"error":{"type":["string","null"],"description":"Why delivery failed or the message was not sent."},"botOutcome":{"description":"For a received message, what the bot did with it: `replied`, `handed_off`, `no_answer`, or why it did not answer: `reaction`, `no_campaign`, `outgoing_campaign`, `campaign_not_live`, `bot_inactive`, `contact_paused`, `no_credits`, `bot_error` (a bot function that threw, or a recording that could not be written); and, for the model-backed bot, why its model gave no answer: `bot_unconfigured` (no API key for an endpoint not on this machine: nothing was asked), `bot_refused` (the key was refused, 401 or 403), `bot_timeout` (no answer within the timeout), `bot_rate_limited` (429), `bot_unavailable` (a 5xx, another error status such as an unknown model's 404, or the endpoint could not be reached), `bot_empty_answer`, `bot_oversized_answer` (longer than a message may be: 4096 characters), `bot_not_recorded` (replay mode with no recording of what was asked). `bot.error` says what happened and what to do. Nothing is sent or charged, and the next message tries again. Null while it is being processed, and for outgoing messages.","type":["string","null"]},"bot":{"description":"For a received message the bot was asked about: which bot, its model, how long it took (real milliseconds) and what went wrong, if anything. Null when no bot was asked (a reaction, no live campaign, the contact paused, …) and for outgoing messages; absent on messages stored before it was kept.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/BotRun"}]},"createdAt":{"type":"string","format":"date-time"}}};
+const schema72 = {"type":"object","required":["id","accountId","contactId","direction","channel","messageSid","fromId","toId","messageType","body","status","mediaUrl","mediaContentType","reactionTo","campaignId","source","error","botOutcome","createdAt"],"properties":{"id":{"type":"string"},"accountId":{"type":"string"},"contactId":{"type":"string"},"direction":{"type":"string","enum":["inbound","outbound"]},"channel":{"type":"string","description":"The custom channel's label, or the built-in channel."},"messageSid":{"type":["string","null"]},"fromId":{"type":["string","null"],"description":"Inbound, the sender's id on the customer's platform."},"toId":{"type":["string","null"],"description":"Inbound, the business identifier; outbound, the contact's fromId."},"messageType":{"type":"string","enum":["text","reaction"]},"body":{"type":"string"},"status":{"type":"string","description":"Inbound: as sent (`received` by default). Outbound: `pending` (a webhook delivery under way), `sent`, `failed`, `not_sent` (with the reason in `error`). A queued opening message is a job (`GET /jobs`) until it goes."},"mediaUrl":{"type":["string","null"]},"mediaContentType":{"type":["string","null"]},"reactionTo":{"type":["string","null"]},"campaignId":{"type":["string","null"]},"source":{"type":"string","enum":["api_send","api_receive","simulated","bot","human","opening","follow_up"],"description":"`simulated`: a message from the contact made with `POST /contacts/{contactId}/inbound` (the dashboard's \"Simulate a message\"); `simulatedVia` says through what."},"simulatedVia":{"type":"string","enum":["admin_api","dashboard","demo"],"description":"A simulated message only: what made it, as its request said (`via`): `dashboard` (the dashboard's \"Simulate a message\"), `demo` (`--demo`'s first message, or a hosted demo sandbox's), else `admin_api` (a script). Absent on every other message, and on simulated messages stored before it was kept."},"error":{"type":["string","null"],"description":"Why delivery failed or the message was not sent."},"botOutcome":{"description":"For a received message, what the bot did with it: `replied`, `handed_off`, `no_answer`, or why it did not answer: `reaction`, `no_campaign`, `outgoing_campaign`, `campaign_not_live`, `bot_inactive`, `contact_paused`, `no_credits`, `bot_error` (a bot function that threw, or a recording that could not be written); and, for the model-backed bot, why its model gave no answer: `bot_unconfigured` (no API key for an endpoint not on this machine: nothing was asked), `bot_refused` (the key was refused, 401 or 403), `bot_timeout` (no answer within the timeout), `bot_rate_limited` (429), `bot_unavailable` (a 5xx, another error status such as an unknown model's 404, or the endpoint could not be reached), `bot_empty_answer`, `bot_oversized_answer` (longer than a message may be: 4096 characters), `bot_not_recorded` (replay mode with no recording of what was asked). `bot.error` says what happened and what to do. Nothing is sent or charged, and the next message tries again. Null while it is being processed, and for outgoing messages.","type":["string","null"]},"bot":{"description":"For a received message the bot was asked about: which bot, its model, how long it took (real milliseconds) and what went wrong, if anything. Null when no bot was asked (a reaction, no live campaign, the contact paused, …) and for outgoing messages; absent on messages stored before it was kept.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/BotRun"}]},"createdAt":{"type":"string","format":"date-time"}}};
 const schema73 = {"type":"object","additionalProperties":false,"required":["name","model","latencyMs","error"],"properties":{"name":{"type":"string","enum":["deterministic","model","custom"],"description":"`deterministic`: the built-in bot; `model`: the model-backed bot; `custom`: a bot function of yours (`createIntake({ bot })`, `--bot FILE`)."},"model":{"type":["string","null"],"description":"The model asked, for the model-backed bot."},"latencyMs":{"type":"number","description":"From asking the bot to its answer, in real milliseconds (a replayed answer takes next to none)."},"replayed":{"type":"boolean","description":"True when the answer came from a recording (replay mode), not the endpoint."},"error":{"type":["string","null"],"description":"What went wrong, in words, and what to do (the endpoint's status and message, the timeout, what was asked with no recording; for a bot function that threw, `The bot threw: <its message>`); null when it answered."}}};
 
 function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -5466,10 +5466,10 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data.error !== undefined){
-let data16 = data.error;
-if((typeof data16 !== "string") && (data16 !== null)){
-const err38 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: schema72.properties.error.type},message:"must be string,null",schema:schema72.properties.error.type,parentSchema:schema72.properties.error,data:data16};
+if(data.simulatedVia !== undefined){
+let data16 = data.simulatedVia;
+if(typeof data16 !== "string"){
+const err38 = {instancePath:instancePath+"/simulatedVia",schemaPath:"#/properties/simulatedVia/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.properties.simulatedVia.type,parentSchema:schema72.properties.simulatedVia,data:data16};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -5478,11 +5478,8 @@ vErrors.push(err38);
 }
 errors++;
 }
-}
-if(data.botOutcome !== undefined){
-let data17 = data.botOutcome;
-if((typeof data17 !== "string") && (data17 !== null)){
-const err39 = {instancePath:instancePath+"/botOutcome",schemaPath:"#/properties/botOutcome/type",keyword:"type",params:{type: schema72.properties.botOutcome.type},message:"must be string,null",schema:schema72.properties.botOutcome.type,parentSchema:schema72.properties.botOutcome,data:data17};
+if(!(((data16 === "admin_api") || (data16 === "dashboard")) || (data16 === "demo"))){
+const err39 = {instancePath:instancePath+"/simulatedVia",schemaPath:"#/properties/simulatedVia/enum",keyword:"enum",params:{allowedValues: schema72.properties.simulatedVia.enum},message:"must be equal to one of the allowed values",schema:schema72.properties.simulatedVia.enum,parentSchema:schema72.properties.simulatedVia,data:data16};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -5492,14 +5489,10 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(data.bot !== undefined){
-let data18 = data.bot;
-const _errs38 = errors;
-let valid1 = false;
-let passing0 = null;
-const _errs39 = errors;
-if(data18 !== null){
-const err40 = {instancePath:instancePath+"/bot",schemaPath:"#/properties/bot/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema72.properties.bot.oneOf[0].type,parentSchema:schema72.properties.bot.oneOf[0],data:data18};
+if(data.error !== undefined){
+let data17 = data.error;
+if((typeof data17 !== "string") && (data17 !== null)){
+const err40 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: schema72.properties.error.type},message:"must be string,null",schema:schema72.properties.error.type,parentSchema:schema72.properties.error,data:data17};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -5508,15 +5501,11 @@ vErrors.push(err40);
 }
 errors++;
 }
-var _valid0 = _errs39 === errors;
-if(_valid0){
-valid1 = true;
-passing0 = 0;
 }
-const _errs41 = errors;
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-if(data18.name === undefined){
-const err41 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema73.required,parentSchema:schema73,data:data18};
+if(data.botOutcome !== undefined){
+let data18 = data.botOutcome;
+if((typeof data18 !== "string") && (data18 !== null)){
+const err41 = {instancePath:instancePath+"/botOutcome",schemaPath:"#/properties/botOutcome/type",keyword:"type",params:{type: schema72.properties.botOutcome.type},message:"must be string,null",schema:schema72.properties.botOutcome.type,parentSchema:schema72.properties.botOutcome,data:data18};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -5525,8 +5514,15 @@ vErrors.push(err41);
 }
 errors++;
 }
-if(data18.model === undefined){
-const err42 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/required",keyword:"required",params:{missingProperty: "model"},message:"must have required property '"+"model"+"'",schema:schema73.required,parentSchema:schema73,data:data18};
+}
+if(data.bot !== undefined){
+let data19 = data.bot;
+const _errs40 = errors;
+let valid1 = false;
+let passing0 = null;
+const _errs41 = errors;
+if(data19 !== null){
+const err42 = {instancePath:instancePath+"/bot",schemaPath:"#/properties/bot/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema72.properties.bot.oneOf[0].type,parentSchema:schema72.properties.bot.oneOf[0],data:data19};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -5535,8 +5531,15 @@ vErrors.push(err42);
 }
 errors++;
 }
-if(data18.latencyMs === undefined){
-const err43 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/required",keyword:"required",params:{missingProperty: "latencyMs"},message:"must have required property '"+"latencyMs"+"'",schema:schema73.required,parentSchema:schema73,data:data18};
+var _valid0 = _errs41 === errors;
+if(_valid0){
+valid1 = true;
+passing0 = 0;
+}
+const _errs43 = errors;
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+if(data19.name === undefined){
+const err43 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema73.required,parentSchema:schema73,data:data19};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -5545,8 +5548,8 @@ vErrors.push(err43);
 }
 errors++;
 }
-if(data18.error === undefined){
-const err44 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema73.required,parentSchema:schema73,data:data18};
+if(data19.model === undefined){
+const err44 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/required",keyword:"required",params:{missingProperty: "model"},message:"must have required property '"+"model"+"'",schema:schema73.required,parentSchema:schema73,data:data19};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -5555,9 +5558,8 @@ vErrors.push(err44);
 }
 errors++;
 }
-for(const key0 in data18){
-if(!(((((key0 === "name") || (key0 === "model")) || (key0 === "latencyMs")) || (key0 === "replayed")) || (key0 === "error"))){
-const err45 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema73,data:data18};
+if(data19.latencyMs === undefined){
+const err45 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/required",keyword:"required",params:{missingProperty: "latencyMs"},message:"must have required property '"+"latencyMs"+"'",schema:schema73.required,parentSchema:schema73,data:data19};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -5566,11 +5568,8 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-if(data18.name !== undefined){
-let data19 = data18.name;
-if(typeof data19 !== "string"){
-const err46 = {instancePath:instancePath+"/bot/name",schemaPath:"#/components/schemas/BotRun/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.name.type,parentSchema:schema73.properties.name,data:data19};
+if(data19.error === undefined){
+const err46 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema73.required,parentSchema:schema73,data:data19};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -5579,8 +5578,9 @@ vErrors.push(err46);
 }
 errors++;
 }
-if(!(((data19 === "deterministic") || (data19 === "model")) || (data19 === "custom"))){
-const err47 = {instancePath:instancePath+"/bot/name",schemaPath:"#/components/schemas/BotRun/properties/name/enum",keyword:"enum",params:{allowedValues: schema73.properties.name.enum},message:"must be equal to one of the allowed values",schema:schema73.properties.name.enum,parentSchema:schema73.properties.name,data:data19};
+for(const key0 in data19){
+if(!(((((key0 === "name") || (key0 === "model")) || (key0 === "latencyMs")) || (key0 === "replayed")) || (key0 === "error"))){
+const err47 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema73,data:data19};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -5590,10 +5590,10 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data18.model !== undefined){
-let data20 = data18.model;
-if((typeof data20 !== "string") && (data20 !== null)){
-const err48 = {instancePath:instancePath+"/bot/model",schemaPath:"#/components/schemas/BotRun/properties/model/type",keyword:"type",params:{type: schema73.properties.model.type},message:"must be string,null",schema:schema73.properties.model.type,parentSchema:schema73.properties.model,data:data20};
+if(data19.name !== undefined){
+let data20 = data19.name;
+if(typeof data20 !== "string"){
+const err48 = {instancePath:instancePath+"/bot/name",schemaPath:"#/components/schemas/BotRun/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.name.type,parentSchema:schema73.properties.name,data:data20};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -5602,11 +5602,8 @@ vErrors.push(err48);
 }
 errors++;
 }
-}
-if(data18.latencyMs !== undefined){
-let data21 = data18.latencyMs;
-if(!(typeof data21 == "number")){
-const err49 = {instancePath:instancePath+"/bot/latencyMs",schemaPath:"#/components/schemas/BotRun/properties/latencyMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema73.properties.latencyMs.type,parentSchema:schema73.properties.latencyMs,data:data21};
+if(!(((data20 === "deterministic") || (data20 === "model")) || (data20 === "custom"))){
+const err49 = {instancePath:instancePath+"/bot/name",schemaPath:"#/components/schemas/BotRun/properties/name/enum",keyword:"enum",params:{allowedValues: schema73.properties.name.enum},message:"must be equal to one of the allowed values",schema:schema73.properties.name.enum,parentSchema:schema73.properties.name,data:data20};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -5616,10 +5613,10 @@ vErrors.push(err49);
 errors++;
 }
 }
-if(data18.replayed !== undefined){
-let data22 = data18.replayed;
-if(typeof data22 !== "boolean"){
-const err50 = {instancePath:instancePath+"/bot/replayed",schemaPath:"#/components/schemas/BotRun/properties/replayed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema73.properties.replayed.type,parentSchema:schema73.properties.replayed,data:data22};
+if(data19.model !== undefined){
+let data21 = data19.model;
+if((typeof data21 !== "string") && (data21 !== null)){
+const err50 = {instancePath:instancePath+"/bot/model",schemaPath:"#/components/schemas/BotRun/properties/model/type",keyword:"type",params:{type: schema73.properties.model.type},message:"must be string,null",schema:schema73.properties.model.type,parentSchema:schema73.properties.model,data:data21};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -5629,10 +5626,10 @@ vErrors.push(err50);
 errors++;
 }
 }
-if(data18.error !== undefined){
-let data23 = data18.error;
-if((typeof data23 !== "string") && (data23 !== null)){
-const err51 = {instancePath:instancePath+"/bot/error",schemaPath:"#/components/schemas/BotRun/properties/error/type",keyword:"type",params:{type: schema73.properties.error.type},message:"must be string,null",schema:schema73.properties.error.type,parentSchema:schema73.properties.error,data:data23};
+if(data19.latencyMs !== undefined){
+let data22 = data19.latencyMs;
+if(!(typeof data22 == "number")){
+const err51 = {instancePath:instancePath+"/bot/latencyMs",schemaPath:"#/components/schemas/BotRun/properties/latencyMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema73.properties.latencyMs.type,parentSchema:schema73.properties.latencyMs,data:data22};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -5642,9 +5639,10 @@ vErrors.push(err51);
 errors++;
 }
 }
-}
-else {
-const err52 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.type,parentSchema:schema73,data:data18};
+if(data19.replayed !== undefined){
+let data23 = data19.replayed;
+if(typeof data23 !== "boolean"){
+const err52 = {instancePath:instancePath+"/bot/replayed",schemaPath:"#/components/schemas/BotRun/properties/replayed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema73.properties.replayed.type,parentSchema:schema73.properties.replayed,data:data23};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -5653,7 +5651,32 @@ vErrors.push(err52);
 }
 errors++;
 }
-var _valid0 = _errs41 === errors;
+}
+if(data19.error !== undefined){
+let data24 = data19.error;
+if((typeof data24 !== "string") && (data24 !== null)){
+const err53 = {instancePath:instancePath+"/bot/error",schemaPath:"#/components/schemas/BotRun/properties/error/type",keyword:"type",params:{type: schema73.properties.error.type},message:"must be string,null",schema:schema73.properties.error.type,parentSchema:schema73.properties.error,data:data24};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+}
+else {
+const err54 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.type,parentSchema:schema73,data:data19};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+var _valid0 = _errs43 === errors;
 if(_valid0 && valid1){
 valid1 = false;
 passing0 = [passing0, 1];
@@ -5665,43 +5688,7 @@ passing0 = 1;
 }
 }
 if(!valid1){
-const err53 = {instancePath:instancePath+"/bot",schemaPath:"#/properties/bot/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema72.properties.bot.oneOf,parentSchema:schema72.properties.bot,data:data18};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
-errors++;
-}
-else {
-errors = _errs38;
-if(vErrors !== null){
-if(_errs38){
-vErrors.length = _errs38;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.createdAt !== undefined){
-let data24 = data.createdAt;
-if(typeof data24 === "string"){
-if(!(formats14.validate(data24))){
-const err54 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema72.properties.createdAt,data:data24};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
-errors++;
-}
-}
-else {
-const err55 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.properties.createdAt.type,parentSchema:schema72.properties.createdAt,data:data24};
+const err55 = {instancePath:instancePath+"/bot",schemaPath:"#/properties/bot/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema72.properties.bot.oneOf,parentSchema:schema72.properties.bot,data:data19};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -5710,10 +5697,23 @@ vErrors.push(err55);
 }
 errors++;
 }
-}
+else {
+errors = _errs40;
+if(vErrors !== null){
+if(_errs40){
+vErrors.length = _errs40;
 }
 else {
-const err56 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema72.type,parentSchema:schema72,data};
+vErrors = null;
+}
+}
+}
+}
+if(data.createdAt !== undefined){
+let data25 = data.createdAt;
+if(typeof data25 === "string"){
+if(!(formats14.validate(data25))){
+const err56 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema72.properties.createdAt,data:data25};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -5722,10 +5722,33 @@ vErrors.push(err56);
 }
 errors++;
 }
+}
+else {
+const err57 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.properties.createdAt.type,parentSchema:schema72.properties.createdAt,data:data25};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+}
+else {
+const err58 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema72.type,parentSchema:schema72,data};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
 validate50.errors = vErrors;
 return errors === 0;
 }
-validate50.evaluated = {"props":{"id":true,"accountId":true,"contactId":true,"direction":true,"channel":true,"messageSid":true,"fromId":true,"toId":true,"messageType":true,"body":true,"status":true,"mediaUrl":true,"mediaContentType":true,"reactionTo":true,"campaignId":true,"source":true,"error":true,"botOutcome":true,"bot":true,"createdAt":true},"dynamicProps":false,"dynamicItems":false};
+validate50.evaluated = {"props":{"id":true,"accountId":true,"contactId":true,"direction":true,"channel":true,"messageSid":true,"fromId":true,"toId":true,"messageType":true,"body":true,"status":true,"mediaUrl":true,"mediaContentType":true,"reactionTo":true,"campaignId":true,"source":true,"simulatedVia":true,"error":true,"botOutcome":true,"bot":true,"createdAt":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -5744,7 +5767,7 @@ errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if((((((((((((((((((((key0 !== "id") && (key0 !== "accountId")) && (key0 !== "contactId")) && (key0 !== "direction")) && (key0 !== "channel")) && (key0 !== "messageSid")) && (key0 !== "fromId")) && (key0 !== "toId")) && (key0 !== "messageType")) && (key0 !== "body")) && (key0 !== "status")) && (key0 !== "mediaUrl")) && (key0 !== "mediaContentType")) && (key0 !== "reactionTo")) && (key0 !== "campaignId")) && (key0 !== "source")) && (key0 !== "error")) && (key0 !== "botOutcome")) && (key0 !== "bot")) && (key0 !== "createdAt")){
+if(((((((((((((((((((((key0 !== "id") && (key0 !== "accountId")) && (key0 !== "contactId")) && (key0 !== "direction")) && (key0 !== "channel")) && (key0 !== "messageSid")) && (key0 !== "fromId")) && (key0 !== "toId")) && (key0 !== "messageType")) && (key0 !== "body")) && (key0 !== "status")) && (key0 !== "mediaUrl")) && (key0 !== "mediaContentType")) && (key0 !== "reactionTo")) && (key0 !== "campaignId")) && (key0 !== "source")) && (key0 !== "simulatedVia")) && (key0 !== "error")) && (key0 !== "botOutcome")) && (key0 !== "bot")) && (key0 !== "createdAt")){
 const err0 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema71,data};
 if(vErrors === null){
 vErrors = [err0];
@@ -6956,7 +6979,7 @@ const schema86 = {"type":"string","enum":["Draft","Live","Paused","Completed"]};
 const schema87 = {"type":"string","description":"The built-in channel a campaign sends its opening message and follow-ups on: a messaging app, SMS, a photo-sharing social network, a chat app.","enum":["messaging_app","sms","photo_social","chat_app"]};
 const schema88 = {"type":"object","additionalProperties":false,"required":["question","answer"],"properties":{"question":{"type":"string","minLength":1},"answer":{"type":"string","minLength":1}}};
 const schema89 = {"type":"object","additionalProperties":false,"required":["title"],"properties":{"title":{"type":"string","minLength":1},"url":{"type":"string","format":"uri"},"content":{"type":"string"}}};
-const schema90 = {"type":"object","additionalProperties":false,"required":["body","approval"],"properties":{"body":{"type":"string","minLength":1,"maxLength":4096,"description":"`{{firstName}}` and `{{lastName}}` are replaced with the contact's names."},"approval":{"type":"string","enum":["draft","submitted","approved","rejected"],"description":"The messaging channel's approval state; only an approved template is sent."}}};
+const schema90 = {"type":"object","additionalProperties":false,"required":["body","approval"],"properties":{"body":{"type":"string","minLength":1,"maxLength":4096,"description":"`{{firstName}}` and `{{lastName}}` are replaced with the contact's names. Any other `{{…}}` is 400 `VALIDATION_ERROR` naming it, with a did-you-mean (`{{first_name}}`: did you mean `{{firstName}}`?), in a seed too: it would reach the lead as written."},"approval":{"type":"string","enum":["draft","submitted","approved","rejected"],"description":"The messaging channel's approval state; only an approved template is sent."}}};
 const formats54 = fullFormats.uri;
 
 function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -10677,7 +10700,7 @@ return errors === 0;
 }
 validate78.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema112 = {"type":"object","additionalProperties":false,"required":["amount"],"properties":{"amount":{"type":"number","minimum":-1000000000,"maximum":1000000000,"x-intake-error":"amount must be a non-zero number of credits with at most 6 decimal places, at most 1000000000 either way."},"description":{"type":"string","maxLength":500}}};
+const schema112 = {"type":"object","additionalProperties":false,"oneOf":[{"required":["amount"]},{"required":["balance"]}],"x-intake-error":"Send either amount (credits to add, or remove when negative) or balance (the balance to set), not both.","properties":{"amount":{"type":"number","minimum":-1000000000,"maximum":1000000000,"x-intake-error":"amount must be a non-zero number of credits with at most 6 decimal places, at most 1000000000 either way."},"balance":{"type":"number","minimum":0,"maximum":1000000000,"x-intake-error":"balance must be a number of credits from 0 to 1000000000, with at most 6 decimal places."},"description":{"type":"string","maxLength":500}}};
 
 function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10689,9 +10712,13 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs1 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.amount === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "amount"},message:"must have required property '"+"amount"+"'",schema:schema112.required,parentSchema:schema112,data};
+const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "amount"},message:"must have required property '"+"amount"+"'",schema:schema112.oneOf[0].required,parentSchema:schema112.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10700,9 +10727,16 @@ vErrors.push(err0);
 }
 errors++;
 }
-for(const key0 in data){
-if(!((key0 === "amount") || (key0 === "description"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema112,data};
+}
+var _valid0 = _errs2 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+}
+const _errs3 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.balance === undefined){
+const err1 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "balance"},message:"must have required property '"+"balance"+"'",schema:schema112.oneOf[1].required,parentSchema:schema112.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10712,11 +10746,19 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.amount !== undefined){
-let data0 = data.amount;
-if(typeof data0 == "number"){
-if(data0 > 1000000000 || isNaN(data0)){
-const err2 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema112.properties.amount,data:data0};
+var _valid0 = _errs3 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+}
+}
+if(!valid0){
+const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema112.oneOf,parentSchema:schema112,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -10725,8 +10767,21 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data0 < -1000000000 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1000000000},message:"must be >= -1000000000",schema:-1000000000,parentSchema:schema112.properties.amount,data:data0};
+else {
+errors = _errs1;
+if(vErrors !== null){
+if(_errs1){
+vErrors.length = _errs1;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(((key0 === "amount") || (key0 === "balance")) || (key0 === "description"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema112,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10736,8 +10791,11 @@ vErrors.push(err3);
 errors++;
 }
 }
-else {
-const err4 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema112.properties.amount.type,parentSchema:schema112.properties.amount,data:data0};
+if(data.amount !== undefined){
+let data0 = data.amount;
+if(typeof data0 == "number"){
+if(data0 > 1000000000 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema112.properties.amount,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -10746,12 +10804,8 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-if(data.description !== undefined){
-let data1 = data.description;
-if(typeof data1 === "string"){
-if(func0(data1) > 500){
-const err5 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema112.properties.description,data:data1};
+if(data0 < -1000000000 || isNaN(data0)){
+const err5 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1000000000},message:"must be >= -1000000000",schema:-1000000000,parentSchema:schema112.properties.amount,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -10762,7 +10816,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema112.properties.description.type,parentSchema:schema112.properties.description,data:data1};
+const err6 = {instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema112.properties.amount.type,parentSchema:schema112.properties.amount,data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -10772,14 +10826,74 @@ vErrors.push(err6);
 errors++;
 }
 }
-}
-else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema112.type,parentSchema:schema112,data};
+if(data.balance !== undefined){
+let data1 = data.balance;
+if(typeof data1 == "number"){
+if(data1 > 1000000000 || isNaN(data1)){
+const err7 = {instancePath:instancePath+"/balance",schemaPath:"#/properties/balance/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema112.properties.balance,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
 else {
 vErrors.push(err7);
+}
+errors++;
+}
+if(data1 < 0 || isNaN(data1)){
+const err8 = {instancePath:instancePath+"/balance",schemaPath:"#/properties/balance/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema112.properties.balance,data:data1};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/balance",schemaPath:"#/properties/balance/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema112.properties.balance.type,parentSchema:schema112.properties.balance,data:data1};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+let data2 = data.description;
+if(typeof data2 === "string"){
+if(func0(data2) > 500){
+const err10 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema112.properties.description,data:data2};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema112.properties.description.type,parentSchema:schema112.properties.description,data:data2};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema112.type,parentSchema:schema112,data};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
 }
 errors++;
 }
@@ -11229,7 +11343,8 @@ return errors === 0;
 validate91.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema121 = {"$ref":"admin#/components/schemas/ImportInput"};
-const schema122 = {"type":"object","additionalProperties":false,"properties":{"source":{"type":"string","enum":["manual","import"],"default":"import"},"contactIds":{"type":"array","maxItems":100000,"items":{"type":"string"}},"contacts":{"type":"array","maxItems":100000,"items":{"$ref":"#/components/schemas/SeedContact"}}}};
+const schema122 = {"type":"object","additionalProperties":false,"properties":{"source":{"type":"string","enum":["manual","import"],"default":"import"},"contactIds":{"type":"array","maxItems":100000,"items":{"type":"string"}},"contacts":{"type":"array","maxItems":100000,"items":{"$ref":"#/components/schemas/ImportContact"}},"rows":{"type":"array","maxItems":100000,"items":{"type":"integer","minimum":1},"description":"Where each entry of `contacts` came from: its row in the file imported (the dashboard's CSV import counts the header as row 1). As many as `contacts`, else 400. Refusals and `skipped` name an entry by its row (`row 3`); without `rows`, by its place (`contacts[2]`)."},"onInvalid":{"type":"string","enum":["refuse","skip"],"default":"refuse","description":"What an entry of `contacts` that cannot be imported (a phone number without its country code, an email that is not one, nothing to reach the contact by) does. `refuse` (the default): the import is 400 `VALIDATION_ERROR` naming every such entry (the first 20) and the value at fault, and nothing is added. `skip`: the other entries are imported and those are listed in `skipped`. All or nothing is the default because an import fires the funnel: the contacts it adds get the campaign's opening message at once, which cannot be taken back, and a builder who misses the note would believe the whole file went in; skipping is a choice made knowingly. Always refused whole: an entry's `id` already taken (409), `contactIds` naming no contact of the list's account (404)."}}};
+const schema123 = {"type":"object","additionalProperties":false,"description":"An entry of an import: a seed's contact (`SeedContact`), whose email is checked with the entry's other fields, so that `onInvalid: skip` can skip an entry whose email is not one.","properties":{"id":{"type":"string","pattern":"^ct_[A-Za-z0-9_\\-]+$"},"phone":{"type":"string"},"email":{"type":"string","description":"An email address; one that is not is the entry's problem (see `onInvalid`)."},"firstName":{"type":"string"},"lastName":{"type":"string"},"customFields":{"type":"object","additionalProperties":true},"fromId":{"type":"string"},"customChannel":{"type":"string"}}};
 
 function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11243,7 +11358,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(((key0 === "source") || (key0 === "contactIds")) || (key0 === "contacts"))){
+if(!(((((key0 === "source") || (key0 === "contactIds")) || (key0 === "contacts")) || (key0 === "rows")) || (key0 === "onInvalid"))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema122,data};
 if(vErrors === null){
 vErrors = [err0];
@@ -11335,7 +11450,7 @@ let data4 = data3[i1];
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 for(const key1 in data4){
 if(!((((((((key1 === "id") || (key1 === "phone")) || (key1 === "email")) || (key1 === "firstName")) || (key1 === "lastName")) || (key1 === "customFields")) || (key1 === "fromId")) || (key1 === "customChannel"))){
-const err7 = {instancePath:instancePath+"/contacts/" + i1,schemaPath:"#/components/schemas/SeedContact/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema92,data:data4};
+const err7 = {instancePath:instancePath+"/contacts/" + i1,schemaPath:"#/components/schemas/ImportContact/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema123,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -11349,7 +11464,7 @@ if(data4.id !== undefined){
 let data5 = data4.id;
 if(typeof data5 === "string"){
 if(!pattern15.test(data5)){
-const err8 = {instancePath:instancePath+"/contacts/" + i1+"/id",schemaPath:"#/components/schemas/SeedContact/properties/id/pattern",keyword:"pattern",params:{pattern: "^ct_[A-Za-z0-9_\\-]+$"},message:"must match pattern \""+"^ct_[A-Za-z0-9_\\-]+$"+"\"",schema:"^ct_[A-Za-z0-9_\\-]+$",parentSchema:schema92.properties.id,data:data5};
+const err8 = {instancePath:instancePath+"/contacts/" + i1+"/id",schemaPath:"#/components/schemas/ImportContact/properties/id/pattern",keyword:"pattern",params:{pattern: "^ct_[A-Za-z0-9_\\-]+$"},message:"must match pattern \""+"^ct_[A-Za-z0-9_\\-]+$"+"\"",schema:"^ct_[A-Za-z0-9_\\-]+$",parentSchema:schema123.properties.id,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -11360,7 +11475,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/contacts/" + i1+"/id",schemaPath:"#/components/schemas/SeedContact/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.properties.id.type,parentSchema:schema92.properties.id,data:data5};
+const err9 = {instancePath:instancePath+"/contacts/" + i1+"/id",schemaPath:"#/components/schemas/ImportContact/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema123.properties.id.type,parentSchema:schema123.properties.id,data:data5};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -11373,7 +11488,7 @@ errors++;
 if(data4.phone !== undefined){
 let data6 = data4.phone;
 if(typeof data6 !== "string"){
-const err10 = {instancePath:instancePath+"/contacts/" + i1+"/phone",schemaPath:"#/components/schemas/SeedContact/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.properties.phone.type,parentSchema:schema92.properties.phone,data:data6};
+const err10 = {instancePath:instancePath+"/contacts/" + i1+"/phone",schemaPath:"#/components/schemas/ImportContact/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema123.properties.phone.type,parentSchema:schema123.properties.phone,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -11385,9 +11500,8 @@ errors++;
 }
 if(data4.email !== undefined){
 let data7 = data4.email;
-if(typeof data7 === "string"){
-if(!(formats0.test(data7))){
-const err11 = {instancePath:instancePath+"/contacts/" + i1+"/email",schemaPath:"#/components/schemas/SeedContact/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema92.properties.email,data:data7};
+if(typeof data7 !== "string"){
+const err11 = {instancePath:instancePath+"/contacts/" + i1+"/email",schemaPath:"#/components/schemas/ImportContact/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema123.properties.email.type,parentSchema:schema123.properties.email,data:data7};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -11397,8 +11511,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-else {
-const err12 = {instancePath:instancePath+"/contacts/" + i1+"/email",schemaPath:"#/components/schemas/SeedContact/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.properties.email.type,parentSchema:schema92.properties.email,data:data7};
+if(data4.firstName !== undefined){
+let data8 = data4.firstName;
+if(typeof data8 !== "string"){
+const err12 = {instancePath:instancePath+"/contacts/" + i1+"/firstName",schemaPath:"#/components/schemas/ImportContact/properties/firstName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema123.properties.firstName.type,parentSchema:schema123.properties.firstName,data:data8};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -11408,10 +11524,10 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data4.firstName !== undefined){
-let data8 = data4.firstName;
-if(typeof data8 !== "string"){
-const err13 = {instancePath:instancePath+"/contacts/" + i1+"/firstName",schemaPath:"#/components/schemas/SeedContact/properties/firstName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.properties.firstName.type,parentSchema:schema92.properties.firstName,data:data8};
+if(data4.lastName !== undefined){
+let data9 = data4.lastName;
+if(typeof data9 !== "string"){
+const err13 = {instancePath:instancePath+"/contacts/" + i1+"/lastName",schemaPath:"#/components/schemas/ImportContact/properties/lastName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema123.properties.lastName.type,parentSchema:schema123.properties.lastName,data:data9};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -11421,10 +11537,12 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data4.lastName !== undefined){
-let data9 = data4.lastName;
-if(typeof data9 !== "string"){
-const err14 = {instancePath:instancePath+"/contacts/" + i1+"/lastName",schemaPath:"#/components/schemas/SeedContact/properties/lastName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.properties.lastName.type,parentSchema:schema92.properties.lastName,data:data9};
+if(data4.customFields !== undefined){
+let data10 = data4.customFields;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+}
+else {
+const err14 = {instancePath:instancePath+"/contacts/" + i1+"/customFields",schemaPath:"#/components/schemas/ImportContact/properties/customFields/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema123.properties.customFields.type,parentSchema:schema123.properties.customFields,data:data10};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -11434,12 +11552,10 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data4.customFields !== undefined){
-let data10 = data4.customFields;
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-}
-else {
-const err15 = {instancePath:instancePath+"/contacts/" + i1+"/customFields",schemaPath:"#/components/schemas/SeedContact/properties/customFields/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema92.properties.customFields.type,parentSchema:schema92.properties.customFields,data:data10};
+if(data4.fromId !== undefined){
+let data11 = data4.fromId;
+if(typeof data11 !== "string"){
+const err15 = {instancePath:instancePath+"/contacts/" + i1+"/fromId",schemaPath:"#/components/schemas/ImportContact/properties/fromId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema123.properties.fromId.type,parentSchema:schema123.properties.fromId,data:data11};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -11449,10 +11565,10 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data4.fromId !== undefined){
-let data11 = data4.fromId;
-if(typeof data11 !== "string"){
-const err16 = {instancePath:instancePath+"/contacts/" + i1+"/fromId",schemaPath:"#/components/schemas/SeedContact/properties/fromId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.properties.fromId.type,parentSchema:schema92.properties.fromId,data:data11};
+if(data4.customChannel !== undefined){
+let data12 = data4.customChannel;
+if(typeof data12 !== "string"){
+const err16 = {instancePath:instancePath+"/contacts/" + i1+"/customChannel",schemaPath:"#/components/schemas/ImportContact/properties/customChannel/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema123.properties.customChannel.type,parentSchema:schema123.properties.customChannel,data:data12};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -11462,10 +11578,9 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data4.customChannel !== undefined){
-let data12 = data4.customChannel;
-if(typeof data12 !== "string"){
-const err17 = {instancePath:instancePath+"/contacts/" + i1+"/customChannel",schemaPath:"#/components/schemas/SeedContact/properties/customChannel/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.properties.customChannel.type,parentSchema:schema92.properties.customChannel,data:data12};
+}
+else {
+const err17 = {instancePath:instancePath+"/contacts/" + i1,schemaPath:"#/components/schemas/ImportContact/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema123.type,parentSchema:schema123,data:data4};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -11477,7 +11592,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/contacts/" + i1,schemaPath:"#/components/schemas/SeedContact/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema92.type,parentSchema:schema92,data:data4};
+const err18 = {instancePath:instancePath+"/contacts",schemaPath:"#/properties/contacts/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema122.properties.contacts.type,parentSchema:schema122.properties.contacts,data:data3};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -11487,9 +11602,11 @@ vErrors.push(err18);
 errors++;
 }
 }
-}
-else {
-const err19 = {instancePath:instancePath+"/contacts",schemaPath:"#/properties/contacts/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema122.properties.contacts.type,parentSchema:schema122.properties.contacts,data:data3};
+if(data.rows !== undefined){
+let data13 = data.rows;
+if(Array.isArray(data13)){
+if(data13.length > 100000){
+const err19 = {instancePath:instancePath+"/rows",schemaPath:"#/properties/rows/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items",schema:100000,parentSchema:schema122.properties.rows,data:data13};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -11498,15 +11615,75 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-}
-else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema122.type,parentSchema:schema122,data};
+const len2 = data13.length;
+for(let i2=0; i2<len2; i2++){
+let data14 = data13[i2];
+if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
+const err20 = {instancePath:instancePath+"/rows/" + i2,schemaPath:"#/properties/rows/items/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema122.properties.rows.items.type,parentSchema:schema122.properties.rows.items,data:data14};
 if(vErrors === null){
 vErrors = [err20];
 }
 else {
 vErrors.push(err20);
+}
+errors++;
+}
+if(typeof data14 == "number"){
+if(data14 < 1 || isNaN(data14)){
+const err21 = {instancePath:instancePath+"/rows/" + i2,schemaPath:"#/properties/rows/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema122.properties.rows.items,data:data14};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/rows",schemaPath:"#/properties/rows/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema122.properties.rows.type,parentSchema:schema122.properties.rows,data:data13};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.onInvalid !== undefined){
+let data15 = data.onInvalid;
+if(typeof data15 !== "string"){
+const err23 = {instancePath:instancePath+"/onInvalid",schemaPath:"#/properties/onInvalid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema122.properties.onInvalid.type,parentSchema:schema122.properties.onInvalid,data:data15};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(!((data15 === "refuse") || (data15 === "skip"))){
+const err24 = {instancePath:instancePath+"/onInvalid",schemaPath:"#/properties/onInvalid/enum",keyword:"enum",params:{allowedValues: schema122.properties.onInvalid.enum},message:"must be equal to one of the allowed values",schema:schema122.properties.onInvalid.enum,parentSchema:schema122.properties.onInvalid,data:data15};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema122.type,parentSchema:schema122,data};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
 }
 errors++;
 }
@@ -11871,7 +12048,7 @@ return errors === 0;
 validate97.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema128 = {"$ref":"admin#/components/schemas/InboundInput"};
-const schema129 = {"type":"object","additionalProperties":false,"required":["body"],"properties":{"channel":{"type":"string","enum":["custom","messaging_app","sms","photo_social","chat_app"],"default":"custom","description":"`custom`: the contact's custom channel, through the receive endpoint's processing; else a built-in channel."},"body":{"type":"string","minLength":1,"maxLength":4096,"pattern":"\\S","description":"The text; for a reaction, the emoji."},"messageType":{"type":"string","enum":["text","reaction"],"default":"text"},"reactionTo":{"type":"string","minLength":1,"maxLength":256,"pattern":"\\S","description":"For a reaction (and only then, where it is required), the `messageSid` (or id) of the message it reacts to, stored as given."},"mediaUrl":{"type":["string","null"],"description":"A public `https://` URL, or a data URL (`data:<MIME_TYPE>;base64,<DATA>`)."},"mediaContentType":{"type":["string","null"],"maxLength":255,"pattern":"^[A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+-]+(\\s*;.*)?$","x-intake-error":"mediaContentType must be a MIME type such as image/png.","description":"The file's MIME type; required with `mediaUrl`, and it must match the file (a data URL's bytes are sniffed)."}},"allOf":[{"if":{"required":["mediaUrl"],"properties":{"mediaUrl":{"type":"string"}}},"then":{"required":["mediaContentType"],"x-intake-error":"mediaContentType is required when mediaUrl is given.","properties":{"mediaContentType":{"type":"string","x-intake-error":"mediaContentType is required when mediaUrl is given."}}}},{"if":{"required":["messageType"],"properties":{"messageType":{"const":"reaction"}}},"then":{"required":["reactionTo"],"properties":{"reactionTo":{"type":"string"}},"x-intake-error":"reactionTo is required for a reaction: the messageSid or id of the message reacted to."},"else":{"not":{"required":["reactionTo"],"properties":{"reactionTo":{"type":"string"}}},"x-intake-error":"reactionTo is only for messageType \"reaction\"."}}]};
+const schema129 = {"type":"object","additionalProperties":false,"required":["body"],"properties":{"channel":{"type":"string","enum":["custom","messaging_app","sms","photo_social","chat_app"],"default":"custom","description":"`custom`: the contact's custom channel, through the receive endpoint's processing; else a built-in channel."},"via":{"type":"string","enum":["admin_api","dashboard","demo"],"default":"admin_api","description":"What makes the message, kept as its `simulatedVia` so a conversation can say where it came from; the dashboard's form sends `dashboard`, `--demo`'s start `demo`."},"body":{"type":"string","minLength":1,"maxLength":4096,"pattern":"\\S","description":"The text; for a reaction, the emoji."},"messageType":{"type":"string","enum":["text","reaction"],"default":"text"},"reactionTo":{"type":"string","minLength":1,"maxLength":256,"pattern":"\\S","description":"For a reaction (and only then, where it is required), the `messageSid` (or id) of the message it reacts to, stored as given."},"mediaUrl":{"type":["string","null"],"description":"A public `https://` URL, or a data URL (`data:<MIME_TYPE>;base64,<DATA>`)."},"mediaContentType":{"type":["string","null"],"maxLength":255,"pattern":"^[A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+-]+(\\s*;.*)?$","x-intake-error":"mediaContentType must be a MIME type such as image/png.","description":"The file's MIME type; required with `mediaUrl`, and it must match the file (a data URL's bytes are sniffed)."}},"allOf":[{"if":{"required":["mediaUrl"],"properties":{"mediaUrl":{"type":"string"}}},"then":{"required":["mediaContentType"],"x-intake-error":"mediaContentType is required when mediaUrl is given.","properties":{"mediaContentType":{"type":"string","x-intake-error":"mediaContentType is required when mediaUrl is given."}}}},{"if":{"required":["messageType"],"properties":{"messageType":{"const":"reaction"}}},"then":{"required":["reactionTo"],"properties":{"reactionTo":{"type":"string"}},"x-intake-error":"reactionTo is required for a reaction: the messageSid or id of the message reacted to."},"else":{"not":{"required":["reactionTo"],"properties":{"reactionTo":{"type":"string"}}},"x-intake-error":"reactionTo is only for messageType \"reaction\"."}}]};
 
 function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12133,7 +12310,7 @@ vErrors.push(err13);
 errors++;
 }
 for(const key0 in data){
-if(!((((((key0 === "channel") || (key0 === "body")) || (key0 === "messageType")) || (key0 === "reactionTo")) || (key0 === "mediaUrl")) || (key0 === "mediaContentType"))){
+if(!(((((((key0 === "channel") || (key0 === "via")) || (key0 === "body")) || (key0 === "messageType")) || (key0 === "reactionTo")) || (key0 === "mediaUrl")) || (key0 === "mediaContentType"))){
 const err14 = {instancePath,schemaPath:"admin#/components/schemas/InboundInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema129,data};
 if(vErrors === null){
 vErrors = [err14];
@@ -12167,11 +12344,10 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data.body !== undefined){
-let data6 = data.body;
-if(typeof data6 === "string"){
-if(func0(data6) > 4096){
-const err17 = {instancePath:instancePath+"/body",schemaPath:"admin#/components/schemas/InboundInput/properties/body/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters",schema:4096,parentSchema:schema129.properties.body,data:data6};
+if(data.via !== undefined){
+let data6 = data.via;
+if(typeof data6 !== "string"){
+const err17 = {instancePath:instancePath+"/via",schemaPath:"admin#/components/schemas/InboundInput/properties/via/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.properties.via.type,parentSchema:schema129.properties.via,data:data6};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -12180,8 +12356,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(func0(data6) < 1){
-const err18 = {instancePath:instancePath+"/body",schemaPath:"admin#/components/schemas/InboundInput/properties/body/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema129.properties.body,data:data6};
+if(!(((data6 === "admin_api") || (data6 === "dashboard")) || (data6 === "demo"))){
+const err18 = {instancePath:instancePath+"/via",schemaPath:"admin#/components/schemas/InboundInput/properties/via/enum",keyword:"enum",params:{allowedValues: schema129.properties.via.enum},message:"must be equal to one of the allowed values",schema:schema129.properties.via.enum,parentSchema:schema129.properties.via,data:data6};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -12190,8 +12366,12 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(!pattern0.test(data6)){
-const err19 = {instancePath:instancePath+"/body",schemaPath:"admin#/components/schemas/InboundInput/properties/body/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\"",schema:"\\S",parentSchema:schema129.properties.body,data:data6};
+}
+if(data.body !== undefined){
+let data7 = data.body;
+if(typeof data7 === "string"){
+if(func0(data7) > 4096){
+const err19 = {instancePath:instancePath+"/body",schemaPath:"admin#/components/schemas/InboundInput/properties/body/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters",schema:4096,parentSchema:schema129.properties.body,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -12200,9 +12380,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-else {
-const err20 = {instancePath:instancePath+"/body",schemaPath:"admin#/components/schemas/InboundInput/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.properties.body.type,parentSchema:schema129.properties.body,data:data6};
+if(func0(data7) < 1){
+const err20 = {instancePath:instancePath+"/body",schemaPath:"admin#/components/schemas/InboundInput/properties/body/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema129.properties.body,data:data7};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -12211,11 +12390,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-if(data.messageType !== undefined){
-let data7 = data.messageType;
-if(typeof data7 !== "string"){
-const err21 = {instancePath:instancePath+"/messageType",schemaPath:"admin#/components/schemas/InboundInput/properties/messageType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.properties.messageType.type,parentSchema:schema129.properties.messageType,data:data7};
+if(!pattern0.test(data7)){
+const err21 = {instancePath:instancePath+"/body",schemaPath:"admin#/components/schemas/InboundInput/properties/body/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\"",schema:"\\S",parentSchema:schema129.properties.body,data:data7};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -12224,8 +12400,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(!((data7 === "text") || (data7 === "reaction"))){
-const err22 = {instancePath:instancePath+"/messageType",schemaPath:"admin#/components/schemas/InboundInput/properties/messageType/enum",keyword:"enum",params:{allowedValues: schema129.properties.messageType.enum},message:"must be equal to one of the allowed values",schema:schema129.properties.messageType.enum,parentSchema:schema129.properties.messageType,data:data7};
+}
+else {
+const err22 = {instancePath:instancePath+"/body",schemaPath:"admin#/components/schemas/InboundInput/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.properties.body.type,parentSchema:schema129.properties.body,data:data7};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -12235,11 +12412,10 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data.reactionTo !== undefined){
-let data8 = data.reactionTo;
-if(typeof data8 === "string"){
-if(func0(data8) > 256){
-const err23 = {instancePath:instancePath+"/reactionTo",schemaPath:"admin#/components/schemas/InboundInput/properties/reactionTo/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters",schema:256,parentSchema:schema129.properties.reactionTo,data:data8};
+if(data.messageType !== undefined){
+let data8 = data.messageType;
+if(typeof data8 !== "string"){
+const err23 = {instancePath:instancePath+"/messageType",schemaPath:"admin#/components/schemas/InboundInput/properties/messageType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.properties.messageType.type,parentSchema:schema129.properties.messageType,data:data8};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -12248,8 +12424,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(func0(data8) < 1){
-const err24 = {instancePath:instancePath+"/reactionTo",schemaPath:"admin#/components/schemas/InboundInput/properties/reactionTo/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema129.properties.reactionTo,data:data8};
+if(!((data8 === "text") || (data8 === "reaction"))){
+const err24 = {instancePath:instancePath+"/messageType",schemaPath:"admin#/components/schemas/InboundInput/properties/messageType/enum",keyword:"enum",params:{allowedValues: schema129.properties.messageType.enum},message:"must be equal to one of the allowed values",schema:schema129.properties.messageType.enum,parentSchema:schema129.properties.messageType,data:data8};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -12258,8 +12434,12 @@ vErrors.push(err24);
 }
 errors++;
 }
-if(!pattern0.test(data8)){
-const err25 = {instancePath:instancePath+"/reactionTo",schemaPath:"admin#/components/schemas/InboundInput/properties/reactionTo/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\"",schema:"\\S",parentSchema:schema129.properties.reactionTo,data:data8};
+}
+if(data.reactionTo !== undefined){
+let data9 = data.reactionTo;
+if(typeof data9 === "string"){
+if(func0(data9) > 256){
+const err25 = {instancePath:instancePath+"/reactionTo",schemaPath:"admin#/components/schemas/InboundInput/properties/reactionTo/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters",schema:256,parentSchema:schema129.properties.reactionTo,data:data9};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -12268,9 +12448,8 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-else {
-const err26 = {instancePath:instancePath+"/reactionTo",schemaPath:"admin#/components/schemas/InboundInput/properties/reactionTo/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.properties.reactionTo.type,parentSchema:schema129.properties.reactionTo,data:data8};
+if(func0(data9) < 1){
+const err26 = {instancePath:instancePath+"/reactionTo",schemaPath:"admin#/components/schemas/InboundInput/properties/reactionTo/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema129.properties.reactionTo,data:data9};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -12279,11 +12458,8 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-if(data.mediaUrl !== undefined){
-let data9 = data.mediaUrl;
-if((typeof data9 !== "string") && (data9 !== null)){
-const err27 = {instancePath:instancePath+"/mediaUrl",schemaPath:"admin#/components/schemas/InboundInput/properties/mediaUrl/type",keyword:"type",params:{type: schema129.properties.mediaUrl.type},message:"must be string,null",schema:schema129.properties.mediaUrl.type,parentSchema:schema129.properties.mediaUrl,data:data9};
+if(!pattern0.test(data9)){
+const err27 = {instancePath:instancePath+"/reactionTo",schemaPath:"admin#/components/schemas/InboundInput/properties/reactionTo/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\"",schema:"\\S",parentSchema:schema129.properties.reactionTo,data:data9};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -12293,10 +12469,8 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data.mediaContentType !== undefined){
-let data10 = data.mediaContentType;
-if((typeof data10 !== "string") && (data10 !== null)){
-const err28 = {instancePath:instancePath+"/mediaContentType",schemaPath:"admin#/components/schemas/InboundInput/properties/mediaContentType/type",keyword:"type",params:{type: schema129.properties.mediaContentType.type},message:"must be string,null",schema:schema129.properties.mediaContentType.type,parentSchema:schema129.properties.mediaContentType,data:data10};
+else {
+const err28 = {instancePath:instancePath+"/reactionTo",schemaPath:"admin#/components/schemas/InboundInput/properties/reactionTo/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.properties.reactionTo.type,parentSchema:schema129.properties.reactionTo,data:data9};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -12305,9 +12479,11 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(typeof data10 === "string"){
-if(func0(data10) > 255){
-const err29 = {instancePath:instancePath+"/mediaContentType",schemaPath:"admin#/components/schemas/InboundInput/properties/mediaContentType/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters",schema:255,parentSchema:schema129.properties.mediaContentType,data:data10};
+}
+if(data.mediaUrl !== undefined){
+let data10 = data.mediaUrl;
+if((typeof data10 !== "string") && (data10 !== null)){
+const err29 = {instancePath:instancePath+"/mediaUrl",schemaPath:"admin#/components/schemas/InboundInput/properties/mediaUrl/type",keyword:"type",params:{type: schema129.properties.mediaUrl.type},message:"must be string,null",schema:schema129.properties.mediaUrl.type,parentSchema:schema129.properties.mediaUrl,data:data10};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -12316,8 +12492,11 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(!pattern7.test(data10)){
-const err30 = {instancePath:instancePath+"/mediaContentType",schemaPath:"admin#/components/schemas/InboundInput/properties/mediaContentType/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+-]+(\\s*;.*)?$"},message:"must match pattern \""+"^[A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+-]+(\\s*;.*)?$"+"\"",schema:"^[A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+-]+(\\s*;.*)?$",parentSchema:schema129.properties.mediaContentType,data:data10};
+}
+if(data.mediaContentType !== undefined){
+let data11 = data.mediaContentType;
+if((typeof data11 !== "string") && (data11 !== null)){
+const err30 = {instancePath:instancePath+"/mediaContentType",schemaPath:"admin#/components/schemas/InboundInput/properties/mediaContentType/type",keyword:"type",params:{type: schema129.properties.mediaContentType.type},message:"must be string,null",schema:schema129.properties.mediaContentType.type,parentSchema:schema129.properties.mediaContentType,data:data11};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -12326,16 +12505,37 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err31 = {instancePath,schemaPath:"admin#/components/schemas/InboundInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema129.type,parentSchema:schema129,data};
+if(typeof data11 === "string"){
+if(func0(data11) > 255){
+const err31 = {instancePath:instancePath+"/mediaContentType",schemaPath:"admin#/components/schemas/InboundInput/properties/mediaContentType/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters",schema:255,parentSchema:schema129.properties.mediaContentType,data:data11};
 if(vErrors === null){
 vErrors = [err31];
 }
 else {
 vErrors.push(err31);
+}
+errors++;
+}
+if(!pattern7.test(data11)){
+const err32 = {instancePath:instancePath+"/mediaContentType",schemaPath:"admin#/components/schemas/InboundInput/properties/mediaContentType/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+-]+(\\s*;.*)?$"},message:"must match pattern \""+"^[A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+-]+(\\s*;.*)?$"+"\"",schema:"^[A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+-]+(\\s*;.*)?$",parentSchema:schema129.properties.mediaContentType,data:data11};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err33 = {instancePath,schemaPath:"admin#/components/schemas/InboundInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema129.type,parentSchema:schema129,data};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
 }
 errors++;
 }
@@ -12345,7 +12545,7 @@ return errors === 0;
 validate98.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema130 = {"type":"array","maxItems":100,"items":{"$ref":"admin#/components/schemas/FaultRuleInput"}};
-const schema131 = {"type":"object","additionalProperties":false,"description":"At least one of latencyMs, status or drop (checked by the server; a rule with none is 400).","properties":{"operationId":{"type":"string","default":"*","enum":["*","createContact","findContact","addContactToList","sendCustomChannelMessage","receiveCustomChannelMessage","grantSubaccountCredits"],"description":"The /v1 operation it applies to; `*` for all."},"latencyMs":{"type":"integer","minimum":0,"maximum":60000,"description":"Delay before the request is handled (or failed), in real milliseconds. The one name for it: `--fault latencyMs=MS` too (`latency=`, the flag's first spelling, is kept as its alias); `latency` here is 400 suggesting `latencyMs`."},"status":{"type":"integer","enum":[429,500,502,503,504],"description":"Answer this instead: 429 `RATE_LIMITED` with `Retry-After`, 500 `INTERNAL_ERROR`, or 502/503/504 as a proxy or load balancer in front of the service would. In the operation's error shape. Nothing is stored."},"retryAfter":{"type":"integer","minimum":0,"maximum":86400,"description":"Seconds, sent as `Retry-After` with a 429 or 503 (default 1)."},"drop":{"type":"boolean","description":"Close the connection without an answer."},"rate":{"type":"number","minimum":0,"maximum":1,"default":1,"description":"The fraction of matching requests it hits."},"times":{"type":"integer","minimum":1,"description":"Stop after hitting this many requests."}}};
+const schema131 = {"type":"object","additionalProperties":false,"description":"At least one of latencyMs, status or drop (checked by the server; a rule with none is 400).","properties":{"operationId":{"type":"string","default":"*","enum":["*","createContact","findContact","addContactToList","sendCustomChannelMessage","receiveCustomChannelMessage","grantSubaccountCredits"],"description":"The /v1 operation it applies to; `*` for all."},"latencyMs":{"type":"integer","minimum":0,"maximum":60000,"description":"Delay before the request is handled (or failed), in real milliseconds. The one name for it: `--fault latencyMs=MS` too (`latency=`, the flag's first spelling, is kept as its alias); `latency` here is 400 suggesting `latencyMs`."},"status":{"type":"integer","enum":[429,500,502,503,504],"description":"Answer this instead: 429 `RATE_LIMITED` with `Retry-After`, 500 `INTERNAL_ERROR`, or 502/503/504 as a proxy or load balancer in front of the service would. In the operation's error shape. Nothing is stored."},"retryAfter":{"type":"integer","minimum":0,"maximum":86400,"description":"Seconds, sent as `Retry-After` with a 429 or 503 (default 1)."},"drop":{"type":"boolean","description":"Close the connection without an answer."},"when":{"type":"string","enum":["before","after"],"default":"before","description":"When the status or drop acts. `before`: instead of the operation, so nothing is stored. `after`: the request is handled as usual (its effect applied and, with a data file, committed), then its answer is replaced by the status or lost with the connection: what a client sees when a grant went through and its answer did not come back, which its no-retry rules and `Idempotency-Key` exist for. Latency always comes before. A rule with `when` needs a status or drop (else 400). A hosted sandbox (a Cloudflare Worker) takes `after` with a status; it refuses `drop` either way."},"rate":{"type":"number","minimum":0,"maximum":1,"default":1,"description":"The fraction of matching requests it hits."},"times":{"type":"integer","minimum":1,"description":"Stop after hitting this many requests."}}};
 
 function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12373,7 +12573,7 @@ for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 for(const key0 in data0){
-if(!(((((((key0 === "operationId") || (key0 === "latencyMs")) || (key0 === "status")) || (key0 === "retryAfter")) || (key0 === "drop")) || (key0 === "rate")) || (key0 === "times"))){
+if(!((((((((key0 === "operationId") || (key0 === "latencyMs")) || (key0 === "status")) || (key0 === "retryAfter")) || (key0 === "drop")) || (key0 === "when")) || (key0 === "rate")) || (key0 === "times"))){
 const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"admin#/components/schemas/FaultRuleInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema131,data:data0};
 if(vErrors === null){
 vErrors = [err1];
@@ -12513,11 +12713,10 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data0.rate !== undefined){
-let data6 = data0.rate;
-if(typeof data6 == "number"){
-if(data6 > 1 || isNaN(data6)){
-const err13 = {instancePath:instancePath+"/" + i0+"/rate",schemaPath:"admin#/components/schemas/FaultRuleInput/properties/rate/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema131.properties.rate,data:data6};
+if(data0.when !== undefined){
+let data6 = data0.when;
+if(typeof data6 !== "string"){
+const err13 = {instancePath:instancePath+"/" + i0+"/when",schemaPath:"admin#/components/schemas/FaultRuleInput/properties/when/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema131.properties.when.type,parentSchema:schema131.properties.when,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -12526,8 +12725,8 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(data6 < 0 || isNaN(data6)){
-const err14 = {instancePath:instancePath+"/" + i0+"/rate",schemaPath:"admin#/components/schemas/FaultRuleInput/properties/rate/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema131.properties.rate,data:data6};
+if(!((data6 === "before") || (data6 === "after"))){
+const err14 = {instancePath:instancePath+"/" + i0+"/when",schemaPath:"admin#/components/schemas/FaultRuleInput/properties/when/enum",keyword:"enum",params:{allowedValues: schema131.properties.when.enum},message:"must be equal to one of the allowed values",schema:schema131.properties.when.enum,parentSchema:schema131.properties.when,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -12537,8 +12736,11 @@ vErrors.push(err14);
 errors++;
 }
 }
-else {
-const err15 = {instancePath:instancePath+"/" + i0+"/rate",schemaPath:"admin#/components/schemas/FaultRuleInput/properties/rate/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema131.properties.rate.type,parentSchema:schema131.properties.rate,data:data6};
+if(data0.rate !== undefined){
+let data7 = data0.rate;
+if(typeof data7 == "number"){
+if(data7 > 1 || isNaN(data7)){
+const err15 = {instancePath:instancePath+"/" + i0+"/rate",schemaPath:"admin#/components/schemas/FaultRuleInput/properties/rate/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema131.properties.rate,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -12547,11 +12749,8 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-if(data0.times !== undefined){
-let data7 = data0.times;
-if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-const err16 = {instancePath:instancePath+"/" + i0+"/times",schemaPath:"admin#/components/schemas/FaultRuleInput/properties/times/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema131.properties.times.type,parentSchema:schema131.properties.times,data:data7};
+if(data7 < 0 || isNaN(data7)){
+const err16 = {instancePath:instancePath+"/" + i0+"/rate",schemaPath:"admin#/components/schemas/FaultRuleInput/properties/rate/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema131.properties.rate,data:data7};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -12560,9 +12759,9 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(typeof data7 == "number"){
-if(data7 < 1 || isNaN(data7)){
-const err17 = {instancePath:instancePath+"/" + i0+"/times",schemaPath:"admin#/components/schemas/FaultRuleInput/properties/times/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema131.properties.times,data:data7};
+}
+else {
+const err17 = {instancePath:instancePath+"/" + i0+"/rate",schemaPath:"admin#/components/schemas/FaultRuleInput/properties/rate/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema131.properties.rate.type,parentSchema:schema131.properties.rate,data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -12572,10 +12771,10 @@ vErrors.push(err17);
 errors++;
 }
 }
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/" + i0,schemaPath:"admin#/components/schemas/FaultRuleInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema131.type,parentSchema:schema131,data:data0};
+if(data0.times !== undefined){
+let data8 = data0.times;
+if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
+const err18 = {instancePath:instancePath+"/" + i0+"/times",schemaPath:"admin#/components/schemas/FaultRuleInput/properties/times/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema131.properties.times.type,parentSchema:schema131.properties.times,data:data8};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -12584,15 +12783,39 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-}
-else {
-const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema130.type,parentSchema:schema130,data};
+if(typeof data8 == "number"){
+if(data8 < 1 || isNaN(data8)){
+const err19 = {instancePath:instancePath+"/" + i0+"/times",schemaPath:"admin#/components/schemas/FaultRuleInput/properties/times/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema131.properties.times,data:data8};
 if(vErrors === null){
 vErrors = [err19];
 }
 else {
 vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/" + i0,schemaPath:"admin#/components/schemas/FaultRuleInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema131.type,parentSchema:schema131,data:data0};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema130.type,parentSchema:schema130,data};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
 }
 errors++;
 }

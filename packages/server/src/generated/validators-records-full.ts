@@ -2667,7 +2667,7 @@ validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema28 = {"$ref":"admin#/components/schemas/MessageRecord"};
 const schema29 = {"allOf":[{"$ref":"#/components/schemas/Message"}],"unevaluatedProperties":false};
-const schema30 = {"type":"object","required":["id","accountId","contactId","direction","channel","messageSid","fromId","toId","messageType","body","status","mediaUrl","mediaContentType","reactionTo","campaignId","source","error","botOutcome","createdAt"],"properties":{"id":{"type":"string"},"accountId":{"type":"string"},"contactId":{"type":"string"},"direction":{"type":"string","enum":["inbound","outbound"]},"channel":{"type":"string","description":"The custom channel's label, or the built-in channel."},"messageSid":{"type":["string","null"]},"fromId":{"type":["string","null"],"description":"Inbound, the sender's id on the customer's platform."},"toId":{"type":["string","null"],"description":"Inbound, the business identifier; outbound, the contact's fromId."},"messageType":{"type":"string","enum":["text","reaction"]},"body":{"type":"string"},"status":{"type":"string","description":"Inbound: as sent (`received` by default). Outbound: `pending` (a webhook delivery under way), `sent`, `failed`, `not_sent` (with the reason in `error`). A queued opening message is a job (`GET /jobs`) until it goes."},"mediaUrl":{"type":["string","null"]},"mediaContentType":{"type":["string","null"]},"reactionTo":{"type":["string","null"]},"campaignId":{"type":["string","null"]},"source":{"type":"string","enum":["api_send","api_receive","simulated","bot","human","opening","follow_up"],"description":"`simulated`: a message from the contact made with `POST /contacts/{contactId}/inbound` (the dashboard's \"Simulate a message\")."},"error":{"type":["string","null"],"description":"Why delivery failed or the message was not sent."},"botOutcome":{"description":"For a received message, what the bot did with it: `replied`, `handed_off`, `no_answer`, or why it did not answer: `reaction`, `no_campaign`, `outgoing_campaign`, `campaign_not_live`, `bot_inactive`, `contact_paused`, `no_credits`, `bot_error` (a bot function that threw, or a recording that could not be written); and, for the model-backed bot, why its model gave no answer: `bot_unconfigured` (no API key for an endpoint not on this machine: nothing was asked), `bot_refused` (the key was refused, 401 or 403), `bot_timeout` (no answer within the timeout), `bot_rate_limited` (429), `bot_unavailable` (a 5xx, another error status such as an unknown model's 404, or the endpoint could not be reached), `bot_empty_answer`, `bot_oversized_answer` (longer than a message may be: 4096 characters), `bot_not_recorded` (replay mode with no recording of what was asked). `bot.error` says what happened and what to do. Nothing is sent or charged, and the next message tries again. Null while it is being processed, and for outgoing messages.","type":["string","null"]},"bot":{"description":"For a received message the bot was asked about: which bot, its model, how long it took (real milliseconds) and what went wrong, if anything. Null when no bot was asked (a reaction, no live campaign, the contact paused, …) and for outgoing messages; absent on messages stored before it was kept.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/BotRun"}]},"createdAt":{"type":"string","format":"date-time"}}};
+const schema30 = {"type":"object","required":["id","accountId","contactId","direction","channel","messageSid","fromId","toId","messageType","body","status","mediaUrl","mediaContentType","reactionTo","campaignId","source","error","botOutcome","createdAt"],"properties":{"id":{"type":"string"},"accountId":{"type":"string"},"contactId":{"type":"string"},"direction":{"type":"string","enum":["inbound","outbound"]},"channel":{"type":"string","description":"The custom channel's label, or the built-in channel."},"messageSid":{"type":["string","null"]},"fromId":{"type":["string","null"],"description":"Inbound, the sender's id on the customer's platform."},"toId":{"type":["string","null"],"description":"Inbound, the business identifier; outbound, the contact's fromId."},"messageType":{"type":"string","enum":["text","reaction"]},"body":{"type":"string"},"status":{"type":"string","description":"Inbound: as sent (`received` by default). Outbound: `pending` (a webhook delivery under way), `sent`, `failed`, `not_sent` (with the reason in `error`). A queued opening message is a job (`GET /jobs`) until it goes."},"mediaUrl":{"type":["string","null"]},"mediaContentType":{"type":["string","null"]},"reactionTo":{"type":["string","null"]},"campaignId":{"type":["string","null"]},"source":{"type":"string","enum":["api_send","api_receive","simulated","bot","human","opening","follow_up"],"description":"`simulated`: a message from the contact made with `POST /contacts/{contactId}/inbound` (the dashboard's \"Simulate a message\"); `simulatedVia` says through what."},"simulatedVia":{"type":"string","enum":["admin_api","dashboard","demo"],"description":"A simulated message only: what made it, as its request said (`via`): `dashboard` (the dashboard's \"Simulate a message\"), `demo` (`--demo`'s first message, or a hosted demo sandbox's), else `admin_api` (a script). Absent on every other message, and on simulated messages stored before it was kept."},"error":{"type":["string","null"],"description":"Why delivery failed or the message was not sent."},"botOutcome":{"description":"For a received message, what the bot did with it: `replied`, `handed_off`, `no_answer`, or why it did not answer: `reaction`, `no_campaign`, `outgoing_campaign`, `campaign_not_live`, `bot_inactive`, `contact_paused`, `no_credits`, `bot_error` (a bot function that threw, or a recording that could not be written); and, for the model-backed bot, why its model gave no answer: `bot_unconfigured` (no API key for an endpoint not on this machine: nothing was asked), `bot_refused` (the key was refused, 401 or 403), `bot_timeout` (no answer within the timeout), `bot_rate_limited` (429), `bot_unavailable` (a 5xx, another error status such as an unknown model's 404, or the endpoint could not be reached), `bot_empty_answer`, `bot_oversized_answer` (longer than a message may be: 4096 characters), `bot_not_recorded` (replay mode with no recording of what was asked). `bot.error` says what happened and what to do. Nothing is sent or charged, and the next message tries again. Null while it is being processed, and for outgoing messages.","type":["string","null"]},"bot":{"description":"For a received message the bot was asked about: which bot, its model, how long it took (real milliseconds) and what went wrong, if anything. Null when no bot was asked (a reaction, no live campaign, the contact paused, …) and for outgoing messages; absent on messages stored before it was kept.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/BotRun"}]},"createdAt":{"type":"string","format":"date-time"}}};
 const schema31 = {"type":"object","additionalProperties":false,"required":["name","model","latencyMs","error"],"properties":{"name":{"type":"string","enum":["deterministic","model","custom"],"description":"`deterministic`: the built-in bot; `model`: the model-backed bot; `custom`: a bot function of yours (`createIntake({ bot })`, `--bot FILE`)."},"model":{"type":["string","null"],"description":"The model asked, for the model-backed bot."},"latencyMs":{"type":"number","description":"From asking the bot to its answer, in real milliseconds (a replayed answer takes next to none)."},"replayed":{"type":"boolean","description":"True when the answer came from a recording (replay mode), not the endpoint."},"error":{"type":["string","null"],"description":"What went wrong, in words, and what to do (the endpoint's status and message, the timeout, what was asked with no recording; for a bot function that threw, `The bot threw: <its message>`); null when it answered."}}};
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -3109,10 +3109,10 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data.error !== undefined){
-let data16 = data.error;
-if((typeof data16 !== "string") && (data16 !== null)){
-const err38 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: schema30.properties.error.type},message:"must be string,null",schema:schema30.properties.error.type,parentSchema:schema30.properties.error,data:data16};
+if(data.simulatedVia !== undefined){
+let data16 = data.simulatedVia;
+if(typeof data16 !== "string"){
+const err38 = {instancePath:instancePath+"/simulatedVia",schemaPath:"#/properties/simulatedVia/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema30.properties.simulatedVia.type,parentSchema:schema30.properties.simulatedVia,data:data16};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -3121,11 +3121,8 @@ vErrors.push(err38);
 }
 errors++;
 }
-}
-if(data.botOutcome !== undefined){
-let data17 = data.botOutcome;
-if((typeof data17 !== "string") && (data17 !== null)){
-const err39 = {instancePath:instancePath+"/botOutcome",schemaPath:"#/properties/botOutcome/type",keyword:"type",params:{type: schema30.properties.botOutcome.type},message:"must be string,null",schema:schema30.properties.botOutcome.type,parentSchema:schema30.properties.botOutcome,data:data17};
+if(!(((data16 === "admin_api") || (data16 === "dashboard")) || (data16 === "demo"))){
+const err39 = {instancePath:instancePath+"/simulatedVia",schemaPath:"#/properties/simulatedVia/enum",keyword:"enum",params:{allowedValues: schema30.properties.simulatedVia.enum},message:"must be equal to one of the allowed values",schema:schema30.properties.simulatedVia.enum,parentSchema:schema30.properties.simulatedVia,data:data16};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -3135,14 +3132,10 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(data.bot !== undefined){
-let data18 = data.bot;
-const _errs38 = errors;
-let valid1 = false;
-let passing0 = null;
-const _errs39 = errors;
-if(data18 !== null){
-const err40 = {instancePath:instancePath+"/bot",schemaPath:"#/properties/bot/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema30.properties.bot.oneOf[0].type,parentSchema:schema30.properties.bot.oneOf[0],data:data18};
+if(data.error !== undefined){
+let data17 = data.error;
+if((typeof data17 !== "string") && (data17 !== null)){
+const err40 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: schema30.properties.error.type},message:"must be string,null",schema:schema30.properties.error.type,parentSchema:schema30.properties.error,data:data17};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -3151,15 +3144,11 @@ vErrors.push(err40);
 }
 errors++;
 }
-var _valid0 = _errs39 === errors;
-if(_valid0){
-valid1 = true;
-passing0 = 0;
 }
-const _errs41 = errors;
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-if(data18.name === undefined){
-const err41 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema31.required,parentSchema:schema31,data:data18};
+if(data.botOutcome !== undefined){
+let data18 = data.botOutcome;
+if((typeof data18 !== "string") && (data18 !== null)){
+const err41 = {instancePath:instancePath+"/botOutcome",schemaPath:"#/properties/botOutcome/type",keyword:"type",params:{type: schema30.properties.botOutcome.type},message:"must be string,null",schema:schema30.properties.botOutcome.type,parentSchema:schema30.properties.botOutcome,data:data18};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -3168,8 +3157,15 @@ vErrors.push(err41);
 }
 errors++;
 }
-if(data18.model === undefined){
-const err42 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/required",keyword:"required",params:{missingProperty: "model"},message:"must have required property '"+"model"+"'",schema:schema31.required,parentSchema:schema31,data:data18};
+}
+if(data.bot !== undefined){
+let data19 = data.bot;
+const _errs40 = errors;
+let valid1 = false;
+let passing0 = null;
+const _errs41 = errors;
+if(data19 !== null){
+const err42 = {instancePath:instancePath+"/bot",schemaPath:"#/properties/bot/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema30.properties.bot.oneOf[0].type,parentSchema:schema30.properties.bot.oneOf[0],data:data19};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -3178,8 +3174,15 @@ vErrors.push(err42);
 }
 errors++;
 }
-if(data18.latencyMs === undefined){
-const err43 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/required",keyword:"required",params:{missingProperty: "latencyMs"},message:"must have required property '"+"latencyMs"+"'",schema:schema31.required,parentSchema:schema31,data:data18};
+var _valid0 = _errs41 === errors;
+if(_valid0){
+valid1 = true;
+passing0 = 0;
+}
+const _errs43 = errors;
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+if(data19.name === undefined){
+const err43 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema31.required,parentSchema:schema31,data:data19};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -3188,8 +3191,8 @@ vErrors.push(err43);
 }
 errors++;
 }
-if(data18.error === undefined){
-const err44 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema31.required,parentSchema:schema31,data:data18};
+if(data19.model === undefined){
+const err44 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/required",keyword:"required",params:{missingProperty: "model"},message:"must have required property '"+"model"+"'",schema:schema31.required,parentSchema:schema31,data:data19};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -3198,9 +3201,8 @@ vErrors.push(err44);
 }
 errors++;
 }
-for(const key0 in data18){
-if(!(((((key0 === "name") || (key0 === "model")) || (key0 === "latencyMs")) || (key0 === "replayed")) || (key0 === "error"))){
-const err45 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema31,data:data18};
+if(data19.latencyMs === undefined){
+const err45 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/required",keyword:"required",params:{missingProperty: "latencyMs"},message:"must have required property '"+"latencyMs"+"'",schema:schema31.required,parentSchema:schema31,data:data19};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -3209,11 +3211,8 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-if(data18.name !== undefined){
-let data19 = data18.name;
-if(typeof data19 !== "string"){
-const err46 = {instancePath:instancePath+"/bot/name",schemaPath:"#/components/schemas/BotRun/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.name.type,parentSchema:schema31.properties.name,data:data19};
+if(data19.error === undefined){
+const err46 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema31.required,parentSchema:schema31,data:data19};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -3222,8 +3221,9 @@ vErrors.push(err46);
 }
 errors++;
 }
-if(!(((data19 === "deterministic") || (data19 === "model")) || (data19 === "custom"))){
-const err47 = {instancePath:instancePath+"/bot/name",schemaPath:"#/components/schemas/BotRun/properties/name/enum",keyword:"enum",params:{allowedValues: schema31.properties.name.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.name.enum,parentSchema:schema31.properties.name,data:data19};
+for(const key0 in data19){
+if(!(((((key0 === "name") || (key0 === "model")) || (key0 === "latencyMs")) || (key0 === "replayed")) || (key0 === "error"))){
+const err47 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema31,data:data19};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -3233,10 +3233,10 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data18.model !== undefined){
-let data20 = data18.model;
-if((typeof data20 !== "string") && (data20 !== null)){
-const err48 = {instancePath:instancePath+"/bot/model",schemaPath:"#/components/schemas/BotRun/properties/model/type",keyword:"type",params:{type: schema31.properties.model.type},message:"must be string,null",schema:schema31.properties.model.type,parentSchema:schema31.properties.model,data:data20};
+if(data19.name !== undefined){
+let data20 = data19.name;
+if(typeof data20 !== "string"){
+const err48 = {instancePath:instancePath+"/bot/name",schemaPath:"#/components/schemas/BotRun/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.name.type,parentSchema:schema31.properties.name,data:data20};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -3245,11 +3245,8 @@ vErrors.push(err48);
 }
 errors++;
 }
-}
-if(data18.latencyMs !== undefined){
-let data21 = data18.latencyMs;
-if(!(typeof data21 == "number")){
-const err49 = {instancePath:instancePath+"/bot/latencyMs",schemaPath:"#/components/schemas/BotRun/properties/latencyMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema31.properties.latencyMs.type,parentSchema:schema31.properties.latencyMs,data:data21};
+if(!(((data20 === "deterministic") || (data20 === "model")) || (data20 === "custom"))){
+const err49 = {instancePath:instancePath+"/bot/name",schemaPath:"#/components/schemas/BotRun/properties/name/enum",keyword:"enum",params:{allowedValues: schema31.properties.name.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.name.enum,parentSchema:schema31.properties.name,data:data20};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -3259,10 +3256,10 @@ vErrors.push(err49);
 errors++;
 }
 }
-if(data18.replayed !== undefined){
-let data22 = data18.replayed;
-if(typeof data22 !== "boolean"){
-const err50 = {instancePath:instancePath+"/bot/replayed",schemaPath:"#/components/schemas/BotRun/properties/replayed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.replayed.type,parentSchema:schema31.properties.replayed,data:data22};
+if(data19.model !== undefined){
+let data21 = data19.model;
+if((typeof data21 !== "string") && (data21 !== null)){
+const err50 = {instancePath:instancePath+"/bot/model",schemaPath:"#/components/schemas/BotRun/properties/model/type",keyword:"type",params:{type: schema31.properties.model.type},message:"must be string,null",schema:schema31.properties.model.type,parentSchema:schema31.properties.model,data:data21};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -3272,10 +3269,10 @@ vErrors.push(err50);
 errors++;
 }
 }
-if(data18.error !== undefined){
-let data23 = data18.error;
-if((typeof data23 !== "string") && (data23 !== null)){
-const err51 = {instancePath:instancePath+"/bot/error",schemaPath:"#/components/schemas/BotRun/properties/error/type",keyword:"type",params:{type: schema31.properties.error.type},message:"must be string,null",schema:schema31.properties.error.type,parentSchema:schema31.properties.error,data:data23};
+if(data19.latencyMs !== undefined){
+let data22 = data19.latencyMs;
+if(!(typeof data22 == "number")){
+const err51 = {instancePath:instancePath+"/bot/latencyMs",schemaPath:"#/components/schemas/BotRun/properties/latencyMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema31.properties.latencyMs.type,parentSchema:schema31.properties.latencyMs,data:data22};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -3285,9 +3282,10 @@ vErrors.push(err51);
 errors++;
 }
 }
-}
-else {
-const err52 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data:data18};
+if(data19.replayed !== undefined){
+let data23 = data19.replayed;
+if(typeof data23 !== "boolean"){
+const err52 = {instancePath:instancePath+"/bot/replayed",schemaPath:"#/components/schemas/BotRun/properties/replayed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.replayed.type,parentSchema:schema31.properties.replayed,data:data23};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -3296,7 +3294,32 @@ vErrors.push(err52);
 }
 errors++;
 }
-var _valid0 = _errs41 === errors;
+}
+if(data19.error !== undefined){
+let data24 = data19.error;
+if((typeof data24 !== "string") && (data24 !== null)){
+const err53 = {instancePath:instancePath+"/bot/error",schemaPath:"#/components/schemas/BotRun/properties/error/type",keyword:"type",params:{type: schema31.properties.error.type},message:"must be string,null",schema:schema31.properties.error.type,parentSchema:schema31.properties.error,data:data24};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+}
+else {
+const err54 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data:data19};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+var _valid0 = _errs43 === errors;
 if(_valid0 && valid1){
 valid1 = false;
 passing0 = [passing0, 1];
@@ -3308,43 +3331,7 @@ passing0 = 1;
 }
 }
 if(!valid1){
-const err53 = {instancePath:instancePath+"/bot",schemaPath:"#/properties/bot/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema30.properties.bot.oneOf,parentSchema:schema30.properties.bot,data:data18};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
-errors++;
-}
-else {
-errors = _errs38;
-if(vErrors !== null){
-if(_errs38){
-vErrors.length = _errs38;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.createdAt !== undefined){
-let data24 = data.createdAt;
-if(typeof data24 === "string"){
-if(!(formats0.validate.test(data24))){
-const err54 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema30.properties.createdAt,data:data24};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
-errors++;
-}
-}
-else {
-const err55 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema30.properties.createdAt.type,parentSchema:schema30.properties.createdAt,data:data24};
+const err55 = {instancePath:instancePath+"/bot",schemaPath:"#/properties/bot/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema30.properties.bot.oneOf,parentSchema:schema30.properties.bot,data:data19};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -3353,10 +3340,23 @@ vErrors.push(err55);
 }
 errors++;
 }
-}
+else {
+errors = _errs40;
+if(vErrors !== null){
+if(_errs40){
+vErrors.length = _errs40;
 }
 else {
-const err56 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema30.type,parentSchema:schema30,data};
+vErrors = null;
+}
+}
+}
+}
+if(data.createdAt !== undefined){
+let data25 = data.createdAt;
+if(typeof data25 === "string"){
+if(!(formats0.validate.test(data25))){
+const err56 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema30.properties.createdAt,data:data25};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -3365,10 +3365,33 @@ vErrors.push(err56);
 }
 errors++;
 }
+}
+else {
+const err57 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema30.properties.createdAt.type,parentSchema:schema30.properties.createdAt,data:data25};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+}
+else {
+const err58 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema30.type,parentSchema:schema30,data};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
 validate28.errors = vErrors;
 return errors === 0;
 }
-validate28.evaluated = {"props":{"id":true,"accountId":true,"contactId":true,"direction":true,"channel":true,"messageSid":true,"fromId":true,"toId":true,"messageType":true,"body":true,"status":true,"mediaUrl":true,"mediaContentType":true,"reactionTo":true,"campaignId":true,"source":true,"error":true,"botOutcome":true,"bot":true,"createdAt":true},"dynamicProps":false,"dynamicItems":false};
+validate28.evaluated = {"props":{"id":true,"accountId":true,"contactId":true,"direction":true,"channel":true,"messageSid":true,"fromId":true,"toId":true,"messageType":true,"body":true,"status":true,"mediaUrl":true,"mediaContentType":true,"reactionTo":true,"campaignId":true,"source":true,"simulatedVia":true,"error":true,"botOutcome":true,"bot":true,"createdAt":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -3387,7 +3410,7 @@ errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if((((((((((((((((((((key0 !== "id") && (key0 !== "accountId")) && (key0 !== "contactId")) && (key0 !== "direction")) && (key0 !== "channel")) && (key0 !== "messageSid")) && (key0 !== "fromId")) && (key0 !== "toId")) && (key0 !== "messageType")) && (key0 !== "body")) && (key0 !== "status")) && (key0 !== "mediaUrl")) && (key0 !== "mediaContentType")) && (key0 !== "reactionTo")) && (key0 !== "campaignId")) && (key0 !== "source")) && (key0 !== "error")) && (key0 !== "botOutcome")) && (key0 !== "bot")) && (key0 !== "createdAt")){
+if(((((((((((((((((((((key0 !== "id") && (key0 !== "accountId")) && (key0 !== "contactId")) && (key0 !== "direction")) && (key0 !== "channel")) && (key0 !== "messageSid")) && (key0 !== "fromId")) && (key0 !== "toId")) && (key0 !== "messageType")) && (key0 !== "body")) && (key0 !== "status")) && (key0 !== "mediaUrl")) && (key0 !== "mediaContentType")) && (key0 !== "reactionTo")) && (key0 !== "campaignId")) && (key0 !== "source")) && (key0 !== "simulatedVia")) && (key0 !== "error")) && (key0 !== "botOutcome")) && (key0 !== "bot")) && (key0 !== "createdAt")){
 const err0 = {instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties",schema:false,parentSchema:schema29,data};
 if(vErrors === null){
 vErrors = [err0];

@@ -1867,7 +1867,7 @@ validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema28 = {"$ref":"admin#/components/schemas/MessageRecord"};
 const schema29 = {"allOf":[{"$ref":"#/components/schemas/Message"}],"unevaluatedProperties":false};
-const schema30 = {"type":"object","required":["id","accountId","contactId","direction","channel","messageSid","fromId","toId","messageType","body","status","mediaUrl","mediaContentType","reactionTo","campaignId","source","error","botOutcome","createdAt"],"properties":{"id":{"type":"string"},"accountId":{"type":"string"},"contactId":{"type":"string"},"direction":{"type":"string","enum":["inbound","outbound"]},"channel":{"type":"string","description":"The custom channel's label, or the built-in channel."},"messageSid":{"type":["string","null"]},"fromId":{"type":["string","null"],"description":"Inbound, the sender's id on the customer's platform."},"toId":{"type":["string","null"],"description":"Inbound, the business identifier; outbound, the contact's fromId."},"messageType":{"type":"string","enum":["text","reaction"]},"body":{"type":"string"},"status":{"type":"string","description":"Inbound: as sent (`received` by default). Outbound: `pending` (a webhook delivery under way), `sent`, `failed`, `not_sent` (with the reason in `error`). A queued opening message is a job (`GET /jobs`) until it goes."},"mediaUrl":{"type":["string","null"]},"mediaContentType":{"type":["string","null"]},"reactionTo":{"type":["string","null"]},"campaignId":{"type":["string","null"]},"source":{"type":"string","enum":["api_send","api_receive","simulated","bot","human","opening","follow_up"],"description":"`simulated`: a message from the contact made with `POST /contacts/{contactId}/inbound` (the dashboard's \"Simulate a message\")."},"error":{"type":["string","null"],"description":"Why delivery failed or the message was not sent."},"botOutcome":{"description":"For a received message, what the bot did with it: `replied`, `handed_off`, `no_answer`, or why it did not answer: `reaction`, `no_campaign`, `outgoing_campaign`, `campaign_not_live`, `bot_inactive`, `contact_paused`, `no_credits`, `bot_error` (a bot function that threw, or a recording that could not be written); and, for the model-backed bot, why its model gave no answer: `bot_unconfigured` (no API key for an endpoint not on this machine: nothing was asked), `bot_refused` (the key was refused, 401 or 403), `bot_timeout` (no answer within the timeout), `bot_rate_limited` (429), `bot_unavailable` (a 5xx, another error status such as an unknown model's 404, or the endpoint could not be reached), `bot_empty_answer`, `bot_oversized_answer` (longer than a message may be: 4096 characters), `bot_not_recorded` (replay mode with no recording of what was asked). `bot.error` says what happened and what to do. Nothing is sent or charged, and the next message tries again. Null while it is being processed, and for outgoing messages.","type":["string","null"]},"bot":{"description":"For a received message the bot was asked about: which bot, its model, how long it took (real milliseconds) and what went wrong, if anything. Null when no bot was asked (a reaction, no live campaign, the contact paused, …) and for outgoing messages; absent on messages stored before it was kept.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/BotRun"}]},"createdAt":{"type":"string","format":"date-time"}}};
+const schema30 = {"type":"object","required":["id","accountId","contactId","direction","channel","messageSid","fromId","toId","messageType","body","status","mediaUrl","mediaContentType","reactionTo","campaignId","source","error","botOutcome","createdAt"],"properties":{"id":{"type":"string"},"accountId":{"type":"string"},"contactId":{"type":"string"},"direction":{"type":"string","enum":["inbound","outbound"]},"channel":{"type":"string","description":"The custom channel's label, or the built-in channel."},"messageSid":{"type":["string","null"]},"fromId":{"type":["string","null"],"description":"Inbound, the sender's id on the customer's platform."},"toId":{"type":["string","null"],"description":"Inbound, the business identifier; outbound, the contact's fromId."},"messageType":{"type":"string","enum":["text","reaction"]},"body":{"type":"string"},"status":{"type":"string","description":"Inbound: as sent (`received` by default). Outbound: `pending` (a webhook delivery under way), `sent`, `failed`, `not_sent` (with the reason in `error`). A queued opening message is a job (`GET /jobs`) until it goes."},"mediaUrl":{"type":["string","null"]},"mediaContentType":{"type":["string","null"]},"reactionTo":{"type":["string","null"]},"campaignId":{"type":["string","null"]},"source":{"type":"string","enum":["api_send","api_receive","simulated","bot","human","opening","follow_up"],"description":"`simulated`: a message from the contact made with `POST /contacts/{contactId}/inbound` (the dashboard's \"Simulate a message\"); `simulatedVia` says through what."},"simulatedVia":{"type":"string","enum":["admin_api","dashboard","demo"],"description":"A simulated message only: what made it, as its request said (`via`): `dashboard` (the dashboard's \"Simulate a message\"), `demo` (`--demo`'s first message, or a hosted demo sandbox's), else `admin_api` (a script). Absent on every other message, and on simulated messages stored before it was kept."},"error":{"type":["string","null"],"description":"Why delivery failed or the message was not sent."},"botOutcome":{"description":"For a received message, what the bot did with it: `replied`, `handed_off`, `no_answer`, or why it did not answer: `reaction`, `no_campaign`, `outgoing_campaign`, `campaign_not_live`, `bot_inactive`, `contact_paused`, `no_credits`, `bot_error` (a bot function that threw, or a recording that could not be written); and, for the model-backed bot, why its model gave no answer: `bot_unconfigured` (no API key for an endpoint not on this machine: nothing was asked), `bot_refused` (the key was refused, 401 or 403), `bot_timeout` (no answer within the timeout), `bot_rate_limited` (429), `bot_unavailable` (a 5xx, another error status such as an unknown model's 404, or the endpoint could not be reached), `bot_empty_answer`, `bot_oversized_answer` (longer than a message may be: 4096 characters), `bot_not_recorded` (replay mode with no recording of what was asked). `bot.error` says what happened and what to do. Nothing is sent or charged, and the next message tries again. Null while it is being processed, and for outgoing messages.","type":["string","null"]},"bot":{"description":"For a received message the bot was asked about: which bot, its model, how long it took (real milliseconds) and what went wrong, if anything. Null when no bot was asked (a reaction, no live campaign, the contact paused, …) and for outgoing messages; absent on messages stored before it was kept.","oneOf":[{"type":"null"},{"$ref":"#/components/schemas/BotRun"}]},"createdAt":{"type":"string","format":"date-time"}}};
 const schema31 = {"type":"object","additionalProperties":false,"required":["name","model","latencyMs","error"],"properties":{"name":{"type":"string","enum":["deterministic","model","custom"],"description":"`deterministic`: the built-in bot; `model`: the model-backed bot; `custom`: a bot function of yours (`createIntake({ bot })`, `--bot FILE`)."},"model":{"type":["string","null"],"description":"The model asked, for the model-backed bot."},"latencyMs":{"type":"number","description":"From asking the bot to its answer, in real milliseconds (a replayed answer takes next to none)."},"replayed":{"type":"boolean","description":"True when the answer came from a recording (replay mode), not the endpoint."},"error":{"type":["string","null"],"description":"What went wrong, in words, and what to do (the endpoint's status and message, the timeout, what was asked with no recording; for a bot function that threw, `The bot threw: <its message>`); null when it answered."}}};
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -2102,11 +2102,15 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.error !== undefined){
-let data16 = data.error;
+if(data.simulatedVia !== undefined){
+let data16 = data.simulatedVia;
 const _errs33 = errors;
-if((typeof data16 !== "string") && (data16 !== null)){
-validate28.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: schema30.properties.error.type},message:"must be string,null"}];
+if(typeof data16 !== "string"){
+validate28.errors = [{instancePath:instancePath+"/simulatedVia",schemaPath:"#/properties/simulatedVia/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data16 === "admin_api") || (data16 === "dashboard")) || (data16 === "demo"))){
+validate28.errors = [{instancePath:instancePath+"/simulatedVia",schemaPath:"#/properties/simulatedVia/enum",keyword:"enum",params:{allowedValues: schema30.properties.simulatedVia.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs33 === errors;
@@ -2115,11 +2119,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.botOutcome !== undefined){
-let data17 = data.botOutcome;
+if(data.error !== undefined){
+let data17 = data.error;
 const _errs35 = errors;
 if((typeof data17 !== "string") && (data17 !== null)){
-validate28.errors = [{instancePath:instancePath+"/botOutcome",schemaPath:"#/properties/botOutcome/type",keyword:"type",params:{type: schema30.properties.botOutcome.type},message:"must be string,null"}];
+validate28.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: schema30.properties.error.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs35 === errors;
@@ -2128,14 +2132,27 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.bot !== undefined){
-let data18 = data.bot;
+if(data.botOutcome !== undefined){
+let data18 = data.botOutcome;
 const _errs37 = errors;
-const _errs38 = errors;
+if((typeof data18 !== "string") && (data18 !== null)){
+validate28.errors = [{instancePath:instancePath+"/botOutcome",schemaPath:"#/properties/botOutcome/type",keyword:"type",params:{type: schema30.properties.botOutcome.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs37 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.bot !== undefined){
+let data19 = data.bot;
+const _errs39 = errors;
+const _errs40 = errors;
 let valid1 = false;
 let passing0 = null;
-const _errs39 = errors;
-if(data18 !== null){
+const _errs41 = errors;
+if(data19 !== null){
 const err0 = {instancePath:instancePath+"/bot",schemaPath:"#/properties/bot/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err0];
@@ -2145,17 +2162,17 @@ vErrors.push(err0);
 }
 errors++;
 }
-var _valid0 = _errs39 === errors;
+var _valid0 = _errs41 === errors;
 if(_valid0){
 valid1 = true;
 passing0 = 0;
 }
-const _errs41 = errors;
-const _errs42 = errors;
-if(errors === _errs42){
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+const _errs43 = errors;
+const _errs44 = errors;
+if(errors === _errs44){
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 let missing1;
-if(((((data18.name === undefined) && (missing1 = "name")) || ((data18.model === undefined) && (missing1 = "model"))) || ((data18.latencyMs === undefined) && (missing1 = "latencyMs"))) || ((data18.error === undefined) && (missing1 = "error"))){
+if(((((data19.name === undefined) && (missing1 = "name")) || ((data19.model === undefined) && (missing1 = "model"))) || ((data19.latencyMs === undefined) && (missing1 = "latencyMs"))) || ((data19.error === undefined) && (missing1 = "error"))){
 const err1 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err1];
@@ -2166,8 +2183,8 @@ vErrors.push(err1);
 errors++;
 }
 else {
-const _errs44 = errors;
-for(const key0 in data18){
+const _errs46 = errors;
+for(const key0 in data19){
 if(!(((((key0 === "name") || (key0 === "model")) || (key0 === "latencyMs")) || (key0 === "replayed")) || (key0 === "error"))){
 const err2 = {instancePath:instancePath+"/bot",schemaPath:"#/components/schemas/BotRun/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
@@ -2180,11 +2197,11 @@ errors++;
 break;
 }
 }
-if(_errs44 === errors){
-if(data18.name !== undefined){
-let data19 = data18.name;
-const _errs45 = errors;
-if(typeof data19 !== "string"){
+if(_errs46 === errors){
+if(data19.name !== undefined){
+let data20 = data19.name;
+const _errs47 = errors;
+if(typeof data20 !== "string"){
 const err3 = {instancePath:instancePath+"/bot/name",schemaPath:"#/components/schemas/BotRun/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err3];
@@ -2194,7 +2211,7 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(!(((data19 === "deterministic") || (data19 === "model")) || (data19 === "custom"))){
+if(!(((data20 === "deterministic") || (data20 === "model")) || (data20 === "custom"))){
 const err4 = {instancePath:instancePath+"/bot/name",schemaPath:"#/components/schemas/BotRun/properties/name/enum",keyword:"enum",params:{allowedValues: schema31.properties.name.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
@@ -2204,16 +2221,16 @@ vErrors.push(err4);
 }
 errors++;
 }
-var valid3 = _errs45 === errors;
+var valid3 = _errs47 === errors;
 }
 else {
 var valid3 = true;
 }
 if(valid3){
-if(data18.model !== undefined){
-let data20 = data18.model;
-const _errs47 = errors;
-if((typeof data20 !== "string") && (data20 !== null)){
+if(data19.model !== undefined){
+let data21 = data19.model;
+const _errs49 = errors;
+if((typeof data21 !== "string") && (data21 !== null)){
 const err5 = {instancePath:instancePath+"/bot/model",schemaPath:"#/components/schemas/BotRun/properties/model/type",keyword:"type",params:{type: schema31.properties.model.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err5];
@@ -2223,16 +2240,16 @@ vErrors.push(err5);
 }
 errors++;
 }
-var valid3 = _errs47 === errors;
+var valid3 = _errs49 === errors;
 }
 else {
 var valid3 = true;
 }
 if(valid3){
-if(data18.latencyMs !== undefined){
-let data21 = data18.latencyMs;
-const _errs49 = errors;
-if(!((typeof data21 == "number") && (isFinite(data21)))){
+if(data19.latencyMs !== undefined){
+let data22 = data19.latencyMs;
+const _errs51 = errors;
+if(!((typeof data22 == "number") && (isFinite(data22)))){
 const err6 = {instancePath:instancePath+"/bot/latencyMs",schemaPath:"#/components/schemas/BotRun/properties/latencyMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err6];
@@ -2242,15 +2259,15 @@ vErrors.push(err6);
 }
 errors++;
 }
-var valid3 = _errs49 === errors;
+var valid3 = _errs51 === errors;
 }
 else {
 var valid3 = true;
 }
 if(valid3){
-if(data18.replayed !== undefined){
-const _errs51 = errors;
-if(typeof data18.replayed !== "boolean"){
+if(data19.replayed !== undefined){
+const _errs53 = errors;
+if(typeof data19.replayed !== "boolean"){
 const err7 = {instancePath:instancePath+"/bot/replayed",schemaPath:"#/components/schemas/BotRun/properties/replayed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err7];
@@ -2260,16 +2277,16 @@ vErrors.push(err7);
 }
 errors++;
 }
-var valid3 = _errs51 === errors;
+var valid3 = _errs53 === errors;
 }
 else {
 var valid3 = true;
 }
 if(valid3){
-if(data18.error !== undefined){
-let data23 = data18.error;
-const _errs53 = errors;
-if((typeof data23 !== "string") && (data23 !== null)){
+if(data19.error !== undefined){
+let data24 = data19.error;
+const _errs55 = errors;
+if((typeof data24 !== "string") && (data24 !== null)){
 const err8 = {instancePath:instancePath+"/bot/error",schemaPath:"#/components/schemas/BotRun/properties/error/type",keyword:"type",params:{type: schema31.properties.error.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err8];
@@ -2279,7 +2296,7 @@ vErrors.push(err8);
 }
 errors++;
 }
-var valid3 = _errs53 === errors;
+var valid3 = _errs55 === errors;
 }
 else {
 var valid3 = true;
@@ -2302,7 +2319,7 @@ vErrors.push(err9);
 errors++;
 }
 }
-var _valid0 = _errs41 === errors;
+var _valid0 = _errs43 === errors;
 if(_valid0 && valid1){
 valid1 = false;
 passing0 = [passing0, 1];
@@ -2326,29 +2343,29 @@ validate28.errors = vErrors;
 return false;
 }
 else {
-errors = _errs38;
+errors = _errs40;
 if(vErrors !== null){
-if(_errs38){
-vErrors.length = _errs38;
+if(_errs40){
+vErrors.length = _errs40;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid0 = _errs37 === errors;
+var valid0 = _errs39 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.createdAt !== undefined){
-let data24 = data.createdAt;
-const _errs55 = errors;
-if(errors === _errs55){
-if(errors === _errs55){
-if(typeof data24 === "string"){
-if(!(formats0.validate.test(data24))){
+let data25 = data.createdAt;
+const _errs57 = errors;
+if(errors === _errs57){
+if(errors === _errs57){
+if(typeof data25 === "string"){
+if(!(formats0.validate.test(data25))){
 validate28.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
@@ -2359,10 +2376,11 @@ return false;
 }
 }
 }
-var valid0 = _errs55 === errors;
+var valid0 = _errs57 === errors;
 }
 else {
 var valid0 = true;
+}
 }
 }
 }
@@ -2393,7 +2411,7 @@ return false;
 validate28.errors = vErrors;
 return errors === 0;
 }
-validate28.evaluated = {"props":{"id":true,"accountId":true,"contactId":true,"direction":true,"channel":true,"messageSid":true,"fromId":true,"toId":true,"messageType":true,"body":true,"status":true,"mediaUrl":true,"mediaContentType":true,"reactionTo":true,"campaignId":true,"source":true,"error":true,"botOutcome":true,"bot":true,"createdAt":true},"dynamicProps":false,"dynamicItems":false};
+validate28.evaluated = {"props":{"id":true,"accountId":true,"contactId":true,"direction":true,"channel":true,"messageSid":true,"fromId":true,"toId":true,"messageType":true,"body":true,"status":true,"mediaUrl":true,"mediaContentType":true,"reactionTo":true,"campaignId":true,"source":true,"simulatedVia":true,"error":true,"botOutcome":true,"bot":true,"createdAt":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -2413,7 +2431,7 @@ errors = vErrors.length;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if((((((((((((((((((((key0 !== "id") && (key0 !== "accountId")) && (key0 !== "contactId")) && (key0 !== "direction")) && (key0 !== "channel")) && (key0 !== "messageSid")) && (key0 !== "fromId")) && (key0 !== "toId")) && (key0 !== "messageType")) && (key0 !== "body")) && (key0 !== "status")) && (key0 !== "mediaUrl")) && (key0 !== "mediaContentType")) && (key0 !== "reactionTo")) && (key0 !== "campaignId")) && (key0 !== "source")) && (key0 !== "error")) && (key0 !== "botOutcome")) && (key0 !== "bot")) && (key0 !== "createdAt")){
+if(((((((((((((((((((((key0 !== "id") && (key0 !== "accountId")) && (key0 !== "contactId")) && (key0 !== "direction")) && (key0 !== "channel")) && (key0 !== "messageSid")) && (key0 !== "fromId")) && (key0 !== "toId")) && (key0 !== "messageType")) && (key0 !== "body")) && (key0 !== "status")) && (key0 !== "mediaUrl")) && (key0 !== "mediaContentType")) && (key0 !== "reactionTo")) && (key0 !== "campaignId")) && (key0 !== "source")) && (key0 !== "simulatedVia")) && (key0 !== "error")) && (key0 !== "botOutcome")) && (key0 !== "bot")) && (key0 !== "createdAt")){
 validate27.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
 return false;
 break;

@@ -1,7 +1,8 @@
 /**
  * Faults injected on purpose, for testing an integration's retry logic: latency, an error status
  * in the operation's error shape, a dropped connection, on all or a fraction of the matching
- * requests, forever or a number of times.
+ * requests, forever or a number of times; the status or drop instead of the operation, or after
+ * its effect (the case an idempotency key exists for: applied, and the answer lost).
  */
 import type { components } from "../generated/admin.js";
 import type { IdSource } from "../shared/ids.js";
@@ -19,6 +20,7 @@ export interface FaultHit {
   status: number | null;
   retryAfter: number;
   drop: boolean;
+  when: FaultRule["when"];
 }
 
 export class Faults {
@@ -43,6 +45,8 @@ export class Faults {
     this.check(inputs);
     const idle = inputs.findIndex((input) => input.latencyMs === undefined && input.status === undefined && !input.drop);
     if (idle !== -1) throw new HttpError(400, "VALIDATION_ERROR", `Fault rule ${idle} does nothing: give it latencyMs, status or drop.`);
+    const untimed = inputs.findIndex((input) => input.when !== undefined && input.status === undefined && !input.drop);
+    if (untimed !== -1) throw new HttpError(400, "VALIDATION_ERROR", `Fault rule ${untimed} has when but no status or drop: when says whether they act before or after the operation (latency always comes before).`);
     const dropping = inputs.findIndex((input) => input.drop);
     if (dropping !== -1 && !this.canDrop) {
       throw new HttpError(400, "VALIDATION_ERROR", `Fault rule ${dropping} drops the connection, which this server cannot do (a Cloudflare Worker always answers): give it a status (502, 503) or latencyMs instead.`);
@@ -54,6 +58,7 @@ export class Faults {
       status: input.status ?? null,
       retryAfter: input.retryAfter ?? 1,
       drop: input.drop ?? false,
+      when: input.when ?? "before",
       rate: input.rate ?? 1,
       remaining: input.times ?? null,
     }));
@@ -88,40 +93,47 @@ export class Faults {
       if (!answers && rule.latencyMs === 0) continue;
       if (rule.rate < 1 && this.ids.random() >= rule.rate) continue;
       if (rule.remaining !== null) rule.remaining--;
-      hit ??= { ruleId: rule.id, latencyMs: 0, status: null, retryAfter: 1, drop: false };
+      hit ??= { ruleId: rule.id, latencyMs: 0, status: null, retryAfter: 1, drop: false, when: "before" };
       hit.latencyMs += rule.latencyMs;
       if (answers) {
         hit.ruleId = rule.id;
         hit.status = rule.status;
         hit.retryAfter = rule.retryAfter;
         hit.drop = rule.drop;
+        hit.when = rule.when;
       }
     }
     return hit;
   }
 }
 
-/** Applies the fault rules that hit the request's operation: their latency, then a drop or an error status. */
+/**
+ * Applies the fault rules that hit the request's operation: their latency, then a drop or an error
+ * status, instead of the operation or (`when: after`) in place of its answer.
+ */
 export function injectFaults(faults: Faults): Step<Routed> {
   return async function injectFaults(context, next) {
     const fault = faults.pick(context.route.operationId);
     if (!fault) return next(context);
     context.fault = fault.ruleId;
     if (fault.latencyMs) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
+    if (fault.status === null && !fault.drop) return next(context);
+    // The answer is lost whatever it was: the client cannot tell a success from a refusal either.
+    if (fault.when === "after") await next(context);
     if (fault.drop) {
       context.errorCode = "CONNECTION_DROPPED";
       return dropped();
     }
-    if (fault.status !== null) throw injected(fault.status, fault.retryAfter, fault.ruleId);
-    return next(context);
+    throw injected(fault.status ?? 500, fault.retryAfter, fault.ruleId, fault.when);
   };
 }
 
 /** No answer: the connection is closed. */
 const dropped = (): ApiResponse => ({ status: 0, headers: {}, body: null, drop: true });
 
-function injected(status: number, retryAfter: number, ruleId: string): HttpError {
-  const message = `Injected fault ${ruleId}: ${status}. See GET /__admin/faults.`;
+function injected(status: number, retryAfter: number, ruleId: string, when: FaultHit["when"]): HttpError {
+  const applied = when === "after" ? " after the operation was applied" : "";
+  const message = `Injected fault ${ruleId}${applied}: ${status}. See GET /__admin/faults.`;
   const wait: Record<string, string> = status === 429 || status === 503 ? { "retry-after": String(retryAfter) } : {};
   return new HttpError(status, status === 429 ? "RATE_LIMITED" : "INTERNAL_ERROR", message, wait);
 }

@@ -8,9 +8,9 @@
  */
 import { AUTH_SCHEMES, authFormView, bodySpellings, listOperations, type AuthForm, type OpenApiDocument } from "@intake/spec";
 import type { ValidateFunction } from "ajv";
-import { closestMatch } from "leven";
 import { badRequest, type HttpError } from "../shared/errors.js";
 import { fieldPath } from "../shared/field-path.js";
+import { nearestName } from "../shared/nearest-name.js";
 import { nonFinite, notFinite } from "../shared/finite.js";
 import * as builtBodies from "../generated/validators-body.js";
 import * as builtParameters from "../generated/validators-parameters.js";
@@ -290,7 +290,7 @@ function checkFields(value: unknown, tree: FieldTree | null, path: string, spell
     const own = other.get(name);
     if (own) throw badRequest("WRONG_FIELD_SPELLING", `Unexpected field ${field}: ${SPELLING[spelling!.form]}; send ${own} instead.`);
     const allowed = [...tree.fields.keys()];
-    const near = nearest(name, [...allowed, ...other.keys()], { misspelt: true });
+    const near = nearestName(name, [...allowed, ...other.keys()], { misspelt: true });
     const suggestion = near ? (other.get(near) ?? near) : undefined;
     throw badRequest(
       "VALIDATION_ERROR",
@@ -299,25 +299,8 @@ function checkFields(value: unknown, tree: FieldTree | null, path: string, spell
   }
 }
 
-const normalize = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, "");
-
-/**
- * The candidate a name was meant as: the same but for case and separators (`first_name`,
- * `apikey`); with `misspelt`, also one a typo or two away (`latency` for `latencyMs`). Typos
- * count only in a did-you-mean: a parameter in another form's spelling is a different error.
- */
-function nearest(name: string, candidates: string[], options: { misspelt?: boolean } = {}): string | undefined {
-  const wanted = normalize(name);
-  const same = candidates.find((candidate) => normalize(candidate) === wanted);
-  if (same || !options.misspelt || wanted.length < 4) return same;
-  const byNormal = new Map(candidates.map((candidate) => [normalize(candidate), candidate]));
-  const maxDistance = Math.min(2, Math.floor(wanted.length / 3));
-  const match = closestMatch(wanted, [...byNormal.keys()], { maxDistance });
-  return match === undefined ? undefined : byNormal.get(match);
-}
-
 function unknownParameter(name: string, declared: string[]): HttpError {
-  const near = nearest(name, declared);
+  const near = nearestName(name, declared);
   if (near) {
     return badRequest("WRONG_FIELD_SPELLING", `Unknown query parameter ${name}: it is spelled ${near} in every auth form.`);
   }

@@ -6,8 +6,9 @@
  * chose (200 by default) to rehearse a receiver that fails. In memory only: it is not part of the
  * state (no snapshot, no data file), and a reset empties it and sets every answer back to 200.
  */
-import { isoTime, type Domain } from "../domain/domain.js";
+import { isoTime, ownedBy, type Domain } from "../domain/domain.js";
 import type { components } from "../generated/admin.js";
+import { contactRef } from "../records/subjects.js";
 import { keptHead } from "../shared/kept-body.js";
 import { inboxUrl } from "../shared/webhook-url.js";
 import type { AccountRecord } from "../store/models.js";
@@ -29,10 +30,13 @@ export interface Arrival {
   body: string;
 }
 
+/** A request as kept: its contact by id, named when it is shown (a name may change later). */
+type Kept = Omit<InboxRequest, "contact"> & { contactId: string | null };
+
 interface Box {
   answerStatus: number;
   /** Newest first. */
-  requests: InboxRequest[];
+  requests: Kept[];
 }
 
 export class Inbox {
@@ -57,7 +61,10 @@ export class Inbox {
       url: inboxUrl(account.id),
       answerStatus: box?.answerStatus ?? DEFAULT_ANSWER,
       capacity: this.capacity,
-      requests: box ? [...box.requests] : [],
+      requests: (box?.requests ?? []).map(({ contactId, ...request }) => ({
+        ...request,
+        contact: contactRef(contactId === null ? undefined : ownedBy(account.id, this.domain.store.contact.get(contactId))),
+      })),
     };
   }
 
@@ -74,18 +81,20 @@ export class Inbox {
   }
 
   /** Records a request, checks its signature with the account's secret, and tells the live feed. */
-  receive(account: AccountRecord, arrival: Arrival): InboxRequest {
+  receive(account: AccountRecord, arrival: Arrival): Omit<InboxRequest, "contact"> {
     const { domain } = this;
     const box = this.boxOf(account.id);
     const header = (name: string) => arrival.headers[name] ?? null;
-    const request: InboxRequest = {
+    const webhookId = header("webhook-id");
+    const request: Kept = {
       id: domain.ids.id("inb_"),
       receivedAt: isoTime(domain.clock.now()),
       method: arrival.method,
       headers: arrival.headers,
       // Checked on the whole body, kept to its start.
       body: keptHead(arrival.body),
-      webhookId: header("webhook-id"),
+      webhookId,
+      contactId: contactIdOf(arrival.body) ?? (webhookId && domain.store.message.get(webhookId)?.contactId) ?? null,
       signature: checkSignature(account.webhookSecret, arrival.body, header),
       answeredStatus: box.answerStatus,
     };
@@ -100,12 +109,25 @@ export class Inbox {
       verified: request.signature.verified,
       status: request.answeredStatus,
     });
-    return request;
+    const { contactId: _, ...shown } = request;
+    return shown;
   }
 
   private boxOf(accountId: string): Box {
     let box = this.boxes.get(accountId);
     if (!box) this.boxes.set(accountId, (box = { answerStatus: DEFAULT_ANSWER, requests: [] }));
     return box;
+  }
+}
+
+/** A reply webhook's `contactId`, when the body is a JSON object with one (a reply's is small). */
+function contactIdOf(body: string): string | undefined {
+  if (body.length > 65_536) return undefined;
+  try {
+    const payload: unknown = JSON.parse(body);
+    const id = payload && typeof payload === "object" && "contactId" in payload ? payload.contactId : undefined;
+    return typeof id === "string" ? id : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -37,7 +37,8 @@ export function feedLiveEvents(events: EventSource, feed: EventFeed, store: Stor
       feed.publish(type, accountId, () => ({ type, at: at(), accountId, ...make() }) as LiveEvent, detail);
     switch (event.type) {
       case "contact.created":
-      case "contact.updated": {
+      case "contact.updated":
+      case "contact.deleted": {
         const { id, accountId } = event.contact;
         return emit(event.type, accountId, () => ({ contactId: id }), event.type === "contact.updated");
       }
@@ -74,12 +75,14 @@ export function feedLiveEvents(events: EventSource, feed: EventFeed, store: Stor
         return emit("delivery.attempted", accountId, () => ({ deliveryId: id, messageId, attempt: number, status, error, state }));
       }
       case "campaign.created":
-      case "campaign.updated": {
+      case "campaign.updated":
+      case "campaign.deleted": {
         const { id, accountId } = event.campaign;
         return emit(event.type, accountId, () => ({ campaignId: id }));
       }
       case "list.created":
-      case "list.updated": {
+      case "list.updated":
+      case "list.deleted": {
         const { id, accountId } = event.list;
         return emit(event.type, accountId, () => ({ listId: id }));
       }

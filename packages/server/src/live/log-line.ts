@@ -65,6 +65,8 @@ function describeChange(event: LiveEvent): string {
   switch (event.type) {
     case "contact.updated":
       return `contact ${event.contactId} updated`;
+    case "contact.deleted":
+      return `contact ${event.contactId} deleted`;
     case "list.joined":
       return `contact ${event.contactId} joined list ${event.listId} (${event.source})`;
     case "message.updated":
@@ -75,10 +77,12 @@ function describeChange(event: LiveEvent): string {
       return `webhook ${event.deliveryId}${event.messageId ? ` (message ${event.messageId})` : ""} ${event.state === "failed" ? "failed with no attempt: nowhere to send it" : event.state}`;
     case "campaign.created":
     case "campaign.updated":
-      return `campaign ${event.campaignId} ${event.type === "campaign.created" ? "created" : "updated"}`;
+    case "campaign.deleted":
+      return `campaign ${event.campaignId} ${event.type.slice("campaign.".length)}`;
     case "list.created":
     case "list.updated":
-      return `list ${event.listId} ${event.type === "list.created" ? "created" : "updated"}`;
+    case "list.deleted":
+      return `list ${event.listId} ${event.type.slice("list.".length)}`;
     case "account.created":
     case "account.updated":
       return `account ${event.type === "account.created" ? "created" : "updated"}`;

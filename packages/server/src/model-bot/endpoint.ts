@@ -1,6 +1,6 @@
 /**
  * The call to an OpenAI-compatible chat-completions endpoint, through the official `openai`
- * client, loaded at the first call (replay mode and servers without a model never load it).
+ * client, loaded at the first call (openai-client.ts: an optional peer dependency).
  *
  * One attempt per message (`maxRetries: 0`): the engine answers one contact's messages in order,
  * so a retry here would hold the contact's next messages up for as long as it waited, and a 429's
@@ -17,6 +17,7 @@ import type * as OpenAIModule from "openai";
 import type OpenAI from "openai";
 import type { ModelAnswer } from "./answer.js";
 import { EndpointError, type EndpointFailure } from "./failures.js";
+import { loadOpenAI } from "./openai-client.js";
 import { HAND_OFF_TOOL_NAME, type ChatMessage } from "./prompt.js";
 
 export interface EndpointOptions {
@@ -64,7 +65,7 @@ export interface Endpoint {
 export function openEndpoint(options: EndpointOptions): Endpoint {
   let client: Promise<{ openai: OpenAI; errors: Errors }> | undefined;
   const connect = () =>
-    (client ??= import("openai").then((module) => ({
+    (client ??= loadOpenAI("The model bot").then((module) => ({
       openai: new module.OpenAI({ apiKey: options.apiKey, baseURL: options.baseUrl, maxRetries: 0, timeout: options.timeoutMs, fetch: options.fetch }),
       errors: module,
     })));
@@ -85,9 +86,10 @@ export function openEndpoint(options: EndpointOptions): Endpoint {
           [tokensField]: options.maxTokens,
         } as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
         try {
-          const completion = await openai.chat.completions.create(body, { signal: stop, timeout: options.timeoutMs });
-          return { answer: readAnswer(completion), via: tools ? "tools" : "text" };
+          const { data, response } = await openai.chat.completions.create(body, { signal: stop, timeout: options.timeoutMs }).withResponse();
+          return { answer: readAnswer(completionOf(data, response)), via: tools ? "tools" : "text" };
         } catch (error) {
+          if (error instanceof EndpointError) throw error;
           const failure = failureOf(error, errors, deadline, signal);
           if (adapted < 2 && failure.kind === "status" && (failure.status === 400 || failure.status === 422)) {
             if (tools && /\btools?\b|function.?call|tool.?choice/i.test(failure.message)) {
@@ -104,6 +106,26 @@ export function openEndpoint(options: EndpointOptions): Endpoint {
       }
     },
   };
+}
+
+/**
+ * The body as a completion. A base URL that is a web page (a login page, a model server's web UI)
+ * answers 200 with HTML, which the client hands over as text: that is no answer, empty or not.
+ */
+function completionOf(data: unknown, response: Response): OpenAI.Chat.ChatCompletion {
+  if (typeof data === "object" && data !== null && Array.isArray((data as { choices?: unknown }).choices)) return data as OpenAI.Chat.ChatCompletion;
+  throw new EndpointError({ kind: "not_completion", status: response.status, contentType: response.headers.get("content-type"), start: startOf(data) });
+}
+
+/** The first words of a body, as a person would read them: an HTML page's text, without its tags, scripts and styles. */
+function startOf(data: unknown, length = 120): string {
+  const text = typeof data === "string" ? data : (JSON.stringify(data) ?? "");
+  const words = text
+    .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, " ")
+    .replace(/<[^>]*>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  return words.length > length ? `${words.slice(0, length)}…` : words;
 }
 
 /** The first choice's text and hand-off call. */

@@ -11,6 +11,8 @@ export type EndpointFailure =
   | { kind: "status"; status: number; message: string; retryAfter: string | null }
   /** It could not be reached; `code` is the system's (ECONNREFUSED, ENOTFOUND, …). */
   | { kind: "connection"; code: string | null; message: string }
+  /** It answered something that is not a chat completion (a web page, say); `start` is its first words. */
+  | { kind: "not_completion"; status: number; contentType: string | null; start: string }
   /** The server stopped while it waited. */
   | { kind: "aborted" };
 
@@ -50,6 +52,13 @@ export function failureOf(failure: EndpointFailure, { baseUrl, model, timeoutMs 
       };
     case "status":
       return statusFailure(failure, baseUrl, model);
+    case "not_completion": {
+      const came = `${failure.status} ${failure.contentType ?? "with no content type"}${failure.start ? `, beginning "${failure.start}"` : ", with an empty body"}`;
+      return {
+        outcome: "bot_unavailable",
+        error: `The model endpoint ${baseUrl} answered with something other than a chat completion (${came}). Check that --model-base-url (or OPENAI_BASE_URL) is the API's address, where its /chat/completions is (often ending in /v1), not a web page such as a login page or the model server's web UI. ${AGAIN}`,
+      };
+    }
   }
 }
 

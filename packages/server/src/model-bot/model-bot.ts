@@ -18,6 +18,7 @@ import { interpret } from "./answer.js";
 import type { RecordingFile } from "../adapters/recording-file.js";
 import { openEndpoint, HAND_OFF_TOOL } from "./endpoint.js";
 import { EndpointError, failureOf, unconfigured } from "./failures.js";
+import { NotInstalledError } from "../shared/optional-peer.js";
 import { infoOf, keyless, settle, shownUrl, type ModelBotOptions, type Settings } from "./options.js";
 import { buildPrompt, HAND_OFF_TOOL_NAME, type ChatMessage } from "./prompt.js";
 import { questionKey, Recording, type Question } from "./recording.js";
@@ -58,6 +59,7 @@ export function createModelBot(options: ModelBotOptions, openRecording?: (path: 
       got = await endpoint.ask({ withTools: question.messages, withoutTools: prompt("text") }, input.signal);
     } catch (error) {
       if (error instanceof EndpointError) return { failed: failureOf(error.failure, called) };
+      if (error instanceof NotInstalledError) return { failed: { outcome: "bot_unconfigured", error: `${error.message} Nothing was asked.` } };
       throw error;
     }
     if (recording) {

@@ -55,6 +55,38 @@ export const faults: Register = (target, options) => {
       expect((await target().harness.admin("GET", "/contacts")).body).toEqual([]);
     });
 
+    direct("when: after, the grant is applied and its answer fails: granted once, and an idempotencyKey retry does not double it", async () => {
+      await set([{ operationId: "grantSubaccountCredits", status: 503, when: "after", times: 1 }]);
+      const agency = client(target(), "header", KEYS.agency, { maxRetries: 2, retry: { initialDelayMs: 1, maxDelayMs: 2 } });
+      const grant = () => agency.subaccounts.grantCredits({ email: "one@northwind.example", amount: 500 }, { idempotencyKey: "rch_lost" });
+      // The client does not retry a grant after a 5xx: it may have been applied, and here it was.
+      await expect(grant()).rejects.toMatchObject({ constructor: ServerError, status: 503, message: expect.stringContaining("after the operation was applied") });
+      const balance = async () => (await target().harness.admin("GET", "/accounts/sub_one/credits")).body.balance;
+      expect(await balance()).toBe(505);
+      // The integration's own retry, with the same key, gets the first result and grants nothing more.
+      await expect(grant()).resolves.toMatchObject({ credits_added: 500, new_balance: 505 });
+      expect(await balance()).toBe(505);
+      const journal = (await target().harness.admin("GET", "/journal?operationId=grantSubaccountCredits")).body;
+      expect(journal.map((e: { status: number; fault: string | null }) => [e.status, e.fault !== null])).toEqual([
+        [503, true],
+        [200, false],
+      ]);
+    });
+
+    direct("when: after with a drop, the contact is stored and the client sees a lost connection", async ({ skip }) => {
+      skip(target().name === "worker", "a Worker always answers: it refuses drop rules, after the effect too (the Worker's own tests)");
+      await set([{ operationId: "createContact", drop: true, when: "after" }]);
+      await expect(acme().contacts.create({ email: "lost@example.com" })).rejects.toBeInstanceOf(ConnectionError);
+      await target().harness.admin("DELETE", "/faults");
+      expect((await target().harness.admin("GET", "/contacts")).body).toEqual([expect.objectContaining({ email: "lost@example.com" })]);
+    });
+
+    direct("when without a status or drop is refused", async () => {
+      const response = await set([{ operationId: "createContact", latencyMs: 10, when: "after" }]);
+      expect(response).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining("Fault rule 0 has when but no status or drop") } } });
+      expect((await target().harness.admin("GET", "/faults")).body).toEqual([]);
+    });
+
     direct("latency makes a client's timeout fire", async () => {
       await set([{ latencyMs: 300 }]);
       await expect(acme({ timeoutMs: 50 }).contacts.create({ email: "a@example.com" })).rejects.toBeInstanceOf(TimeoutError);

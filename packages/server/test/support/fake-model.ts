@@ -20,15 +20,15 @@ export interface ModelRequest {
   };
 }
 
-/** How to answer one request: a status and JSON body (200 and a completion by default), or no answer at all. */
-export type ModelAnswer = { status?: number; body?: unknown; headers?: Record<string, string> } | "hang";
+/** How to answer one request: a status and JSON body (200 and a completion by default), a text as it is, or no answer at all. */
+export type ModelAnswer = { status?: number; body?: unknown; text?: string; headers?: Record<string, string> } | "hang";
 
 export interface FakeModel {
   /** The base URL, ending in /v1. */
   baseUrl: string;
   requests: ModelRequest[];
-  /** How the next requests are answered: by their request and their number (0 for the first). */
-  answer(how: (request: ModelRequest, index: number) => ModelAnswer): void;
+  /** How the next requests are answered: by their request and their number (0 for the first); a promise holds the answer until it settles. */
+  answer(how: (request: ModelRequest, index: number) => ModelAnswer | Promise<ModelAnswer>): void;
   close(): Promise<void>;
 }
 
@@ -48,6 +48,11 @@ export function refuses(status: number, message: string, headers?: Record<string
   return { status, body: { error: { message, type: "invalid_request_error", code: null } }, headers };
 }
 
+/** A web page where the API was expected: a login page or a model server's web UI answers 200 with HTML. */
+export function webPage(html: string): ModelAnswer {
+  return { text: html, headers: { "content-type": "text/html; charset=utf-8" } };
+}
+
 function completion(message: Record<string, unknown>, finishReason: string) {
   return {
     id: "chatcmpl-fake",
@@ -61,15 +66,15 @@ function completion(message: Record<string, unknown>, finishReason: string) {
 
 export async function startFakeModel(): Promise<FakeModel> {
   const requests: ModelRequest[] = [];
-  let how: (request: ModelRequest, index: number) => ModelAnswer = () => said("Hello from the model.");
+  let how: (request: ModelRequest, index: number) => ModelAnswer | Promise<ModelAnswer> = () => said("Hello from the model.");
   const server = createServer(async (req, res) => {
     let text = "";
     for await (const chunk of req) text += chunk;
     const request: ModelRequest = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, body: text ? JSON.parse(text) : {} };
     requests.push(request);
-    const answer = how(request, requests.length - 1);
+    const answer = await how(request, requests.length - 1);
     if (answer === "hang") return;
-    res.writeHead(answer.status ?? 200, { "content-type": "application/json", ...answer.headers }).end(JSON.stringify(answer.body ?? {}));
+    res.writeHead(answer.status ?? 200, { "content-type": "application/json", ...answer.headers }).end(answer.text ?? JSON.stringify(answer.body ?? {}));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
