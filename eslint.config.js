@@ -38,7 +38,7 @@ export default tseslint.config(
   {
     // The server core also runs as msw handlers in a browser: Node specifics live in adapters.
     files: ["packages/server/src/**/*.ts"],
-    ignores: ["packages/server/src/adapters/**", "packages/server/src/cli.ts", "packages/server/src/cli/**", "packages/server/src/node.ts", "packages/server/src/testing.ts", "packages/server/src/connect.ts"],
+    ignores: ["packages/server/src/adapters/**", "packages/server/src/cli.ts", "packages/server/src/cli-main.ts", "packages/server/src/cli/**", "packages/server/src/node.ts", "packages/server/src/testing.ts", "packages/server/src/connect.ts"],
     rules: {
       "no-restricted-imports": [
         "error",

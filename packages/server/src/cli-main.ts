@@ -6,17 +6,17 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Seed } from "../domain/state.js";
-import type { IntakeOptions } from "../app.js";
-import type { Bot } from "../engine/bot.js";
-import { fail, intakeOptionsOf, integer, modelBotOptionsOf, readArgs, USAGE } from "./arguments.js";
-import { botLine } from "./bot-line.js";
-import type { ModelBotOptions } from "../model-bot/options.js";
+import type { Seed } from "./domain/state.js";
+import type { IntakeOptions } from "./app.js";
+import type { Bot } from "./engine/bot.js";
+import { fail, intakeOptionsOf, integer, modelBotOptionsOf, readArgs, USAGE } from "./cli/arguments.js";
+import { botLine } from "./cli/bot-line.js";
+import type { ModelBotOptions } from "./model-bot/options.js";
 // Its check only: the module loads none of what makes a certificate until one is made.
-import { defaultCertDir } from "../adapters/tls.js";
-import { logLine, logs, type LogFormat, type LogLevel } from "../live/log-line.js";
-import type { Intake } from "../app.js";
-import type { DataFile } from "../adapters/data-file.js";
+import { defaultCertDir } from "./adapters/tls.js";
+import { logLine, logs, type LogFormat, type LogLevel } from "./live/log-line.js";
+import type { Intake } from "./app.js";
+import type { DataFile } from "./adapters/data-file.js";
 
 async function loadBot(path: string): Promise<Bot> {
   let module: { default?: unknown; bot?: unknown };
@@ -34,10 +34,10 @@ async function loadBot(path: string): Promise<Bot> {
 async function modelBot(options: ModelBotOptions | undefined): Promise<Bot | undefined> {
   if (!options) return undefined;
   const [{ createModelBot }, { missingKey }, { recordingFile }, { loadOpenAI }] = await Promise.all([
-    import("../model-bot/model-bot.js"),
-    import("../model-bot/options.js"),
-    import("../adapters/recording-file.js"),
-    import("../model-bot/openai-client.js"),
+    import("./model-bot/model-bot.js"),
+    import("./model-bot/options.js"),
+    import("./adapters/recording-file.js"),
+    import("./model-bot/openai-client.js"),
   ]);
   try {
     const bot = createModelBot(options, recordingFile);
@@ -61,7 +61,7 @@ async function readSeed(path: string): Promise<Seed> {
   } catch (error) {
     fail(`cannot read the seed file ${path}: ${(error as Error).message}`);
   }
-  const { bodyChecker } = await import("../admin/validators.js");
+  const { bodyChecker } = await import("./admin/validators.js");
   try {
     bodyChecker("applySeed", path)(seed);
   } catch (error) {
@@ -71,7 +71,7 @@ async function readSeed(path: string): Promise<Seed> {
 }
 
 async function printDemoSeed() {
-  const [{ stringify }, { DEMO_SEED }] = await Promise.all([import("yaml"), import("../admin/demo-seed.js")]);
+  const [{ stringify }, { DEMO_SEED }] = await Promise.all([import("yaml"), import("./admin/demo-seed.js")]);
   process.stdout.write(
     `# The demo seed (intake-server --demo): start from it with intake-server --seed FILE.\n# Its fields are the admin API's Seed schema: GET /__admin/openapi.json.\n${stringify(DEMO_SEED, { lineWidth: 0 })}`,
   );
@@ -89,13 +89,13 @@ async function main() {
   const options: IntakeOptions = intakeOptionsOf(args);
   // The server's modules, the seed and the bot load only now: --help and usage errors answer at once.
   const [{ createIntake }, { serve }, { openDataFile, persist }, { sqlite }, { NotSavedError }, demo, { welcomeText }] = await Promise.all([
-    import("../app.js"),
-    import("../adapters/node.js"),
-    import("../adapters/data-file.js"),
-    import("../adapters/sqlite.js"),
-    import("../durable/write-through.js"),
-    import("../admin/demo-seed.js"),
-    import("../welcome.js"),
+    import("./app.js"),
+    import("./adapters/node.js"),
+    import("./adapters/data-file.js"),
+    import("./adapters/sqlite.js"),
+    import("./durable/write-through.js"),
+    import("./admin/demo-seed.js"),
+    import("./welcome.js"),
   ]);
   const seed = args.demo ? demo.DEMO_SEED : args.seed ? await readSeed(args.seed) : undefined;
   const bot = args.bot ? await loadBot(args.bot) : await modelBot(modelBotOptionsOf(args));
