@@ -133,12 +133,13 @@ house plan builds on, \`@mswjs/data\` 0.16, is published as some 600 CommonJS fi
 lodash's modules) and requires msw's core for its \`toHandlers\`, whatever a program uses of it: loaded alone, as
 published, in a node process here, it took ${fmt(store.importMs)} ms and left the process ${mib(store.rss)} resident, against
 ${mib(store.bareRss)} for node loading nothing. What the store gets from it is small: the models' \`create\` (a primary key
-kept unique, nullable fields defaulted) and \`drop\`. Intake's build bundles it (packages/server/tsup.config.ts), so a
-start no longer finds those files one by one; on Node 22 and later that matters most, as node's package.json reader
-parses @babel/runtime's 41 KB \`exports\` map again for each date-fns file (\`npm run bench:start\` compares the
-lines: bench/results/start.md). What the bundled library still loads at a start is msw's core, for the handlers it
-can generate and Intake never asks for: most of what loading the bundled library costs. Leaving it out would mean
-changing the library's code in Intake's build, so it stays${footprintMissed ? "; the start and memory targets missed above are missed with it" : ""}.
+kept unique, nullable fields defaulted) and \`drop\`. On Node 22 and later a start
+costs more, as node's package.json reader parses @babel/runtime's 41 KB \`exports\` map again for each date-fns file
+(\`npm run bench:start\` compares the lines: bench/results/start.md). Bundling the library into the server's build
+cut that (below), but the bundled CommonJS needs a \`require\`, which the server's build then has to make from
+\`node:module\`, and browsers (the msw handlers under \`setupWorker\`) and workerd (the hosted sandboxes) have neither:
+the build does not bundle it. Even bundled, most of what the library costs is msw's core, for the handlers it can
+generate and Intake never asks for; leaving that out would mean changing the library's code in Intake's build, so it stays${footprintMissed ? "; the start and memory targets missed above are missed with it" : ""}.
 Other remedies kept: the validators are compiled when the package is built, the CLI turns on node's compile cache
 (Node 22.1 and later), and file-type loads with the first upload.
 
