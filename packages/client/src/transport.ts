@@ -83,9 +83,12 @@ export function createTransport(options: ResolvedOptions): Transport {
         log?.({ event: "error", attempt, durationMs, reason: outcome.failure.name, message: outcome.failure.message });
         if (!(outcome.retryable && canRetry)) {
           // The last of several attempts: the error says how many there were and how long they took.
-          if (outcome.failure instanceof TimeoutError && attempt > 0) throw new TimeoutError(summaryOf(), timeoutMs, { attempts: attempt + 1, elapsedMs: Date.now() - firstStarted });
-          if (outcome.uncertain && !safeToRepeat() && outcome.failure instanceof IntakeError) throw withUncertainEffect(outcome.failure, uncertainEffect(path(), headers));
-          throw outcome.failure;
+          const failure =
+            outcome.failure instanceof TimeoutError && attempt > 0
+              ? new TimeoutError(summaryOf(), timeoutMs, { attempts: attempt + 1, elapsedMs: Date.now() - firstStarted })
+              : outcome.failure;
+          if (outcome.uncertain && !safeToRepeat() && failure instanceof IntakeError) throw withUncertainEffect(failure, uncertainEffect(path(), headers));
+          throw failure;
         }
         await pause(backoffDelay(attempt, options.retry), outcome.failure.name, attempt);
         continue;

@@ -133,6 +133,22 @@ describe("a call that was not retried says whether it may have taken effect", ()
     expect(error.message).toMatch(/may have taken effect: Look the contact up \(contacts\.find\(\{ email \}\)\)/);
   });
 
+  it("a timeout on the attempt after a 429: it may have taken effect all the same", async () => {
+    await admin.setFaults([{ operationId: "createContact", latencyMs: 2_000, times: 1 }]);
+    let calls = 0;
+    // The first attempt is refused before anything is done (a 429), the second reaches the slow server.
+    const refusedFirst: FetchFn = (request) =>
+      calls++ === 0
+        ? Promise.resolve(Response.json({ success: false, error: { code: "RATE_LIMITED", message: "Too many requests." } }, { status: 429, headers: { "retry-after": "0" } }))
+        : server.fetch(request);
+    const intake = createIntakeClient({ auth: "query", apiKey: SUITE_KEY, baseUrl: server.baseUrl, fetch: refusedFirst, retry: fast });
+    const error = await failure(intake.contacts.create({ email: "late-again@example.com" }, { timeoutMs: 200 }));
+    expect(calls).toBe(2);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error.mayHaveTakenEffect).toBe(true);
+    expect(error.message).toMatch(/may have taken effect/);
+  });
+
   it("a lookup that failed every retry, a refused connection, or a 400: no such doubt", async () => {
     await admin.setFaults([{ operationId: "findContact", status: 503, times: 3 }]);
     const lookup = await failure(client("query").contacts.find({ email: "absent@example.com" }));
