@@ -3858,7 +3858,7 @@ export const adminDocument: OpenApiDocument = {
               "skip"
             ],
             "default": "refuse",
-            "description": "What an entry of `contacts` that cannot be imported (a phone number without its country code, an email that is not one, nothing to reach the contact by) does. `refuse` (the default): the import is 400 `VALIDATION_ERROR` naming every such entry (the first 20) and the value at fault, and nothing is added. `skip`: the other entries are imported and those are listed in `skipped`. All or nothing is the default because an import fires the funnel: the contacts it adds get the campaign's opening message at once, which cannot be taken back, and a builder who misses the note would believe the whole file went in; skipping is a choice made knowingly. Always refused whole: an entry's `id` already taken (409), `contactIds` naming no contact of the list's account (404)."
+            "description": "What an entry of `contacts` that cannot be imported (a phone number without its country code, an email that is not one, nothing to reach the contact by) does. `refuse` (the default): the import is 400 `VALIDATION_ERROR` naming every such entry (the first 20) and the value at fault, and nothing is added. `skip`: the other entries are imported and those are listed in `skipped`. All or nothing is the default because an import fires the funnel: the list's campaign sends the contacts it adds its opening message (a large import queued), which cannot be taken back, and a builder who misses the note would believe the whole file went in; skipping is a choice made knowingly. Always refused whole: an entry's `id` already taken (409), `contactIds` naming no contact of the list's account (404)."
           }
         }
       },
@@ -4774,7 +4774,7 @@ export const adminDocument: OpenApiDocument = {
               "after"
             ],
             "default": "before",
-            "description": "When the status or drop acts. `before`: instead of the operation, so nothing is stored. `after`: the request is handled as usual (its effect applied and, with a data file, committed), then its answer is replaced by the status or lost with the connection: what a client sees when a grant went through and its answer did not come back, which its no-retry rules and `Idempotency-Key` exist for. Latency always comes before. A rule with `when` needs a status or drop (else 400). A hosted sandbox (a Cloudflare Worker) takes `after` with a status; it refuses `drop` either way."
+            "description": "When the status or drop acts. `before`: instead of the operation, so nothing is stored. `after`: the request is handled as usual (its effect applied and, with a data file, committed), then its answer is replaced by the status or lost with the connection: what a client sees when a grant went through and its answer did not come back, which its no-retry rules and `Idempotency-Key` exist for. Latency always comes before. A rule with `when` needs a status or drop (else 400); `after` with 429 is 400 (a 429 says nothing was done, so a client repeats any call on it and would double the effect). The status's message says whether the operation was applied, or what it answered instead (`after the operation answered 404, nothing applied`). A hosted sandbox (a Cloudflare Worker) takes `after` with a status; it refuses `drop` either way."
           },
           "rate": {
             "type": "number",

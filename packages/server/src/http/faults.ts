@@ -47,6 +47,10 @@ export class Faults {
     if (idle !== -1) throw new HttpError(400, "VALIDATION_ERROR", `Fault rule ${idle} does nothing: give it latencyMs, status or drop.`);
     const untimed = inputs.findIndex((input) => input.when !== undefined && input.status === undefined && !input.drop);
     if (untimed !== -1) throw new HttpError(400, "VALIDATION_ERROR", `Fault rule ${untimed} has when but no status or drop: when says whether they act before or after the operation (latency always comes before).`);
+    const promising = inputs.findIndex((input) => input.when === "after" && input.status === 429);
+    if (promising !== -1) {
+      throw new HttpError(400, "VALIDATION_ERROR", `Fault rule ${promising} answers 429 after the operation, but a 429 promises nothing was done, so a client repeats any call on it and would double the effect: give it a 5xx (502, 503) or drop.`);
+    }
     const dropping = inputs.findIndex((input) => input.drop);
     if (dropping !== -1 && !this.canDrop) {
       throw new HttpError(400, "VALIDATION_ERROR", `Fault rule ${dropping} drops the connection, which this server cannot do (a Cloudflare Worker always answers): give it a status (502, 503) or latencyMs instead.`);
@@ -119,20 +123,30 @@ export function injectFaults(faults: Faults): Step<Routed> {
     if (fault.latencyMs) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
     if (fault.status === null && !fault.drop) return next(context);
     // The answer is lost whatever it was: the client cannot tell a success from a refusal either.
-    if (fault.when === "after") await next(context);
+    const answered = fault.when === "after" ? await statusOf(next(context)) : undefined;
     if (fault.drop) {
       context.errorCode = "CONNECTION_DROPPED";
       return dropped();
     }
-    throw injected(fault.status ?? 500, fault.retryAfter, fault.ruleId, fault.when);
+    throw injected(fault.status ?? 500, fault.retryAfter, fault.ruleId, answered);
   };
+}
+
+/** The status the operation answered, refused or not, so the fault's message can say whether it was applied. */
+async function statusOf(answer: Promise<ApiResponse>): Promise<number> {
+  try {
+    return (await answer).status;
+  } catch (error) {
+    return error instanceof HttpError ? error.status : 500;
+  }
 }
 
 /** No answer: the connection is closed. */
 const dropped = (): ApiResponse => ({ status: 0, headers: {}, body: null, drop: true });
 
-function injected(status: number, retryAfter: number, ruleId: string, when: FaultHit["when"]): HttpError {
-  const applied = when === "after" ? " after the operation was applied" : "";
+function injected(status: number, retryAfter: number, ruleId: string, answered: number | undefined): HttpError {
+  const applied =
+    answered === undefined ? "" : answered < 300 ? " after the operation was applied" : ` after the operation answered ${answered}, nothing applied (that answer replaced)`;
   const message = `Injected fault ${ruleId}${applied}: ${status}. See GET /__admin/faults.`;
   const wait: Record<string, string> = status === 429 || status === 503 ? { "retry-after": String(retryAfter) } : {};
   return new HttpError(status, status === 429 ? "RATE_LIMITED" : "INTERNAL_ERROR", message, wait);

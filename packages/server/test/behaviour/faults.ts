@@ -81,6 +81,21 @@ export const faults: Register = (target, options) => {
       expect((await target().harness.admin("GET", "/contacts")).body).toEqual([expect.objectContaining({ email: "lost@example.com" })]);
     });
 
+    direct("when: after on a request the operation refuses: the fault's answer says nothing was applied", async () => {
+      await set([{ operationId: "grantSubaccountCredits", status: 503, when: "after", times: 1 }]);
+      const agency = client(target(), "header", KEYS.agency);
+      // No such sub-account: the operation answers 404, which the fault replaces.
+      const error = await agency.subaccounts.grantCredits({ email: "nobody@northwind.example", amount: 500 }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ constructor: ServerError, status: 503, message: expect.stringContaining("after the operation answered 404, nothing applied") });
+      expect((error as Error).message).not.toContain("was applied");
+    });
+
+    direct("when: after with a 429 is refused: a 429 tells a client to repeat the call, which would double the effect", async () => {
+      const response = await set([{ operationId: "grantSubaccountCredits", status: 429, when: "after" }]);
+      expect(response).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining("Fault rule 0 answers 429 after the operation") } } });
+      expect((await target().harness.admin("GET", "/faults")).body).toEqual([]);
+    });
+
     direct("when without a status or drop is refused", async () => {
       const response = await set([{ operationId: "createContact", latencyMs: 10, when: "after" }]);
       expect(response).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining("Fault rule 0 has when but no status or drop") } } });
