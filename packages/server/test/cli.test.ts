@@ -310,6 +310,20 @@ describe("intake-server", { timeout: 90_000 }, () => {
     expect(tokens[1]).toBe(tokens[0]);
   });
 
+  it("--demo --deterministic starts the demo's virtual clock at the same time on every run", async () => {
+    const starts = [];
+    for (let i = 0; i < 2; i++) {
+      const run = await start(["--port", "0", "--demo", "--deterministic"]);
+      const clock = await run.fetch(`${run.info.adminUrl}/clock`, { headers: { authorization: `Bearer ${run.info.adminToken}` } });
+      starts.push(((await clock.json()) as { mode: string; now: string }).now);
+      await run.stop();
+      running.pop();
+      // A start at the time it starts would differ between the two runs by at least this.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(starts[1]).toBe(starts[0]);
+  });
+
   it("--help prints the options", async () => {
     const result = await runCli(["--help"]);
     expect(result.code).toBe(0);

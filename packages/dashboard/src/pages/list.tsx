@@ -147,7 +147,7 @@ function ImportCsv({ add }: { add: Add }) {
     <ActionForm class="card" title="Import a CSV file" titleId="import-csv" action={action} submit="Import" onSubmit={upload}>
       <InputField label="CSV file" hint={`A header row naming columns ${CSV_FIELDS.join(", ")}.`} name="file" type="file" accept=".csv,text/csv" required />
       <Check name="skipInvalid" label="Import the valid rows and list the others" />
-      <small class="muted">Otherwise a file with a wrong row imports nothing, and each wrong row is named. Imported leads get the campaign's opening message at once.</small>
+      <small class="muted">Otherwise a file with a wrong row imports nothing, and each wrong row is named. Imported leads enter the list's campaign's funnel: its opening message goes out (a large import queued), which cannot be taken back.</small>
     </ActionForm>
   );
 }

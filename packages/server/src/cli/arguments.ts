@@ -253,11 +253,12 @@ export function modelBotOptionsOf(args: Args): ModelBotOptions | undefined {
 /**
  * The clock the flags ask for. The demo is for rehearsing a funnel, whose follow-ups come after
  * quiet days: it runs on a virtual clock the dashboard can move, starting at the time it starts so
- * its records read as today's. `--clock real` keeps the real one.
+ * its records read as today's (with `--deterministic`, the fixed start). `--clock real` keeps the real one.
  */
 function clockOf(args: Args): { clock: "real" | "virtual"; clockStart: string | number | undefined } {
   const clock = (args.clock ?? (args.demo ? "virtual" : "real")) as "real" | "virtual";
-  const clockStart = args["clock-start"] ?? (args.demo && clock === "virtual" ? Date.now() : undefined);
+  // --deterministic keeps the fixed start its repeatable responses need.
+  const clockStart = args["clock-start"] ?? (args.demo && clock === "virtual" && !args.deterministic ? Date.now() : undefined);
   return { clock, clockStart };
 }
 
