@@ -105,6 +105,13 @@ class Compiler implements Validators {
       code = code.split(required).join(name);
       imports.push(asDefault ? `import ${name} from "${from}";` : `import { ${name} } from "${from}";`);
     }
+    // ajv gathers a referenced schema's errors by copying all of them so far (see gatherErrors).
+    const concat = /vErrors = vErrors === null \? (validate\d+)\.errors : vErrors\.concat\(\1\.errors\);/g;
+    if (concat.test(code)) {
+      code = code.replace(concat, (_line, name: string) => `vErrors = gatherErrors(vErrors, ${name}.errors);`);
+      imports.push('import { gatherErrors } from "../shared/gather-errors.js";');
+    }
+    if (code.includes(".concat(")) throw new Error("ajv's standalone code gathers errors in a way scripts/validators.ts does not know: make it call gatherErrors");
     for (const formats of ["fastFormats", "fullFormats"]) {
       if (new RegExp(`\\b${formats}\\b`).test(code)) imports.push(`import { ${formats} } from "ajv-formats/dist/formats.js";`);
     }

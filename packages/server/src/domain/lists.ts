@@ -44,7 +44,8 @@ const memberId = (listId: string, contactId: string) => `${listId}:${contactId}`
  */
 export function join(domain: Domain, list: ListRecord, contacts: readonly ContactRecord[], source: JoinSource | "seed", batch: string): ContactRecord[] {
   const store = writable(domain);
-  const joined = contacts.filter((contact, i) => !isMember(domain, list.id, contact.id) && contacts.indexOf(contact) === i);
+  const seen = new Set<string>();
+  const joined = contacts.filter((contact) => !seen.has(contact.id) && seen.add(contact.id) && !isMember(domain, list.id, contact.id));
   const addedAt = timestamp(domain);
   for (const contact of joined) {
     store.listMember.insert({ id: memberId(list.id, contact.id), listId: list.id, contactId: contact.id, source, addedAt });

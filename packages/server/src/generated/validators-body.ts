@@ -3,6 +3,7 @@
 // @ts-nocheck: ajv's standalone code, JavaScript; the exports at the end say their types.
 import type { ValidateFunction } from "ajv";
 import { fullFormats } from "ajv-formats/dist/formats.js";
+import { gatherErrors } from "../shared/gather-errors.js";
 import { ucs2length } from "../shared/ucs2length.js";
 
 const schema0 = {"$ref":"intake#/components/schemas/ContactInput"};
@@ -263,7 +264,7 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(!(validate3(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
+vErrors = gatherErrors(vErrors, validate3.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -335,7 +336,7 @@ props0.customFields = true;
 }
 const _errs8 = errors;
 if(!(validate3(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
+vErrors = gatherErrors(vErrors, validate3.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -461,7 +462,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate2(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
+vErrors = gatherErrors(vErrors, validate2.errors);
 errors = vErrors.length;
 }
 validate0.errors = vErrors;
@@ -925,7 +926,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate9(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate9.errors : vErrors.concat(validate9.errors);
+vErrors = gatherErrors(vErrors, validate9.errors);
 errors = vErrors.length;
 }
 validate8.errors = vErrors;
@@ -1612,7 +1613,7 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(!(validate14(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate14.errors : vErrors.concat(validate14.errors);
+vErrors = gatherErrors(vErrors, validate14.errors);
 errors = vErrors.length;
 }
 else {
@@ -1661,7 +1662,7 @@ var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 const _errs7 = errors;
 if(!(validate14(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate14.errors : vErrors.concat(validate14.errors);
+vErrors = gatherErrors(vErrors, validate14.errors);
 errors = vErrors.length;
 }
 else {
@@ -1957,7 +1958,7 @@ errors++;
 }
 if(data.customData !== undefined){
 if(!(validate13(data.customData, {instancePath:instancePath+"/customData",parentData:data,parentDataProperty:"customData",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate13.errors : vErrors.concat(validate13.errors);
+vErrors = gatherErrors(vErrors, validate13.errors);
 errors = vErrors.length;
 }
 }
@@ -2012,7 +2013,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate12(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate12.errors : vErrors.concat(validate12.errors);
+vErrors = gatherErrors(vErrors, validate12.errors);
 errors = vErrors.length;
 }
 validate11.errors = vErrors;
@@ -2189,7 +2190,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate20(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate20.errors : vErrors.concat(validate20.errors);
+vErrors = gatherErrors(vErrors, validate20.errors);
 errors = vErrors.length;
 }
 validate19.errors = vErrors;
@@ -2449,7 +2450,7 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+vErrors = gatherErrors(vErrors, validate24.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2521,7 +2522,7 @@ props0.custom_fields = true;
 }
 const _errs8 = errors;
 if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+vErrors = gatherErrors(vErrors, validate24.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2647,7 +2648,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate23(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+vErrors = gatherErrors(vErrors, validate23.errors);
 errors = vErrors.length;
 }
 validate22.errors = vErrors;
@@ -5762,7 +5763,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate50(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+vErrors = gatherErrors(vErrors, validate50.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6243,7 +6244,7 @@ if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 if(!(validate33(data0[i0], {instancePath:instancePath+"/account/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+vErrors = gatherErrors(vErrors, validate33.errors);
 errors = vErrors.length;
 }
 }
@@ -6265,7 +6266,7 @@ if(Array.isArray(data2)){
 const len1 = data2.length;
 for(let i1=0; i1<len1; i1++){
 if(!(validate35(data2[i1], {instancePath:instancePath+"/campaign/" + i1,parentData:data2,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+vErrors = gatherErrors(vErrors, validate35.errors);
 errors = vErrors.length;
 }
 }
@@ -6287,7 +6288,7 @@ if(Array.isArray(data4)){
 const len2 = data4.length;
 for(let i2=0; i2<len2; i2++){
 if(!(validate37(data4[i2], {instancePath:instancePath+"/list/" + i2,parentData:data4,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+vErrors = gatherErrors(vErrors, validate37.errors);
 errors = vErrors.length;
 }
 }
@@ -6309,7 +6310,7 @@ if(Array.isArray(data6)){
 const len3 = data6.length;
 for(let i3=0; i3<len3; i3++){
 if(!(validate39(data6[i3], {instancePath:instancePath+"/listMember/" + i3,parentData:data6,parentDataProperty:i3,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+vErrors = gatherErrors(vErrors, validate39.errors);
 errors = vErrors.length;
 }
 }
@@ -6331,7 +6332,7 @@ if(Array.isArray(data8)){
 const len4 = data8.length;
 for(let i4=0; i4<len4; i4++){
 if(!(validate41(data8[i4], {instancePath:instancePath+"/contact/" + i4,parentData:data8,parentDataProperty:i4,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+vErrors = gatherErrors(vErrors, validate41.errors);
 errors = vErrors.length;
 }
 }
@@ -6569,7 +6570,7 @@ if(Array.isArray(data19)){
 const len6 = data19.length;
 for(let i6=0; i6<len6; i6++){
 if(!(validate43(data19[i6], {instancePath:instancePath+"/creditTransaction/" + i6,parentData:data19,parentDataProperty:i6,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+vErrors = gatherErrors(vErrors, validate43.errors);
 errors = vErrors.length;
 }
 }
@@ -6591,7 +6592,7 @@ if(Array.isArray(data21)){
 const len7 = data21.length;
 for(let i7=0; i7<len7; i7++){
 if(!(validate45(data21[i7], {instancePath:instancePath+"/delivery/" + i7,parentData:data21,parentDataProperty:i7,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
+vErrors = gatherErrors(vErrors, validate45.errors);
 errors = vErrors.length;
 }
 }
@@ -6613,7 +6614,7 @@ if(Array.isArray(data23)){
 const len8 = data23.length;
 for(let i8=0; i8<len8; i8++){
 if(!(validate47(data23[i8], {instancePath:instancePath+"/deliveryAttempt/" + i8,parentData:data23,parentDataProperty:i8,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+vErrors = gatherErrors(vErrors, validate47.errors);
 errors = vErrors.length;
 }
 }
@@ -6635,7 +6636,7 @@ if(Array.isArray(data25)){
 const len9 = data25.length;
 for(let i9=0; i9<len9; i9++){
 if(!(validate49(data25[i9], {instancePath:instancePath+"/message/" + i9,parentData:data25,parentDataProperty:i9,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+vErrors = gatherErrors(vErrors, validate49.errors);
 errors = vErrors.length;
 }
 }
@@ -6657,7 +6658,7 @@ if(Array.isArray(data27)){
 const len10 = data27.length;
 for(let i10=0; i10<len10; i10++){
 if(!(validate53(data27[i10], {instancePath:instancePath+"/idempotencyRecord/" + i10,parentData:data27,parentDataProperty:i10,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+vErrors = gatherErrors(vErrors, validate53.errors);
 errors = vErrors.length;
 }
 }
@@ -6679,7 +6680,7 @@ if(Array.isArray(data29)){
 const len11 = data29.length;
 for(let i11=0; i11<len11; i11++){
 if(!(validate55(data29[i11], {instancePath:instancePath+"/job/" + i11,parentData:data29,parentDataProperty:i11,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+vErrors = gatherErrors(vErrors, validate55.errors);
 errors = vErrors.length;
 }
 }
@@ -6921,7 +6922,7 @@ errors++;
 }
 if(data.records !== undefined){
 if(!(validate32(data.records, {instancePath:instancePath+"/records",parentData:data,parentDataProperty:"records",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+vErrors = gatherErrors(vErrors, validate32.errors);
 errors = vErrors.length;
 }
 }
@@ -6953,7 +6954,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+vErrors = gatherErrors(vErrors, validate31.errors);
 errors = vErrors.length;
 }
 validate29.errors = vErrors;
@@ -7911,7 +7912,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate63(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+vErrors = gatherErrors(vErrors, validate63.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8381,7 +8382,7 @@ if(Array.isArray(data12)){
 const len0 = data12.length;
 for(let i0=0; i0<len0; i0++){
 if(!(validate62(data12[i0], {instancePath:instancePath+"/campaigns/" + i0,parentData:data12,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
+vErrors = gatherErrors(vErrors, validate62.errors);
 errors = vErrors.length;
 }
 }
@@ -9040,7 +9041,7 @@ if(Array.isArray(data11)){
 const len0 = data11.length;
 for(let i0=0; i0<len0; i0++){
 if(!(validate62(data11[i0], {instancePath:instancePath+"/campaigns/" + i0,parentData:data11,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
+vErrors = gatherErrors(vErrors, validate62.errors);
 errors = vErrors.length;
 }
 }
@@ -9380,7 +9381,7 @@ if(Array.isArray(data30)){
 const len4 = data30.length;
 for(let i4=0; i4<len4; i4++){
 if(!(validate66(data30[i4], {instancePath:instancePath+"/subaccounts/" + i4,parentData:data30,parentDataProperty:i4,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
+vErrors = gatherErrors(vErrors, validate66.errors);
 errors = vErrors.length;
 }
 }
@@ -9442,7 +9443,7 @@ if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 if(!(validate61(data0[i0], {instancePath:instancePath+"/accounts/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+vErrors = gatherErrors(vErrors, validate61.errors);
 errors = vErrors.length;
 }
 }
@@ -9486,7 +9487,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate60(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+vErrors = gatherErrors(vErrors, validate60.errors);
 errors = vErrors.length;
 }
 validate59.errors = vErrors;
@@ -9836,7 +9837,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate72(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+vErrors = gatherErrors(vErrors, validate72.errors);
 errors = vErrors.length;
 }
 validate71.errors = vErrors;
@@ -10155,7 +10156,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate75(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
+vErrors = gatherErrors(vErrors, validate75.errors);
 errors = vErrors.length;
 }
 validate74.errors = vErrors;
@@ -10692,7 +10693,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
+vErrors = gatherErrors(vErrors, validate79.errors);
 errors = vErrors.length;
 }
 validate78.errors = vErrors;
@@ -10916,7 +10917,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate63(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+vErrors = gatherErrors(vErrors, validate63.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11020,7 +11021,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate83(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
+vErrors = gatherErrors(vErrors, validate83.errors);
 errors = vErrors.length;
 }
 validate82.errors = vErrors;
@@ -11042,7 +11043,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate63(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+vErrors = gatherErrors(vErrors, validate63.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11086,7 +11087,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate87(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+vErrors = gatherErrors(vErrors, validate87.errors);
 errors = vErrors.length;
 }
 validate86.errors = vErrors;
@@ -11704,7 +11705,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate93(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
+vErrors = gatherErrors(vErrors, validate93.errors);
 errors = vErrors.length;
 }
 validate92.errors = vErrors;

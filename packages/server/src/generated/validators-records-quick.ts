@@ -3,6 +3,7 @@
 // @ts-nocheck: ajv's standalone code, JavaScript; the exports at the end say their types.
 import type { ValidateFunction } from "ajv";
 import { fastFormats } from "ajv-formats/dist/formats.js";
+import { gatherErrors } from "../shared/gather-errors.js";
 import { ucs2length } from "../shared/ucs2length.js";
 
 const schema0 = {"$ref":"admin#/components/schemas/AccountRecord"};
@@ -311,7 +312,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate2(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
+vErrors = gatherErrors(vErrors, validate2.errors);
 errors = vErrors.length;
 }
 validate0.errors = vErrors;
@@ -445,7 +446,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate5(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate5.errors : vErrors.concat(validate5.errors);
+vErrors = gatherErrors(vErrors, validate5.errors);
 errors = vErrors.length;
 }
 validate4.errors = vErrors;
@@ -593,7 +594,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate8(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate8.errors : vErrors.concat(validate8.errors);
+vErrors = gatherErrors(vErrors, validate8.errors);
 errors = vErrors.length;
 }
 validate7.errors = vErrors;
@@ -740,7 +741,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate11(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
+vErrors = gatherErrors(vErrors, validate11.errors);
 errors = vErrors.length;
 }
 validate10.errors = vErrors;
@@ -986,7 +987,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate14(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate14.errors : vErrors.concat(validate14.errors);
+vErrors = gatherErrors(vErrors, validate14.errors);
 errors = vErrors.length;
 }
 validate13.errors = vErrors;
@@ -1333,7 +1334,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate18(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate18.errors : vErrors.concat(validate18.errors);
+vErrors = gatherErrors(vErrors, validate18.errors);
 errors = vErrors.length;
 }
 validate17.errors = vErrors;
@@ -1628,7 +1629,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+vErrors = gatherErrors(vErrors, validate21.errors);
 errors = vErrors.length;
 }
 validate20.errors = vErrors;
@@ -1857,7 +1858,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate24(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+vErrors = gatherErrors(vErrors, validate24.errors);
 errors = vErrors.length;
 }
 validate23.errors = vErrors;
@@ -2425,7 +2426,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate28(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+vErrors = gatherErrors(vErrors, validate28.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
@@ -2456,7 +2457,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate27(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+vErrors = gatherErrors(vErrors, validate27.errors);
 errors = vErrors.length;
 }
 validate26.errors = vErrors;
@@ -2630,7 +2631,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+vErrors = gatherErrors(vErrors, validate32.errors);
 errors = vErrors.length;
 }
 validate31.errors = vErrors;
@@ -2792,7 +2793,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(validate35(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+vErrors = gatherErrors(vErrors, validate35.errors);
 errors = vErrors.length;
 }
 validate34.errors = vErrors;
