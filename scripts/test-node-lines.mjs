@@ -6,13 +6,16 @@
 // keeps the demo's accounts across a restart. Where msw 3 runs (Node 22.12+), the server's msw suites
 // and the ci-suite example again with msw 3 as the peer (installed from the registry into
 // .cache/msw3/, the workspace's msw 2 left as it is; scripts/msw3.vitest.config.ts).
+// The packed installs build better-sqlite3 on one core, so they run one after another beside the
+// suites rather than after them.
 //
 //   node scripts/test-node-lines.mjs [line...]     default: every line in node-lines.mjs
-import { execFileSync } from "node:child_process";
+import { execFile as execFileCallback, execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { LINES, nodeLines } from "./node-lines.mjs";
 import { packedBuild } from "./pack-local.mjs";
 import { writePackedProject } from "./packed-project.mjs";
@@ -33,40 +36,51 @@ const MSW3_SUITES = [
   ["--project", "example-ci-suite"],
 ];
 
+const execFile = promisify(execFileCallback);
 const asked = process.argv.slice(2).map(Number);
 const lines = nodeLines(asked.length ? asked : LINES).filter(({ node }) => node !== process.execPath);
 const failures = [];
+const tarballs = packedBuild();
 
-for (const { line, node, version } of lines) {
-  const step = (what, work) => {
-    const started = performance.now();
-    try {
-      work();
-      console.log(`Node ${version}: ${what} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
-    } catch (error) {
-      failures.push(`Node ${version}: ${what}`);
-      console.error(`Node ${version}: ${what} FAILED\n${error.stdout ?? ""}${error.stderr ?? ""}${error.message}`);
-    }
-  };
+/** Runs `work` (async), then says how long it took, or records it as failed with its output. */
+async function step(version, what, work) {
+  const started = performance.now();
+  try {
+    await work();
+    console.log(`Node ${version}: ${what} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  } catch (error) {
+    failures.push(`Node ${version}: ${what}`);
+    console.error(`Node ${version}: ${what} FAILED\n${error.stdout ?? ""}${error.stderr ?? ""}${error.message}`);
+  }
+}
+
+// The packed installs, one at a time, beside the suites below.
+let installs = Promise.resolve();
+const installed = lines.map(({ line, node, version }) =>
+  (installs = installs.then(() =>
+    step(version, "the packed tarballs install; better-sqlite3 built from source; --data-file keeps the demo's accounts across a restart", () => packedInstall(line, node)),
+  )),
+);
+
+for (const [i, { node, version }] of lines.entries()) {
   for (const suite of SUITES) {
-    step(`vitest ${suite.filter((a) => a.endsWith(".ts")).join(", ")}`, () =>
-      execFileSync(node, ["node_modules/vitest/vitest.mjs", "run", "--project", "unit", ...suite], { cwd: root, stdio: "pipe", encoding: "utf8" }),
+    await step(version, `vitest ${suite.filter((a) => a.endsWith(".ts")).join(", ")}`, () =>
+      execFile(node, ["node_modules/vitest/vitest.mjs", "run", "--project", "unit", ...suite], { cwd: root, maxBuffer: 64 << 20 }),
     );
   }
   if (semver.satisfies(version, MSW3.node)) {
     for (const suite of MSW3_SUITES) {
-      step(`with msw 3: vitest ${suite.filter((a) => !a.startsWith("--")).join(", ")}`, () =>
-        execFileSync(node, ["node_modules/vitest/vitest.mjs", "run", "--config", "scripts/msw3.vitest.config.ts", ...suite], {
+      await step(version, `with msw 3: vitest ${suite.filter((a) => !a.startsWith("--")).join(", ")}`, () =>
+        execFile(node, ["node_modules/vitest/vitest.mjs", "run", "--config", "scripts/msw3.vitest.config.ts", ...suite], {
           cwd: root,
-          stdio: "pipe",
-          encoding: "utf8",
+          maxBuffer: 64 << 20,
           env: { ...process.env, MSW_DIR: msw3() },
         }),
       );
     }
   }
-  step("the built CLI starts with --demo", () => readyLine(node, [join(root, "packages/server/dist/cli.js"), "--demo", "--port", "0"], root));
-  step("the packed tarballs install; better-sqlite3 built from source; --data-file keeps the demo's accounts across a restart", () => packedInstall(line, node));
+  await step(version, "the built CLI starts with --demo", () => readyLine(node, [join(root, "packages/server/dist/cli.js"), "--demo", "--port", "0"], root));
+  await installed[i];
 }
 
 if (failures.length) {
@@ -89,7 +103,7 @@ function msw3() {
  * accounts (GET /__admin/accounts), then stops it with SIGTERM (so a data file is saved); the
  * listening line, parsed, with `accounts`: how many it listed. Throws with stderr if it exits first.
  */
-function readyLine(node, args, cwd, env = {}) {
+async function readyLine(node, args, cwd, env = {}) {
   const script = `
     const { spawn } = require("node:child_process");
     const child = spawn(${JSON.stringify(node)}, ${JSON.stringify(args)}, { cwd: ${JSON.stringify(cwd)}, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...${JSON.stringify(env)} } });
@@ -112,25 +126,26 @@ function readyLine(node, args, cwd, env = {}) {
     });
     setTimeout(() => { process.stderr.write("no answer within 120 s:\\n" + err); child.kill("SIGKILL"); process.exit(1); }, 120000).unref();
   `;
-  return JSON.parse(execFileSync(process.execPath, ["-e", script], { encoding: "utf8", stdio: "pipe" }));
+  const { stdout } = await execFile(process.execPath, ["-e", script]);
+  return JSON.parse(stdout);
 }
 
 /** The packed project, installed offline; better-sqlite3 built for `node`; the demo's accounts, saved by one start, found by the next. */
-function packedInstall(line, node) {
+async function packedInstall(line, node) {
   const project = mkdtempSync(join(tmpdir(), `intake-node${line}-`));
   try {
-    writePackedProject(project, packedBuild(), { devDependencies: ["better-sqlite3"] });
-    execFileSync("npm", ["ci", "--offline", "--ignore-scripts", "--no-audit", "--no-fund"], { cwd: project, stdio: "pipe" });
+    writePackedProject(project, tarballs, { devDependencies: ["better-sqlite3"] });
+    await execFile("npm", ["ci", "--offline", "--ignore-scripts", "--no-audit", "--no-fund"], { cwd: project });
     // node-gyp builds against the line's own headers (the node package ships them), never a download.
     const env = { ...process.env, PATH: `${dirname(node)}:${process.env.PATH}`, npm_config_nodedir: dirname(dirname(node)), npm_config_build_from_source: "true" };
-    execFileSync("npm", ["rebuild", "better-sqlite3", "--offline", "--foreground-scripts"], { cwd: project, stdio: "pipe", env });
+    await execFile("npm", ["rebuild", "better-sqlite3", "--offline", "--foreground-scripts"], { cwd: project, env, maxBuffer: 64 << 20 });
     const cli = join(project, "node_modules/@intake/server/dist/cli.js");
     const data = join(project, "intake.db");
     const certs = { INTAKE_CERT_DIR: join(project, "certs") };
-    const first = readyLine(node, [cli, "--demo", "--port", "0", "--data-file", data], project, certs);
+    const first = await readyLine(node, [cli, "--demo", "--port", "0", "--data-file", data], project, certs);
     if (first.dataFile !== data) throw new Error(`the listening line names data file ${first.dataFile}`);
     // Started without --demo, the server holds the demo's accounts only if the file kept them.
-    const second = readyLine(node, [cli, "--port", "0", "--data-file", data], project, certs);
+    const second = await readyLine(node, [cli, "--port", "0", "--data-file", data], project, certs);
     if (first.accounts === 0 || second.accounts !== first.accounts) throw new Error(`the demo's ${first.accounts} account(s) came back as ${second.accounts} after a restart from ${data}`);
   } finally {
     rmSync(project, { recursive: true, force: true });
