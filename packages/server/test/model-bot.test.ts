@@ -154,6 +154,23 @@ describe("the model bot asks the endpoint", () => {
     ]);
   });
 
+  it("an answer in content parts (OpenAI's multi-part form): its text parts are sent, joined as they came; other parts are left out", async () => {
+    const { fake, intake } = await start();
+    fake.answer((_, index) =>
+      index === 0
+        ? said([
+            { type: "text", text: "¡Hola Ada! " },
+            { type: "image_url", image_url: { url: "https://cdn.example/gym.png" } },
+            { type: "text", text: "¿Quieres una clase de prueba?" },
+          ])
+        : said([{ type: "text", text: "HANDOFF: Wants a person.\nTe paso con el equipo." }]),
+    );
+    expect(await receive(intake, "SM-1", "Hola")).toMatchObject({ botOutcome: "replied", bot: { error: null } });
+    expect(await receive(intake, "SM-2", "A person please")).toMatchObject({ botOutcome: "handed_off" });
+    expect(await sent(intake)).toEqual(["¡Hola Ada! ¿Quieres una clase de prueba?", "Te paso con el equipo."]);
+    expect(await intake.admin.alerts()).toMatchObject([{ reason: "Wants a person." }]);
+  });
+
   it("GET /__admin/bot says which model answers, where, and how", async () => {
     const { fake, intake } = await start({ timeoutMs: 5000, maxTokens: 200, historyLimit: 8 });
     expect(await intake.admin.bot()).toEqual({ name: "model", model: "tiny-model", baseUrl: fake.baseUrl, mode: "live", recording: null, timeoutMs: 5000, maxTokens: 200, historyLimit: 8 });
@@ -180,6 +197,14 @@ describe("a model that gives no answer: the message's outcome and error say why,
     ["an empty answer", () => said("   "), {}, "bot_empty_answer", /empty answer \(finish reason: stop\)/],
     ["an empty answer cut by the token cap", () => said(null, "length"), { maxTokens: 50 }, "bot_empty_answer", /stopped at its cap of 50 tokens.*--model-max-tokens/],
     ["an oversized answer", () => said("x".repeat(4097)), {}, "bot_oversized_answer", /4097 characters, more than a message may hold \(4096\)/],
+    [
+      "content parts with no text (an image only)",
+      () => said([{ type: "image_url", image_url: { url: "https://cdn.example/cat.png" } }, { type: "refusal", refusal: "No." }]),
+      {},
+      "bot_empty_answer",
+      /answer holds no text: its content is 2 parts, of types image_url, refusal, and a message carries text only/,
+    ],
+    ["content that is neither text nor parts (an object)", () => said({ text: "Hola" }), {}, "bot_unavailable", /content the server cannot read: an object \(\{"text":"Hola"\}\)/],
   ];
 
   it.each(cases)("%s", async (_, answer, options, outcome, error) => {

@@ -133,7 +133,8 @@ function readAnswer(completion: OpenAI.Chat.ChatCompletion): ModelAnswer {
   const choice = completion.choices?.[0];
   const call = choice?.message?.tool_calls?.find((c) => c.type === "function" && c.function.name === HAND_OFF_TOOL_NAME);
   return {
-    content: choice?.message?.content ?? null,
+    // As it came: content parts (an array) are read by interpret, as a recording's are on replay.
+    content: (choice?.message?.content as unknown) ?? null,
     handOff: call && call.type === "function" ? handOffArguments(call.function.arguments) : null,
     finishReason: choice?.finish_reason ?? null,
   };

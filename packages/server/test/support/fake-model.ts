@@ -32,8 +32,8 @@ export interface FakeModel {
   close(): Promise<void>;
 }
 
-/** A completion whose message says `content`. */
-export function said(content: string | null, finishReason = "stop"): ModelAnswer {
+/** A completion whose message says `content`: text, or content parts (`[{ type: "text", text }]`), or anything an endpoint might send. */
+export function said(content: unknown, finishReason = "stop"): ModelAnswer {
   return { body: completion({ role: "assistant", content }, finishReason) };
 }
 
