@@ -16,6 +16,7 @@
 import type * as OpenAIModule from "openai";
 import type OpenAI from "openai";
 import type { ModelAnswer } from "./answer.js";
+import { cappedFetch, MAX_ANSWER_BYTES, tooLargeIn, type Fetch } from "./capped-fetch.js";
 import { EndpointError, type EndpointFailure } from "./failures.js";
 import { loadOpenAI } from "./openai-client.js";
 import { HAND_OFF_TOOL_NAME, type ChatMessage } from "./prompt.js";
@@ -26,7 +27,7 @@ export interface EndpointOptions {
   model: string;
   timeoutMs: number;
   maxTokens: number;
-  fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+  fetch?: Fetch | undefined;
 }
 
 /** What to ask: the messages for an endpoint with tools, and for one without (the hand-off as a first line). */
@@ -64,9 +65,11 @@ export interface Endpoint {
 
 export function openEndpoint(options: EndpointOptions): Endpoint {
   let client: Promise<{ openai: OpenAI; errors: Errors }> | undefined;
+  const given = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const fetch = cappedFetch(given, MAX_ANSWER_BYTES);
   const connect = () =>
     (client ??= loadOpenAI("The model bot").then((module) => ({
-      openai: new module.OpenAI({ apiKey: options.apiKey, baseURL: options.baseUrl, maxRetries: 0, timeout: options.timeoutMs, fetch: options.fetch }),
+      openai: new module.OpenAI({ apiKey: options.apiKey, baseURL: options.baseUrl, maxRetries: 0, timeout: options.timeoutMs, fetch }),
       errors: module,
     })));
   let toolsRefused = false;
@@ -90,6 +93,8 @@ export function openEndpoint(options: EndpointOptions): Endpoint {
           return { answer: readAnswer(completionOf(data, response)), via: tools ? "tools" : "text" };
         } catch (error) {
           if (error instanceof EndpointError) throw error;
+          const tooLarge = tooLargeIn(error);
+          if (tooLarge) throw new EndpointError({ kind: "too_large", cap: tooLarge.cap });
           const failure = failureOf(error, errors, deadline, signal);
           if (adapted < 2 && failure.kind === "status" && (failure.status === 400 || failure.status === 422)) {
             if (tools && /\btools?\b|function.?call|tool.?choice/i.test(failure.message)) {
