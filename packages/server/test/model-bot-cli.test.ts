@@ -138,6 +138,18 @@ describe("intake-server --model", { timeout: 90_000 }, () => {
     expect(JSON.parse(line)).toMatchObject({ type: "bot.outcome", messageId: failed.id, error: expect.stringContaining(`(401: ${FORGED}).`) });
   });
 
+  it("--model-key never reaches the log, though the endpoint's words hold it in full, masked or URL-encoded", async () => {
+    const { seedFile } = files();
+    const key = "sk-proj-cli/Log+Key=00000000000000Xr5T";
+    fake = await startFakeModel();
+    fake.answer(() => refuses(401, `Incorrect API key provided: ${key}; shown as ${key.slice(0, 8)}${"*".repeat(20)}${key.slice(-4)}; sent as ${encodeURIComponent(key)}.`));
+    const run = await start(["--seed", seedFile, "--model", "tiny-model", "--model-base-url", fake.baseUrl, "--model-key", key]);
+    const failed = await receive(run, "SM-1", "Hi");
+    expect(failed.bot.error).toContain("(401: Incorrect API key provided: [REDACTED]; shown as [REDACTED]; sent as [REDACTED].)");
+    await expect.poll(() => run.stderr()).toContain(`bot: bot refused for message ${failed.id}`);
+    for (const form of [key, encodeURIComponent(key), key.slice(0, 8), key.slice(-4)]) expect(run.stderr()).not.toContain(form);
+  });
+
   it("says at start which bot answers: the deterministic one by default; warns when a model has no key", async () => {
     const { seedFile } = files();
     const plain = await start(["--seed", seedFile]);

@@ -4399,7 +4399,7 @@ export const adminDocument: OpenApiDocument = {
               "string",
               "null"
             ],
-            "description": "What went wrong, in words, and what to do (the endpoint's status and message, the timeout, what was asked with no recording; for a bot function that threw, `The bot threw: <its message>`); null when it answered."
+            "description": "What went wrong, in words, and what to do (the endpoint's status and message, the timeout, what was asked with no recording; for a bot function that threw, `The bot threw: <its message>`); null when it answered. The words are others' (an endpoint's, a bot's): every secret the server is configured with (the model key, the accounts' API keys and webhook secrets, the admin token), whole or URL-encoded, and any masked key (`sk-…****…abcd`) in them is `[REDACTED]`."
           }
         }
       },
@@ -4625,7 +4625,8 @@ export const adminDocument: OpenApiDocument = {
             "type": [
               "string",
               "null"
-            ]
+            ],
+            "description": "`HTTP <status>: <the receiver's answer, its first 500 characters>` for a status other than 2xx, or why none came; null on success. Every secret the server is configured with, whole or URL-encoded, and any masked key in the receiver's words is `[REDACTED]`."
           },
           "nextAttemptAt": {
             "type": [
@@ -5423,7 +5424,8 @@ export const adminDocument: OpenApiDocument = {
             "type": [
               "string",
               "null"
-            ]
+            ],
+            "description": "`HTTP <status>: <the receiver's answer, its first 500 characters>` for a status other than 2xx, or why none came; null on success. Every secret the server is configured with, whole or URL-encoded, and any masked key in the receiver's words is `[REDACTED]`."
           }
         }
       },

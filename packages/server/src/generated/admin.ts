@@ -1317,7 +1317,7 @@ export interface components {
             latencyMs: number;
             /** @description True when the answer came from a recording (replay mode), not the endpoint. */
             replayed?: boolean | undefined;
-            /** @description What went wrong, in words, and what to do (the endpoint's status and message, the timeout, what was asked with no recording; for a bot function that threw, `The bot threw: <its message>`); null when it answered. */
+            /** @description What went wrong, in words, and what to do (the endpoint's status and message, the timeout, what was asked with no recording; for a bot function that threw, `The bot threw: <its message>`); null when it answered. The words are others' (an endpoint's, a bot's): every secret the server is configured with (the model key, the accounts' API keys and webhook secrets, the admin token), whole or URL-encoded, and any masked key (`sk-…****…abcd`) in them is `[REDACTED]`. */
             error: string | null;
         };
         /** @description The bot that answers received messages on this server (every campaign's). */
@@ -1377,6 +1377,7 @@ export interface components {
             durationMs: number;
             /** @description The receiver's HTTP status; null when there was none (timeout, refused). */
             status: number | null;
+            /** @description `HTTP <status>: <the receiver's answer, its first 500 characters>` for a status other than 2xx, or why none came; null on success. Every secret the server is configured with, whole or URL-encoded, and any masked key in the receiver's words is `[REDACTED]`. */
             error: string | null;
             /**
              * Format: date-time
@@ -1605,6 +1606,7 @@ export interface components {
             ok: boolean;
             /** @description Real milliseconds, whatever the clock. */
             durationMs: number;
+            /** @description `HTTP <status>: <the receiver's answer, its first 500 characters>` for a status other than 2xx, or why none came; null on success. Every secret the server is configured with, whole or URL-encoded, and any masked key in the receiver's words is `[REDACTED]`. */
             error: string | null;
         };
         Inbox: {

@@ -26,8 +26,15 @@ const ASKED = "The model asked for a person.";
 /** The number of characters as a message's size is counted (code points, as the contract's maxLength). */
 export const charCount = (text: string) => [...text].length;
 
-export function interpret(answer: ModelAnswer, { maxChars, maxTokens }: { maxChars: number; maxTokens: number }): NonNullable<BotOutput> {
-  const read = textOf(answer.content);
+/** How an answer is judged: the longest message, the token cap (to say why one is empty), and what takes the key out of the words it quotes. */
+export interface Limits {
+  maxChars: number;
+  maxTokens: number;
+  redact?: (text: string) => string;
+}
+
+export function interpret(answer: ModelAnswer, { maxChars, maxTokens, redact = (text) => text }: Limits): NonNullable<BotOutput> {
+  const read = textOf(answer.content, redact);
   // A hand-off tool call stands on its own: an unreadable content only loses the reply.
   if ("failed" in read && !answer.handOff) return { failed: read.failed };
   let text = "text" in read ? read.text.trim() : "";
@@ -71,13 +78,13 @@ type Read = { text: string } | { failed: { outcome: "bot_empty_answer" | "bot_un
  * are left out, since a message carries text only. Parts with no text are an empty answer; a
  * content of another shape is one the server cannot read, named with its first characters.
  */
-function textOf(content: unknown): Read {
+function textOf(content: unknown, redact: (text: string) => string): Read {
   if (content === null || content === undefined) return { text: "" };
   if (typeof content === "string") return { text: content };
   if (Array.isArray(content)) {
     const texts = content.filter(isTextPart).map((part) => part.text);
     if (texts.length > 0 || content.length === 0) return { text: texts.join("") };
-    const types = [...new Set(content.map(partType))].join(", ");
+    const types = [...new Set(content.map((part) => partType(part, redact)))].join(", ");
     return {
       failed: {
         outcome: "bot_empty_answer",
@@ -88,7 +95,7 @@ function textOf(content: unknown): Read {
   return {
     failed: {
       outcome: "bot_unavailable",
-      error: `The model's answer has a content the server cannot read: ${kindOf(content)} (${clipped(JSON.stringify(content) ?? String(content))}), where text or content parts ([{"type": "text", "text": "…"}]) were expected. The next message tries again.`,
+      error: `The model's answer has a content the server cannot read: ${kindOf(content)} (${clipped(redact(JSON.stringify(content) ?? String(content)))}), where text or content parts ([{"type": "text", "text": "…"}]) were expected. The next message tries again.`,
     },
   };
 }
@@ -97,9 +104,9 @@ const isTextPart = (part: unknown): part is { type: "text"; text: string } =>
   typeof part === "object" && part !== null && (part as { type?: unknown }).type === "text" && typeof (part as { text?: unknown }).text === "string";
 
 /** A part's type as it said, or what it is when it says none. */
-function partType(part: unknown): string {
+function partType(part: unknown, redact: (text: string) => string): string {
   const type = typeof part === "object" && part !== null ? (part as { type?: unknown }).type : undefined;
-  return typeof type === "string" ? clipped(type, 40) : kindOf(part);
+  return typeof type === "string" ? clipped(redact(type), 40) : kindOf(part);
 }
 
 function kindOf(value: unknown): string {
