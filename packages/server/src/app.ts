@@ -14,6 +14,7 @@ import { adminValidator, bodyChecker } from "./admin/validators.js";
 import { operations as apiOperations } from "./api/operations.js";
 import { UNBOUNDED } from "./domain/capacity.js";
 import { createDomain, type Domain } from "./domain/domain.js";
+import { configuredSecrets, redactorOf } from "./domain/secrets.js";
 import { applySeed, loadSnapshot, snapshot, type Seed, type Snapshot } from "./domain/state.js";
 import type { FetchLike } from "./engine/delivery.js";
 import { createEngine, type EngineOptions } from "./engine/index.js";
@@ -219,9 +220,10 @@ export function createIntake(options: IntakeOptions = {}): Intake {
     await holds.held();
     return outgoing(request);
   };
-  const engine = createEngine({ domain, fetch: fetchHeld, onError, sequential: deterministic !== undefined }, options);
   // Drawn before the seed's secrets, so a deterministic run's keys stay what they were.
   const adminToken = options.adminToken ?? `adm_${ids.token(32)}`;
+  const redact = redactorOf(configuredSecrets(domain.store, [adminToken, ...(options.bot?.secrets ?? [])]));
+  const engine = createEngine({ domain, fetch: fetchHeld, onError, sequential: deterministic !== undefined, redact }, options);
   // What a reset rewinds a virtual clock to: where the seed starts (`clockStart`), not the time a
   // data file held, since a reset goes back to the seed, not to the file.
   const clockStart = clock.now();

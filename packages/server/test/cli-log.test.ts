@@ -1,5 +1,7 @@
 // intake-server --log and --log-format: what happens, a line each on stderr, for people or programs.
 import { mkdtempSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -12,9 +14,9 @@ afterEach(async () => {
   while (running.length) await running.pop()!.stop("SIGKILL");
 });
 
-async function start(args: string[]) {
+async function start(args: string[], account: Record<string, unknown> = {}) {
   const seed = join(mkdtempSync(join(tmpdir(), "intake-log-")), "seed.json");
-  writeFileSync(seed, JSON.stringify({ accounts: [{ id: "acc_log", name: "Log", apiKey: KEY }] }));
+  writeFileSync(seed, JSON.stringify({ accounts: [{ id: "acc_log", name: "Log", apiKey: KEY, ...account }] }));
   const run = await startCli(["--port", "0", "--seed", seed, "--admin-token", TOKEN, "--clock", "virtual", ...args]);
   running.push(run);
   const v1 = (path: string, init: RequestInit = {}) => run.fetch(`${run.info.baseUrl}${path}`, init);
@@ -95,6 +97,36 @@ describe("intake-server --log", { timeout: 90_000 }, () => {
     expect(lines).toContainEqual(expect.stringMatching(new RegExp(` acc_log +contact ct_\\w+ joined list ${list.id} \\((manual|import)\\)$`)));
     // A credit charge is a debug line.
     expect(logged(run)).not.toContain("credits +5");
+  });
+
+  it("--log-format json keeps a webhook receiver's answer on its attempt's line, its terminal controls escaped: parsed, it is the answer as sent", async () => {
+    const forged = "Oops\n00:00:01.000 acc_log        webhook dlv_x attempt 1: HTTP 200, delivered\u001b[2J\u009b2J\u2028";
+    const receiver = createServer((_, res) => res.writeHead(500, { "content-type": "text/plain" }).end(forged));
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    try {
+      const { run, v1 } = await start(["--log-format", "json"], {
+        webhookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+        credits: 10,
+        campaigns: [{ id: "cmp_log", name: "Log", type: "Combined", state: "Live", goal: "Book a call." }],
+      });
+      const response = await v1(`/incoming_custom_channel_message?apiKey=${KEY}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ customData: { messageSid: "SM-1", fromId: "u1", toId: "log", body: "Hi" } }),
+      });
+      expect(response.status).toBe(200);
+      await expect.poll(() => logged(run)).toContain('"delivery.attempted"');
+      // Raw, a C1 control (U+009B is ESC [ in one character) or a line separator would reach the terminal.
+      expect(logged(run)).not.toMatch(/[\u007f-\u009f\u2028]/);
+      const events = logged(run)
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(events).toContainEqual(expect.objectContaining({ type: "delivery.attempted", status: 500, error: `HTTP 500: ${forged}` }));
+    } finally {
+      receiver.closeAllConnections();
+      receiver.close();
+    }
   });
 
   it("refuses a --log or --log-format it does not know", async () => {

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { createIntake, type Seed } from "@intake/server";
 import { createModelBot } from "@intake/server/node";
 import { afterEach, describe, expect, it } from "vitest";
-import { handsOff, refusedBaseUrl, said, startFakeModel, type FakeModel } from "./support/fake-model.js";
+import { handsOff, refusedBaseUrl, refuses, said, startFakeModel, type FakeModel } from "./support/fake-model.js";
 import { runCli, startCli, type CliRun } from "./support/spawn.js";
 
 const KEY = "ik_model_cli_0000000000001";
@@ -104,6 +104,50 @@ describe("intake-server --model", { timeout: 90_000 }, () => {
     const failed = await receive(run, "SM-2", "Still there?");
     expect(failed.botOutcome).toBe("bot_unavailable");
     await expect.poll(() => run.stderr()).toContain(`bot: bot unavailable for message ${failed.id} of ${failed.contactId}: The model endpoint ${fake.baseUrl} failed (503: Loading model.).`);
+  });
+
+  // An endpoint's words that hold a newline and a line of the log's own shape, or terminal controls
+  // (clear the screen: ESC [2J, and its one-character C1 form CSI 2J; a carriage return; a bidi override).
+  const FORGED = "Bad key.\n12:00:00.000 acc_gym        webhook dlv_1 attempt 1: HTTP 200, delivered\u001b[2J\r\u009b2J\u202e";
+  /** A control character other than the newlines that end lines. */
+  // eslint-disable-next-line no-control-regex -- control characters are what it finds
+  const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/;
+
+  it("an endpoint's words are printed on the bot's own line: newlines and control characters escaped", async () => {
+    const { seedFile } = files();
+    fake = await startFakeModel();
+    fake.answer(() => refuses(401, FORGED));
+    const run = await start(["--seed", seedFile, "--model", "tiny-model", "--model-base-url", fake.baseUrl, "--model-key", "sk-test"]);
+    const failed = await receive(run, "SM-1", "Hi");
+    expect(failed.botOutcome).toBe("bot_refused");
+    const line = `bot: bot refused for message ${failed.id} of ${failed.contactId}: The model endpoint ${fake.baseUrl} refused the API key (401: Bad key.\\n12:00:00.000 acc_gym        webhook dlv_1 attempt 1: HTTP 200, delivered\\u001b[2J\\r\\u009b2J\\u202e).`;
+    await expect.poll(() => run.stderr()).toContain(line);
+    expect(run.stderr()).not.toMatch(CONTROL);
+    expect(run.stderr()).not.toMatch(/^12:00:00\.000 acc_gym/m);
+  });
+
+  it("--log-format json keeps an endpoint's words on one line, its control characters escaped: parsed, they are the words as sent", async () => {
+    const { seedFile } = files();
+    fake = await startFakeModel();
+    fake.answer(() => refuses(401, FORGED));
+    const run = await start(["--seed", seedFile, "--model", "tiny-model", "--model-base-url", fake.baseUrl, "--model-key", "sk-test", "--log-format", "json"]);
+    const failed = await receive(run, "SM-1", "Hi");
+    await expect.poll(() => run.stderr()).toContain('"bot.outcome"');
+    expect(run.stderr()).not.toMatch(CONTROL);
+    const line = run.stderr().split("\n").find((text) => text.includes('"bot.outcome"'))!;
+    expect(JSON.parse(line)).toMatchObject({ type: "bot.outcome", messageId: failed.id, error: expect.stringContaining(`(401: ${FORGED}).`) });
+  });
+
+  it("--model-key never reaches the log, though the endpoint's words hold it in full, masked or URL-encoded", async () => {
+    const { seedFile } = files();
+    const key = "sk-proj-cli/Log+Key=00000000000000Xr5T";
+    fake = await startFakeModel();
+    fake.answer(() => refuses(401, `Incorrect API key provided: ${key}; shown as ${key.slice(0, 8)}${"*".repeat(20)}${key.slice(-4)}; sent as ${encodeURIComponent(key)}.`));
+    const run = await start(["--seed", seedFile, "--model", "tiny-model", "--model-base-url", fake.baseUrl, "--model-key", key]);
+    const failed = await receive(run, "SM-1", "Hi");
+    expect(failed.bot.error).toContain("(401: Incorrect API key provided: [REDACTED]; shown as [REDACTED]; sent as [REDACTED].)");
+    await expect.poll(() => run.stderr()).toContain(`bot: bot refused for message ${failed.id}`);
+    for (const form of [key, encodeURIComponent(key), key.slice(0, 8), key.slice(-4)]) expect(run.stderr()).not.toContain(form);
   });
 
   it("says at start which bot answers: the deterministic one by default; warns when a model has no key", async () => {

@@ -3,7 +3,7 @@
 import { createIntake, type Intake, type Seed } from "@intake/server";
 import { createModelBot, type ModelBotOptions } from "@intake/server/node";
 import { afterEach, describe, expect, it } from "vitest";
-import { handsOff, refusedBaseUrl, refuses, said, startFakeModel, webPage, type FakeModel } from "./support/fake-model.js";
+import { handsOff, refusedBaseUrl, refuses, said, startFakeModel, streamed, webPage, type FakeModel } from "./support/fake-model.js";
 import { importGraph } from "./support/import-graph.js";
 
 const KEY = "ik_model_bot_0000000000001";
@@ -154,6 +154,23 @@ describe("the model bot asks the endpoint", () => {
     ]);
   });
 
+  it("an answer in content parts (OpenAI's multi-part form): its text parts are sent, joined as they came; other parts are left out", async () => {
+    const { fake, intake } = await start();
+    fake.answer((_, index) =>
+      index === 0
+        ? said([
+            { type: "text", text: "¡Hola Ada! " },
+            { type: "image_url", image_url: { url: "https://cdn.example/gym.png" } },
+            { type: "text", text: "¿Quieres una clase de prueba?" },
+          ])
+        : said([{ type: "text", text: "HANDOFF: Wants a person.\nTe paso con el equipo." }]),
+    );
+    expect(await receive(intake, "SM-1", "Hola")).toMatchObject({ botOutcome: "replied", bot: { error: null } });
+    expect(await receive(intake, "SM-2", "A person please")).toMatchObject({ botOutcome: "handed_off" });
+    expect(await sent(intake)).toEqual(["¡Hola Ada! ¿Quieres una clase de prueba?", "Te paso con el equipo."]);
+    expect(await intake.admin.alerts()).toMatchObject([{ reason: "Wants a person." }]);
+  });
+
   it("GET /__admin/bot says which model answers, where, and how", async () => {
     const { fake, intake } = await start({ timeoutMs: 5000, maxTokens: 200, historyLimit: 8 });
     expect(await intake.admin.bot()).toEqual({ name: "model", model: "tiny-model", baseUrl: fake.baseUrl, mode: "live", recording: null, timeoutMs: 5000, maxTokens: 200, historyLimit: 8 });
@@ -180,6 +197,15 @@ describe("a model that gives no answer: the message's outcome and error say why,
     ["an empty answer", () => said("   "), {}, "bot_empty_answer", /empty answer \(finish reason: stop\)/],
     ["an empty answer cut by the token cap", () => said(null, "length"), { maxTokens: 50 }, "bot_empty_answer", /stopped at its cap of 50 tokens.*--model-max-tokens/],
     ["an oversized answer", () => said("x".repeat(4097)), {}, "bot_oversized_answer", /4097 characters, more than a message may hold \(4096\)/],
+    ["an answer whose Content-Length says it is over 256 KiB", () => said("x".repeat(300_000)), {}, "bot_oversized_answer", /sent an answer over 256 KiB \(262144 bytes\); the server stopped reading it there/],
+    [
+      "content parts with no text (an image only)",
+      () => said([{ type: "image_url", image_url: { url: "https://cdn.example/cat.png" } }, { type: "refusal", refusal: "No." }]),
+      {},
+      "bot_empty_answer",
+      /answer holds no text: its content is 2 parts, of types image_url, refusal, and a message carries text only/,
+    ],
+    ["content that is neither text nor parts (an object)", () => said({ text: "Hola" }), {}, "bot_unavailable", /content the server cannot read: an object \(\{"text":"Hola"\}\)/],
   ];
 
   it.each(cases)("%s", async (_, answer, options, outcome, error) => {
@@ -192,6 +218,19 @@ describe("a model that gives no answer: the message's outcome and error say why,
     expect((await intake.admin.contact(message.contactId)).contact.botPaused).toBe(false);
     expect(await intake.admin.alerts()).toEqual([]);
     expect((await intake.admin.credits("acc_gym")).balance).toBe(100);
+  });
+
+  it.each([
+    [200, "bot_oversized_answer", /^The model endpoint http:\/\/127\.0\.0\.1:\d+\/v1 sent an answer over 256 KiB \(262144 bytes\); the server stopped reading it there/],
+    [500, "bot_unavailable", /failed \(500: a body over 256 KiB \(262144 bytes\), which the server stopped reading\)/],
+  ])("an answer (status %i) of 20 MB is read no further than 256 KiB: the connection is closed before the endpoint finishes, the outcome says it was too large", async (status, outcome, error) => {
+    const { fake, intake } = await start();
+    fake.answer(() => streamed(20 * 1024 * 1024, status));
+    const message = await receive(intake, "SM-1", "Hola");
+    await expect.poll(() => fake.streams[0]?.end).toBe("closed");
+    expect(fake.streams[0]!.sent).toBeLessThan(20 * 1024 * 1024);
+    expect(message).toMatchObject({ botOutcome: outcome });
+    expect(message.bot!.error).toMatch(error);
   });
 
   it("no key for an endpoint elsewhere: nothing is asked; one on this machine (Ollama) needs none", async () => {

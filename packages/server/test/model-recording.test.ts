@@ -124,6 +124,35 @@ describe("replay mode", () => {
     expect(await replay.admin.alerts()).toMatchObject([{ reason: "Asks about a corporate plan." }]);
   });
 
+  it("an answer in content parts is kept as it came and replayed as it was answered: its text parts sent, parts with no text refused alike", async () => {
+    const file = join(folder(), "rehearsal.json");
+    fake = await startFakeModel();
+    fake.answer((request) =>
+      request.body.messages.at(-1)!.content === "Hi"
+        ? said([
+            { type: "text", text: "Hi Ada! " },
+            { type: "text", text: "Want a free trial class?" },
+          ])
+        : said([{ type: "image_url", image_url: { url: "https://cdn.example/map.png" } }]),
+    );
+    const rehearsal = server({ model: "tiny-model", baseUrl: fake.baseUrl, apiKey: "sk-test", record: file });
+    const outcomes = async (intake: Intake) => {
+      const first = await receive(intake, "SM-1", "Hi");
+      const second = await receive(intake, "SM-2", "Where are you?");
+      return [first.botOutcome, first.bot!.error, second.botOutcome, second.bot!.error, (await intake.admin.messages({ direction: "outbound" })).map((m) => m.body)];
+    };
+    const rehearsed = await outcomes(rehearsal);
+    expect(rehearsed).toEqual(["replied", null, "bot_empty_answer", expect.stringContaining("image_url"), ["Hi Ada! Want a free trial class?"]]);
+    const entries = JSON.parse(readFileSync(file, "utf8")).entries as Array<{ answer: { content: unknown } }>;
+    expect(entries[0]!.answer.content).toEqual([
+      { type: "text", text: "Hi Ada! " },
+      { type: "text", text: "Want a free trial class?" },
+    ]);
+
+    const replay = server({ model: "tiny-model", replay: file });
+    expect(await outcomes(replay)).toEqual(rehearsed);
+  });
+
   it("a question with no recording is bot_not_recorded, naming the file, the last message and the key", async () => {
     const file = join(folder(), "rehearsal.json");
     await rehearse(file);

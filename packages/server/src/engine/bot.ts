@@ -50,8 +50,12 @@ export type BotInfo = Schemas["BotInfo"];
 /**
  * A bot: a function, which may carry what it is (`info`). A plain function is shown as `custom`;
  * the default bot is `deterministic`, the model-backed one (`createModelBot`) `model`.
+ *
+ * `secrets`: what the bot holds that no one may read in its words (the model-backed one's API
+ * key). The server redacts them, with its own secrets, from every text a bot or a webhook
+ * receiver gives before it is stored, printed or published.
  */
-export type Bot = ((input: BotInput) => BotOutput | Promise<BotOutput>) & { info?: BotInfo };
+export type Bot = ((input: BotInput) => BotOutput | Promise<BotOutput>) & { info?: BotInfo; secrets?: readonly string[] };
 
 /** What a bot is: its own `info`, else a function of yours. */
 export function botInfoOf(bot: Bot): BotInfo {

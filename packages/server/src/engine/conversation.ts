@@ -8,6 +8,7 @@ import { settingsOf } from "../domain/campaigns.js";
 import { updateContact } from "../domain/contacts.js";
 import { costOf } from "../domain/credits.js";
 import { ownedBy, type Domain } from "../domain/domain.js";
+import type { Redact } from "../domain/secrets.js";
 import { clearFailedBotOutcome, setBotOutcome, type BotRun } from "../domain/messages.js";
 import { handOff, reply, replyOnChannel } from "../domain/replies.js";
 import { onBuiltInChannel } from "../domain/simulated.js";
@@ -31,6 +32,8 @@ export interface ConversationDeps {
   scheduler: Scheduler;
   bot: Bot;
   onError: (error: unknown) => void;
+  /** A bot's error may hold others' words (a model endpoint's): kept, and told, with no secret in them. */
+  redact: Redact;
 }
 
 type Routed = { outcome: BotOutcome } | { campaign: CampaignRecord };
@@ -44,7 +47,7 @@ export function askBotAgain(domain: Domain, scheduler: Scheduler, message: Messa
   scheduler.add("inbound", { messageId: message.id }, null, inboundKey(message.contactId));
 }
 
-export function startConversations({ domain, scheduler, bot, onError }: ConversationDeps): void {
+export function startConversations({ domain, scheduler, bot, onError, redact }: ConversationDeps): void {
   const { store } = domain;
   const info = botInfoOf(bot);
 
@@ -155,10 +158,10 @@ export function startConversations({ domain, scheduler, bot, onError }: Conversa
         account: { id: account.id, name: account.name },
         signal,
       });
-      if (result && "failed" in result) error = result.failed.error;
+      if (result && "failed" in result) error = redact(result.failed.error);
     } catch (thrown) {
       onError(thrown);
-      error = `The bot threw: ${thrown instanceof Error ? thrown.message : String(thrown)}`;
+      error = redact(`The bot threw: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
     }
     const run: BotRun = { name: info.name, model: info.model, latencyMs: elapsedMs(started), replayed: result?.replayed ?? false, error };
     return { result, run };

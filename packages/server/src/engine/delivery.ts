@@ -9,6 +9,7 @@
  */
 import { currentUrl, giveUp, recordAttempt, retarget } from "../domain/deliveries.js";
 import type { Domain } from "../domain/domain.js";
+import type { Redact } from "../domain/secrets.js";
 import { webhookUrlProblem } from "../shared/webhook-url.js";
 import { DEFER, type Scheduler } from "./scheduler.js";
 import { postWebhook, type FetchLike } from "./webhook-post.js";
@@ -52,10 +53,11 @@ export interface DeliveryDeps {
   options: WebhookOptions;
   /** A number in [0, 1): Math.random, or a seeded generator in deterministic mode. */
   random: () => number;
+  redact: Redact;
 }
 
 /** Sends each delivery queued (`delivery.queued`), attempt after attempt, through the scheduler's pool. */
-export function startDeliveries({ domain, scheduler, fetch, options, random }: DeliveryDeps): void {
+export function startDeliveries({ domain, scheduler, fetch, options, random, redact }: DeliveryDeps): void {
   const { store, clock } = domain;
 
   /** The lane a due delivery waits in: the URL it goes to now. */
@@ -90,7 +92,7 @@ export function startDeliveries({ domain, scheduler, fetch, options, random }: D
     if (url !== delivery.url) retarget(domain, delivery, url);
     const startedAt = clock.now();
     const signed = { url, secret: account.webhookSecret, webhookId: delivery.webhookId, payload: delivery.payload };
-    const outcome = signal.aborted ? DEFER : await postWebhook(fetch, signed, options.timeoutMs, signal);
+    const outcome = signal.aborted ? DEFER : await postWebhook(fetch, signed, options.timeoutMs, signal, redact);
     // Stopping or replacing the state: the attempt did not happen (or its end is unknown); its job stays.
     if (outcome === DEFER || signal.aborted) return DEFER;
     const number = delivery.attempts + 1;

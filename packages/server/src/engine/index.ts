@@ -6,6 +6,7 @@
  */
 import { advanceBy, clockAdvanced } from "../domain/clock.js";
 import type { Domain } from "../domain/domain.js";
+import type { Redact } from "../domain/secrets.js";
 import type { VirtualClock } from "../shared/clock.js";
 import { botInfoOf, defaultBot, type Bot } from "./bot.js";
 import { askBotAgain, followUpKey, startConversations } from "./conversation.js";
@@ -32,16 +33,18 @@ export interface EngineDeps {
   onError: (error: unknown) => void;
   /** Run jobs one at a time (deterministic mode). */
   sequential: boolean;
+  /** Takes every configured secret out of words from outside (a bot's error, a webhook receiver's answer) before they are kept. */
+  redact: Redact;
 }
 
 export type Engine = ReturnType<typeof createEngine>;
 
-export function createEngine({ domain, fetch, onError, sequential }: EngineDeps, options: EngineOptions = {}) {
+export function createEngine({ domain, fetch, onError, sequential, redact }: EngineDeps, options: EngineOptions = {}) {
   const scheduler = new Scheduler(domain, onError, sequential);
   const webhooks = { ...WEBHOOK_DEFAULTS, ...options.webhooks };
-  startDeliveries({ domain, scheduler, fetch, options: webhooks, random: () => domain.ids.random() });
+  startDeliveries({ domain, scheduler, fetch, options: webhooks, random: () => domain.ids.random(), redact });
   const bot = options.bot ?? defaultBot;
-  startConversations({ domain, scheduler, bot, onError });
+  startConversations({ domain, scheduler, bot, onError, redact });
   const funnel = startFunnel({ domain, scheduler, options: { ...FUNNEL_DEFAULTS, ...options.funnel } });
 
   /** Picks the stored jobs up (at start, and once the state was replaced). */
@@ -94,7 +97,7 @@ export function createEngine({ domain, fetch, onError, sequential }: EngineDeps,
       clockAdvanced(domain);
     },
     /** One signed POST to the account's webhook URL now, with a sample payload; not a delivery. */
-    testWebhook: (account: AccountRecord) => sendTestWebhook(domain, fetch, account, webhooks.timeoutMs),
+    testWebhook: (account: AccountRecord) => sendTestWebhook(domain, fetch, account, webhooks.timeoutMs, redact),
     /** Stops, aborting webhook attempts in flight; what did not finish stays stored for a restart. */
     close: () => scheduler.close(),
   };

@@ -31,7 +31,8 @@ export interface Posted {
   retryAfterMs: number | null;
 }
 
-export async function postWebhook(fetch: FetchLike, { url, secret, webhookId, payload }: Signed, timeoutMs: number, stop: AbortSignal): Promise<Posted> {
+/** The receiver's answer is theirs to word: `redact` takes the server's secrets out of it before it is kept. */
+export async function postWebhook(fetch: FetchLike, { url, secret, webhookId, payload }: Signed, timeoutMs: number, stop: AbortSignal, redact: (text: string) => string): Promise<Posted> {
   // Receivers check webhook-timestamp against their own clock, so it is wall-clock time even
   // when the server runs on a virtual clock.
   const sentAt = new Date();
@@ -64,7 +65,8 @@ export async function postWebhook(fetch: FetchLike, { url, secret, webhookId, pa
   try {
     // Raced against the signal too, so an injected fetch that ignores it still times out.
     const response = await untilAborted(fetch(new Request(requestUrlOf(url), { method: "POST", headers, body: payload, redirect: "manual", signal })), signal);
-    const text = (await untilAborted(response.text(), signal).catch(() => "")).slice(0, 500);
+    // Redacted before it is cut, so a secret the cut runs through is still found whole.
+    const text = redact((await untilAborted(response.text(), signal).catch(() => "")).slice(0, KEPT + MARGIN)).slice(0, KEPT);
     const ok = response.status >= 200 && response.status < 300;
     return {
       ...signed,
@@ -75,12 +77,16 @@ export async function postWebhook(fetch: FetchLike, { url, secret, webhookId, pa
     };
   } catch (error) {
     const reason = timedOut ? new DOMException("timed out", "TimeoutError") : error;
-    return { ...signed, status: null, durationMs: took(), error: describe(reason, timeoutMs), retryAfterMs: null };
+    return { ...signed, status: null, durationMs: took(), error: redact(describe(reason, timeoutMs)), retryAfterMs: null };
   } finally {
     clearTimeout(timer);
     stop.removeEventListener("abort", onStop);
   }
 }
+
+/** What is kept of a receiver's answer, in characters; and how far past it a secret is looked for. */
+const KEPT = 500;
+const MARGIN = 4096;
 
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);

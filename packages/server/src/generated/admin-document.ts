@@ -4337,7 +4337,7 @@ export const adminDocument: OpenApiDocument = {
             "description": "Why delivery failed or the message was not sent."
           },
           "botOutcome": {
-            "description": "For a received message, what the bot did with it: `replied`, `handed_off`, `no_answer`, or why it did not answer: `reaction`, `no_campaign`, `outgoing_campaign`, `campaign_not_live`, `bot_inactive`, `contact_paused`, `no_credits`, `bot_error` (a bot function that threw, or a recording that could not be written); and, for the model-backed bot, why its model gave no answer: `bot_unconfigured` (no API key for an endpoint not on this machine: nothing was asked), `bot_refused` (the key was refused, 401 or 403), `bot_timeout` (no answer within the timeout), `bot_rate_limited` (429), `bot_unavailable` (a 5xx, another error status such as an unknown model's 404, or the endpoint could not be reached), `bot_empty_answer`, `bot_oversized_answer` (longer than a message may be: 4096 characters), `bot_not_recorded` (replay mode with no recording of what was asked). `bot.error` says what happened and what to do. Nothing is sent or charged, and the next message tries again. Null while it is being processed, and for outgoing messages.",
+            "description": "For a received message, what the bot did with it: `replied`, `handed_off`, `no_answer`, or why it did not answer: `reaction`, `no_campaign`, `outgoing_campaign`, `campaign_not_live`, `bot_inactive`, `contact_paused`, `no_credits`, `bot_error` (a bot function that threw, or a recording that could not be written); and, for the model-backed bot, why its model gave no answer: `bot_unconfigured` (no API key for an endpoint not on this machine: nothing was asked), `bot_refused` (the key was refused, 401 or 403), `bot_timeout` (no answer within the timeout), `bot_rate_limited` (429), `bot_unavailable` (a 5xx, another error status such as an unknown model's 404, the endpoint could not be reached, or an answer it cannot read), `bot_empty_answer` (no text: content parts with no text part too; text parts are joined, other parts left out), `bot_oversized_answer` (longer than a message may be: 4096 characters; or a body over 256 KiB, which the server stops reading), `bot_not_recorded` (replay mode with no recording of what was asked). `bot.error` says what happened and what to do. Nothing is sent or charged, and the next message tries again. Null while it is being processed, and for outgoing messages.",
             "type": [
               "string",
               "null"
@@ -4399,7 +4399,7 @@ export const adminDocument: OpenApiDocument = {
               "string",
               "null"
             ],
-            "description": "What went wrong, in words, and what to do (the endpoint's status and message, the timeout, what was asked with no recording; for a bot function that threw, `The bot threw: <its message>`); null when it answered."
+            "description": "What went wrong, in words, and what to do (the endpoint's status and message, the timeout, what was asked with no recording; for a bot function that threw, `The bot threw: <its message>`); null when it answered. The words are others' (an endpoint's, a bot's): every secret the server is configured with (the model key, the accounts' API keys and webhook secrets, the admin token), whole or URL-encoded, and any masked key (`sk-…****…abcd`) in them is `[REDACTED]`."
           }
         }
       },
@@ -4625,7 +4625,8 @@ export const adminDocument: OpenApiDocument = {
             "type": [
               "string",
               "null"
-            ]
+            ],
+            "description": "`HTTP <status>: <the receiver's answer, its first 500 characters>` for a status other than 2xx, or why none came; null on success. Every secret the server is configured with, whole or URL-encoded, and any masked key in the receiver's words is `[REDACTED]`."
           },
           "nextAttemptAt": {
             "type": [
@@ -5423,7 +5424,8 @@ export const adminDocument: OpenApiDocument = {
             "type": [
               "string",
               "null"
-            ]
+            ],
+            "description": "`HTTP <status>: <the receiver's answer, its first 500 characters>` for a status other than 2xx, or why none came; null on success. Every secret the server is configured with, whole or URL-encoded, and any masked key in the receiver's words is `[REDACTED]`."
           }
         }
       },

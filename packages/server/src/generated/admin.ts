@@ -1298,7 +1298,7 @@ export interface components {
             simulatedVia?: "admin_api" | "dashboard" | "demo" | undefined;
             /** @description Why delivery failed or the message was not sent. */
             error: string | null;
-            /** @description For a received message, what the bot did with it: `replied`, `handed_off`, `no_answer`, or why it did not answer: `reaction`, `no_campaign`, `outgoing_campaign`, `campaign_not_live`, `bot_inactive`, `contact_paused`, `no_credits`, `bot_error` (a bot function that threw, or a recording that could not be written); and, for the model-backed bot, why its model gave no answer: `bot_unconfigured` (no API key for an endpoint not on this machine: nothing was asked), `bot_refused` (the key was refused, 401 or 403), `bot_timeout` (no answer within the timeout), `bot_rate_limited` (429), `bot_unavailable` (a 5xx, another error status such as an unknown model's 404, or the endpoint could not be reached), `bot_empty_answer`, `bot_oversized_answer` (longer than a message may be: 4096 characters), `bot_not_recorded` (replay mode with no recording of what was asked). `bot.error` says what happened and what to do. Nothing is sent or charged, and the next message tries again. Null while it is being processed, and for outgoing messages. */
+            /** @description For a received message, what the bot did with it: `replied`, `handed_off`, `no_answer`, or why it did not answer: `reaction`, `no_campaign`, `outgoing_campaign`, `campaign_not_live`, `bot_inactive`, `contact_paused`, `no_credits`, `bot_error` (a bot function that threw, or a recording that could not be written); and, for the model-backed bot, why its model gave no answer: `bot_unconfigured` (no API key for an endpoint not on this machine: nothing was asked), `bot_refused` (the key was refused, 401 or 403), `bot_timeout` (no answer within the timeout), `bot_rate_limited` (429), `bot_unavailable` (a 5xx, another error status such as an unknown model's 404, the endpoint could not be reached, or an answer it cannot read), `bot_empty_answer` (no text: content parts with no text part too; text parts are joined, other parts left out), `bot_oversized_answer` (longer than a message may be: 4096 characters; or a body over 256 KiB, which the server stops reading), `bot_not_recorded` (replay mode with no recording of what was asked). `bot.error` says what happened and what to do. Nothing is sent or charged, and the next message tries again. Null while it is being processed, and for outgoing messages. */
             botOutcome: string | null;
             /** @description For a received message the bot was asked about: which bot, its model, how long it took (real milliseconds) and what went wrong, if anything. Null when no bot was asked (a reaction, no live campaign, the contact paused, …) and for outgoing messages; absent on messages stored before it was kept. */
             bot?: null | components["schemas"]["BotRun"] | undefined;
@@ -1317,7 +1317,7 @@ export interface components {
             latencyMs: number;
             /** @description True when the answer came from a recording (replay mode), not the endpoint. */
             replayed?: boolean | undefined;
-            /** @description What went wrong, in words, and what to do (the endpoint's status and message, the timeout, what was asked with no recording; for a bot function that threw, `The bot threw: <its message>`); null when it answered. */
+            /** @description What went wrong, in words, and what to do (the endpoint's status and message, the timeout, what was asked with no recording; for a bot function that threw, `The bot threw: <its message>`); null when it answered. The words are others' (an endpoint's, a bot's): every secret the server is configured with (the model key, the accounts' API keys and webhook secrets, the admin token), whole or URL-encoded, and any masked key (`sk-…****…abcd`) in them is `[REDACTED]`. */
             error: string | null;
         };
         /** @description The bot that answers received messages on this server (every campaign's). */
@@ -1377,6 +1377,7 @@ export interface components {
             durationMs: number;
             /** @description The receiver's HTTP status; null when there was none (timeout, refused). */
             status: number | null;
+            /** @description `HTTP <status>: <the receiver's answer, its first 500 characters>` for a status other than 2xx, or why none came; null on success. Every secret the server is configured with, whole or URL-encoded, and any masked key in the receiver's words is `[REDACTED]`. */
             error: string | null;
             /**
              * Format: date-time
@@ -1605,6 +1606,7 @@ export interface components {
             ok: boolean;
             /** @description Real milliseconds, whatever the clock. */
             durationMs: number;
+            /** @description `HTTP <status>: <the receiver's answer, its first 500 characters>` for a status other than 2xx, or why none came; null on success. Every secret the server is configured with, whole or URL-encoded, and any masked key in the receiver's words is `[REDACTED]`. */
             error: string | null;
         };
         Inbox: {

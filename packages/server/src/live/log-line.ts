@@ -21,12 +21,31 @@ export function logs(level: LogLevel, entry: FeedEntry): boolean {
 /**
  * One line, without its newline. A text line starts with the time of day, or with the date and
  * time when `dated` (a virtual clock, whose days move when it is advanced).
+ *
+ * Lines carry words from outside (a model's answer or error, a webhook receiver's answer, a
+ * request's path): every line is escaped, so no such text can start a line of its own shape or
+ * drive the terminal. JSON.stringify escapes C0 controls already; the rest are escaped in JSON too,
+ * as \u escapes, which parse back to the same text.
  */
 export function logLine(format: LogFormat, id: number, event: LiveEvent, dated = false): string {
-  if (format === "json") return JSON.stringify({ id, ...event });
+  if (format === "json") return JSON.stringify({ id, ...event }).replace(UNSAFE, unicodeEscape);
   const when = dated ? `${event.at.slice(0, 10)} ${event.at.slice(11, 23)}` : event.at.slice(11, 23);
-  return `${when} ${(event.accountId ?? "-").padEnd(14)} ${describe(event)}`;
+  return `${when} ${(event.accountId ?? "-").padEnd(14)} ${describe(event)}`.replace(CONTROLS, textEscape);
 }
+
+/**
+ * What a terminal takes as other than a character to print: C0 controls (newline, carriage return,
+ * ESC), DEL, C1 controls (CSI, U+009B, is ESC [ in one character), the line and paragraph
+ * separators, and the bidirectional overrides and isolates, which reorder what a line shows.
+ */
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** The same, but for the C0 controls JSON.stringify has escaped (a JSON line holds none raw). */
+const UNSAFE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const SHORT: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+const unicodeEscape = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
+const textEscape = (char: string) => SHORT[char] ?? unicodeEscape(char);
 
 function describe(event: LiveEvent): string {
   switch (event.type) {

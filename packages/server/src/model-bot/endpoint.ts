@@ -16,6 +16,7 @@
 import type * as OpenAIModule from "openai";
 import type OpenAI from "openai";
 import type { ModelAnswer } from "./answer.js";
+import { cappedFetch, MAX_ANSWER_BYTES, tooLargeIn, type Fetch } from "./capped-fetch.js";
 import { EndpointError, type EndpointFailure } from "./failures.js";
 import { loadOpenAI } from "./openai-client.js";
 import { HAND_OFF_TOOL_NAME, type ChatMessage } from "./prompt.js";
@@ -26,7 +27,9 @@ export interface EndpointOptions {
   model: string;
   timeoutMs: number;
   maxTokens: number;
-  fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+  fetch?: Fetch | undefined;
+  /** Takes the key out of the endpoint's words. */
+  redact?: (text: string) => string;
 }
 
 /** What to ask: the messages for an endpoint with tools, and for one without (the hand-off as a first line). */
@@ -64,11 +67,14 @@ export interface Endpoint {
 
 export function openEndpoint(options: EndpointOptions): Endpoint {
   let client: Promise<{ openai: OpenAI; errors: Errors }> | undefined;
+  const given = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const fetch = cappedFetch(given, MAX_ANSWER_BYTES);
   const connect = () =>
     (client ??= loadOpenAI("The model bot").then((module) => ({
-      openai: new module.OpenAI({ apiKey: options.apiKey, baseURL: options.baseUrl, maxRetries: 0, timeout: options.timeoutMs, fetch: options.fetch }),
+      openai: new module.OpenAI({ apiKey: options.apiKey, baseURL: options.baseUrl, maxRetries: 0, timeout: options.timeoutMs, fetch }),
       errors: module,
     })));
+  const redact = options.redact ?? ((text: string) => text);
   let toolsRefused = false;
   let tokensField: "max_tokens" | "max_completion_tokens" = "max_tokens";
 
@@ -87,10 +93,12 @@ export function openEndpoint(options: EndpointOptions): Endpoint {
         } as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
         try {
           const { data, response } = await openai.chat.completions.create(body, { signal: stop, timeout: options.timeoutMs }).withResponse();
-          return { answer: readAnswer(completionOf(data, response)), via: tools ? "tools" : "text" };
+          return { answer: readAnswer(completionOf(data, response, redact)), via: tools ? "tools" : "text" };
         } catch (error) {
           if (error instanceof EndpointError) throw error;
-          const failure = failureOf(error, errors, deadline, signal);
+          const tooLarge = tooLargeIn(error);
+          if (tooLarge) throw new EndpointError({ kind: "too_large", cap: tooLarge.cap });
+          const failure = failureOf(error, errors, deadline, signal, redact);
           if (adapted < 2 && failure.kind === "status" && (failure.status === 400 || failure.status === 422)) {
             if (tools && /\btools?\b|function.?call|tool.?choice/i.test(failure.message)) {
               toolsRefused = true;
@@ -112,19 +120,21 @@ export function openEndpoint(options: EndpointOptions): Endpoint {
  * The body as a completion. A base URL that is a web page (a login page, a model server's web UI)
  * answers 200 with HTML, which the client hands over as text: that is no answer, empty or not.
  */
-function completionOf(data: unknown, response: Response): OpenAI.Chat.ChatCompletion {
+function completionOf(data: unknown, response: Response, redact: (text: string) => string): OpenAI.Chat.ChatCompletion {
   if (typeof data === "object" && data !== null && Array.isArray((data as { choices?: unknown }).choices)) return data as OpenAI.Chat.ChatCompletion;
-  throw new EndpointError({ kind: "not_completion", status: response.status, contentType: response.headers.get("content-type"), start: startOf(data) });
+  throw new EndpointError({ kind: "not_completion", status: response.status, contentType: response.headers.get("content-type"), start: startOf(data, redact) });
 }
 
-/** The first words of a body, as a person would read them: an HTML page's text, without its tags, scripts and styles. */
-function startOf(data: unknown, length = 120): string {
+/** The first words of a body, as a person would read them: an HTML page's text, without its tags, scripts and styles; redacted before it is cut. */
+function startOf(data: unknown, redact: (text: string) => string, length = 120): string {
   const text = typeof data === "string" ? data : (JSON.stringify(data) ?? "");
-  const words = text
-    .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, " ")
-    .replace(/<[^>]*>/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
+  const words = redact(
+    text
+      .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, " ")
+      .replace(/<[^>]*>/g, " ")
+      .replace(/\s+/g, " ")
+      .trim(),
+  );
   return words.length > length ? `${words.slice(0, length)}…` : words;
 }
 
@@ -133,7 +143,8 @@ function readAnswer(completion: OpenAI.Chat.ChatCompletion): ModelAnswer {
   const choice = completion.choices?.[0];
   const call = choice?.message?.tool_calls?.find((c) => c.type === "function" && c.function.name === HAND_OFF_TOOL_NAME);
   return {
-    content: choice?.message?.content ?? null,
+    // As it came: content parts (an array) are read by interpret, as a recording's are on replay.
+    content: (choice?.message?.content as unknown) ?? null,
     handOff: call && call.type === "function" ? handOffArguments(call.function.arguments) : null,
     finishReason: choice?.finish_reason ?? null,
   };
@@ -153,14 +164,14 @@ function handOffArguments(text: string): { reason: string; reply?: string } {
 type Errors = Pick<typeof OpenAIModule, "APIError" | "APIConnectionError" | "APIConnectionTimeoutError">;
 
 /** The client's error, as what happened: the deadline passed, the server stopped, an error status, no connection. Anything else is a fault, thrown on. */
-function failureOf(error: unknown, errors: Errors, deadline: AbortSignal, signal: AbortSignal | undefined): EndpointFailure {
+function failureOf(error: unknown, errors: Errors, deadline: AbortSignal, signal: AbortSignal | undefined, redact: (text: string) => string): EndpointFailure {
   if (signal?.aborted) return { kind: "aborted" };
   if (deadline.aborted || error instanceof errors.APIConnectionTimeoutError) return { kind: "timeout" };
   if (error instanceof errors.APIConnectionError) return { kind: "connection", code: systemCode(error.cause), message: error.message };
   if (error instanceof errors.APIError && typeof error.status === "number") {
     const body = error.error as { message?: unknown } | string | undefined;
     const said = typeof body === "string" ? body : typeof body?.message === "string" ? body.message : error.message.replace(/^\d{3} /, "");
-    return { kind: "status", status: error.status, message: said, retryAfter: error.headers?.get("retry-after") ?? null };
+    return { kind: "status", status: error.status, message: redact(said), retryAfter: error.headers?.get("retry-after") ?? null };
   }
   throw error;
 }

@@ -3,6 +3,7 @@
  * what happened, and what to do. Nothing here throws or retries: the next message tries again.
  */
 import type { BotFailure } from "../engine/bot.js";
+import { sizeOf } from "./capped-fetch.js";
 
 /** The endpoint's call ended without an answer (endpoint.ts makes the client's errors into these). */
 export type EndpointFailure =
@@ -13,6 +14,8 @@ export type EndpointFailure =
   | { kind: "connection"; code: string | null; message: string }
   /** It answered something that is not a chat completion (a web page, say); `start` is its first words. */
   | { kind: "not_completion"; status: number; contentType: string | null; start: string }
+  /** Its answer's body went past the cap (capped-fetch.ts): the server stopped reading it there. */
+  | { kind: "too_large"; cap: number }
   /** The server stopped while it waited. */
   | { kind: "aborted" };
 
@@ -52,6 +55,11 @@ export function failureOf(failure: EndpointFailure, { baseUrl, model, timeoutMs 
       };
     case "status":
       return statusFailure(failure, baseUrl, model);
+    case "too_large":
+      return {
+        outcome: "bot_oversized_answer",
+        error: `The model endpoint ${baseUrl} sent an answer over ${sizeOf(failure.cap)}; the server stopped reading it there. Ask for short answers in the bot instructions, or lower --model-max-tokens. ${AGAIN}`,
+      };
     case "not_completion": {
       const came = `${failure.status} ${failure.contentType ?? "with no content type"}${failure.start ? `, beginning "${failure.start}"` : ", with an empty body"}`;
       return {

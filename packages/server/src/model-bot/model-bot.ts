@@ -22,6 +22,7 @@ import { NotInstalledError } from "../shared/optional-peer.js";
 import { infoOf, keyless, settle, shownUrl, type ModelBotOptions, type Settings } from "./options.js";
 import { buildPrompt, HAND_OFF_TOOL_NAME, type ChatMessage } from "./prompt.js";
 import { questionKey, Recording, type Question } from "./recording.js";
+import { fixedSecrets, redactSecrets } from "../shared/redact-secrets.js";
 
 export type { ModelBotOptions };
 
@@ -38,8 +39,13 @@ export function createModelBot(options: ModelBotOptions, openRecording?: (path: 
   if (settings.file && !openRecording) throw new Error("Record and replay keep answers in a file: create the bot with createModelBot from @intake/server/node.");
   const recording = settings.file ? new Recording(openRecording!(settings.file), settings.mode === "replay" ? "replay" : "record") : undefined;
   const key = settings.apiKey ?? (keyless(settings.baseUrl) ? "no-key" : null);
-  const endpoint = key === null ? undefined : openEndpoint({ ...settings, apiKey: key, fetch: options.fetch });
-  const limits = { maxChars: MAX_MESSAGE_CHARS, maxTokens: settings.maxTokens };
+  // The endpoint's words may hold the key (a gateway that quotes what it was sent): taken out
+  // before they are cut short, where a key cut in two could no longer be found.
+  const secrets = settings.apiKey ? [settings.apiKey] : [];
+  const own = fixedSecrets(secrets);
+  const redact = (text: string) => redactSecrets(text, own);
+  const endpoint = key === null ? undefined : openEndpoint({ ...settings, apiKey: key, fetch: options.fetch, redact });
+  const limits = { maxChars: MAX_MESSAGE_CHARS, maxTokens: settings.maxTokens, redact };
   const called = { baseUrl: shownUrl(settings.baseUrl), model: settings.model, timeoutMs: settings.timeoutMs };
 
   const answer = async (input: BotInput): Promise<BotOutput> => {
@@ -75,7 +81,8 @@ export function createModelBot(options: ModelBotOptions, openRecording?: (path: 
     }
     return interpret(got.answer, limits);
   };
-  return Object.assign(answer, { info: infoOf(settings) });
+  // The server redacts the key, with its own secrets, from every bot's words and every webhook receiver's.
+  return Object.assign(answer, { info: infoOf(settings), secrets });
 }
 
 /** What was asked with no recording: the model, the last message, the key, and what to do. */

@@ -11,6 +11,7 @@
  */
 import { drop } from "@mswjs/data";
 import { dataUrlBytes } from "../shared/media-size.js";
+import { tailOf } from "../shared/redact-secrets.js";
 import type * as Stored from "./models.js";
 import { createDatabase, type Database } from "./models.js";
 import { DuplicateId, Table, type Entry, type KindSpec, type ReadTable } from "./table.js";
@@ -34,6 +35,11 @@ export const KINDS = {
       apiKey: { scope: () => "", value: (account) => account.apiKey },
       /** A sub-account by its email, within its agency. */
       subaccountEmail: { scope: (account) => account.agencyId ?? "", value: (account) => (account.agencyId ? lower(account.email) : null) },
+    },
+    groups: {
+      /** Accounts by the last 8 characters of their key, and of their webhook secret: how words from outside are searched for them (domain/secrets.ts). */
+      apiKeyTail: (account) => tailOf(account.apiKey),
+      webhookSecretTail: (account) => tailOf(account.webhookSecret),
     },
   }),
   campaign: kind<Stored.CampaignRecord>()({ table: "campaigns", model: "campaign", groups: { account: byAccount } }),

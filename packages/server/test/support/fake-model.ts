@@ -3,7 +3,7 @@
  * every request it gets (path, authorization, JSON body) and answers each as the test says: a
  * completion, a tool call, an error status, or never (until it is closed).
  */
-import { createServer, type IncomingHttpHeaders } from "node:http";
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export interface ModelRequest {
@@ -20,20 +20,32 @@ export interface ModelRequest {
   };
 }
 
-/** How to answer one request: a status and JSON body (200 and a completion by default), a text as it is, or no answer at all. */
-export type ModelAnswer = { status?: number; body?: unknown; text?: string; headers?: Record<string, string> } | "hang";
+/**
+ * How to answer one request: a status and JSON body (200 and a completion by default), a text as
+ * it is, a completion streamed in chunks as the reader takes them (`streamed`), or no answer at all.
+ */
+export type ModelAnswer = { status?: number; body?: unknown; text?: string; headers?: Record<string, string>; streamBytes?: number } | "hang";
+
+/** What became of a streamed answer: how much was written, and whether the reader took it all or closed the connection first. */
+export interface Streamed {
+  total: number;
+  sent: number;
+  end: "sending" | "finished" | "closed";
+}
 
 export interface FakeModel {
   /** The base URL, ending in /v1. */
   baseUrl: string;
   requests: ModelRequest[];
+  /** The streamed answers, in the order they began. */
+  streams: Streamed[];
   /** How the next requests are answered: by their request and their number (0 for the first); a promise holds the answer until it settles. */
   answer(how: (request: ModelRequest, index: number) => ModelAnswer | Promise<ModelAnswer>): void;
   close(): Promise<void>;
 }
 
-/** A completion whose message says `content`. */
-export function said(content: string | null, finishReason = "stop"): ModelAnswer {
+/** A completion whose message says `content`: text, or content parts (`[{ type: "text", text }]`), or anything an endpoint might send. */
+export function said(content: unknown, finishReason = "stop"): ModelAnswer {
   return { body: completion({ role: "assistant", content }, finishReason) };
 }
 
@@ -41,6 +53,14 @@ export function said(content: string | null, finishReason = "stop"): ModelAnswer
 export function handsOff(args: { reason: string; reply?: string } | string, content: string | null = null): ModelAnswer {
   const call = { id: "call_1", type: "function", function: { name: "hand_off_to_person", arguments: typeof args === "string" ? args : JSON.stringify(args) } };
   return { body: completion({ role: "assistant", content, tool_calls: [call] }, "tool_calls") };
+}
+
+/**
+ * A completion whose content is `bytes` of "x", with no Content-Length, written 64 KiB at a time
+ * as fast as the reader takes it: a reader that stops reading closes the connection before the end.
+ */
+export function streamed(bytes: number, status = 200): ModelAnswer {
+  return { status, streamBytes: bytes };
 }
 
 /** An error as OpenAI's API words it. */
@@ -64,8 +84,28 @@ function completion(message: Record<string, unknown>, finishReason: string) {
   };
 }
 
+/** Writes a completion of `bytes` of content, waiting for the reader at each chunk; says how it ended. */
+async function stream(res: ServerResponse, status: number, bytes: number, streams: Streamed[]): Promise<void> {
+  const state: Streamed = { total: bytes, sent: 0, end: "sending" };
+  streams.push(state);
+  res.on("close", () => {
+    if (state.end === "sending") state.end = res.writableFinished ? "finished" : "closed";
+  });
+  res.writeHead(status, { "content-type": "application/json" });
+  const [head, tail] = JSON.stringify(completion({ role: "assistant", content: "<content>" }, "stop")).split("<content>");
+  const chunk = Buffer.alloc(64 * 1024, "x");
+  res.write(head);
+  while (state.sent < bytes && !res.destroyed) {
+    const part = bytes - state.sent >= chunk.length ? chunk : chunk.subarray(0, bytes - state.sent);
+    state.sent += part.length;
+    if (!res.write(part)) await new Promise<void>((resolve) => (res.destroyed ? resolve() : (res.once("drain", resolve), res.once("close", resolve))));
+  }
+  if (!res.destroyed) res.end(tail);
+}
+
 export async function startFakeModel(): Promise<FakeModel> {
   const requests: ModelRequest[] = [];
+  const streams: Streamed[] = [];
   let how: (request: ModelRequest, index: number) => ModelAnswer | Promise<ModelAnswer> = () => said("Hello from the model.");
   const server = createServer(async (req, res) => {
     let text = "";
@@ -74,12 +114,15 @@ export async function startFakeModel(): Promise<FakeModel> {
     requests.push(request);
     const answer = await how(request, requests.length - 1);
     if (answer === "hang") return;
-    res.writeHead(answer.status ?? 200, { "content-type": "application/json", ...answer.headers }).end(answer.text ?? JSON.stringify(answer.body ?? {}));
+    if (answer.streamBytes !== undefined) return stream(res, answer.status ?? 200, answer.streamBytes, streams);
+    const body = answer.text ?? JSON.stringify(answer.body ?? {});
+    res.writeHead(answer.status ?? 200, { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...answer.headers }).end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
     requests,
+    streams,
     answer: (next) => void (how = next),
     close: () =>
       new Promise<void>((resolve) => {
