@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
@@ -21,6 +21,9 @@ const timeouts = { testTimeout: 20_000, hookTimeout: 60_000 };
 
 export default defineConfig({
   test: {
+    // Most files wait on servers, child processes and browsers more than they compute: one more
+    // at a time than the machine has cores (vitest's default is one fewer).
+    maxWorkers: availableParallelism() + 1,
     projects: [
       {
         resolve,

@@ -6,8 +6,7 @@
 // keeps the demo's accounts across a restart. Where msw 3 runs (Node 22.12+), the server's msw suites
 // and the ci-suite example again with msw 3 as the peer (installed from the registry into
 // .cache/msw3/, the workspace's msw 2 left as it is; scripts/msw3.vitest.config.ts).
-// The packed installs build better-sqlite3 on one core, so they run one after another beside the
-// suites rather than after them.
+// The packed installs (better-sqlite3's build keeps one core busy) run beside the suites rather than after them.
 //
 //   node scripts/test-node-lines.mjs [line...]     default: every line in node-lines.mjs
 import { execFile as execFileCallback, execFileSync } from "node:child_process";
@@ -54,12 +53,9 @@ async function step(version, what, work) {
   }
 }
 
-// The packed installs, one at a time, beside the suites below.
-let installs = Promise.resolve();
+// The packed installs all at once, beside the suites below: a build of better-sqlite3 keeps one core busy for a minute or more.
 const installed = lines.map(({ line, node, version }) =>
-  (installs = installs.then(() =>
-    step(version, "the packed tarballs install; better-sqlite3 built from source; --data-file keeps the demo's accounts across a restart", () => packedInstall(line, node)),
-  )),
+  step(version, "the packed tarballs install; better-sqlite3 built from source; --data-file keeps the demo's accounts across a restart", () => packedInstall(line, node)),
 );
 
 for (const [i, { node, version }] of lines.entries()) {
