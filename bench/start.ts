@@ -66,7 +66,13 @@ try {
     log(`  profiled CLI start ${fmt(run.profile.startMs)} ms: ${run.profile.parts.map((p) => `${p.part} ${fmt(p.ms)}`).join("; ")}`);
   }
   const settings = { starts: STARTS, quick, targetMs: TARGET_MS, load: [loadAtStart, loadavg()[0]!] };
-  await writeReport("start", startMarkdown(runs, settings.load), { ...settings, lines: runs });
+  const checks = runs.flatMap((run) =>
+    servers.map((s) => {
+      const ms = median(run.starts[s.name]!);
+      return { what: `${s.name}: start to first answer on Node ${run.version} (median)`, value: `${fmt(ms)} ms`, target: `≤ ${TARGET_MS} ms`, met: ms <= TARGET_MS };
+    }),
+  );
+  await writeReport("start", startMarkdown(runs, settings.load), { ...settings, lines: runs, checks });
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

@@ -135,10 +135,12 @@ published, in a node process here, it took ${fmt(store.importMs)} ms and left th
 ${mib(store.bareRss)} for node loading nothing. What the store gets from it is small: the models' \`create\` (a primary key
 kept unique, nullable fields defaulted) and \`drop\`. On Node 22 and later a start
 costs more, as node's package.json reader parses @babel/runtime's 41 KB \`exports\` map again for each date-fns file
-(\`npm run bench:start\` compares the lines: bench/results/start.md). Bundling the library into the server's build
+(\`npm run bench:start\` compares the lines: bench/results/start.md), a regression of node's own since 21.5
+(nodejs/node#58126, #60397: its package.json cache moved to C++, and the \`exports\` it holds is parsed again at each lookup). Bundling the library into the server's build
 cut that (below), but the bundled CommonJS needs a \`require\`, which the server's build then has to make from
 \`node:module\`, and browsers (the msw handlers under \`setupWorker\`) and workerd (the hosted sandboxes) have neither:
-the build does not bundle it. Even bundled, most of what the library costs is msw's core, for the handlers it can
+the build does not bundle it. A second build for node alone (bundled, under a \`node\` export condition) would
+ship every entry point twice, each to be tested on every line, and still miss the target: bundled, as tried, no line started under 400 ms; it was not made. Even bundled, most of what the library costs is msw's core, for the handlers it can
 generate and Intake never asks for; leaving that out would mean changing the library's code in Intake's build, so it stays${footprintMissed ? "; the start and memory targets missed above are missed with it" : ""}.
 Other remedies kept: the validators are compiled when the package is built, the CLI turns on node's compile cache
 (Node 22.1 and later), and file-type loads with the first upload.
