@@ -106,7 +106,7 @@ ${runs.map((run) => `| ${run.version} | ${servers.map((s) => cell(run.starts[s.n
 One more start of the CLI on each line under node's CPU profiler (\`--cpu-prof\`, which slows it; the profile begins
 once node has booted). Each sample until the first answer is charged to one part (support/start-profile.ts): a
 package with everything it loads, split into loading it and Intake's calls into it; node's own work apart.
-Bundled into the server's build, the store library's code counts as Intake's; graphql here is msw's, loaded with
+graphql here is msw's, loaded with
 msw's core by the store library.
 
 | Part | ${runs.map((run) => `Node ${run.line}, ms (share)`).join(" | ")} |
