@@ -7,9 +7,10 @@ import { createAdminClient, createIntake, type AdminEvent, type AdminEventOf, ty
 import { adminDocument } from "../src/generated/admin-document.js";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { ADMIN_TOKEN, client, httpsTarget, startHarness, startMswHarness, type HttpsHarness } from "./support/harness.js";
 import { startReceiver, type Receiver } from "./support/receiver.js";
+import { KEYS, SEED } from "./support/seed.js";
 
 const KEY_A = "ik_live_business_a_00000001";
 const KEY_B = "ik_live_business_b_00000001";
@@ -234,6 +235,31 @@ describe("GET /__admin/events", () => {
     await live.waitFor("state.replaced", (e) => e.cause === "reset");
 
     for (const { event } of live.seen) expect(valid(event), event.type).toEqual([]);
+  });
+
+  it("leaves out the keys grants are remembered by: a keyed grant, its repeat and the key's expiry show as requests and credits", async () => {
+    const { h, admin } = await start({ seed: SEED });
+    const agency = client(httpsTarget(h), "header", KEYS.agency);
+    const live = follow(await admin.events());
+    // What happened inside, as code in the process hears it: the keys saved and expired.
+    const inside: string[] = [];
+    const stop = h.intake.events.subscribe((event) => inside.push(event.type));
+    onTestFinished(stop);
+    const grant = () => agency.subaccounts.grantCredits({ email: "one@northwind.example", amount: 10 }, { idempotencyKey: "rch_1" });
+    await grant();
+    // A repeat answers the first result and grants nothing.
+    await grant();
+    // A day on, the key is forgotten (expired when the next grant comes) and grants again.
+    await admin.advanceClock(25 * 3600 * 1000);
+    await grant();
+
+    const events = () => live.seen.map((e) => e.event);
+    const grants = () => events().filter((e) => e.type === "request.answered" && e.path === "/v1/subaccounts/credits");
+    await vi.waitFor(() => expect(grants()).toHaveLength(3));
+    expect(grants().map((e) => e.type === "request.answered" && e.status)).toEqual([200, 200, 200]);
+    expect(events().flatMap((e) => (e.type === "credits.changed" && e.accountId === "sub_one" ? [e.amount] : []))).toEqual([10, 10]);
+    expect(inside.filter((type) => type.startsWith("idempotency"))).toEqual(["idempotency.saved", "idempotency.expired", "idempotency.saved"]);
+    expect(live.types().filter((type) => type.startsWith("idempotency"))).toEqual([]);
   });
 
   it("durations are real milliseconds under a virtual clock: the journal, request.answered, webhook attempts", async () => {

@@ -12,21 +12,22 @@ import type { AdminEvent, EventSubscription } from "@intake/server/admin-client"
 import { useEffect, useRef } from "preact/hooks";
 import { admin } from "./admin.js";
 
-/** An event of the stream, or the dashboard's own word that it may have missed some (a reconnect). */
-type LiveEvent = AdminEvent | { type: "reconnect"; at: string; accountId: null };
+/** The dashboard's own word that the stream broke and came back: events may have been missed. */
+type Reconnected = { type: "reconnect"; at: string; accountId: null };
 
-export type EventType = AdminEvent["type"];
+/** What a page hears: an event of the stream (the wire's type, as the server declares it), or a reconnect. */
+type Heard = AdminEvent | Reconnected;
 
 /** Events of these types. */
 export const ofType =
-  (...types: EventType[]) =>
+  (...types: AdminEvent["type"][]) =>
   (event: AdminEvent) =>
     types.includes(event.type);
 
 /** Events that concern this contact. */
 export const about = (contactId: string) => (event: AdminEvent) => "contactId" in event && event.contactId === contactId;
 
-type Listener = (event: LiveEvent) => void;
+type Listener = (event: Heard) => void;
 
 const RETRY_MS = 1000;
 
@@ -37,7 +38,7 @@ let stopRunning: (() => void) | undefined;
 function connect(): () => void {
   const abort = new AbortController();
   let lastEventId: number | undefined;
-  const dispatch = (event: LiveEvent) => listeners.forEach((listener) => listener(event));
+  const dispatch = (event: Heard) => listeners.forEach((listener) => listener(event));
 
   const run = async () => {
     while (!abort.signal.aborted) {
@@ -65,7 +66,7 @@ function connect(): () => void {
  * when the whole state is replaced, and when the stream comes back after a break.
  */
 export function useReloadOn(accountId: string | null, shows: (event: AdminEvent) => boolean, ...reloads: (() => void)[]): void {
-  const touches = (event: LiveEvent): boolean => {
+  const touches = (event: Heard): boolean => {
     // Every page reads all it shows again.
     if (event.type === "reconnect" || event.type === "state.replaced") return true;
     return (accountId === null || event.accountId === null || event.accountId === accountId) && shows(event);
@@ -80,11 +81,11 @@ export function useReloadOn(accountId: string | null, shows: (event: AdminEvent)
  * call, so a page reloads once for them. The subscription hands over a read's events one promise at
  * a time, so they are gathered until the next task, not microtask.
  */
-function useLive(onEvent: (events: LiveEvent[]) => void): void {
+function useLive(onEvent: (events: Heard[]) => void): void {
   const handler = useRef(onEvent);
   handler.current = onEvent;
   useEffect(() => {
-    let pending: LiveEvent[] = [];
+    let pending: Heard[] = [];
     let queued = false;
     let live = true;
     const listener: Listener = (event) => {

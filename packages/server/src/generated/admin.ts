@@ -752,7 +752,9 @@ export interface paths {
          *     (an `AdminEvent`), then a blank line. A `: keep-alive` comment comes at least every 15 s.
          *
          *     `request.answered` is sent for `/v1` requests only (what the journal records, keys
-         *     redacted the same way); the admin API's own requests are not events.
+         *     redacted the same way); the admin API's own requests are not events. Nor are the keys
+         *     grants are remembered by (`Idempotency-Key`), saved or expired: a keyed grant shows as
+         *     its `request.answered` and its `credits.changed`.
          *
          *     Reconnect with `Last-Event-ID` (or `lastEventId`) to get the events after that id still
          *     held: the last 1,000. A subscriber that falls more than 10,000 events behind (it reads

@@ -4,15 +4,12 @@
  * of GET /__admin/events, the CLI's log). An event's data is made only when somebody needs it:
  * with no one listening, a request costs a closure, not a redaction and a JSON text.
  */
-import type { components } from "../generated/admin.js";
-
-export type LiveEvent = components["schemas"]["AdminEvent"];
-export type LiveEventType = LiveEvent["type"];
+import type { AdminEvent, AdminEventType } from "../shared/admin-event.js";
 
 export interface FeedEntry {
   /** Increasing for the server's life, from 1. */
   readonly id: number;
-  readonly type: LiveEventType;
+  readonly type: AdminEventType;
   readonly accountId: string | null;
   /**
    * A detail (a request answered 2xx or 3xx, a job queued or run): what a log shows only at debug.
@@ -20,7 +17,7 @@ export interface FeedEntry {
    */
   readonly detail: boolean;
   /** The event's data (made once, on first use). */
-  event(): LiveEvent;
+  event(): AdminEvent;
 }
 
 export interface Subscriber {
@@ -55,8 +52,8 @@ export class EventFeed {
   }
 
   /** Records what happened; `make` gives its data when somebody first needs it. */
-  publish(type: LiveEventType, accountId: string | null, make: () => LiveEvent, detail = false): void {
-    let made: LiveEvent | undefined;
+  publish(type: AdminEventType, accountId: string | null, make: () => AdminEvent, detail = false): void {
+    let made: AdminEvent | undefined;
     const entry: FeedEntry = { id: ++this.lastId, type, accountId, detail, event: () => (made ??= make()) };
     if (this.capacity > 0) {
       if (this.ring.length < this.capacity) this.ring.push(entry);
