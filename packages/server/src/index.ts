@@ -5,7 +5,7 @@ export type { components as AdminComponents, paths as AdminPaths } from "./gener
 export type { JournalEntry } from "./live/journal.js";
 export type { AnsweredRequest, BotOutcome, DomainEvent, Envelope, EventOf } from "./events/events.js";
 export type { EventSource, Listener } from "./events/stream.js";
-export type { ApiRequest, ApiResponse, HeaderReader } from "./http/exchange.js";
+export type { ApiRequest, ApiResponse, HeaderReader } from "./contract/exchange.js";
 export { createAdminClient, AdminApiError, DeliveryWaitError, type AdminClient, type AdminClientOptions, type Delivery, type EventsOptions, type ResetOptions, type WaitForDeliveryOptions } from "./admin/client.js";
 export type { AdminEvent, AdminEventOf, EventSubscription, ReceivedEvent } from "./admin/event-stream.js";
 export type { FeedEntry, Subscriber } from "./live/feed.js";

@@ -20,7 +20,7 @@ import { humanReply } from "../domain/replies.js";
 import { simulateInbound } from "../domain/simulated.js";
 import { applySeed, loadSnapshot, resetState, snapshot, type Seed } from "../domain/state.js";
 import type { Engine } from "../engine/index.js";
-import type { HeaderReader, Result } from "../http/exchange.js";
+import type { HeaderReader, Result } from "../contract/exchange.js";
 import type { Faults } from "../http/faults.js";
 import type { Inbox } from "../inbox/inbox.js";
 import type { Journal } from "../live/journal.js";

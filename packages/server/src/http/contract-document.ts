@@ -6,7 +6,7 @@
 import { document } from "@intake/spec";
 import type { Step } from "./compose.js";
 import type { Route, Routed } from "./context.js";
-import { textResponse } from "./exchange.js";
+import { textResponse } from "../contract/exchange.js";
 
 const OPERATION = "getContractDocument";
 

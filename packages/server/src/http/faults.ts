@@ -9,7 +9,7 @@ import type { IdSource } from "../shared/ids.js";
 import { HttpError } from "../shared/errors.js";
 import type { Step } from "./compose.js";
 import type { Routed } from "./context.js";
-import type { ApiResponse } from "./exchange.js";
+import type { ApiResponse } from "../contract/exchange.js";
 
 export type FaultRuleInput = components["schemas"]["FaultRuleInput"];
 export type FaultRule = components["schemas"]["FaultRule"];

@@ -23,7 +23,7 @@ import { authenticate, confirmAccount, limitRate, requireAdminToken, type RateLi
 import { Chain, type Ends, type Step } from "./compose.js";
 import type { Area, Authenticated, Checked, Context, RouteMatch, Routed } from "./context.js";
 import { secureDashboard, serveDashboard, type DashboardFiles } from "./dashboard.js";
-import { answerOf, errorResponse, type ApiRequest, type ApiResponse, type HeaderReader, type Result } from "./exchange.js";
+import { answerOf, errorResponse, type ApiRequest, type ApiResponse, type HeaderReader, type Result } from "../contract/exchange.js";
 import { CONTRACT_ROUTES, serveContractDocument } from "./contract-document.js";
 import { injectFaults, type Faults } from "./faults.js";
 import { holdAnswer, recordRequest, type AnswerHold } from "./answered.js";
@@ -31,7 +31,8 @@ import { INBOX_ROUTES, receiveAtInbox } from "./inbox.js";
 import type { Inbox } from "../inbox/inbox.js";
 import { BASES, createRouter, DASHBOARD_ROUTES, requireRoute, routesOf, type Router } from "./routes.js";
 import { validateRequest } from "./input.js";
-import { compileApiValidators, type OperationValidator } from "./validation.js";
+import type { OperationValidator } from "../contract/validation.js";
+import type { AuthForm } from "@intake/spec";
 
 /** The /v1 operations, by operationId. */
 export type ApiOperations = { [Id in OperationId]: Handler<Id> };
@@ -41,7 +42,10 @@ export type AdminOperation = (call: { body: unknown; query: Record<string, unkno
 
 export interface FrontDoorOptions {
   domain: Domain;
-  api: ApiOperations;
+  api: {
+    operations: ApiOperations;
+    validator(operationId: string, form: AuthForm): OperationValidator;
+  };
   admin: {
     /** Its contract, whose operations are its routes. */
     document: OpenApiDocument;
@@ -80,7 +84,6 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
   const { store, events, clock } = domain;
   const now = () => clock.now();
   const router = serviceRouter(options.admin.document);
-  const apiValidators = compileApiValidators(document);
   const version = () => store.version;
 
   const ends: Ends = {
@@ -106,9 +109,9 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
       .then(injectFaults(options.faults))
       .then(authenticate(store))
       .then(limitRate(options.rateLimiter))
-      .then(validateRequest<Authenticated>((context) => apiValidators(context.route.operationId, context.auth.form), options.maxBodyBytes))
+      .then(validateRequest<Authenticated>((context) => options.api.validator(context.route.operationId, context.auth.form), options.maxBodyBytes))
       .then(confirmAccount(store))
-      .then(runApiOperation(options.api, domain))
+      .then(runApiOperation(options.api.operations, domain))
       .compose(ends),
     admin: Chain.start()
       .then(holdAnswer(options.hold, version))

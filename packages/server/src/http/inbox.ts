@@ -9,7 +9,7 @@ import { HttpError } from "../shared/errors.js";
 import type { StoreReader } from "../store/store.js";
 import type { Step } from "./compose.js";
 import type { Route, Routed } from "./context.js";
-import { jsonResponse, tooLarge, type HeaderReader } from "./exchange.js";
+import { jsonResponse, tooLarge, type HeaderReader } from "../contract/exchange.js";
 
 /** The inbox's one route: POST /__inbox/{accountId}. */
 export const INBOX_ROUTES: Route[] = [

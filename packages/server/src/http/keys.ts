@@ -9,7 +9,7 @@ import type { StoreReader } from "../store/store.js";
 import { HttpError } from "../shared/errors.js";
 import type { Step } from "./compose.js";
 import { add, type ApiKey, type Authenticated, type Context, type Route, type Routed } from "./context.js";
-import type { ApiRequest } from "./exchange.js";
+import type { ApiRequest } from "../contract/exchange.js";
 
 const accountOf = (store: StoreReader, key: string) => (key ? store.account.find("apiKey", "", key) : undefined);
 
