@@ -21,7 +21,7 @@ import { simulateInbound } from "../domain/simulated.js";
 import { applySeed, loadSnapshot, resetState, snapshot, type Seed } from "../domain/state.js";
 import type { Engine } from "../engine/index.js";
 import type { HeaderReader, Result } from "../contract/exchange.js";
-import type { Faults } from "../http/faults.js";
+import type { Faults } from "../faults/faults.js";
 import type { Inbox } from "../inbox/inbox.js";
 import type { Journal } from "../live/journal.js";
 import * as present from "../records/present-admin.js";
