@@ -28,6 +28,14 @@ module.exports = {
       to: { path: "^$1/[^/]+$" },
     },
     {
+      name: "operations-below-the-door",
+      comment:
+        "The server's operation folders (api/, admin/) are what the front door (http/) runs: they read requests, answers and their contract through contract/, never through the door or its steps.",
+      severity: "error",
+      from: { path: "^packages/server/src/(api|admin)/" },
+      to: { path: "^packages/server/src/http/" },
+    },
+    {
       name: "no-module-cycles",
       comment: "Two modules import each other (perhaps through others).",
       severity: "error",

@@ -159,7 +159,7 @@ function compilerFor(options: AjvOptions, documents: Record<string, OpenApiDocum
  * modules are loaded here (after the admin document was generated), each with the documents given.
  */
 export async function validatorModules(api: OpenApiDocument, admin: OpenApiDocument, header: string): Promise<Record<string, string>> {
-  const { apiValidatorMakers } = await import("../src/http/validation.js");
+  const { apiValidatorMakers } = await import("../src/api/validators.js");
   const { adminValidatorMakers } = await import("../src/admin/validators.js");
   const { recordSchemas } = await import("../src/domain/records-check.js");
 

@@ -12,6 +12,7 @@ import { createAdminClient, type AdminClient } from "./admin/client.js";
 import { operations as adminOperations, type AdminDeps } from "./admin/operations.js";
 import { adminValidator, bodyChecker } from "./admin/validators.js";
 import { operations as apiOperations } from "./api/operations.js";
+import { apiValidator } from "./api/validators.js";
 import { UNBOUNDED } from "./domain/capacity.js";
 import { createDomain, type Domain } from "./domain/domain.js";
 import { configuredSecrets, redactorOf } from "./domain/secrets.js";
@@ -20,12 +21,13 @@ import type { FetchLike } from "./engine/delivery.js";
 import { createEngine, type EngineOptions } from "./engine/index.js";
 import type { EventSource } from "./events/stream.js";
 import { adminDocument } from "./generated/admin-document.js";
-import type { DashboardFiles } from "./http/dashboard.js";
-import { fromFetchRequest, toFetchResponse, type ApiRequest, type ApiResponse } from "./http/exchange.js";
-import { Faults, type FaultRuleInput } from "./http/faults.js";
-import { createFrontDoor, type AdminOperation } from "./http/front-door.js";
-import { answerHolds, type AnswerHold } from "./http/answered.js";
-import { createRateLimiter } from "./http/keys.js";
+import type { DashboardFiles } from "./http/steps/serve-dashboard.js";
+import { fromFetchRequest, toFetchResponse, type ApiRequest, type ApiResponse } from "./contract/exchange.js";
+import { Faults, type FaultRuleInput } from "./faults/faults.js";
+import { createFrontDoor } from "./http/front-door.js";
+import type { AdminOperation } from "./http/steps/run-admin-operation.js";
+import { answerHolds, type AnswerHold } from "./http/steps/hold-answer.js";
+import { createRateLimiter } from "./http/rate-limiter.js";
 import { EventFeed, type Subscriber } from "./live/feed.js";
 import { feedLiveEvents } from "./live/feed-events.js";
 import { Journal } from "./live/journal.js";
@@ -243,7 +245,7 @@ export function createIntake(options: IntakeOptions = {}): Intake {
   };
   const door = createFrontDoor({
     domain,
-    api: apiOperations,
+    api: { operations: apiOperations, validator: apiValidator },
     admin: {
       document: adminDocument,
       operation: (operationId) => bindAdmin(operationId, adminDeps),

@@ -7,7 +7,7 @@
 import { bodyChecker } from "./admin/validators.js";
 import type { Seed } from "./domain/state.js";
 import { adminDocument } from "./generated/admin-document.js";
-import { toFetchResponse } from "./http/exchange.js";
+import { toFetchResponse } from "./contract/exchange.js";
 import { errorAt, serviceRouter } from "./http/front-door.js";
 import type { Router } from "./http/routes.js";
 import { HttpError } from "./shared/errors.js";

@@ -5,11 +5,11 @@ export type { components as AdminComponents, paths as AdminPaths } from "./gener
 export type { JournalEntry } from "./live/journal.js";
 export type { AnsweredRequest, BotOutcome, DomainEvent, Envelope, EventOf } from "./events/events.js";
 export type { EventSource, Listener } from "./events/stream.js";
-export type { ApiRequest, ApiResponse, HeaderReader } from "./http/exchange.js";
+export type { ApiRequest, ApiResponse, HeaderReader } from "./contract/exchange.js";
 export { createAdminClient, AdminApiError, DeliveryWaitError, type AdminClient, type AdminClientOptions, type Delivery, type EventsOptions, type ResetOptions, type WaitForDeliveryOptions } from "./admin/client.js";
 export type { AdminEvent, AdminEventOf, EventSubscription, ReceivedEvent } from "./admin/event-stream.js";
 export type { FeedEntry, Subscriber } from "./live/feed.js";
-export type { FaultRule, FaultRuleInput } from "./http/faults.js";
+export type { FaultRule, FaultRuleInput } from "./faults/faults.js";
 export { defaultBot, handOffByPhrase, matchFaq, type Bot, type BotFailure, type BotInfo, type BotInput, type BotOutput } from "./engine/bot.js";
 export { WEBHOOK_DEFAULTS, type WebhookOptions } from "./engine/delivery.js";
 export { FUNNEL_DEFAULTS, type FunnelOptions } from "./engine/funnel.js";

@@ -2,7 +2,7 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import type { DashboardFiles } from "../http/dashboard.js";
+import type { DashboardFiles } from "../http/steps/serve-dashboard.js";
 
 /**
  * Where they are: beside the bundled adapter (dist/dashboard, as packed: the server's build copies

@@ -6,7 +6,7 @@
 import { STATUS_CODES, type IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
-import type { ApiResponse } from "../http/exchange.js";
+import type { ApiResponse } from "../contract/exchange.js";
 import {
   EMPTY,
   HEAD_TOO_LARGE,

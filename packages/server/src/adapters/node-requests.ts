@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { once } from "node:events";
 import type { Socket } from "node:net";
 import { debuglog } from "node:util";
-import type { ApiRequest, ApiResponse } from "../http/exchange.js";
+import type { ApiRequest, ApiResponse } from "../contract/exchange.js";
 import { HttpError, badRequest } from "../shared/errors.js";
 import { isLoopbackAddress } from "../shared/loopback.js";
 import { answersBefore, closesWith, takesRequests, track } from "./node-connections.js";

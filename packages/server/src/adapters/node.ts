@@ -9,7 +9,7 @@ import { createServer as createHttpsServer } from "node:https";
 import { createServer as createNetServer, type Server as NetServer, type Socket } from "node:net";
 import { rm } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { DashboardFiles } from "../http/dashboard.js";
+import type { DashboardFiles } from "../http/steps/serve-dashboard.js";
 import { BASES } from "../http/routes.js";
 import { dashboardFiles } from "./dashboard-files.js";
 import { clientShare, lingerOnClose, settle } from "./node-connections.js";

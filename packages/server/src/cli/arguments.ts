@@ -5,7 +5,7 @@
 import { parseArgs } from "node:util";
 import { closestMatch } from "leven";
 import { halfPair } from "../adapters/tls.js";
-import type { FaultRuleInput } from "../http/faults.js";
+import type { FaultRuleInput } from "../faults/faults.js";
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from "../live/log-line.js";
 import type { ModelBotOptions } from "../model-bot/options.js";
 

@@ -10,7 +10,7 @@
  * `onNotFound`: here every request has a route by then, so it is a step missing, not a 404).
  */
 import type { Context } from "./context.js";
-import type { ApiResponse } from "./exchange.js";
+import type { ApiResponse } from "../contract/exchange.js";
 
 export type Next<C> = (context: C) => Promise<ApiResponse>;
 

@@ -7,7 +7,7 @@
 import type { AuthForm } from "@intake/spec";
 import type { ErrorShape } from "../shared/errors.js";
 import type { AccountRecord } from "../store/models.js";
-import type { ApiRequest } from "./exchange.js";
+import type { ApiRequest } from "../contract/exchange.js";
 
 export type Area = "api" | "admin" | "dashboard" | "inbox";
 

@@ -1,6 +1,7 @@
 /**
  * The one front door: every request, whatever its path and whichever adapter brought it, is
- * numbered, routed (routes.ts) and run through its area's chain of named steps, composed once:
+ * numbered, routed (routes.ts) and run through its area's chain of named steps, composed once
+ * (compose.ts). Each step is a file of steps/ named for it (`requireHttps`: require-https.ts):
  *
  * | Area | Steps |
  * |---|---|
@@ -10,38 +11,48 @@
  * | /__inbox | HTTPS, route, inbox (record the request, answer the account's chosen status) |
  *
  * Nothing is written until every check before the operation has passed. The door has one HTTPS
- * rule for every area (below) and one error-shape rule (exchange.ts's `errorResponse`, which the
- * node adapter uses too when the core cannot answer).
+ * rule for every area (steps/require-https.ts) and one error-shape rule (contract/exchange.ts's
+ * `errorResponse`, which the node adapter uses too when the core cannot answer). Both operation
+ * sets come with their validators, from app.ts.
  */
-import { document, type OpenApiDocument } from "@intake/spec";
-import type { Handler, OperationId, OperationInput, Success } from "../api/types.js";
+import { document, type AuthForm, type OpenApiDocument } from "@intake/spec";
+import { errorResponse, type ApiRequest, type ApiResponse } from "../contract/exchange.js";
+import type { OperationValidator } from "../contract/validation.js";
 import type { Domain } from "../domain/domain.js";
-import { startTimer } from "../shared/elapsed.js";
-import { HttpError, badRequest, internalError } from "../shared/errors.js";
-import { hostnameOf, isLoopbackHost } from "../shared/loopback.js";
-import { authenticate, confirmAccount, limitRate, requireAdminToken, type RateLimiter } from "./keys.js";
-import { Chain, type Ends, type Step } from "./compose.js";
-import type { Area, Authenticated, Checked, Context, RouteMatch, Routed } from "./context.js";
-import { secureDashboard, serveDashboard, type DashboardFiles } from "./dashboard.js";
-import { answerOf, errorResponse, type ApiRequest, type ApiResponse, type HeaderReader, type Result } from "./exchange.js";
-import { CONTRACT_ROUTES, serveContractDocument } from "./contract-document.js";
-import { injectFaults, type Faults } from "./faults.js";
-import { holdAnswer, recordRequest, type AnswerHold } from "./answered.js";
-import { INBOX_ROUTES, receiveAtInbox } from "./inbox.js";
+import type { Faults } from "../faults/faults.js";
 import type { Inbox } from "../inbox/inbox.js";
-import { BASES, createRouter, DASHBOARD_ROUTES, requireRoute, routesOf, type Router } from "./routes.js";
-import { validateRequest } from "./input.js";
-import { compileApiValidators, type OperationValidator } from "./validation.js";
-
-/** The /v1 operations, by operationId. */
-export type ApiOperations = { [Id in OperationId]: Handler<Id> };
-
-/** An admin operation, by operationId, on its checked input. */
-export type AdminOperation = (call: { body: unknown; query: Record<string, unknown>; params: Record<string, string>; headers: HeaderReader }) => Result | Promise<Result>;
+import { startTimer } from "../shared/elapsed.js";
+import { HttpError, internalError } from "../shared/errors.js";
+import { Chain, type Ends } from "./compose.js";
+import type { Area, Authenticated, Context, RouteMatch } from "./context.js";
+import type { RateLimiter } from "./rate-limiter.js";
+import { createRouter, DASHBOARD_ROUTES, routesOf, type Router } from "./routes.js";
+import { authenticate } from "./steps/authenticate.js";
+import { confirmAccount } from "./steps/confirm-account.js";
+import { holdAnswer, type AnswerHold } from "./steps/hold-answer.js";
+import { injectFaults } from "./steps/inject-faults.js";
+import { limitRate } from "./steps/limit-rate.js";
+import { CONTRACT_ROUTES, serveContractDocument } from "./steps/serve-contract-document.js";
+import { INBOX_ROUTES, receiveAtInbox } from "./steps/receive-at-inbox.js";
+import { recordRequest } from "./steps/record-request.js";
+import { refuseForAdapter } from "./steps/refuse-for-adapter.js";
+import { requireAdminToken } from "./steps/require-admin-token.js";
+import { requireHttps } from "./steps/require-https.js";
+import { requireRoute } from "./steps/require-route.js";
+import { runAdminOperation, type AdminOperation } from "./steps/run-admin-operation.js";
+import { runApiOperation, type ApiOperations } from "./steps/run-api-operation.js";
+import { secureDashboard } from "./steps/secure-dashboard.js";
+import { serveDashboard, type DashboardFiles } from "./steps/serve-dashboard.js";
+import { validateRequest } from "./steps/validate-request.js";
 
 export interface FrontDoorOptions {
   domain: Domain;
-  api: ApiOperations;
+  /** /v1: its operations, and their validators by auth form (api/validators.ts). */
+  api: {
+    operations: ApiOperations;
+    validator(operationId: string, form: AuthForm): OperationValidator;
+  };
+  /** /__admin: its operations and their validators (admin/validators.ts). */
   admin: {
     /** Its contract, whose operations are its routes. */
     document: OpenApiDocument;
@@ -80,7 +91,6 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
   const { store, events, clock } = domain;
   const now = () => clock.now();
   const router = serviceRouter(options.admin.document);
-  const apiValidators = compileApiValidators(document);
   const version = () => store.version;
 
   const ends: Ends = {
@@ -106,9 +116,9 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
       .then(injectFaults(options.faults))
       .then(authenticate(store))
       .then(limitRate(options.rateLimiter))
-      .then(validateRequest<Authenticated>((context) => apiValidators(context.route.operationId, context.auth.form), options.maxBodyBytes))
+      .then(validateRequest<Authenticated>((context) => options.api.validator(context.route.operationId, context.auth.form), options.maxBodyBytes))
       .then(confirmAccount(store))
-      .then(runApiOperation(options.api, domain))
+      .then(runApiOperation(options.api.operations, domain))
       .compose(ends),
     admin: Chain.start()
       .then(holdAnswer(options.hold, version))
@@ -187,77 +197,3 @@ function shapeOf(area: Area, match: RouteMatch) {
   if (match.kind === "wrong-method") return match.shape;
   return area === "dashboard" ? "text" : "general";
 }
-
-/** Any /v1 operation, its input and answer those of every operation (the route says which it is). */
-type AnyApiOperation = (input: OperationInput<OperationId>, domain: Domain) => Success<OperationId> | Promise<Success<OperationId>>;
-
-/** Runs the route's /v1 operation on the checked input. */
-function runApiOperation(operations: ApiOperations, domain: Domain): Step<Routed & Authenticated & Checked> {
-  return async function runApiOperation(context) {
-    const operation = operations[context.route.operationId as OperationId] as AnyApiOperation;
-    const { query, params, body } = context.input;
-    const input = { account: context.account, form: context.auth.form, body: body as never, query: query as Record<string, string>, params, headers: context.request.headers };
-    return answerOf(await operation(input, domain), context.headers);
-  };
-}
-
-/** Runs the route's admin operation on the checked input. */
-function runAdminOperation(operation: (operationId: string) => AdminOperation): Step<Routed & Checked> {
-  return async function runAdminOperation(context) {
-    const { query, params, body } = context.input;
-    return answerOf(await operation(context.route.operationId)({ body, query, params, headers: context.request.headers }), context.headers);
-  };
-}
-
-// The service accepts HTTPS only. An adapter hands the core a request whose URL says how it
-// arrived; behind a TLS-terminating proxy, X-Forwarded-Proto is believed only when the server was
-// told to trust it. The dashboard, the admin API and the inbox also take plain HTTP from this
-// machine, so that the printed link opens in a browser with no certificate warning: nothing
-// crosses a network in clear, and /v1 stays HTTPS-only as the interface says.
-
-/** Whether the request came over HTTPS (or, trusted, through a proxy that says it did). */
-function isSecure(request: ApiRequest, trustForwardedProto: boolean): boolean {
-  const forwarded = trustForwardedProto ? request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase() : undefined;
-  return (forwarded || request.url.protocol.slice(0, -1)) === "https";
-}
-
-/** Headers a proxy adds: a request relayed from elsewhere is not this machine's, whatever connection brought it. */
-const RELAYED = ["forwarded", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-real-ip"];
-
-/**
- * Whether a plain-HTTP request is this machine's own: its connection came from a loopback address,
- * no proxy relayed it, and its Host is a loopback name (so a web page whose DNS name was made to
- * point at 127.0.0.1 cannot reach the admin API through the visitor's browser).
- */
-function isLocal(request: ApiRequest): boolean {
-  if (!request.local || RELAYED.some((name) => request.headers.get(name) !== null)) return false;
-  const host = request.headers.get("host");
-  const hostname = host === null ? undefined : hostnameOf(host);
-  return hostname !== undefined && isLoopbackHost(hostname);
-}
-
-export function requireHttps(trustForwardedProto: boolean): Step {
-  return function requireHttps(context, next) {
-    if (isSecure(context.request, trustForwardedProto)) return next(context);
-    if (context.area !== "api" && isLocal(context.request)) return next(context);
-    const { host, pathname } = context.url;
-    throw badRequest(
-      "HTTPS_REQUIRED",
-      context.area === "api"
-        ? `The API accepts HTTPS only: send this request to https://${host}${pathname}. Plain HTTP is refused so API keys do not travel in clear.`
-        : `${context.area === "dashboard" ? "The dashboard is" : "This part of the service is"} served over HTTPS: https://${host}${context.area === "dashboard" ? `${context.base}${BASES.dashboard}/` : pathname}. ` +
-          "Plain HTTP is accepted only from the server's own machine, at a loopback address (http://127.0.0.1:<port>), and not through a proxy.",
-    );
-  };
-}
-
-/**
- * A request the adapter could not hand over as sent (headers over its limit, bytes that are not
- * HTTP, a target that is not a path) is answered with the adapter's reason, in the shape of the
- * route its path names.
- */
-export const refuseForAdapter: Step = function refuseForAdapter(context, next) {
-  const { refusal } = context.request;
-  if (refusal) throw new HttpError(refusal.status ?? 400, refusal.code, refusal.message);
-  return next(context);
-};

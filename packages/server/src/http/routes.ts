@@ -2,15 +2,14 @@
  * Where requests go: one table for the whole service. /v1 and /__admin are read from their
  * contracts (each path and method an operation, with the auth forms it accepts and the error
  * shape it answers in); /__dashboard is the dashboard's files; /__inbox the webhook inbox's one
- * route (http/inbox.ts). Any other path is the API's, which
- * answers it 404; a method the path does not take is 405, in the words of the part of the service
- * the path is in.
+ * route (steps/receive-at-inbox.ts). Any other path is the API's; the `requireRoute` step
+ * (steps/require-route.ts) answers a path with no route 404, and a method the path does not take
+ * 405.
  */
 import { AUTH_SCHEMES, listOperations, schemesOf, type AuthForm, type OpenApiDocument } from "@intake/spec";
-import { HttpError, type ErrorShape } from "../shared/errors.js";
+import type { ErrorShape } from "../shared/errors.js";
 import { INBOX_BASE } from "../shared/webhook-url.js";
-import type { Step } from "./compose.js";
-import { add, type Area, type Route, type RouteMatch, type Routed } from "./context.js";
+import type { Area, Route, RouteMatch } from "./context.js";
 
 export const BASES: Record<Area, string> = { api: "/v1", admin: "/__admin", dashboard: "/__dashboard", inbox: INBOX_BASE };
 
@@ -118,36 +117,3 @@ export function matchRoute(routes: Route[], method: string, path: string): Route
   const [first] = onPath as [Route, ...Route[]];
   return { kind: "wrong-method", allow: onPath.map((route) => route.method), shape: first.shape, template: first.template };
 }
-
-/** How a part of the service words a path it has no route for (`base`: where the service is mounted), and one of its routes. */
-const WORDS: Record<Area, { notFound: (method: string, pathname: string, base: string) => string; path: (template: string) => string }> = {
-  api: {
-    notFound: (method, pathname, base) => `No operation at ${method} ${pathname}. Paths start with ${base}${BASES.api}/, for example ${base}${BASES.api}/contacts.`,
-    path: (template) => template,
-  },
-  admin: {
-    notFound: (method, pathname, base) => `No admin operation at ${method} ${pathname}. The admin API is described at ${base}${BASES.admin}/openapi.json.`,
-    path: (template) => `${BASES.admin}${template}`,
-  },
-  dashboard: {
-    notFound: (_, pathname) => `No dashboard page at ${pathname}.`,
-    path: () => "the dashboard",
-  },
-  inbox: {
-    notFound: (_, pathname, base) => `No inbox at ${pathname}: an account's webhook inbox is ${base}${BASES.inbox}/<accountId>.`,
-    path: (template) => `${BASES.inbox}${template.replace("{accountId}", "<accountId>")} (the webhook inbox)`,
-  },
-};
-
-/** The route the request names, or 404 for a path with no operation and 405 (with Allow) for a method the path does not take. */
-export const requireRoute: Step<unknown, Routed> = function requireRoute(context, next) {
-  const { match, request } = context;
-  const words = WORDS[context.area];
-  if (!match || match.kind === "not-found") throw new HttpError(404, "NOT_FOUND", words.notFound(request.method, context.url.pathname, context.base));
-  if (match.kind === "wrong-method") {
-    throw new HttpError(405, "METHOD_NOT_ALLOWED", `Method ${request.method} is not allowed on ${words.path(match.template)}; use ${match.allow.join(" or ")}.`, {
-      allow: match.allow.join(", "),
-    });
-  }
-  return next(add(add(context, "route", match.route), "params", match.params));
-};

@@ -1,7 +1,7 @@
 /**
  * What a schema's failure says: the one error a person should fix first of those ajv reported,
  * naming the field by its path (`accounts[0].apiKey`) and saying what was expected. Shared by the
- * request validators (http/validation.ts) and the check of records that come in whole
+ * request validators (contract/validation.ts) and the check of records that come in whole
  * (domain/records-check.ts), whose validators are built ahead (shared/built-validators.ts).
  */
 import type { ErrorObject } from "ajv";

@@ -4,9 +4,9 @@
  * generator, Swagger UI or Postman can be pointed at the server itself. HTTPS only, as all of /v1.
  */
 import { document } from "@intake/spec";
-import type { Step } from "./compose.js";
-import type { Route, Routed } from "./context.js";
-import { textResponse } from "./exchange.js";
+import type { Step } from "../compose.js";
+import type { Route, Routed } from "../context.js";
+import { textResponse } from "../../contract/exchange.js";
 
 const OPERATION = "getContractDocument";
 

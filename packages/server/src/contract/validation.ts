@@ -6,7 +6,7 @@
  * name the field and say what was expected; a field in the other auth form's spelling is called
  * out as such.
  */
-import { AUTH_SCHEMES, authFormView, bodySpellings, listOperations, type AuthForm, type OpenApiDocument } from "@intake/spec";
+import type { AuthForm, listOperations, OpenApiDocument } from "@intake/spec";
 import type { ValidateFunction } from "ajv";
 import { badRequest, type HttpError } from "../shared/errors.js";
 import { fieldPath } from "../shared/field-path.js";
@@ -202,39 +202,6 @@ export function oncePerDocument<T>(build: (doc: OpenApiDocument) => T): (doc: Op
     return made.get(doc)!;
   };
 }
-
-/**
- * Validators for every /v1 operation in every auth form that may call it, each from that form's
- * view of the contract, so the body schema is that form's spelling.
- */
-export const compileApiValidators = oncePerDocument(compileEach);
-
-function compileEach(doc: OpenApiDocument): (operationId: string, form: AuthForm) => OperationValidator {
-  const validators = onFirstUse(apiValidatorMakers(doc, builtOperationSchemas));
-  return (operationId, form) => {
-    const validator = validators(key(operationId, form));
-    if (!validator) throw new Error(`No validator for ${operationId} with the ${form} form`);
-    return validator;
-  };
-}
-
-/** The maker of each /v1 operation's validator in each auth form, by `key`; the generator calls every one. */
-export function apiValidatorMakers(doc: OpenApiDocument, schemas: OperationSchemas): Map<string, () => OperationValidator> {
-  const compile = operationCompiler(doc, "intake", schemas);
-  const makers = new Map<string, () => OperationValidator>();
-  const spellings = bodySpellings(doc);
-  for (const [form, scheme] of Object.entries(AUTH_SCHEMES) as Array<[AuthForm, (typeof AUTH_SCHEMES)[AuthForm]]>) {
-    for (const { path, method, operation, pathParameters } of listOperations(authFormView(doc, scheme))) {
-      const otherToOwn = spellings.find((s) => s.path === path && s.method === method)?.otherToOwn[form];
-      const other = new Map(Object.entries(otherToOwn ?? {}));
-      const name = key(operation.operationId!, form);
-      makers.set(name, () => compile(name, operation, pathParameters, { form, other }));
-    }
-  }
-  return makers;
-}
-
-const key = (operationId: string, form: AuthForm) => `${operationId} ${form}`;
 
 /** Rewrites local `#/components/...` references to the registered document. */
 function absolutize(schema: unknown, base: string): unknown {

@@ -1,31 +1,18 @@
 /**
  * /__dashboard: the dashboard's prebuilt files (packages/dashboard, shipped in the server's
- * dist/dashboard), served with a strict Content-Security-Policy. Any path that is not one of its
+ * dist/dashboard), under the policy secure-dashboard.ts sets. Any path that is not one of its
  * hashed assets answers index.html, so each page has an address of its own. The files come from
  * the adapter (the core reads no disk); without them the path says why.
  */
-import { HttpError } from "../shared/errors.js";
-import type { Step } from "./compose.js";
-import type { Routed } from "./context.js";
-import { BASES } from "./routes.js";
+import { HttpError } from "../../shared/errors.js";
+import type { Step } from "../compose.js";
+import type { Routed } from "../context.js";
+import { BASES } from "../routes.js";
 
 /** The dashboard's built files by name (`index.html`, `assets/index-3f2a.js`); undefined when there is none. */
 export interface DashboardFiles {
   read(name: string): Promise<string | undefined>;
 }
-
-/** Nothing but the dashboard's own files, and the admin API on the same origin. */
-export const DASHBOARD_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "object-src 'none'",
-].join("; ");
 
 const TYPES: Record<string, string> = {
   js: "text/javascript; charset=utf-8",
@@ -39,18 +26,6 @@ const TYPES: Record<string, string> = {
 const ASSET = /^assets\/[A-Za-z0-9_-][A-Za-z0-9._-]*\.([a-z0-9]+)$/;
 
 const NOT_SERVED = "The dashboard is not served here: it is built with `npm run build` and served by the node adapter (intake-server, serve()), not with msw.";
-
-/** Every answer of the dashboard's, its errors too, carries the policy and its companions. */
-export const secureDashboard: Step = function secureDashboard(context, next) {
-  Object.assign(context.headers, {
-    "content-security-policy": DASHBOARD_CSP,
-    "x-content-type-options": "nosniff",
-    "x-frame-options": "DENY",
-    "referrer-policy": "no-referrer",
-    "cross-origin-opener-policy": "same-origin",
-  });
-  return next(context);
-};
 
 /** Answers the file the path names (`files()`: the adapter's, or none). */
 export function serveDashboard(files: () => DashboardFiles | undefined): Step<Routed> {

@@ -1,15 +1,15 @@
 /**
- * /__inbox/{accountId}: the webhook inbox's door (inbox/inbox.ts keeps what arrives). POST only
+ * /__inbox/{accountId}: the webhook inbox's door (src/inbox/inbox.ts keeps what arrives). POST only
  * (another method is 405 with Allow: POST); an account the server does not have is 404 in the
  * general error shape. It answers the status the account chose, with a small JSON body saying
  * what was recorded.
  */
-import type { Inbox } from "../inbox/inbox.js";
-import { HttpError } from "../shared/errors.js";
-import type { StoreReader } from "../store/store.js";
-import type { Step } from "./compose.js";
-import type { Route, Routed } from "./context.js";
-import { jsonResponse, tooLarge, type HeaderReader } from "./exchange.js";
+import type { Inbox } from "../../inbox/inbox.js";
+import { HttpError } from "../../shared/errors.js";
+import type { StoreReader } from "../../store/store.js";
+import type { Step } from "../compose.js";
+import type { Route, Routed } from "../context.js";
+import { jsonResponse, tooLarge, type HeaderReader } from "../../contract/exchange.js";
 
 /** The inbox's one route: POST /__inbox/{accountId}. */
 export const INBOX_ROUTES: Route[] = [

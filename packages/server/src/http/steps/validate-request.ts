@@ -3,11 +3,11 @@
  * limit, valid JSON) and checked against its operation's contract. The body's text is kept before
  * it is checked, so the journal shows what a refused request sent.
  */
-import { badRequest } from "../shared/errors.js";
-import type { Step } from "./compose.js";
-import { add, type Checked, type Context, type Routed } from "./context.js";
-import { tooLarge, type ApiRequest } from "./exchange.js";
-import type { OperationValidator } from "./validation.js";
+import { badRequest } from "../../shared/errors.js";
+import type { Step } from "../compose.js";
+import { add, type Checked, type Context, type Routed } from "../context.js";
+import { tooLarge, type ApiRequest } from "../../contract/exchange.js";
+import type { OperationValidator } from "../../contract/validation.js";
 
 /** `validatorFor` picks the operation's validator from what the steps before found (`Needs`: the auth form's spelling, on /v1). */
 export function validateRequest<Needs = unknown>(validatorFor: (context: Context & Routed & Needs) => OperationValidator, maxBodyBytes: number): Step<Routed & Needs, Checked> {
