@@ -22,7 +22,7 @@ export function createModelBot(options: ModelBotOptions): Bot {
 }
 
 /** Serves an Intake over HTTPS (and plain HTTP on loopback) on node:https. */
-export function serve(intake: Intake, options?: ServeOptions): Promise<RunningServer> {
+export async function serve(intake: Intake, options?: ServeOptions): Promise<RunningServer> {
   return serveNode(internals(intake), options);
 }
 
