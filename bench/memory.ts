@@ -4,7 +4,7 @@
  *
  * - Contacts: 1,000,000 seeded (the store's own create, as the API's), each with a phone, an
  *   email, a sender id and two names.
- * - Messages: 1,000,000 received through the API in-process (`intake.handle`, the whole
+ * - Messages: 1,000,000 received through the API in-process (the core's `handle`, the whole
  *   pipeline), 100 each from the first 10,000 contacts, with the server's defaults (the journal
  *   keeps the last 1,000 requests).
  * - Then contacts again: 1,000,000 created through the API in-process into an empty store (no
@@ -12,7 +12,8 @@
  *
  * Target: under 1 KiB per contact. Run: npm run bench:memory (writes bench/results/memory.{md,json})
  */
-import { createIntake, type ApiRequest, type Intake } from "@intake/server";
+import { createIntake, type Intake } from "@intake/server";
+import { internals, type ApiRequest } from "@intake/server/hosting";
 import { fmt, verdict } from "./support/figures.js";
 import { heapAfterGc, runLine, writeReport } from "./support/report.js";
 import { BENCH_KEY, benchEmail, benchPhone, benchSeed, benchSender } from "./support/seed.js";
@@ -32,7 +33,7 @@ const post = (intake: Intake, path: string, json: string) => {
     headers: { get: (name) => (name === "content-type" ? "application/json" : null) },
     bytes: () => Promise.resolve(body),
   };
-  return intake.handle(request);
+  return internals(intake).handle(request);
 };
 const receive = (intake: Intake, n: number) =>
   post(intake, "/incoming_custom_channel_message", `{"customData":{"messageSid":"SM${n}","fromId":"${benchSender(n % SENDERS)}","toId":"acme","body":"Hello, I would like to know more"}}`);

@@ -2,7 +2,7 @@
  * createIntake: the whole service as a fetch-style function, `(Request) => Promise<Response>`,
  * plus its admin API as a typed client, the clock and close(). Nothing here is Node-specific: the
  * msw handlers wrap `fetch`; the node adapter hands requests to `handle`, the same function on the
- * core's own request and response shapes.
+ * core's own request and response shapes, one of the parts only adapters use (internals.ts).
  *
  * The parts, and how news travels between them: every change goes through domain/ and is told
  * on the one event stream, which the engine, the journal, the live feed, the rate limiter and the
@@ -22,11 +22,11 @@ import { createEngine, type EngineOptions } from "./engine/index.js";
 import type { EventSource } from "./events/stream.js";
 import { adminDocument } from "./generated/admin-document.js";
 import type { DashboardFiles } from "./http/steps/serve-dashboard.js";
-import { fromFetchRequest, toFetchResponse, type ApiRequest, type ApiResponse } from "./contract/exchange.js";
+import { fromFetchRequest, toFetchResponse } from "./contract/exchange.js";
 import { Faults, type FaultRuleInput } from "./faults/faults.js";
 import { createFrontDoor } from "./http/front-door.js";
 import type { AdminOperation } from "./http/steps/run-admin-operation.js";
-import { answerHolds, type AnswerHold } from "./http/steps/hold-answer.js";
+import { answerHolds } from "./http/steps/hold-answer.js";
 import { createRateLimiter } from "./http/rate-limiter.js";
 import { EventFeed, type Subscriber } from "./live/feed.js";
 import { feedLiveEvents } from "./live/feed-events.js";
@@ -34,6 +34,7 @@ import { Journal } from "./live/journal.js";
 import { STREAM_DEFAULTS, checkedLimits, eventStream } from "./live/sse.js";
 import { realClock, virtualClock, VIRTUAL_EPOCH, type Clock, type VirtualClock } from "./shared/clock.js";
 import { deterministicIds, randomIds, serialIds, type IdState } from "./shared/ids.js";
+import { attachInternals } from "./internals.js";
 import { IN_PROCESS_ORIGIN } from "./shared/webhook-url.js";
 import { Inbox } from "./inbox/inbox.js";
 
@@ -123,12 +124,11 @@ export interface IntakeOptions extends EngineOptions {
 }
 
 export interface Intake {
-  /** Serves /v1, /__admin, /__dashboard and the webhook inbox, /__inbox. */
+  /**
+   * Serves /v1, /__admin, /__dashboard and the webhook inbox, /__inbox: the core, for any adapter
+   * (`serve` in `@intake/server/node` and the msw handlers hand it their requests).
+   */
   fetch(request: Request): Promise<Response>;
-  /** `fetch` on the core's own request and response shapes (what the node adapter uses). */
-  handle(request: ApiRequest): Promise<ApiResponse>;
-  /** For an adapter whose core could not answer: its refusal, or else a 500, in the route's shape (an adapter's last resort). */
-  failed(method: string, pathname: string, refusal?: ApiRequest["refusal"]): ApiResponse;
   /** The admin API (/__admin), in process: the same typed client a test gets from connectIntake. */
   admin: AdminClient;
   clock: Clock;
@@ -142,34 +142,12 @@ export interface Intake {
   events: EventSource;
   /** The whole state now: what GET /__admin/snapshot gives, and what a data file holds. */
   snapshot(): Snapshot;
-  /** Where a deterministic id source is (saved with the state, so a restart goes on from it); undefined for random ids. */
-  idState(): IdState | undefined;
-  /**
-   * Answers and outgoing webhooks wait for the promise `hold` returns, when it returns one: the
-   * data file holds them until the changes they stem from are committed. A rejection becomes the
-   * answer (an HttpError's status and message, else a 500).
-   */
-  holdAnswers(hold: AnswerHold): () => void;
-  /**
-   * Puts the whole state back to `saved`, what the data file holds, after a commit of later
-   * changes failed: nothing answered 503 `NOT_SAVED` stays applied. The engine's work in flight
-   * ends and none starts until `resume()`; a virtual clock goes back to the saved time; ids go on
-   * from where they are (one the live feed showed is never given to another record). Throws,
-   * changing nothing, if the records cannot be loaded.
-   */
-  revert(saved: Snapshot): void;
-  /** Saving works again after `revert`: the engine picks its stored jobs up, as after a restart. */
-  resume(): void;
-  /** Reports an unexpected error to `onError` (or console.error), never throwing: adapters send their own failures here. */
-  reportError(error: unknown): void;
   /**
    * What happens, live (what GET /__admin/events streams): `subscriber.deliver` gets each event
    * as it happens, of one account if `accountId` is given, until the returned function is called
    * or the server closes (`end`).
    */
   subscribe(subscriber: Subscriber): () => void;
-  /** Serves the dashboard from these files at /__dashboard/ (the node adapter gives them; the core reads no disk). */
-  serveDashboard(files: DashboardFiles | undefined): void;
   /** Ends the live event streams, stops scheduling; webhook attempts in flight are aborted and stay stored for a restart. */
   close(): Promise<void>;
 }
@@ -268,15 +246,28 @@ export function createIntake(options: IntakeOptions = {}): Intake {
   const fetch = async (request: Request) => toFetchResponse(await door.handle(fromFetchRequest(request)));
   core = fetch;
 
-  return {
+  const admin = createAdminClient({ adminUrl: `${IN_PROCESS_ORIGIN}${base}/__admin`, token: adminToken, fetch });
+  const takeSnapshot = () => snapshot(domain);
+  const intake: Intake = {
     fetch,
-    handle: door.handle,
-    failed: door.failed,
-    admin: createAdminClient({ adminUrl: `${IN_PROCESS_ORIGIN}${base}/__admin`, token: adminToken, fetch }),
+    admin,
     clock,
     adminToken,
     events,
-    snapshot: () => snapshot(domain),
+    snapshot: takeSnapshot,
+    subscribe: (subscriber) => parts.feed.subscribe(subscriber),
+    close: () => {
+      parts.feed.close();
+      parts.stop();
+      return engine.close();
+    },
+  };
+  return attachInternals(intake, {
+    handle: door.handle,
+    failed: door.failed,
+    clock,
+    events,
+    snapshot: takeSnapshot,
     idState: () => ids.state(),
     holdAnswers: holds.add,
     revert(saved) {
@@ -287,14 +278,8 @@ export function createIntake(options: IntakeOptions = {}): Intake {
     },
     resume: () => engine.resume(),
     reportError: onError,
-    subscribe: (subscriber) => parts.feed.subscribe(subscriber),
     serveDashboard: (files) => void (dashboardFiles = files),
-    close: () => {
-      parts.feed.close();
-      parts.stop();
-      return engine.close();
-    },
-  };
+  });
 }
 
 /** `basePath` checked: "" or a path of its own, with no slash at its end. */

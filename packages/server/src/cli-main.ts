@@ -16,6 +16,7 @@ import type { ModelBotOptions } from "./model-bot/options.js";
 import { defaultCertDir } from "./adapters/tls.js";
 import { logLine, logs, type LogFormat, type LogLevel } from "./live/log-line.js";
 import type { Intake } from "./app.js";
+import { internals } from "./internals.js";
 import type { DataFile } from "./adapters/data-file.js";
 
 async function loadBot(path: string): Promise<Bot> {
@@ -121,12 +122,12 @@ async function main() {
     const intake = seeded(snapshot ? undefined : args.seed, () => createIntake({ ...options, seed, bot, snapshot, onError }));
     // From the start: restored work that is due runs from the next microtask on.
     if (log !== "quiet") printEvents(intake, log, logFormat);
-    return { intake, persistence: file ? persist(intake, file) : undefined };
+    return { intake, persistence: file ? persist(internals(intake), file) : undefined };
   });
   if (persistence?.keptJson) {
     process.stderr.write(`intake-server: ${dataFile} was an intake-snapshot/1 JSON file; it is now an SQLite database holding the same state, and the JSON is kept at ${persistence.keptJson}.\n`);
   }
-  const server = await serve(intake, {
+  const server = await serve(internals(intake), {
     host: args.host,
     port: integer("port", args.port),
     maxConnections: integer("max-connections", args["max-connections"]),

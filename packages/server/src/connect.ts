@@ -13,8 +13,7 @@ import { Agent, request as httpsRequest } from "node:https";
 import { isIP } from "node:net";
 import { createAdminClient, type AdminClient } from "./admin/client.js";
 
-export { createAdminClient, AdminApiError, DeliveryWaitError, type AdminClient, type AdminClientOptions, type Delivery, type EventsOptions, type ResetOptions, type WaitForDeliveryOptions } from "./admin/client.js";
-export type { AdminEvent, EventSubscription, ReceivedEvent } from "./admin/event-stream.js";
+export * from "./admin-client.js";
 
 /** What a test needs to reach a running server: plain JSON, so it crosses into test workers. */
 export interface IntakeConnection {

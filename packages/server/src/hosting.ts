@@ -1,8 +1,10 @@
 /**
  * @intake/server/hosting: what an adapter that hosts the core on another platform needs (the
- * Cloudflare Worker, packages/worker): the write-through and the SQL tables it keeps the state in,
- * an error answered in a route's shape when no service can answer, the demo, and the model bot
- * asking its endpoint over fetch. Nothing here is Node-specific.
+ * Cloudflare Worker, packages/worker): an Intake's adapter-facing parts (`internals(intake)`: its
+ * core on the core's own request shapes, the hold on answers, the dashboard's files…), the
+ * write-through and the SQL tables it keeps the state in, an error answered in a route's shape when
+ * no service can answer, the demo, and the model bot asking its endpoint over fetch. Nothing here
+ * is Node-specific.
  */
 import { bodyChecker } from "./admin/validators.js";
 import type { Seed } from "./domain/state.js";
@@ -13,6 +15,9 @@ import type { Router } from "./http/routes.js";
 import { HttpError } from "./shared/errors.js";
 import { base64, newApiKey, randomIds } from "./shared/ids.js";
 
+export { internals, type IntakeInternals } from "./internals.js";
+export type { ApiRequest, ApiResponse, HeaderReader } from "./contract/exchange.js";
+export type { DashboardFiles } from "./http/steps/serve-dashboard.js";
 export { writeThrough, NotSavedError, type Persisted, type StateStore, type WriteThrough, type WriteThroughOptions } from "./durable/write-through.js";
 export { createTables, readState, replaceState, writeChanges, TABLES, type Changes, type Meta, type RowRefusal, type SqlDatabase, type SqlValue } from "./durable/sql-state.js";
 export { DEMO_SEED, startDemo } from "./admin/demo-seed.js";

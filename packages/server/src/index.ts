@@ -1,13 +1,10 @@
 export { createIntake, DEFAULTS, type Intake, type IntakeOptions } from "./app.js";
 export type { Seed, Snapshot } from "./domain/state.js";
 export { realClock, virtualClock, VIRTUAL_EPOCH, type Clock, type VirtualClock } from "./shared/clock.js";
-export type { components as AdminComponents, paths as AdminPaths } from "./generated/admin.js";
 export type { JournalEntry } from "./live/journal.js";
 export type { AnsweredRequest, BotOutcome, DomainEvent, Envelope, EventOf } from "./events/events.js";
 export type { EventSource, Listener } from "./events/stream.js";
-export type { ApiRequest, ApiResponse, HeaderReader } from "./contract/exchange.js";
-export { createAdminClient, AdminApiError, DeliveryWaitError, type AdminClient, type AdminClientOptions, type Delivery, type EventsOptions, type ResetOptions, type WaitForDeliveryOptions } from "./admin/client.js";
-export type { AdminEvent, AdminEventOf, EventSubscription, ReceivedEvent } from "./admin/event-stream.js";
+export * from "./admin-client.js";
 export type { FeedEntry, Subscriber } from "./live/feed.js";
 export type { FaultRule, FaultRuleInput } from "./faults/faults.js";
 export { defaultBot, handOffByPhrase, matchFaq, type Bot, type BotFailure, type BotInfo, type BotInput, type BotOutput } from "./engine/bot.js";

@@ -22,6 +22,7 @@
 import { createIntake, type Intake, type IntakeOptions } from "./app.js";
 import { serve } from "./adapters/node.js";
 import { connectIntake, type ConnectedIntake, type IntakeConnection } from "./connect.js";
+import { internals } from "./internals.js";
 
 export * from "./connect.js";
 
@@ -40,7 +41,7 @@ export async function startIntakeServer(options: IntakeOptions & { host?: string
   const { host, port, ...intakeOptions } = options;
   const adminToken = intakeOptions.adminToken ?? `adm_test_${crypto.randomUUID().replaceAll("-", "")}`;
   const intake = createIntake({ ...intakeOptions, rateLimit: intakeOptions.rateLimit ?? 0, adminToken });
-  const server = await serve(intake, { host, port: port ?? 0 });
+  const server = await serve(internals(intake), { host, port: port ?? 0 });
   const connection: IntakeConnection = {
     origin: server.origin,
     baseUrl: server.baseUrl,

@@ -2,6 +2,7 @@
 // an unexpected failure, the node adapter's and the data file's own failures.
 import { ConnectionError, createIntakeClient, IntakeConfigError, RateLimitError, type LogEntry } from "@intake/client";
 import { createIntake, type Intake, type IntakeOptions } from "@intake/server";
+import { internals } from "@intake/server/hosting";
 import { openDataFile, persist, serve } from "@intake/server/node";
 import Database from "better-sqlite3";
 import { execFile, spawn } from "node:child_process";
@@ -15,6 +16,8 @@ import { fileURLToPath } from "node:url";
 import { inspect } from "node:util";
 import { Agent as UndiciAgent } from "undici";
 import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
+// The node adapter itself, over a core of the test's own: one that fails, one that stops the server as it answers.
+import { serve as serveCore } from "../src/adapters/node.js";
 import { quoted } from "./support/child-output.js";
 import { client, httpsTarget, json, raw, startHarness, type HttpsHarness } from "./support/harness.js";
 import { KEYS, SEED } from "./support/seed.js";
@@ -765,8 +768,9 @@ describe("the node adapter", () => {
     const intake = createIntake({ seed: SEED });
     let closed: Promise<void> | undefined;
     // Called as soon as the answer is made, as a SIGTERM handled then would.
-    const closing = { ...intake, handle: async (request: Parameters<Intake["handle"]>[0]) => { const answer = await intake.handle(request); process.nextTick(() => (closed = server.close())); return answer; } };
-    const server = await serve(closing, { port: 0 });
+    const core = internals(intake);
+    const closing = { ...core, handle: async (request: Parameters<typeof core.handle>[0]) => { const answer = await core.handle(request); process.nextTick(() => (closed = server.close())); return answer; } };
+    const server = await serveCore(closing, { port: 0 });
     try {
       const answer = await exchange(tlsTo({ server }), find("email=nobody%40example.com"));
       expect(answer).toMatch(/^HTTP\/1\.1 404 /);
@@ -878,7 +882,7 @@ describe("the node adapter", () => {
 
   it("a failure of its own is answered 500 in the route's shape and reported to onError, the key kept out, even when onError throws", async () => {
     const { intake, errors, console_ } = rethrowingIntake();
-    const server = await serve({ ...intake, handle: () => Promise.reject(new Error("boom")) }, { port: 0 });
+    const server = await serveCore({ ...internals(intake), handle: () => Promise.reject(new Error("boom")) }, { port: 0 });
     const dispatcher = new UndiciAgent({ connect: { ca: server.certificate } });
     const send = (path: string, init: RequestInit = {}) => fetch(`${server.origin}${path}`, { ...init, dispatcher } as RequestInit);
     try {
@@ -906,7 +910,7 @@ describe("the node adapter", () => {
 describe("the node adapter, when the core fails on a request node could not parse", () => {
   it("answers 400 in the route's shape itself, closes the connection and reports to onError", async () => {
     const { intake, errors, console_ } = rethrowingIntake();
-    const server = await serve({ ...intake, handle: () => Promise.reject(new Error("boom")) }, { port: 0 });
+    const server = await serveCore({ ...internals(intake), handle: () => Promise.reject(new Error("boom")) }, { port: 0 });
     const answer = (request: string) => exchange(plainTo(server.port), request);
     try {
       const garbage = await answer(NOT_HTTP);

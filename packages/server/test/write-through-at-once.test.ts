@@ -3,7 +3,7 @@
 // (the platform holds the answer until the write is durable); a write that fails is handed to
 // `abandon` once, and nothing is retried.
 import { createIntake, type Snapshot } from "@intake/server";
-import { NotSavedError, writeThrough, type StateStore } from "@intake/server/hosting";
+import { internals, NotSavedError, writeThrough, type StateStore } from "@intake/server/hosting";
 import { setTimeout as sleep } from "node:timers/promises";
 import { expect, it, vi } from "vitest";
 
@@ -19,7 +19,7 @@ function setUp(write: StateStore["write"], abandon: (error: NotSavedError) => vo
     explain: (error) => `The store refused a write (${(error as Error).message}).`,
     close: () => {},
   };
-  const through = writeThrough(intake, store, { commit: "at-once", abandon });
+  const through = writeThrough(internals(intake), store, { commit: "at-once", abandon });
   const create = (phone: string) =>
     intake.fetch(new Request(`https://sandbox.test/v1/contacts?apiKey=${KEY}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ phone }) }));
   return { intake, through, create };

@@ -1,7 +1,5 @@
 /** The dashboard's built files, from the Worker's static assets (wrangler.toml's [assets]), for the core to serve under each sandbox. */
-import type { Intake } from "@intake/server";
-
-type DashboardFiles = NonNullable<Parameters<Intake["serveDashboard"]>[0]>;
+import type { DashboardFiles } from "@intake/server/hosting";
 
 export function assetFiles(assets: Fetcher): DashboardFiles {
   return {

@@ -9,7 +9,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { createIntake, DEFAULTS, type Intake, type Snapshot } from "@intake/server";
-import { DEMO_SEED, createModelBot, errorAnswer, randomToken, startDemo, sandboxSeed, writeThrough, type SqlDatabase, type WriteThrough } from "@intake/server/hosting";
+import { DEMO_SEED, createModelBot, errorAnswer, internals, randomToken, startDemo, sandboxSeed, writeThrough, type SqlDatabase, type WriteThrough } from "@intake/server/hosting";
 import { alarmedClock, RUNNING_GRACE_MS, type Alarm } from "./alarm.js";
 import { assetFiles } from "./assets.js";
 import { capacityOf, LIMITS } from "./capacity.js";
@@ -179,7 +179,7 @@ export class Sandbox extends DurableObject<SandboxEnv> {
     });
     if (!snapshot) createSandbox(this.sql, settings, intake.snapshot());
     // In the turn the core was made in: restored work due now runs from the next microtask on.
-    const through = writeThrough(intake, store, {
+    const through = writeThrough(internals(intake), store, {
       commit: "at-once",
       abandon: (error) => {
         console.error(`sandbox ${settings.name}: ${error.message}`);
@@ -192,7 +192,7 @@ export class Sandbox extends DurableObject<SandboxEnv> {
     });
     // Stored jobs due when it stopped run now.
     if (snapshot?.records.job?.some((job) => dueNow(job, intake.clock.now()))) alarm.atLatest(Date.now() + RUNNING_GRACE_MS);
-    intake.serveDashboard(assetFiles(this.env.ASSETS));
+    internals(intake).serveDashboard(assetFiles(this.env.ASSETS));
     return { settings, intake, alarm, through };
   }
 
