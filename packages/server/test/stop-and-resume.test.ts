@@ -76,3 +76,20 @@ describe("a data file saved by an earlier version, with the job of an answered m
     await second.close();
   });
 });
+
+describe("a data file holding a job of a kind the server does not run (written by hand)", () => {
+  it("lists it as about nobody, whatever its payload names", async () => {
+    const first = createIntake({ seed, rateLimit: 0 });
+    expect((await receive(first, "SM-1")).status).toBe(200);
+    await first.admin.settle();
+    await first.close();
+    const saved = first.snapshot();
+    const [contact] = saved.records.contact as unknown as Array<{ id: string }>;
+    const runAt = Date.parse(saved.clock.now) + 24 * 60 * 60 * 1000;
+    (saved.records.job as unknown[]).push({ id: "job_odd", kind: "reminder", runAt, key: null, payload: JSON.stringify({ contactId: contact!.id }), createdAt: saved.clock.now });
+
+    const second = createIntake({ snapshot: saved, rateLimit: 0 });
+    expect((await second.admin.jobs()).find((job) => job.id === "job_odd")).toMatchObject({ kind: "reminder", contact: null });
+    await second.close();
+  });
+});

@@ -9,17 +9,17 @@
  * (engine.whilePaused): jobs removed here are then never run, and nothing running writes for a
  * record that is gone.
  */
-import type { CampaignRecord, ContactRecord, JobRecord, ListRecord } from "../store/models.js";
+import { readJob, type Job } from "../store/job-payloads.js";
+import type { CampaignRecord, ContactRecord, ListRecord } from "../store/models.js";
 import { publish, writable, type Domain } from "./domain.js";
 import { cancelJob } from "./jobs.js";
 
-/** A job's payload, as the engine stores it (engine/*: `opening`, `follow_up`, `inbound`, `deliver`). */
-type JobPayload = { contactId?: string; campaignId?: string; messageId?: string; deliveryId?: string };
-const payloadOf = (job: JobRecord) => JSON.parse(job.payload) as JobPayload;
-
-/** Cancels the stored jobs that match. */
-function cancelJobs(domain: Domain, matches: (payload: JobPayload, job: JobRecord) => boolean): void {
-  for (const job of [...domain.store.job.all()]) if (matches(payloadOf(job), job)) cancelJob(domain, job);
+/** Cancels the stored jobs that match, read by their kind (one of a kind no code runs stays). */
+function cancelJobs(domain: Domain, matches: (job: Job) => boolean): void {
+  for (const record of [...domain.store.job.all()]) {
+    const job = readJob(record);
+    if (job && matches(job)) cancelJob(domain, record);
+  }
 }
 
 /**
@@ -43,13 +43,19 @@ export function deleteContact(domain: Domain, contact: ContactRecord): void {
   for (const member of [...store.listMember.group("contact", contact.id)]) store.listMember.remove(member.id);
   store.contact.remove(contact.id);
   publish(domain, { type: "contact.deleted", contact });
-  cancelJobs(
-    domain,
-    (payload) =>
-      payload.contactId === contact.id ||
-      (payload.messageId !== undefined && messages.has(payload.messageId)) ||
-      (payload.deliveryId !== undefined && deliveries.has(payload.deliveryId)),
-  );
+  cancelJobs(domain, (job) => {
+    switch (job.kind) {
+      case "opening":
+      case "follow_up":
+        return job.payload.contactId === contact.id;
+      case "inbound":
+        return messages.has(job.payload.messageId);
+      case "deliver":
+        return deliveries.has(job.payload.deliveryId);
+      default:
+        return job satisfies never;
+    }
+  });
 }
 
 /**
@@ -68,7 +74,7 @@ export function deleteList(domain: Domain, list: ListRecord): void {
   const otherLists = store.list.group("account", list.accountId).filter((other) => other.campaignId === campaignId);
   const stillJoined = (contactId: string) => otherLists.some((other) => store.listMember.get(`${other.id}:${contactId}`) !== undefined);
   const left = new Set(members.map((member) => member.contactId).filter((contactId) => !stillJoined(contactId)));
-  cancelJobs(domain, (payload, job) => job.kind === "opening" && payload.campaignId === campaignId && payload.contactId !== undefined && left.has(payload.contactId));
+  cancelJobs(domain, (job) => job.kind === "opening" && job.payload.campaignId === campaignId && left.has(job.payload.contactId));
 }
 
 /**
@@ -92,5 +98,5 @@ export function deleteCampaign(domain: Domain, campaign: CampaignRecord): void {
   // Told as their own changes too, so whoever follows lists and accounts sees them move.
   for (const list of unlinked) publish(domain, { type: "list.updated", list });
   if (account && wasDefault) publish(domain, { type: "account.updated", account });
-  cancelJobs(domain, (payload, job) => (job.kind === "opening" || job.kind === "follow_up") && payload.campaignId === campaign.id);
+  cancelJobs(domain, (job) => (job.kind === "opening" || job.kind === "follow_up") && job.payload.campaignId === campaign.id);
 }

@@ -2,10 +2,12 @@
  * Scheduled work as stored records: the engine's scheduler queues, moves and ends its jobs through
  * these, so a restart finds what was pending and the live feed sees it come and go.
  */
+import type { JobKind, JobPayloads } from "../store/job-payloads.js";
 import type { JobRecord } from "../store/models.js";
 import { publish, timestamp, writable, type Domain } from "./domain.js";
 
-export function queueJob(domain: Domain, kind: string, payload: Record<string, unknown>, runAt: number | null, key: string | null): JobRecord {
+/** Stores a job, its payload as JSON text (the data file's and snapshots' shape). */
+export function queueJob<K extends JobKind>(domain: Domain, kind: K, payload: JobPayloads[K], runAt: number | null, key: string | null): JobRecord {
   const job = writable(domain).job.insert({ id: domain.ids.id("job_"), kind, runAt, key, payload: JSON.stringify(payload), createdAt: timestamp(domain) });
   publish(domain, { type: "job.queued", job });
   return job;

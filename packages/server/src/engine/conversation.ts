@@ -14,6 +14,7 @@ import { handOff, reply, replyOnChannel } from "../domain/replies.js";
 import { onBuiltInChannel } from "../domain/simulated.js";
 import type { BotOutcome } from "../events/events.js";
 import { toAdminContact, toCampaign, toMessage } from "../records/present-admin.js";
+import type { JobPayloads } from "../store/job-payloads.js";
 import type { AccountRecord, CampaignRecord, ContactRecord, MessageRecord } from "../store/models.js";
 import { elapsedMs, startTimer } from "../shared/elapsed.js";
 import { botInfoOf, type Bot, type BotOutput } from "./bot.js";
@@ -71,11 +72,11 @@ export function startConversations({ domain, scheduler, bot, onError, redact }: 
   // One contact's messages are answered one at a time, in the order they came (a lane of one per
   // contact): a hand-off, the credits and the conversation the bot sees are then as the previous
   // answer left them. Messages waiting for the bot wait as their stored jobs, however many.
-  const laneOf = (payload: Record<string, unknown>) => store.message.get(String(payload.messageId))?.contactId ?? "";
+  const laneOf = ({ messageId }: JobPayloads["inbound"]) => store.message.get(messageId)?.contactId ?? "";
   scheduler.on(
     "inbound",
-    async (payload, { signal }) => {
-      const message = store.message.get(String(payload.messageId));
+    async ({ messageId }, { signal }) => {
+      const message = store.message.get(messageId);
       // Answered already: a job restored from before a stop that came after its work was done.
       if (!message || message.botOutcome) return;
       return answer(message, signal);

@@ -11,6 +11,7 @@ import { currentUrl, giveUp, recordAttempt, retarget } from "../domain/deliverie
 import type { Domain } from "../domain/domain.js";
 import type { Redact } from "../domain/secrets.js";
 import { webhookUrlProblem } from "../shared/webhook-url.js";
+import type { JobPayloads } from "../store/job-payloads.js";
 import { DEFER, type Scheduler } from "./scheduler.js";
 import { postWebhook, type FetchLike } from "./webhook-post.js";
 
@@ -61,13 +62,13 @@ export function startDeliveries({ domain, scheduler, fetch, options, random, red
   const { store, clock } = domain;
 
   /** The lane a due delivery waits in: the URL it goes to now. */
-  function laneOf(payload: Record<string, unknown>): string {
-    const delivery = store.delivery.get(String(payload.deliveryId));
+  function laneOf({ deliveryId }: JobPayloads["deliver"]): string {
+    const delivery = store.delivery.get(deliveryId);
     const account = delivery && store.account.get(delivery.accountId);
     return (delivery && account && currentUrl(delivery, account)) ?? "";
   }
 
-  scheduler.on("deliver", async (payload, { signal }) => attempt(String(payload.deliveryId), signal), {
+  scheduler.on("deliver", async ({ deliveryId }, { signal }) => attempt(deliveryId, signal), {
     laneOf,
     perLane: options.concurrencyPerUrl,
     total: options.concurrency,

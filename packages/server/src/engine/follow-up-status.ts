@@ -6,6 +6,7 @@ import type { components } from "../generated/admin.js";
 import { settingsOf } from "../domain/campaigns.js";
 import { NO_CREDITS } from "../domain/credits.js";
 import { isoTime, ownedBy, type Domain } from "../domain/domain.js";
+import { readJob } from "../store/job-payloads.js";
 import type { CampaignRecord, ContactRecord, JobRecord } from "../store/models.js";
 import { hasWritten } from "./follow-ups.js";
 import { sendsNothingFirst } from "./outreach.js";
@@ -30,14 +31,15 @@ function campaignStops(campaign: CampaignRecord): Stopped | null {
 /** `jobs`: the contact's follow-up jobs still pending. */
 export function followUpStatus(domain: Domain, contact: ContactRecord, jobs: readonly JobRecord[]): FollowUpStatus {
   const { store } = domain;
-  const campaignOf = (id: unknown) => (typeof id === "string" ? ownedBy(contact.accountId, store.campaign.get(id)) : undefined);
+  const campaignOf = (id: string | null) => (id === null ? undefined : ownedBy(contact.accountId, store.campaign.get(id)));
   const job = [...jobs].sort((a, b) => (a.runAt ?? 0) - (b.runAt ?? 0))[0];
-  if (job) {
-    const payload = JSON.parse(job.payload) as { campaignId?: unknown; step?: unknown };
+  const read = job && readJob(job);
+  if (job && read?.kind === "follow_up") {
+    const { payload } = read;
     const campaign = campaignOf(payload.campaignId);
     if (campaign && job.runAt !== null) {
       const { cycles, messagesPerCycle } = settingsOf(campaign).followUps;
-      const next = { at: isoTime(job.runAt), number: Number(payload.step) + 1, of: cycles * messagesPerCycle, campaignId: campaign.id };
+      const next = { at: isoTime(job.runAt), number: payload.step + 1, of: cycles * messagesPerCycle, campaignId: campaign.id };
       const stopped = campaignStops(campaign);
       // Still scheduled, but the rules are checked again when it falls due: it would be dropped.
       return { next, stopped: stopped && { ...stopped, message: `${stopped.message} The follow-up due then is dropped, and the rest with it, unless that changes first.` } };

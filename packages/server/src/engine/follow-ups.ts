@@ -38,7 +38,7 @@ export function startFollowUps(domain: Domain, scheduler: Scheduler) {
     const settings = settingsOf(campaign);
     // One that stopped sending first (not Live, or become Incoming) stops its follow-ups too.
     if (sendsNothingFirst(settings) || !settings.followUps.enabled || hasWritten(domain, contact)) return;
-    const step = Number(payload.step);
+    const { step } = payload;
     const texts = settings.followUps.messages;
     const text = render(texts[step % texts.length] ?? DEFAULT_FOLLOW_UP, contact);
     if (!charge(domain, account, contact, "follow_up")) {

@@ -13,6 +13,7 @@ import { updateContact } from "../domain/contacts.js";
 import { charge, NO_CREDITS } from "../domain/credits.js";
 import { ownedBy, type Domain } from "../domain/domain.js";
 import { rescheduleJob } from "../domain/jobs.js";
+import { readJob } from "../store/job-payloads.js";
 import type { CampaignRecord, ContactRecord } from "../store/models.js";
 import { startFollowUps } from "./follow-ups.js";
 import { recordOnChannel, sendsNothingFirst, subjectOf } from "./outreach.js";
@@ -80,7 +81,8 @@ export function startFunnel({ domain, scheduler, options }: FunnelDeps) {
   function latestQueued(campaignId: string): number {
     let latest = Number.NEGATIVE_INFINITY;
     for (const job of store.job.all()) {
-      if (job.kind === "opening" && job.runAt !== null && (JSON.parse(job.payload) as { campaignId: string }).campaignId === campaignId) latest = Math.max(latest, job.runAt);
+      const read = readJob(job);
+      if (read?.kind === "opening" && job.runAt !== null && read.payload.campaignId === campaignId) latest = Math.max(latest, job.runAt);
     }
     return latest;
   }
@@ -126,11 +128,13 @@ export function startFunnel({ domain, scheduler, options }: FunnelDeps) {
     restore() {
       bursts.clear();
       lastSlot.clear();
-      const queued = [...store.job.all()].flatMap((job) => (job.kind === "opening" && job.runAt !== null ? [{ job, runAt: job.runAt }] : []));
+      const queued = [...store.job.all()].flatMap((job) => {
+        const read = readJob(job);
+        return read?.kind === "opening" && job.runAt !== null ? [{ job, runAt: job.runAt, campaignId: read.payload.campaignId }] : [];
+      });
       queued.sort((a, b) => a.runAt - b.runAt);
       const slots = new Map<string, number>();
-      for (const { job, runAt } of queued) {
-        const { campaignId } = JSON.parse(job.payload) as { campaignId: string };
+      for (const { job, runAt, campaignId } of queued) {
         const slot = Math.max(runAt, clock.now(), (slots.get(campaignId) ?? Number.NEGATIVE_INFINITY) + options.queueIntervalMs);
         rescheduleJob(domain, job, slot);
         slots.set(campaignId, slot);

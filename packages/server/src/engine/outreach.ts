@@ -5,6 +5,7 @@
 import { settingsOf, type CampaignSettings } from "../domain/campaigns.js";
 import { ownedBy, type Domain } from "../domain/domain.js";
 import { recordOutbound, type Outbound } from "../domain/messages.js";
+import type { JobPayloads } from "../store/job-payloads.js";
 import type { AccountRecord, CampaignRecord, ContactRecord, MessageRecord } from "../store/models.js";
 import { render } from "./render.js";
 
@@ -16,10 +17,10 @@ export function sendsNothingFirst(settings: CampaignSettings): string | undefine
 }
 
 /** The campaign, its contact and its account a job's payload names, while all three are there. */
-export function subjectOf(domain: Domain, payload: Record<string, unknown>): { campaign: CampaignRecord; contact: ContactRecord; account: AccountRecord } | undefined {
+export function subjectOf(domain: Domain, payload: JobPayloads["opening" | "follow_up"]): { campaign: CampaignRecord; contact: ContactRecord; account: AccountRecord } | undefined {
   const { store } = domain;
-  const campaign = store.campaign.get(String(payload.campaignId));
-  const contact = campaign && ownedBy(campaign.accountId, store.contact.get(String(payload.contactId)));
+  const campaign = store.campaign.get(payload.campaignId);
+  const contact = campaign && ownedBy(campaign.accountId, store.contact.get(payload.contactId));
   const account = campaign && store.account.get(campaign.accountId);
   return campaign && contact && account ? { campaign, contact, account } : undefined;
 }

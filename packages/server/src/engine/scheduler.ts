@@ -15,7 +15,9 @@
 import type { Domain } from "../domain/domain.js";
 import { cancelJob, finishJob, queueJob } from "../domain/jobs.js";
 import type { TimerHandle } from "../shared/clock.js";
+import type { JobKind, JobPayloads } from "../store/job-payloads.js";
 import type { JobRecord } from "../store/models.js";
+import { JobHeap } from "./job-heap.js";
 
 /** A handler returns DEFER when it stopped because the scheduler is stopping: its job stays stored. */
 export const DEFER = Symbol("defer");
@@ -28,17 +30,27 @@ export interface JobContext {
   signal: AbortSignal;
 }
 
-export type JobHandler = (payload: Record<string, unknown>, context: JobContext) => void | typeof DEFER | Promise<void | typeof DEFER>;
+/** What runs a job of kind `K`, given its payload. */
+export type JobHandler<K extends JobKind> = (payload: JobPayloads[K], context: JobContext) => Outcome | Promise<Outcome>;
+
+type Outcome = void | typeof DEFER;
+
+/**
+ * A handler as the scheduler keeps it, by a job's stored kind, and given the job's parsed payload:
+ * `on` is what pairs it with its kind's payload type.
+ */
+type StoredHandler = (payload: unknown, context: JobContext) => Outcome | Promise<Outcome>;
 
 /** How many jobs of a kind run at once: `perLane` per lane (`laneOf` the job's payload when it falls due), `total` in all. */
-export interface PoolOptions {
-  laneOf: (payload: Record<string, unknown>) => string;
+export interface PoolOptions<K extends JobKind> {
+  laneOf: (payload: JobPayloads[K]) => string;
   perLane: number;
   total: number;
 }
 
-/** A pool's state: the jobs due and waiting, per lane, and how many run. */
-interface Pool extends PoolOptions {
+/** A pool's state: the jobs due and waiting, per lane, and how many run (its `laneOf` kept as a handler is). */
+interface Pool extends Omit<PoolOptions<JobKind>, "laneOf"> {
+  laneOf: (payload: unknown) => string;
   running: number;
   lanes: Map<string, { running: number; waiting: Queue<JobRecord> }>;
 }
@@ -73,10 +85,10 @@ class Queue<T> {
 }
 
 export class Scheduler {
-  private heap: JobRecord[] = [];
+  private readonly heap = new JobHeap();
   private timer: { handle: TimerHandle; at: number } | undefined;
   private readonly inflight = new Set<Promise<void>>();
-  private readonly handlers = new Map<string, JobHandler>();
+  private readonly handlers = new Map<string, StoredHandler>();
   private readonly pools = new Map<string, Pool>();
   private readonly cancelled = new Set<JobRecord>();
   /** Jobs by key, so cancelling a contact's follow-ups does not scan every pending job. */
@@ -109,13 +121,13 @@ export class Scheduler {
   }
 
   /** `pool`: run this kind's jobs a few at a time (see the top of this file) rather than all at once. */
-  on(kind: string, handler: JobHandler, pool?: PoolOptions): void {
-    this.handlers.set(kind, handler);
-    if (pool) this.pools.set(kind, { ...pool, running: 0, lanes: new Map() });
+  on<K extends JobKind>(kind: K, handler: JobHandler<K>, pool?: PoolOptions<K>): void {
+    this.handlers.set(kind, handler as StoredHandler);
+    if (pool) this.pools.set(kind, { ...(pool as Omit<Pool, "running" | "lanes">), running: 0, lanes: new Map() });
   }
 
   /** How many jobs of a pooled kind are running and waiting for their turn now. */
-  poolSize(kind: string): { running: number; waiting: number } {
+  poolSize(kind: JobKind): { running: number; waiting: number } {
     const pool = this.pools.get(kind);
     let waiting = 0;
     for (const lane of pool?.lanes.values() ?? []) waiting += lane.waiting.size;
@@ -126,7 +138,7 @@ export class Scheduler {
    * Stores a job and runs it at `runAt` (epoch ms on the server's clock), or now when null. A
    * `key` lets `cancel` find it again.
    */
-  add(kind: string, payload: Record<string, unknown>, runAt: number | null = null, key: string | null = null): JobRecord {
+  add<K extends JobKind>(kind: K, payload: JobPayloads[K], runAt: number | null = null, key: string | null = null): JobRecord {
     const job = queueJob(this.domain, kind, payload, runAt, key);
     this.remember(job);
     this.place(job);
@@ -205,7 +217,7 @@ export class Scheduler {
 
   /** Forgets the jobs placed (waiting for their time or their turn), not the stored ones. */
   private unplace() {
-    this.heap = [];
+    this.heap.clear();
     for (const pool of this.pools.values()) pool.lanes.clear();
     if (this.timer) this.clock.clearTimer(this.timer.handle);
     this.timer = undefined;
@@ -240,7 +252,7 @@ export class Scheduler {
     if (job.runAt === null || job.runAt <= this.clock.now()) {
       this.start(job);
     } else {
-      push(this.heap, job);
+      this.heap.push(job);
       this.arm();
     }
   }
@@ -249,7 +261,7 @@ export class Scheduler {
   private start(job: JobRecord) {
     const pool = this.pools.get(job.kind);
     if (!pool) return this.track(this.run(job));
-    const name = pool.laneOf(JSON.parse(job.payload) as Record<string, unknown>);
+    const name = pool.laneOf(JSON.parse(job.payload));
     let lane = pool.lanes.get(name);
     if (!lane) pool.lanes.set(name, (lane = { running: 0, waiting: new Queue() }));
     lane.waiting.push(job);
@@ -305,11 +317,11 @@ export class Scheduler {
     // Not begun before its generation ended (queued behind others in deterministic mode).
     if (signal.aborted) return;
     const handler = this.handlers.get(job.kind);
-    let outcome: void | typeof DEFER = undefined;
+    let outcome: Outcome = undefined;
     let finished = false;
     try {
       if (!handler) throw new Error(`No handler for ${job.kind} jobs`);
-      outcome = await handler(JSON.parse(job.payload) as Record<string, unknown>, { signal });
+      outcome = await handler(JSON.parse(job.payload), { signal });
       finished = true;
     } catch (error) {
       this.onError(error);
@@ -323,7 +335,7 @@ export class Scheduler {
 
   /** One clock timer, set for the soonest job. */
   private arm() {
-    const next = this.heap[0];
+    const next = this.heap.peek();
     if (!next || this.stopped) return;
     if (this.timer && this.timer.at <= next.runAt!) return;
     if (this.timer) this.clock.clearTimer(this.timer.handle);
@@ -336,45 +348,9 @@ export class Scheduler {
     this.timer = undefined;
     const now = this.clock.now();
     const due: JobRecord[] = [];
-    while (this.heap[0] && this.heap[0].runAt! <= now) due.push(pop(this.heap)!);
+    while (this.heap.peek() && this.heap.peek()!.runAt! <= now) due.push(this.heap.pop()!);
     this.arm();
     for (const job of due) this.start(job);
     await this.settle();
   }
-}
-
-// A binary min-heap on (runAt, creation order). Ids from one source sort in creation order only
-// within a run, so the heap keeps its own insertion sequence.
-let sequence = 0;
-const order = new WeakMap<JobRecord, number>();
-const before = (a: JobRecord, b: JobRecord) => a.runAt! < b.runAt! || (a.runAt === b.runAt && order.get(a)! < order.get(b)!);
-
-function push(heap: JobRecord[], job: JobRecord) {
-  order.set(job, sequence++);
-  heap.push(job);
-  for (let i = heap.length - 1; i > 0; ) {
-    const parent = (i - 1) >> 1;
-    if (!before(heap[i]!, heap[parent]!)) break;
-    [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
-    i = parent;
-  }
-}
-
-function pop(heap: JobRecord[]): JobRecord | undefined {
-  const top = heap[0];
-  const last = heap.pop();
-  if (heap.length && last) {
-    heap[0] = last;
-    for (let i = 0; ; ) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let smallest = i;
-      if (l < heap.length && before(heap[l]!, heap[smallest]!)) smallest = l;
-      if (r < heap.length && before(heap[r]!, heap[smallest]!)) smallest = r;
-      if (smallest === i) break;
-      [heap[i], heap[smallest]] = [heap[smallest]!, heap[i]!];
-      i = smallest;
-    }
-  }
-  return top;
 }
