@@ -96,7 +96,7 @@ async function main() {
     import("./adapters/sqlite.js"),
     import("./durable/write-through.js"),
     import("./admin/demo-seed.js"),
-    import("./welcome.js"),
+    import("./cli/welcome.js"),
   ]);
   const seed = args.demo ? demo.DEMO_SEED : args.seed ? await readSeed(args.seed) : undefined;
   const bot = args.bot ? await loadBot(args.bot) : await modelBot(modelBotOptionsOf(args));

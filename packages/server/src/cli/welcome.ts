@@ -3,7 +3,7 @@
  * dashboard's address, the accounts' keys and webhook secrets, the admin URL and token, and a curl
  * line that works as pasted.
  */
-import type { components } from "./generated/admin.js";
+import type { components } from "../generated/admin.js";
 
 type Account = components["schemas"]["Account"];
 
