@@ -98,9 +98,23 @@ async function stream(res: ServerResponse, status: number, bytes: number, stream
   while (state.sent < bytes && !res.destroyed) {
     const part = bytes - state.sent >= chunk.length ? chunk : chunk.subarray(0, bytes - state.sent);
     state.sent += part.length;
-    if (!res.write(part)) await new Promise<void>((resolve) => (res.destroyed ? resolve() : (res.once("drain", resolve), res.once("close", resolve))));
+    if (!res.write(part)) await drainedOrClosed(res);
   }
   if (!res.destroyed) res.end(tail);
+}
+
+/** Until the reader took what was written, or left; the listener of the other is taken off, so none pile up over a long body. */
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (res.destroyed) return resolve();
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.once("drain", done);
+    res.once("close", done);
+  });
 }
 
 export async function startFakeModel(): Promise<FakeModel> {
