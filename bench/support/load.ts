@@ -50,14 +50,19 @@ const made = new Map<string, number>();
  * arrives, with its latency in milliseconds and its connection's number (0 to CONNECTIONS - 1):
  * bench:durability times the gaps between answers.
  */
-export async function load(target: Target, route: Route, seconds: number, options: { onAnswer?: (latencyMs: number, connection: number) => void } = {}): Promise<Sample> {
+export async function load(
+  target: Target,
+  route: Route,
+  seconds: number,
+  options: { onAnswer?: (latencyMs: number, connection: number) => void; connections?: number } = {},
+): Promise<Sample> {
   const prefix = new URL(target.base).pathname.replace(/\/$/, "");
   const counter = `${route.name}\n${target.name}`;
   const cpuBefore = target.pid === undefined ? undefined : await processCpu(target.pid);
   const machineBefore = cpuTimes();
   const result = await autocannon({
     url: target.base,
-    connections: CONNECTIONS,
+    connections: options.connections ?? CONNECTIONS,
     duration: seconds,
     ...(options.onAnswer ? { setupClient: answers(options.onAnswer) } : {}),
     requests: [
