@@ -34,7 +34,7 @@ const works = {
   "@intake/server": async ({ createIntake }) => {
     const intake = createIntake();
     try {
-      const response = await intake.handle({ method: "GET", url: new URL("https://127.0.0.1/v1/contacts"), headers: { get: () => null }, bytes: async () => new Uint8Array() });
+      const response = await intake.fetch(new Request("https://127.0.0.1/v1/contacts"));
       if (response.status !== 401) throw new Error(`a request without a key answered ${response.status}`);
     } finally {
       await intake.close();
