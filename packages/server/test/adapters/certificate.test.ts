@@ -1,12 +1,15 @@
 // The certificate kept beside a data file or in a folder: reused on restart while it still
-// serves, replaced (and the reason given) when it no longer does.
+// serves, replaced (and the reason given) when it no longer does; and the run's own, made in a
+// folder of its own when there is neither.
 import { X509Certificate } from "node:crypto";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
-import { basename, join } from "node:path";
-import { defaultCertDir, loadCertificate } from "@intake/server/node";
+import { basename, dirname, join } from "node:path";
+import { createIntake } from "@intake/server";
+import { defaultCertDir, loadCertificate, serve } from "@intake/server/node";
 import selfsigned from "selfsigned";
 import { describe, expect, it } from "vitest";
+import { SEED } from "../support/seed.js";
 
 const dataFile = () => join(mkdtempSync(join(tmpdir(), "intake-cert-")), "state.json");
 
@@ -157,5 +160,31 @@ describe("defaultCertDir", () => {
     // The XDG spec ignores a relative value.
     expect(defaultCertDir({ XDG_CACHE_HOME: "cache" })).toBe(join(homedir(), ".cache", "intake-server"));
     expect(defaultCertDir({})).toBe(join(homedir(), ".cache", "intake-server"));
+  });
+});
+
+describe("the node adapter's generated certificate, without a folder to keep it in", () => {
+  it("is this run's own, in a folder of its own closed to others, removed when the server stops or cannot listen", async () => {
+    // A temporary folder of this test's alone, so the folders counted are this test's servers'.
+    const temporary = mkdtempSync(join(tmpdir(), "intake-tmpdir-"));
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = temporary;
+    try {
+      const first = await serve(createIntake({ seed: SEED }), { port: 0 });
+      const folder = dirname(first.certificatePath);
+      try {
+        expect(dirname(folder)).toBe(temporary);
+        if (process.platform !== "win32") expect(statSync(folder).mode & 0o777).toBe(0o700);
+        await expect(serve(createIntake({ seed: SEED }), { port: first.port, host: "127.0.0.1" })).rejects.toThrow(`Port ${first.port} on 127.0.0.1 is in use`);
+        expect(readdirSync(temporary)).toEqual([basename(folder)]);
+      } finally {
+        await first.close();
+      }
+      expect(readdirSync(temporary)).toEqual([]);
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+      rmSync(temporary, { recursive: true, force: true });
+    }
   });
 });

@@ -134,3 +134,17 @@ describe("media per account", () => {
     expect((await receive(intake, "S-52", png(1024 * 1024))).status).toBe(200);
   });
 });
+
+describe("the largest media file", () => {
+  it("is Intake's maxMediaBytes, named in bytes and in a unit people read", async () => {
+    const intake = createIntake({ seed: SEED, maxMediaBytes: 10_000 });
+    const png = Buffer.concat([Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64"), Buffer.alloc(12_000)]);
+    const customData = { messageSid: "S-media", fromId: "u", toId: "t", body: "x", mediaUrl: `data:image/png;base64,${png.toString("base64")}`, mediaContentType: "image/png" };
+    const response = await intake.fetch(
+      new Request(`https://intake.test/v1/incoming_custom_channel_message?apiKey=${KEYS.acme}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ customData }) }),
+    );
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: string }).error).toMatch(/the per-message media limit is 10000 bytes \(9\.8 KiB\)\. /);
+    await intake.close();
+  });
+});
