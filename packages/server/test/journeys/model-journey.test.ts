@@ -2,39 +2,23 @@
 // created and added to the list, the opening message goes, the lead replies, and the model's
 // answer (asked of a fake OpenAI-compatible endpoint on 127.0.0.1) is delivered to the account's
 // webhook inbox, signed.
-import type { Seed } from "@intake/server";
 import { createModelBot } from "@intake/server/node";
 import { afterEach, describe, expect, it } from "vitest";
 import { handsOff, said, startFakeModel, type FakeModel } from "../support/fake-model.js";
 import { client, httpsTarget, startHarness, type HttpsHarness } from "../support/harness.js";
+import { gymSeed } from "../support/model-bot.js";
 
 const KEY = "ik_model_journey_0000000001";
-const seed: Seed = {
-  accounts: [
-    {
-      id: "acc_gym",
-      name: "Acme Fitness",
-      userId: "usr_gym_owner",
-      apiKey: KEY,
-      webhookUrl: "/__inbox/acc_gym",
-      credits: 100,
-      campaigns: [
-        {
-          id: "cmp_spring",
-          name: "Spring funnel",
-          type: "Combined",
-          state: "Live",
-          botInstructions: "Answer in one or two sentences.",
-          companyInfo: "Acme Fitness runs three gyms downtown.",
-          goal: "Book a free trial class.",
-          openingTemplate: { body: "Hi {{firstName}}, thanks for your interest! Want a free trial class?", approval: "approved" },
-          triggerOnNewListContacts: true,
-        },
-      ],
-      lists: [{ id: "lst_leads", name: "Spring leads", campaignId: "cmp_spring" }],
-    },
-  ],
-};
+const seed = gymSeed(
+  KEY,
+  {
+    botInstructions: "Answer in one or two sentences.",
+    companyInfo: "Acme Fitness runs three gyms downtown.",
+    openingTemplate: { body: "Hi {{firstName}}, thanks for your interest! Want a free trial class?", approval: "approved" },
+    triggerOnNewListContacts: true,
+  },
+  { userId: "usr_gym_owner", lists: [{ id: "lst_leads", name: "Spring leads", campaignId: "cmp_spring" }] },
+);
 
 let harness: HttpsHarness | undefined;
 let fake: FakeModel | undefined;

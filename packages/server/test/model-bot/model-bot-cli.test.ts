@@ -3,25 +3,15 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createIntake, type Seed } from "@intake/server";
+import { createIntake } from "@intake/server";
 import { createModelBot } from "@intake/server/node";
 import { afterEach, describe, expect, it } from "vitest";
 import { handsOff, refusedBaseUrl, refuses, said, startFakeModel, type FakeModel } from "../support/fake-model.js";
+import { gymSeed, receiveMessage } from "../support/model-bot.js";
 import { runCli, startCli, type CliRun } from "../support/spawn.js";
 
 const KEY = "ik_model_cli_0000000000001";
-const seed: Seed = {
-  accounts: [
-    {
-      id: "acc_gym",
-      name: "Acme Fitness",
-      apiKey: KEY,
-      webhookUrl: "/__inbox/acc_gym",
-      credits: 100,
-      campaigns: [{ id: "cmp_spring", name: "Spring funnel", type: "Combined", state: "Live", goal: "Book a free trial class.", handOffPhrases: ["human"] }],
-    },
-  ],
-};
+const seed = gymSeed(KEY, { handOffPhrases: ["human"] });
 
 const running: CliRun[] = [];
 let fake: FakeModel | undefined;
@@ -67,15 +57,8 @@ async function record(file: string) {
   for (const [sid, body] of [
     ["SM-1", "Hi"],
     ["SM-2", "Can we talk?"],
-  ]) {
-    await intake.fetch(
-      new Request(`https://intake.test/v1/incoming_custom_channel_message?apiKey=${KEY}`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ customData: { messageSid: sid, fromId: "u1", toId: "acme", body } }),
-      }),
-    );
-    await intake.admin.settle();
+  ] as const) {
+    await receiveMessage(intake, KEY, sid, body);
   }
   await intake.close();
   await fake.close();

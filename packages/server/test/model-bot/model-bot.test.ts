@@ -1,69 +1,27 @@
 // The model-backed bot against an OpenAI-compatible fake endpoint on 127.0.0.1: what it asks, and
 // what each answer (a reply, a hand-off, each failure) does to the conversation.
-import { createIntake, type Intake, type Seed } from "@intake/server";
+import { createIntake, type Intake } from "@intake/server";
 import { createModelBot, type ModelBotOptions } from "@intake/server/node";
-import { afterEach, describe, expect, it } from "vitest";
-import { handsOff, refusedBaseUrl, refuses, said, startFakeModel, streamed, webPage, type FakeModel } from "../support/fake-model.js";
+import { describe, expect, it } from "vitest";
+import { handsOff, refusedBaseUrl, refuses, said, streamed, webPage, type FakeModel } from "../support/fake-model.js";
 import { importGraph } from "../support/import-graph.js";
+import { closedAfterEach, gymSeed, receiveMessage, startModelIntake } from "../support/model-bot.js";
 
 const KEY = "ik_model_bot_0000000000001";
 const MODEL_KEY = "sk-test-model-key";
 
-const seed: Seed = {
-  accounts: [
-    {
-      id: "acc_gym",
-      name: "Acme Fitness",
-      apiKey: KEY,
-      webhookUrl: "/__inbox/acc_gym",
-      credits: 100,
-      campaigns: [
-        {
-          id: "cmp_spring",
-          name: "Spring funnel",
-          type: "Combined",
-          state: "Live",
-          language: "es",
-          botInstructions: "Be warm. Never promise discounts.",
-          companyInfo: "Acme Fitness runs three gyms downtown.",
-          faqs: [{ question: "How much is a membership?", answer: "29 dollars a month." }],
-          resources: [{ title: "Timetable", url: "https://acme.example/timetable" }],
-          goal: "Book a free trial class.",
-          handOffPhrases: ["talk to a human"],
-        },
-      ],
-    },
-  ],
-};
-
-let fake: FakeModel | undefined;
-let intake: Intake | undefined;
-afterEach(async () => {
-  await intake?.close();
-  await fake?.close();
-  intake = undefined;
-  fake = undefined;
+const seed = gymSeed(KEY, {
+  language: "es",
+  botInstructions: "Be warm. Never promise discounts.",
+  companyInfo: "Acme Fitness runs three gyms downtown.",
+  faqs: [{ question: "How much is a membership?", answer: "29 dollars a month." }],
+  resources: [{ title: "Timetable", url: "https://acme.example/timetable" }],
+  handOffPhrases: ["talk to a human"],
 });
 
-async function start(options: Partial<ModelBotOptions> = {}) {
-  fake = await startFakeModel();
-  intake = createIntake({ seed, rateLimit: 0, bot: createModelBot({ model: "tiny-model", baseUrl: fake.baseUrl, apiKey: MODEL_KEY, ...options }) });
-  return { fake, intake };
-}
-
-async function receive(server: Intake, sid: string, body: string, extra: Record<string, string> = {}) {
-  const response = await server.fetch(
-    new Request(`https://intake.test/v1/incoming_custom_channel_message?apiKey=${KEY}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ customData: { messageSid: sid, fromId: "u1", toId: "acme", body, ...extra } }),
-    }),
-  );
-  expect(response.status).toBe(200);
-  const { messageId } = (await response.json()) as { messageId: string };
-  await server.admin.settle();
-  return server.admin.message(messageId);
-}
+const closing = closedAfterEach();
+const start = (options: Partial<ModelBotOptions> = {}) => startModelIntake(closing, seed, { apiKey: MODEL_KEY, ...options });
+const receive = (server: Intake, sid: string, body: string, extra: Record<string, string> = {}) => receiveMessage(server, KEY, sid, body, extra);
 
 const sent = async (server: Intake) => (await server.admin.messages({ direction: "outbound" })).map((m) => m.body);
 
@@ -239,8 +197,7 @@ describe("a model that gives no answer: the message's outcome and error say why,
     expect(message).toMatchObject({ botOutcome: "bot_unconfigured", bot: { error: expect.stringMatching(/^No API key for the model endpoint https:\/\/models\.example\.test\/v1: give --model-key, or set OPENAI_API_KEY/) } });
     await remote.close();
 
-    const local = createIntake({ seed, rateLimit: 0, bot: createModelBot({ model: "tiny-model", baseUrl: fake.baseUrl, apiKey: null }) });
-    intake = local;
+    const local = closing(createIntake({ seed, rateLimit: 0, bot: createModelBot({ model: "tiny-model", baseUrl: fake.baseUrl, apiKey: null }) }));
     expect(await receive(local, "SM-1", "Hola")).toMatchObject({ botOutcome: "replied" });
     expect(fake.requests).toHaveLength(1);
   });
@@ -276,7 +233,7 @@ describe("a model that gives no answer: the message's outcome and error say why,
     expect((saved.records.job as Array<{ kind: string }>).map((j) => j.kind)).toEqual(["inbound"]);
 
     fake.answer(() => said("¡Hola!"));
-    intake = createIntake({ snapshot: saved, rateLimit: 0, bot: createModelBot({ model: "tiny-model", baseUrl: fake.baseUrl, apiKey: MODEL_KEY }) });
+    const intake = closing(createIntake({ snapshot: saved, rateLimit: 0, bot: createModelBot({ model: "tiny-model", baseUrl: fake.baseUrl, apiKey: MODEL_KEY }) }));
     await intake.admin.settle();
     expect(await sent(intake)).toEqual(["¡Hola!"]);
   });

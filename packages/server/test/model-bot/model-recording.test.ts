@@ -3,24 +3,14 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createIntake, type Intake, type Seed } from "@intake/server";
+import { createIntake, type Intake } from "@intake/server";
 import { createModelBot, RECORDING_FORMAT, type ModelBotOptions } from "@intake/server/node";
 import { afterEach, describe, expect, it } from "vitest";
 import { handsOff, refusedBaseUrl, said, startFakeModel, type FakeModel } from "../support/fake-model.js";
+import { gymSeed, receiveMessage } from "../support/model-bot.js";
 
 const KEY = "ik_model_recording_00000001";
-const seed: Seed = {
-  accounts: [
-    {
-      id: "acc_gym",
-      name: "Acme Fitness",
-      apiKey: KEY,
-      webhookUrl: "/__inbox/acc_gym",
-      credits: 100,
-      campaigns: [{ id: "cmp_spring", name: "Spring funnel", type: "Combined", state: "Live", goal: "Book a free trial class.", companyInfo: "Acme Fitness runs three gyms." }],
-    },
-  ],
-};
+const seed = gymSeed(KEY, { companyInfo: "Acme Fitness runs three gyms." });
 
 let fake: FakeModel | undefined;
 const servers: Intake[] = [];
@@ -38,19 +28,7 @@ function server(options: ModelBotOptions) {
   return intake;
 }
 
-async function receive(intake: Intake, sid: string, body: string, fromId = "u1") {
-  const response = await intake.fetch(
-    new Request(`https://intake.test/v1/incoming_custom_channel_message?apiKey=${KEY}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ customData: { messageSid: sid, fromId, toId: "acme", body, firstName: "Ada" } }),
-    }),
-  );
-  expect(response.status).toBe(200);
-  const { messageId } = (await response.json()) as { messageId: string };
-  await intake.admin.settle();
-  return intake.admin.message(messageId);
-}
+const receive = (intake: Intake, sid: string, body: string, fromId = "u1") => receiveMessage(intake, KEY, sid, body, { fromId, firstName: "Ada" });
 
 /** The rehearsal: two messages answered, then a hand-off, recorded to `file`. */
 async function rehearse(file: string) {

@@ -2,10 +2,10 @@
 // an account's API key or webhook secret, or the admin token (in full, masked, URL-encoded) has it
 // redacted before the words are stored (the message's bot.error, a delivery's attempt, the
 // snapshot), published (the live events) or answered (the test webhook).
-import { createIntake, type Intake, type Seed } from "@intake/server";
-import { createModelBot } from "@intake/server/node";
-import { afterEach, describe, expect, it } from "vitest";
-import { refuses, said, startFakeModel, webPage, type FakeModel } from "../support/fake-model.js";
+import type { Intake } from "@intake/server";
+import { describe, expect, it } from "vitest";
+import { refuses, said, webPage } from "../support/fake-model.js";
+import { closedAfterEach, gymSeed, receiveMessage, startModelIntake } from "../support/model-bot.js";
 
 const KEY = "ik_redaction_0000000000000Qz9X";
 const WEBHOOK_SECRET = "whsec_c2VjcmV0LW9mLXRoZS1hY2NvdW50+/==";
@@ -13,18 +13,7 @@ const ADMIN_TOKEN = "adm_redaction_token_00000Wq7J";
 // A key with characters a URL encodes, so its URL-encoded form is not the key itself.
 const MODEL_KEY = "sk-test/Model+Key=0123456789abcdefZq8V";
 
-const seed: Seed = {
-  accounts: [
-    {
-      id: "acc_gym",
-      name: "Acme Fitness",
-      apiKey: KEY,
-      webhookSecret: WEBHOOK_SECRET,
-      credits: 100,
-      campaigns: [{ id: "cmp_spring", name: "Spring funnel", type: "Combined", state: "Live", goal: "Book a free trial class." }],
-    },
-  ],
-};
+const seed = gymSeed(KEY, {}, { webhookUrl: undefined, webhookSecret: WEBHOOK_SECRET });
 
 /** The secret URL-encoded with lower-case hex digits (`%2f`), as some encoders write it. */
 const lowerEncoded = (secret: string) => encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
@@ -38,42 +27,17 @@ const SECRETS = [MODEL_KEY, KEY, WEBHOOK_SECRET, ADMIN_TOKEN];
 /** The key as OpenAI shows it: its first characters, stars, its last four. */
 const masked = (secret: string) => `${secret.slice(0, 8)}${"*".repeat(24)}${secret.slice(-4)}`;
 
-let fake: FakeModel | undefined;
-let intake: Intake | undefined;
-afterEach(async () => {
-  await intake?.close();
-  await fake?.close();
-  intake = undefined;
-  fake = undefined;
-});
+const closing = closedAfterEach();
 
 async function start(options: { receiver?: (request: Request) => Response } = {}) {
-  fake = await startFakeModel();
+  const receiver = options.receiver;
+  const { fake, intake } = await startModelIntake(closing, seed, { apiKey: MODEL_KEY }, { adminToken: ADMIN_TOKEN, ...(receiver ? { fetch: async (request: Request) => receiver(request) } : {}) });
   const events: unknown[] = [];
-  intake = createIntake({
-    seed,
-    rateLimit: 0,
-    adminToken: ADMIN_TOKEN,
-    bot: createModelBot({ model: "tiny-model", baseUrl: fake.baseUrl, apiKey: MODEL_KEY }),
-    ...(options.receiver ? { fetch: async (request: Request) => options.receiver!(request) } : {}),
-  });
   intake.subscribe({ deliver: (entry) => void events.push(entry.event()), end() {} });
   return { fake, intake, events };
 }
 
-async function receive(server: Intake, sid: string, body: string) {
-  const response = await server.fetch(
-    new Request(`https://intake.test/v1/incoming_custom_channel_message?apiKey=${KEY}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ customData: { messageSid: sid, fromId: "u1", toId: "acme", body } }),
-    }),
-  );
-  expect(response.status).toBe(200);
-  const { messageId } = (await response.json()) as { messageId: string };
-  await server.admin.settle();
-  return server.admin.message(messageId);
-}
+const receive = (server: Intake, sid: string, body: string) => receiveMessage(server, KEY, sid, body);
 
 /** What was stored and published of the bot's runs and the webhooks' attempts (not the accounts, which hold their keys). */
 async function outsideWords(server: Intake, events: unknown[]) {
@@ -125,8 +89,7 @@ describe("a model endpoint's words are stored and published with every configure
   });
 
   it("a secret shorter than 8 characters is not searched for (it would match ordinary words)", async () => {
-    fake = await startFakeModel();
-    intake = createIntake({ seed, rateLimit: 0, bot: createModelBot({ model: "tiny-model", baseUrl: fake.baseUrl, apiKey: "sk-1234" }) });
+    const { fake, intake } = await startModelIntake(closing, seed, { apiKey: "sk-1234" });
     fake.answer(() => refuses(401, "Incorrect API key provided: sk-1234."));
     expect((await receive(intake, "SM-1", "Hola")).bot!.error).toContain("Incorrect API key provided: sk-1234.");
   });
