@@ -24,14 +24,14 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 /** The suites run on each line, with a test-name filter where a file holds more than Node's part. */
 const SUITES = [
   ["packages/client/test/runtimes.test.ts", "-t", "^Node "],
-  ["packages/server/test/https.test.ts"],
-  ["packages/server/test/msw.test.ts", "packages/server/test/msw-engine.test.ts"],
+  ["packages/server/test/adapters/https.test.ts"],
+  ["packages/server/test/adapters/msw.test.ts", "packages/server/test/adapters/msw-engine.test.ts"],
 ];
 
 /** msw 3, in a folder of its own; the Node it needs (its engines) and the suites run with it. */
 const MSW3 = { spec: "msw@3", node: ">=22.12.0", dir: join(root, ".cache/msw3/") };
 const MSW3_SUITES = [
-  ["--project", "unit", "packages/server/test/msw.test.ts", "packages/server/test/msw-engine.test.ts"],
+  ["--project", "unit", "packages/server/test/adapters/msw.test.ts", "packages/server/test/adapters/msw-engine.test.ts"],
   ["--project", "example-ci-suite"],
 ];
 
