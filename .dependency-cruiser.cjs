@@ -49,6 +49,10 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
     combinedDependencies: false,
-    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["@intake/source", "import", "default"], mainFields: ["module", "main", "types"] },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["@intake/source", "import", "default"],
+      mainFields: ["module", "main", "types"],
+    },
   },
 };

@@ -20,7 +20,10 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     rules: {
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" },
+      ],
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
       "no-console": "off",
     },
@@ -38,7 +41,15 @@ export default tseslint.config(
   {
     // The server core also runs as msw handlers in a browser: Node specifics live in adapters.
     files: ["packages/server/src/**/*.ts"],
-    ignores: ["packages/server/src/adapters/**", "packages/server/src/cli.ts", "packages/server/src/cli-main.ts", "packages/server/src/cli/**", "packages/server/src/node.ts", "packages/server/src/testing.ts", "packages/server/src/connect.ts"],
+    ignores: [
+      "packages/server/src/adapters/**",
+      "packages/server/src/cli.ts",
+      "packages/server/src/cli-main.ts",
+      "packages/server/src/cli/**",
+      "packages/server/src/node.ts",
+      "packages/server/src/testing.ts",
+      "packages/server/src/connect.ts",
+    ],
     rules: {
       "no-restricted-imports": [
         "error",
@@ -61,7 +72,10 @@ export default tseslint.config(
         "error",
         {
           patterns: [
-            { regex: "^@intake/server(?!/admin-client$)", message: "Import the admin client from @intake/server/admin-client: the rest of the server is not for a browser." },
+            {
+              regex: "^@intake/server(?!/admin-client$)",
+              message: "Import the admin client from @intake/server/admin-client: the rest of the server is not for a browser.",
+            },
             { group: ["**/server/src/**"], message: "Import the server's public @intake/server/admin-client, not its sources." },
             { group: ["node:*"], message: "The dashboard runs in a browser." },
           ],

@@ -31,7 +31,13 @@ export default defineConfig({
         test: {
           ...timeouts,
           name: "unit",
-          include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts", "examples/demos.test.ts", "bench/test/**/*.test.ts", "scripts/test/**/*.test.ts"],
+          include: [
+            "packages/*/test/**/*.test.ts",
+            "examples/*/test/**/*.test.ts",
+            "examples/demos.test.ts",
+            "bench/test/**/*.test.ts",
+            "scripts/test/**/*.test.ts",
+          ],
           exclude: ["**/*.contract.test.ts", "**/node_modules/**", "examples/ci-suite/**"],
           typecheck: {
             enabled: true,

@@ -67,7 +67,12 @@ async function startReceiver() {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`;
-  return { url, accepted, counts, close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) };
+  return {
+    url,
+    accepted,
+    counts,
+    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+  };
 }
 
 const dir = await mkdtemp(join(tmpdir(), "intake-bench-backlog-"));
@@ -86,17 +91,31 @@ try {
           webhookSecret: SECRET,
           // A reply costs a credit, and the first message to a contact another.
           credits: 2 * MESSAGES + SENDERS,
-          campaigns: [{ id: "cmp_bench", name: "Bench", type: "Combined", state: "Live", faqs: [{ question: "How much is it?", answer: "29 a month." }] }],
+          campaigns: [
+            {
+              id: "cmp_bench",
+              name: "Bench",
+              type: "Combined",
+              state: "Live",
+              faqs: [{ question: "How much is it?", answer: "29 a month." }],
+            },
+          ],
         },
       ],
     }),
   );
-  const probed = await startProbedCli("backlog", ["--seed", join(dir, "seed.json"), "--webhook-attempts", String(ATTEMPTS)], { heapMb: HEAP_MB, dir });
+  const probed = await startProbedCli("backlog", ["--seed", join(dir, "seed.json"), "--webhook-attempts", String(ATTEMPTS)], {
+    heapMb: HEAP_MB,
+    dir,
+  });
   server = probed.server;
   const { alive, heapLines, heapAfterGc } = probed;
   const dispatcher = new Agent({ connect: { ca: server.certificate } });
   const admin = async <T>(path: string): Promise<T> => {
-    const response = await fetch(`${server!.listening.adminUrl}${path}`, { headers: { authorization: `Bearer ${server!.listening.adminToken}` }, dispatcher });
+    const response = await fetch(`${server!.listening.adminUrl}${path}`, {
+      headers: { authorization: `Bearer ${server!.listening.adminToken}` },
+      dispatcher,
+    });
     if (!response.ok) throw new Error(`GET ${path} answered ${response.status}`);
     return (await response.json()) as T;
   };
@@ -121,14 +140,18 @@ try {
             method: "POST",
             path: `/v1/incoming_custom_channel_message?apiKey=${KEY}`,
             headers: { "content-type": "application/json" },
-            body: JSON.stringify({ customData: { messageSid: `SM-${i}`, fromId: `user-${i % SENDERS}`, toId: "bench", body: "How much is it?" } }),
+            body: JSON.stringify({
+              customData: { messageSid: `SM-${i}`, fromId: `user-${i % SENDERS}`, toId: "bench", body: "How much is it?" },
+            }),
           };
         },
       },
     ],
   });
   const acceptedSeconds = (performance.now() - started) / 1000;
-  log(`${fmt(load.requests.total)} messages sent in ${fmt(acceptedSeconds, 1)} s: ${fmt(load["2xx"])} answered 2xx, ${fmt(load.non2xx)} other, ${fmt(load.errors)} errors`);
+  log(
+    `${fmt(load.requests.total)} messages sent in ${fmt(acceptedSeconds, 1)} s: ${fmt(load["2xx"])} answered 2xx, ${fmt(load.non2xx)} other, ${fmt(load.errors)} errors`,
+  );
   if (!alive()) throw new Error("The server died while the messages came in.");
   const all = async <T>(path: string): Promise<T[]> => {
     const out: T[] = [];
@@ -192,7 +215,13 @@ try {
     acceptedTwice,
     acceptedNotDelivered,
     pendingWhenAllIn: backlog.pending,
-    heap: { emptyBytes: empty.heapUsed, whenAllInBytes: backlog.heap.heapUsed, doneBytes: done.heapUsed, peakBytes: peak.heapUsed, peakRssBytes: peakRss },
+    heap: {
+      emptyBytes: empty.heapUsed,
+      whenAllInBytes: backlog.heap.heapUsed,
+      doneBytes: done.heapUsed,
+      peakBytes: peak.heapUsed,
+      peakRssBytes: peakRss,
+    },
     heapBytesPerMessage: perMessage,
     heapBytesPerWaitingDelivery: perWaiting,
     checks: [
@@ -201,9 +230,18 @@ try {
         what: "messages stored once / replies delivered or failed",
         value: `${fmt(sids.size)} of ${fmt(MESSAGES)} / ${fmt(delivered.length + failed.length)} of ${fmt(outbound.length)}`,
         target: "all / all",
-        met: inbound.length === MESSAGES && sids.size === MESSAGES && outbound.length === MESSAGES && delivered.length + failed.length === MESSAGES,
+        met:
+          inbound.length === MESSAGES &&
+          sids.size === MESSAGES &&
+          outbound.length === MESSAGES &&
+          delivered.length + failed.length === MESSAGES,
       },
-      { what: "deliveries accepted twice, or accepted and not recorded delivered", value: `${acceptedTwice} / ${acceptedNotDelivered}`, target: "0 / 0", met: acceptedTwice === 0 && acceptedNotDelivered === 0 },
+      {
+        what: "deliveries accepted twice, or accepted and not recorded delivered",
+        value: `${acceptedTwice} / ${acceptedNotDelivered}`,
+        target: "0 / 0",
+        met: acceptedTwice === 0 && acceptedNotDelivered === 0,
+      },
     ],
   };
   const mib = (bytes: number) => `${fmt(bytes / 2 ** 20)} MiB`;

@@ -45,12 +45,21 @@ const json = async (response: Response) => {
 const withTimeout = (url: string, init: RequestInit = {}) => {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), 30_000);
-  return fetch(url, { ...init, signal: controller.signal }).then(json).finally(() => clearTimeout(timer));
+  return fetch(url, { ...init, signal: controller.signal })
+    .then(json)
+    .finally(() => clearTimeout(timer));
 };
 
 function callsTo(target: Target): Record<string, Record<Side, Call>> {
   const headers = target.headers ?? {};
-  const client = createIntakeClient({ auth: "query", apiKey: BENCH_KEY, baseUrl: target.base, allowInsecureLoopback: true, maxRetries: 0, headers });
+  const client = createIntakeClient({
+    auth: "query",
+    apiKey: BENCH_KEY,
+    baseUrl: target.base,
+    allowInsecureLoopback: true,
+    maxRetries: 0,
+    headers,
+  });
   let sequence = 0;
   const lookupUrl = () => `${target.base}/contacts?apiKey=${BENCH_KEY}&phoneNumber=${encodeURIComponent(benchPhone(sequence++ % STORED))}`;
   const createInit = () => ({
@@ -111,7 +120,9 @@ for (const { kind, transport } of TRANSPORTS) {
         const means = await round(sides, r);
         for (const side of SIDES) got[side].push(means[side]);
       }
-      console.log(`${transport}, ${name}: client ${fmt(median(got.client), 1)} µs, raw fetch ${fmt(median(got.raw), 1)} µs, with a timeout ${fmt(median(got.rawTimeout), 1)} µs`);
+      console.log(
+        `${transport}, ${name}: client ${fmt(median(got.client), 1)} µs, raw fetch ${fmt(median(got.raw), 1)} µs, with a timeout ${fmt(median(got.rawTimeout), 1)} µs`,
+      );
     }
   } finally {
     setGlobalDispatcher(defaultDispatcher);
@@ -131,7 +142,11 @@ for (let round = 0; round < IMPORTS; round++) {
   for (const specifier of Object.keys(imports)) imports[specifier]!.push(await importTime(specifier));
 }
 
-const size = JSON.parse((await run(process.execPath, ["packages/client/scripts/size.mjs", "--json"])).stdout) as { gzipBytes: number; budgetBytes: number; line: string };
+const size = JSON.parse((await run(process.execPath, ["packages/client/scripts/size.mjs", "--json"])).stdout) as {
+  gzipBytes: number;
+  budgetBytes: number;
+  line: string;
+};
 const bundleMet = size.gzipBytes < size.budgetBytes;
 const budget = `${size.budgetBytes / 1000} kB`;
 
@@ -155,7 +170,12 @@ const rows = Object.entries(samples).flatMap(([transport, calls]) =>
 );
 const importMs = Object.fromEntries(Object.entries(imports).map(([k, v]) => [k, median(v)]));
 const checks = [
-  { what: "client bundle, min+gzip with openapi-fetch", value: `${fmt(size.gzipBytes)} B`, target: `< ${fmt(size.budgetBytes)} B`, met: bundleMet },
+  {
+    what: "client bundle, min+gzip with openapi-fetch",
+    value: `${fmt(size.gzipBytes)} B`,
+    target: `< ${fmt(size.budgetBytes)} B`,
+    met: bundleMet,
+  },
 ];
 const markdown = `# The client: per-call overhead, bundle size, import time
 
@@ -196,7 +216,9 @@ A fresh node process per sample, \`await import()\` timed inside it; ${IMPORTS} 
 
 | Module | ms to import |
 |---|---:|
-${Object.entries(importMs).map(([k, v]) => `| ${k} (dist) | ${fmt(v, 1)} |`).join("\n")}
+${Object.entries(importMs)
+  .map(([k, v]) => `| ${k} (dist) | ${fmt(v, 1)} |`)
+  .join("\n")}
 
 The client's own modules cost the difference between the two rows (its webhook verifier, on its own
 entry point \`@intake/client/webhooks\`, is not loaded).

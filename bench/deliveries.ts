@@ -77,7 +77,9 @@ async function main() {
           new Request(`https://bench.local/v1/incoming_custom_channel_message?apiKey=${KEY}`, {
             method: "POST",
             headers: { "content-type": "application/json" },
-            body: JSON.stringify({ customData: { messageSid: `SM-${i + k}`, fromId: benchSender(i + k), toId: "bench", body: "How much is it?" } }),
+            body: JSON.stringify({
+              customData: { messageSid: `SM-${i + k}`, fromId: benchSender(i + k), toId: "bench", body: "How much is it?" },
+            }),
           }),
         );
         if (response.status !== 200) throw new Error(`receive answered ${response.status}: ${await response.text()}`);

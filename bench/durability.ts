@@ -26,7 +26,18 @@ import { Agent, fetch } from "undici";
 import { processMemory } from "./support/cpu.js";
 import { buildDataFile, type BuiltDataFile, type Message } from "./support/data-file.js";
 import { figure, fmt, fmtOrNa, percent, roundsAbout, verdict } from "./support/figures.js";
-import { alternate, answerTimes, CONNECTIONS, load, median, mediansOf, rateRatio, schedule, serverCpuMicros, type Samples } from "./support/load.js";
+import {
+  alternate,
+  answerTimes,
+  CONNECTIONS,
+  load,
+  median,
+  mediansOf,
+  rateRatio,
+  schedule,
+  serverCpuMicros,
+  type Samples,
+} from "./support/load.js";
 import { runLine, writeReport } from "./support/report.js";
 import { routes, STORED } from "./support/routes.js";
 import { benchSeed } from "./support/seed.js";
@@ -106,7 +117,16 @@ async function answersWhileCreating(target: Target, seconds: number): Promise<Pa
   const times = answerTimes();
   const { requests, requestsPerSecond, p99, non2xx, errors, stolen } = await load(target, create, seconds, { onAnswer: times.onAnswer });
   const { longestGapMs, maxLatencyMs } = times;
-  return { answers: requests, requestsPerSecond, longestGapMs, maxLatencyMs, p99, non2xx, errors, ...(stolen === undefined ? {} : { stolen }) };
+  return {
+    answers: requests,
+    requestsPerSecond,
+    longestGapMs,
+    maxLatencyMs,
+    p99,
+    non2xx,
+    errors,
+    ...(stolen === undefined ? {} : { stolen }),
+  };
 }
 
 interface Pauses {
@@ -140,7 +160,9 @@ async function measurePauses(): Promise<Pauses> {
   for (const { target, round } of schedule([create], targets, PAUSE_ROUNDS)) {
     const sample = await answersWhileCreating(target, PAUSE_SECONDS);
     samples[target.name]!.push(sample);
-    log(`${target.name} | round ${round + 1}: ${fmt(sample.answers)} answers, longest gap ${fmt(sample.longestGapMs, 1)} ms, longest answer ${fmt(sample.maxLatencyMs, 1)} ms${sample.stolen === undefined ? "" : `, host took ${percent(sample.stolen)}`}`);
+    log(
+      `${target.name} | round ${round + 1}: ${fmt(sample.answers)} answers, longest gap ${fmt(sample.longestGapMs, 1)} ms, longest answer ${fmt(sample.maxLatencyMs, 1)} ms${sample.stolen === undefined ? "" : `, host took ${percent(sample.stolen)}`}`,
+    );
   }
   return { file, samples, names };
 }
@@ -168,9 +190,13 @@ interface Start {
 async function measureStart(): Promise<Start> {
   const path = join(dir, "conversations.db");
   const file = await buildDataFile(path, CONTACTS, MESSAGES);
-  log(`a data file of ${fmt(CONTACTS)} contacts and ${fmt(MESSAGES)} messages built in ${fmt(file.buildMs / 1000, 1)} s (${fmt(file.bytes / 2 ** 20)} MiB)`);
+  log(
+    `a data file of ${fmt(CONTACTS)} contacts and ${fmt(MESSAGES)} messages built in ${fmt(file.buildMs / 1000, 1)} s (${fmt(file.bytes / 2 ** 20)} MiB)`,
+  );
   const quickCheck = timeQuickCheck(path);
-  log(`PRAGMA quick_check: ${quickCheck.result}, ${quickCheck.coldMs === undefined ? "" : `${fmt(quickCheck.coldMs)} ms from the disk, `}${fmt(quickCheck.warmMs)} ms from the page cache`);
+  log(
+    `PRAGMA quick_check: ${quickCheck.result}, ${quickCheck.coldMs === undefined ? "" : `${fmt(quickCheck.coldMs)} ms from the disk, `}${fmt(quickCheck.warmMs)} ms from the page cache`,
+  );
   const runs: StartRun[] = [];
   let conversation: Start["conversation"] | undefined;
   for (let i = 0; i < STARTS; i++) {
@@ -183,8 +209,15 @@ async function measureStart(): Promise<Start> {
     const stopping = performance.now();
     await server.stop();
     running.splice(running.indexOf(server), 1);
-    runs.push({ ms: server.startMs, emptyMs: empty.startMs, ...(memory ? { rss: memory.rss, peakRss: memory.peak } : {}), stopMs: performance.now() - stopping });
-    log(`start ${i + 1}: listening after ${fmt(server.startMs / 1000, 2)} s (${fmt(empty.startMs / 1000, 2)} s with nothing stored)${memory ? `, ${fmt(memory.rss / 2 ** 20)} MiB resident (peak ${fmt(memory.peak / 2 ** 20)} MiB)` : ""}`);
+    runs.push({
+      ms: server.startMs,
+      emptyMs: empty.startMs,
+      ...(memory ? { rss: memory.rss, peakRss: memory.peak } : {}),
+      stopMs: performance.now() - stopping,
+    });
+    log(
+      `start ${i + 1}: listening after ${fmt(server.startMs / 1000, 2)} s (${fmt(empty.startMs / 1000, 2)} s with nothing stored)${memory ? `, ${fmt(memory.rss / 2 ** 20)} MiB resident (peak ${fmt(memory.peak / 2 ** 20)} MiB)` : ""}`,
+    );
   }
   return { file, quickCheck, runs, conversation: conversation! };
 }
@@ -218,10 +251,18 @@ function timeQuickCheck(path: string): Start["quickCheck"] {
 async function loadedConversation(server: CliTarget, sample: BuiltDataFile["sample"]): Promise<Start["conversation"]> {
   const dispatcher = new Agent({ connect: { ca: server.certificate } });
   try {
-    const response = await fetch(`${server.listening.adminUrl}/contacts/${sample.contactId}`, { headers: { authorization: `Bearer ${server.listening.adminToken}` }, dispatcher });
+    const response = await fetch(`${server.listening.adminUrl}/contacts/${sample.contactId}`, {
+      headers: { authorization: `Bearer ${server.listening.adminToken}` },
+      dispatcher,
+    });
     if (!response.ok) throw new Error(`GET /__admin/contacts/${sample.contactId} answered ${response.status}: ${await response.text()}`);
     const { messages } = (await response.json()) as { messages: Message[] };
-    return { contactId: sample.contactId, expected: sample.messages.length, loaded: messages.length, same: JSON.stringify(messages) === JSON.stringify(sample.messages) };
+    return {
+      contactId: sample.contactId,
+      expected: sample.messages.length,
+      loaded: messages.length,
+      same: JSON.stringify(messages) === JSON.stringify(sample.messages),
+    };
   } finally {
     await dispatcher.close();
   }
@@ -268,7 +309,11 @@ async function report(samples: Samples, pauses: Pauses, start: Start) {
       value: `${figure(startS, meetsStart, 1)} s`,
       target: `≤ ${TARGET.startS} s`,
       met: meetsStart(startS),
-      rounds: roundsAbout(start.runs.map((r) => r.ms / 1000), meetsStart, (s) => `${figure(s, meetsStart, 1)} s`),
+      rounds: roundsAbout(
+        start.runs.map((r) => r.ms / 1000),
+        meetsStart,
+        (s) => `${figure(s, meetsStart, 1)} s`,
+      ),
     },
   ];
 
@@ -284,7 +329,10 @@ async function report(samples: Samples, pauses: Pauses, start: Start) {
     return `| ${name} | ${each(p99s(all))} | ${each(gaps(all))} | ${each(longest(all))} | ${fmt(median(all.map((s) => s.requestsPerSecond)))} | ${all.reduce((t, s) => t + s.non2xx + s.errors, 0)} |`;
   });
   const mib = (bytes: number | undefined) => (bytes === undefined ? "n/a" : `${fmt(bytes / 2 ** 20)} MiB`);
-  const startRows = start.runs.map((r, i) => `| ${i + 1} | ${fmt(r.ms / 1000, 2)} | ${fmt(r.emptyMs / 1000, 2)} | ${mib(r.rss)} | ${mib(r.peakRss)} | ${fmt(r.stopMs / 1000, 2)} |`);
+  const startRows = start.runs.map(
+    (r, i) =>
+      `| ${i + 1} | ${fmt(r.ms / 1000, 2)} | ${fmt(r.emptyMs / 1000, 2)} | ${mib(r.rss)} | ${mib(r.peakRss)} | ${fmt(r.stopMs / 1000, 2)} |`,
+  );
   const { quickCheck, conversation } = start;
 
   const markdown = `# The data file: throughput, pauses and start${reduced ? ` (reduced: ${sizes}, not ${fmt(FULL.contacts)} and ${fmt(FULL.messages)})` : ""}
@@ -331,7 +379,10 @@ the server's own code: it is reported, not chased. Each round is given in order.
 ${pauseRows.join("\n")}
 
 In memory, the same load's longest gap was ${fmt(median(gaps(memoryPauses)), 1)} ms and its longest answer ${fmt(median(longest(memoryPauses)), 1)} ms (medians of
-the rounds): what this machine and load generator give with no data file.${median(gaps(filePauses)) <= median(gaps(memoryPauses)) ? "" : `
+the rounds): what this machine and load generator give with no data file.${
+    median(gaps(filePauses)) <= median(gaps(memoryPauses))
+      ? ""
+      : `
 
 Where the data file's pauses were looked into (the server's garbage collections observed through
 perf_hooks, and its SQLite transactions timed, on a calm machine), the longest were major garbage
@@ -339,7 +390,8 @@ collections of the heap that holds the contacts, which the server in memory has 
 file's server allocates more for each write (each record's JSON), so it collects more often. Its
 commits wait for SQLite (better-sqlite3 is synchronous): a flush to the disk for each one (full),
 and, every 1,000 pages of WAL, a checkpoint that copies them into the database and flushes it;
-those were shorter.`}
+those were shorter.`
+  }
 
 ## Start with ${sizes}
 
@@ -354,12 +406,16 @@ listens; its peak is the highest until then.
 | Start | seconds | nothing stored, s | resident | peak resident | stop (SIGTERM to exit), s |
 |---|---:|---:|---:|---:|---:|
 ${startRows.join("\n")}
-${meetsStart(startS) ? "" : `
+${
+  meetsStart(startS)
+    ? ""
+    : `
 Where the start was looked into (a \`--cpu-prof\` profile of one), most of it went to reading the
 rows and parsing each one's JSON (\`readState\` and \`parseRow\` in data-file.ts), to the garbage collector,
 and to adding each record to the store's indexes (\`fill\` in store/table.ts). Reading the rows in
 batches with \`.all()\` instead of \`iterate()\` was tried apart from this benchmark: no faster.
-`}
+`
+}
 The conversation of ${conversation.contactId}, as GET /__admin/contacts/${conversation.contactId} served it after the first start:
 ${conversation.loaded} messages of ${conversation.expected} in the file${conversation.same ? ", identical to them and in their order" : ": **not the file's messages**"}.
 

@@ -67,7 +67,10 @@ try {
   };
 
   const runs: Record<string, number[]> = {};
-  for (const [name, concurrency] of [["one at a time", 1], [`${CONCURRENCY} at a time`, CONCURRENCY]] as const) {
+  for (const [name, concurrency] of [
+    ["one at a time", 1],
+    [`${CONCURRENCY} at a time`, CONCURRENCY],
+  ] as const) {
     // A warm-up the figures leave out.
     for (let i = 0; i < 200; i++) await one();
     const delays: number[] = [];
@@ -102,7 +105,12 @@ ${rows.join("\n")}
       targetMs: TARGET_MS,
       checks: Object.entries(runs).map(([name, delays]) => {
         const p99 = percentile(delays, 0.99);
-        return { what: `request answered to its event arriving, p99, ${name}`, value: `${p99.toFixed(1)} ms`, target: `< ${TARGET_MS} ms`, met: p99 < TARGET_MS };
+        return {
+          what: `request answered to its event arriving, p99, ${name}`,
+          value: `${p99.toFixed(1)} ms`,
+          target: `< ${TARGET_MS} ms`,
+          met: p99 < TARGET_MS,
+        };
       }),
       runs: Object.fromEntries(Object.entries(runs).map(([name, delays]) => [name, summary(delays)])),
     },

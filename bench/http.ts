@@ -43,11 +43,18 @@ async function report(samples: Samples) {
   const lines: string[] = [];
   const ratios: Array<{ what: string; ratio: number; rounds: string }> = [];
   for (const { name: route } of routes) {
-    lines.push(`### ${route}`, "", "| Server | req/s (median) | p50 ms | p99 ms | server CPU µs a request | non-2xx | errors |", "|---|---:|---:|---:|---:|---:|---:|");
+    lines.push(
+      `### ${route}`,
+      "",
+      "| Server | req/s (median) | p50 ms | p99 ms | server CPU µs a request | non-2xx | errors |",
+      "|---|---:|---:|---:|---:|---:|---:|",
+    );
     for (const target of targets) {
       const all = samples[route]![target.name]!;
       const sum = (key: "non2xx" | "errors") => all.reduce((total, s) => total + s[key], 0);
-      lines.push(`| ${target.name} | ${fmt(rps(route, target.name))} | ${med(route, target.name, (s) => s.p50)} | ${med(route, target.name, (s) => s.p99)} | ${cpu(route, target.name)} | ${sum("non2xx")} | ${sum("errors")} |`);
+      lines.push(
+        `| ${target.name} | ${fmt(rps(route, target.name))} | ${med(route, target.name, (s) => s.p50)} | ${med(route, target.name, (s) => s.p99)} | ${cpu(route, target.name)} | ${sum("non2xx")} | ${sum("errors")} |`,
+      );
     }
     lines.push("");
     for (const [comparison, intake, other] of [

@@ -18,24 +18,60 @@ const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const TOKEN = "adm_bench_long_lists_0000001";
 const log = (line: string) => console.log(line);
 
-const intake = createIntake({ adminToken: TOKEN, rateLimit: 0, maxBodyBytes: 1024 * 2 ** 20, seed: { accounts: [{ id: "acc_bench", name: "Bench", apiKey: "ik_test_bench_0000000000001" }] } });
+const intake = createIntake({
+  adminToken: TOKEN,
+  rateLimit: 0,
+  maxBodyBytes: 1024 * 2 ** 20,
+  seed: { accounts: [{ id: "acc_bench", name: "Bench", apiKey: "ik_test_bench_0000000000001" }] },
+});
 const admin = async (method: string, path: string, body: string) => {
   const started = performance.now();
-  const response = await intake.fetch(new Request(`https://127.0.0.1/__admin${path}`, { method, headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" }, body }));
+  const response = await intake.fetch(
+    new Request(`https://127.0.0.1/__admin${path}`, {
+      method,
+      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+      body,
+    }),
+  );
   const answer = (await response.json()) as { error?: { message: string } };
   return { status: response.status, ms: performance.now() - started, message: answer.error?.message ?? "" };
 };
 
-const empty = (await (await intake.fetch(new Request("https://127.0.0.1/__admin/snapshot", { headers: { authorization: `Bearer ${TOKEN}` } }))).json()) as Snapshot;
+const empty = (await (
+  await intake.fetch(new Request("https://127.0.0.1/__admin/snapshot", { headers: { authorization: `Bearer ${TOKEN}` } }))
+).json()) as Snapshot;
 const at = empty.savedAt;
 const contact = (i: number) => ({
-  ...{ id: `ct_${i}`, accountId: "acc_bench", phone: `+1415${String(i).padStart(7, "0")}`, email: null, firstName: `Lead ${i}`, lastName: null, customFields: "{}" },
+  ...{
+    id: `ct_${i}`,
+    accountId: "acc_bench",
+    phone: `+1415${String(i).padStart(7, "0")}`,
+    email: null,
+    firstName: `Lead ${i}`,
+    lastName: null,
+    customFields: "{}",
+  },
   ...{ fromId: null, customChannel: null, botPaused: false, campaignId: null, createdAt: at },
 });
 const bodies = {
-  "snapshot, valid records (loaded)": JSON.stringify({ ...empty, records: { ...empty.records, contact: Array.from({ length: RECORDS }, (_, i) => contact(i)) } }),
-  "snapshot, records `{}` (refused)": JSON.stringify({ ...empty, records: { ...empty.records, contact: Array.from({ length: RECORDS }, () => ({})) } }),
-  "seed, contacts with a number for firstName (refused)": JSON.stringify({ accounts: [{ id: "acc_many", name: "Many", apiKey: "ik_test_many_000000000001", contacts: Array.from({ length: RECORDS }, () => ({ firstName: 5 })) }] }),
+  "snapshot, valid records (loaded)": JSON.stringify({
+    ...empty,
+    records: { ...empty.records, contact: Array.from({ length: RECORDS }, (_, i) => contact(i)) },
+  }),
+  "snapshot, records `{}` (refused)": JSON.stringify({
+    ...empty,
+    records: { ...empty.records, contact: Array.from({ length: RECORDS }, () => ({})) },
+  }),
+  "seed, contacts with a number for firstName (refused)": JSON.stringify({
+    accounts: [
+      {
+        id: "acc_many",
+        name: "Many",
+        apiKey: "ik_test_many_000000000001",
+        contacts: Array.from({ length: RECORDS }, () => ({ firstName: 5 })),
+      },
+    ],
+  }),
 };
 const sends: Record<keyof typeof bodies, [string, string, number]> = {
   "snapshot, valid records (loaded)": ["PUT", "/snapshot", 200],

@@ -29,11 +29,17 @@ const spread = (n: number, target: Target) => (Math.imul(n, 2_654_435_761) >>> 0
 const routes: Route[] = [
   {
     name: "by phone (GET /contacts?phoneNumber)",
-    call: (n, target) => ({ method: "GET", path: `/contacts?apiKey=${BENCH_KEY}&phoneNumber=${encodeURIComponent(benchPhone(spread(n, target)))}` }),
+    call: (n, target) => ({
+      method: "GET",
+      path: `/contacts?apiKey=${BENCH_KEY}&phoneNumber=${encodeURIComponent(benchPhone(spread(n, target)))}`,
+    }),
   },
   {
     name: "by email (GET /contacts?email)",
-    call: (n, target) => ({ method: "GET", path: `/contacts?apiKey=${BENCH_KEY}&email=${encodeURIComponent(benchEmail(spread(n, target)))}` }),
+    call: (n, target) => ({
+      method: "GET",
+      path: `/contacts?apiKey=${BENCH_KEY}&email=${encodeURIComponent(benchEmail(spread(n, target)))}`,
+    }),
   },
 ];
 
@@ -41,14 +47,23 @@ const label = (n: number) => `${fmt(n)} contacts`;
 const anchorLabel = (n: number) => `${label(n)}, minimal Map server`;
 const targets: Target[] = [];
 try {
-  for (const [kind, name] of [["intake-proxied", label], ["map-http", anchorLabel]] as const) {
+  for (const [kind, name] of [
+    ["intake-proxied", label],
+    ["map-http", anchorLabel],
+  ] as const) {
     for (const contacts of SIZES) {
       const started = performance.now();
       targets.push(await startTarget(kind, { name: name(contacts), contacts, heapMb: 8192 }));
       console.log(`${name(contacts)}: seeded and listening after ${((performance.now() - started) / 1000).toFixed(1)} s`);
     }
   }
-  const samples = await alternate(targets, routes, { rounds: ROUNDS, seconds: SECONDS, warmupSeconds: 2, routesTakeTurns: true, log: console.log });
+  const samples = await alternate(targets, routes, {
+    rounds: ROUNDS,
+    seconds: SECONDS,
+    warmupSeconds: 2,
+    routesTakeTurns: true,
+    log: console.log,
+  });
   await report(samples);
 } finally {
   await Promise.all(targets.map((t) => t.stop()));
@@ -60,7 +75,11 @@ async function report(samples: Samples) {
   const med = mediansOf(samples);
   const cpu = (route: string, target: string) => med(route, target, serverCpuMicros);
   const comparison = routes.map(({ name }) => {
-    const figures = (big: string, little: string) => ({ ...rateRatio(samples, name, big, little), cpuAt1k: cpu(name, little), cpuAt1M: cpu(name, big) });
+    const figures = (big: string, little: string) => ({
+      ...rateRatio(samples, name, big, little),
+      cpuAt1k: cpu(name, little),
+      cpuAt1M: cpu(name, big),
+    });
     return { route: name, intake: figures(large, small), minimalMap: figures(anchorLarge, anchorSmall) };
   });
   const rows = comparison.map(({ route, intake: { ratio, rounds, stolen } }) => ({
@@ -73,7 +92,8 @@ async function report(samples: Samples) {
     rounds: roundsAbout(rounds, meets, (value) => figure(value, meets)),
     eachRound: roundsWithShares(rounds, stolen, (value) => fmt(value, 2)),
   }));
-  const cpuCells = (f: { cpuAt1k: number; cpuAt1M: number }) => `${fmtOrNa(f.cpuAt1k, 1)} | ${fmtOrNa(f.cpuAt1M, 1)} | ${fmtOrNa(f.cpuAt1M - f.cpuAt1k, 1)}`;
+  const cpuCells = (f: { cpuAt1k: number; cpuAt1M: number }) =>
+    `${fmtOrNa(f.cpuAt1k, 1)} | ${fmtOrNa(f.cpuAt1M, 1)} | ${fmtOrNa(f.cpuAt1M - f.cpuAt1k, 1)}`;
   const figures = routes.flatMap(({ name }) =>
     [small, large, anchorSmall, anchorLarge].map((target) => {
       const all = samples[name]![target]!;
@@ -141,6 +161,18 @@ contact takes is in memory.md.
 
 Reproduce: \`npm run bench:lookups\` (raw figures in lookups.json).
 `;
-  await writeReport("lookups", markdown, { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, sizes: SIZES, checks: rows, comparison, samples });
-  console.log(rows.map((r, i) => `${r.route}: ${r.value} ${verdict(r.met)} (minimal Map server ${fmt(comparison[i]!.minimalMap.ratio, 2)})`).join("\n"));
+  await writeReport("lookups", markdown, {
+    rounds: ROUNDS,
+    seconds: SECONDS,
+    connections: CONNECTIONS,
+    sizes: SIZES,
+    checks: rows,
+    comparison,
+    samples,
+  });
+  console.log(
+    rows
+      .map((r, i) => `${r.route}: ${r.value} ${verdict(r.met)} (minimal Map server ${fmt(comparison[i]!.minimalMap.ratio, 2)})`)
+      .join("\n"),
+  );
 }

@@ -36,7 +36,11 @@ const post = (intake: Intake, path: string, json: string) => {
   return internals(intake).handle(request);
 };
 const receive = (intake: Intake, n: number) =>
-  post(intake, "/incoming_custom_channel_message", `{"customData":{"messageSid":"SM${n}","fromId":"${benchSender(n % SENDERS)}","toId":"acme","body":"Hello, I would like to know more"}}`);
+  post(
+    intake,
+    "/incoming_custom_channel_message",
+    `{"customData":{"messageSid":"SM${n}","fromId":"${benchSender(n % SENDERS)}","toId":"acme","body":"Hello, I would like to know more"}}`,
+  );
 const create = (intake: Intake, n: number) =>
   post(intake, "/contacts", `{"phone":"${benchPhone(n)}","email":"${benchEmail(n)}","firstName":"Lead","lastName":"Number ${n}"}`);
 
@@ -46,7 +50,12 @@ const empty = heapAfterGc() - start;
 await probe.close();
 
 /** Seconds `count` calls take one after another, each expected to answer `status`. */
-async function secondsFor(count: number, call: (n: number) => Promise<{ status: number; body: string | null }>, status: number, what: string) {
+async function secondsFor(
+  count: number,
+  call: (n: number) => Promise<{ status: number; body: string | null }>,
+  status: number,
+  what: string,
+) {
   const started = performance.now();
   for (let n = 0; n < count; n++) {
     const response = await call(n);
@@ -84,7 +93,8 @@ async function createdThroughApi() {
     await new Promise((resolve) => setTimeout(resolve, 10));
     before = heapAfterGc();
   }
-  if (before - start > 2 * empty) throw new Error(`The seeded server is still in the heap (${fmt((before - start) / 2 ** 20, 1)} MiB): the figure would be wrong.`);
+  if (before - start > 2 * empty)
+    throw new Error(`The seeded server is still in the heap (${fmt((before - start) / 2 ** 20, 1)} MiB): the figure would be wrong.`);
   const createSeconds = await secondsFor(CONTACTS, (n) => create(intake, n), 201, "create");
   const perCreated = (heapAfterGc() - before) / CONTACTS;
   console.log(`${fmt(CONTACTS)} contacts created: ${Math.round(perCreated)} bytes each (created in ${createSeconds.toFixed(1)} s)`);
@@ -95,7 +105,9 @@ async function createdThroughApi() {
 const { perContact, perMessage, seedSeconds, receiveSeconds } = await seededThenReceived();
 const { perCreated, createSeconds } = await createdThroughApi();
 
-const checks = [{ what: "heap per stored contact at 1M", value: `${Math.round(perContact)} B`, target: "< 1,024 B", met: perContact < LIMIT }];
+const checks = [
+  { what: "heap per stored contact at 1M", value: `${Math.round(perContact)} B`, target: "< 1,024 B", met: perContact < LIMIT },
+];
 const markdown = `# Memory: heap per stored contact and per stored message
 
 ${runLine()}. One server at a time in the benchmark's process; the heap is measured with \`process.memoryUsage().heapUsed\`

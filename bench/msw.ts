@@ -57,7 +57,9 @@ try {
     for (let round = 0; round < ROUNDS; round++) {
       for (const side of rotated(Object.keys(sides) as Side[], round)) samples[name]![side].push(await batch(call, sides[side]));
     }
-    console.log(`${name}: Intake ${fmt(median(samples[name]!["Intake handlers"]), 1)} µs, fixed ${fmt(median(samples[name]!["fixed-JSON handler"]), 1)} µs`);
+    console.log(
+      `${name}: Intake ${fmt(median(samples[name]!["Intake handlers"]), 1)} µs, fixed ${fmt(median(samples[name]!["fixed-JSON handler"]), 1)} µs`,
+    );
   }
 } finally {
   server.close();
@@ -71,7 +73,12 @@ const rows = Object.entries(samples).map(([name, bySide]) => {
   const fixed = median(bySide["fixed-JSON handler"]);
   return { what: name, intakeMicroseconds: ours, fixedMicroseconds: fixed, ratio: ours / fixed, met: withinTarget(ours / fixed) };
 });
-const checks = rows.map((r) => ({ what: `msw mode, ${r.what}: Intake / fixed-JSON handler`, value: figure(r.ratio, withinTarget), target: "≤ 2", met: r.met }));
+const checks = rows.map((r) => ({
+  what: `msw mode, ${r.what}: Intake / fixed-JSON handler`,
+  value: figure(r.ratio, withinTarget),
+  target: "≤ 2",
+  met: r.met,
+}));
 const markdown = `# msw mode: Intake's handlers against a fixed-JSON msw handler
 
 ${runLine()}; msw ${(await import("msw/package.json", { with: { type: "json" } })).default.version}. One \`setupServer\` holding Intake's handlers (\`createIntakeHandlers\`, ${fmt(STORED)}

@@ -73,14 +73,22 @@ async function underLoad(): Promise<{ runs: Map<Peer, Omit<ServerRun, "startMs" 
     // At rest: started, answered its first lookup, then left alone for a second.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const atRest = await Promise.all(servers.map(rss));
-    const samples = await alternate(servers, routes, { rounds: ROUNDS, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, routesTakeTurns: true, log });
+    const samples = await alternate(servers, routes, {
+      rounds: ROUNDS,
+      seconds: SECONDS,
+      warmupSeconds: WARMUP_SECONDS,
+      routesTakeTurns: true,
+      log,
+    });
     const after = await Promise.all(servers.map(rss));
     const runs = new Map<Peer, Omit<ServerRun, "startMs" | "starts">>();
     for (const [i, server] of servers.entries()) {
       const resets: number[] = [];
       for (let r = 0; r < RESETS && server.reset; r++) resets.push(await server.reset());
       runs.set(peers[i]!, { rssAtRest: atRest[i], rssAfter: after[i], ...(resets.length ? { resetMs: median(resets) } : {}) });
-      log(`${server.name}: resident ${fmt((atRest[i] ?? NaN) / 2 ** 20)} MiB at rest, ${fmt((after[i] ?? NaN) / 2 ** 20)} MiB after${resets.length ? `; reset ${fmt(median(resets), 1)} ms` : ""}`);
+      log(
+        `${server.name}: resident ${fmt((atRest[i] ?? NaN) / 2 ** 20)} MiB at rest, ${fmt((after[i] ?? NaN) / 2 ** 20)} MiB after${resets.length ? `; reset ${fmt(median(resets), 1)} ms` : ""}`,
+      );
     }
     return { runs, samples };
   } finally {
@@ -91,11 +99,15 @@ async function underLoad(): Promise<{ runs: Map<Peer, Omit<ServerRun, "startMs" 
 /** The msw side, in a process of its own (support/msw-peer.ts). */
 function msw(): Promise<MswFigures> {
   const script = fileURLToPath(new URL("support/msw-peer.ts", import.meta.url));
-  const child = spawn(process.execPath, ["--import", "tsx", script, String(ROUNDS), String(SECONDS)], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", script, String(ROUNDS), String(SECONDS)], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   let out = "";
   child.stdout.on("data", (chunk) => (out += chunk));
   return new Promise((resolve, reject) =>
-    child.once("exit", (code) => (code === 0 ? resolve(JSON.parse(out) as MswFigures) : reject(new Error(`msw-peer.ts exited with ${code}`)))),
+    child.once("exit", (code) =>
+      code === 0 ? resolve(JSON.parse(out) as MswFigures) : reject(new Error(`msw-peer.ts exited with ${code}`)),
+    ),
   );
 }
 
@@ -118,7 +130,9 @@ async function startProfile(): Promise<{ startMs: number; parts: StartPart[] }> 
 async function storeLibrary(): Promise<{ importMs: number; rss: number; bareRss: number }> {
   const probe = async (specifier: string) => {
     const code = `const t = performance.now(); ${specifier ? `require(${JSON.stringify(specifier)});` : ""} const ms = performance.now() - t; setTimeout(() => process.stdout.write(JSON.stringify({ ms, rss: process.memoryUsage().rss })), 200);`;
-    const { stdout } = await promisify(execFile)(process.execPath, ["-e", code], { cwd: fileURLToPath(new URL("../packages/server/", import.meta.url)) });
+    const { stdout } = await promisify(execFile)(process.execPath, ["-e", code], {
+      cwd: fileURLToPath(new URL("../packages/server/", import.meta.url)),
+    });
     return JSON.parse(stdout) as { ms: number; rss: number };
   };
   const [store, bare] = [[] as Array<{ ms: number; rss: number }>, [] as Array<{ ms: number; rss: number }>];
@@ -131,14 +145,21 @@ async function storeLibrary(): Promise<{ importMs: number; rss: number; bareRss:
 
 try {
   const store = await storeLibrary();
-  log(`@mswjs/data alone: ${fmt(store.importMs)} ms to load, ${fmt(store.rss / 2 ** 20)} MiB resident (node loading nothing: ${fmt(store.bareRss / 2 ** 20)} MiB)`);
+  log(
+    `@mswjs/data alone: ${fmt(store.importMs)} ms to load, ${fmt(store.rss / 2 ** 20)} MiB resident (node loading nothing: ${fmt(store.bareRss / 2 ** 20)} MiB)`,
+  );
   const startTimes = await starts();
   const profiled = await startProfile();
   log(`${INTAKE}, profiled: ${profiled.parts.map((p) => `${p.part} ${fmt(p.ms)} ms`).join("; ")}`);
   const { runs, samples } = await underLoad();
   log("msw: Intake's handlers and a fixed handler, in one process");
   const mswFigures = await msw();
-  const servers: Array<ServerRun & { peer: Peer }> = peers.map((peer) => ({ peer, starts: startTimes.get(peer)!, startMs: median(startTimes.get(peer)!), ...runs.get(peer)! }));
+  const servers: Array<ServerRun & { peer: Peer }> = peers.map((peer) => ({
+    peer,
+    starts: startTimes.get(peer)!,
+    startMs: median(startTimes.get(peer)!),
+    ...runs.get(peer)!,
+  }));
   const figures: ServerFigures[] = servers.map(({ peer, startMs, rssAtRest }) => ({
     server: peer.name,
     intake: peer.intake,
@@ -155,8 +176,25 @@ try {
   const title = `Intake and its peers: requests a second and start${quick ? " (smoke run, --quick)" : ""}`;
   await writeFile(fileURLToPath(new URL("results/peers.svg", import.meta.url)), await peersChartSvg(figures, title));
   const settings = { rounds: ROUNDS, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, starts: STARTS, resets: RESETS, quick };
-  const markdown = peersMarkdown({ servers, samples, msw: mswFigures, checks, settings, store, startProfile: profiled, ...(java.ready ? {} : { javaNote: java.note }) });
-  await writeReport("peers", markdown, { ...settings, checks, store, startProfile: profiled, servers: servers.map(({ peer, ...run }) => ({ server: peer.name, command: peer.command, ...run })), samples, msw: mswFigures });
+  const markdown = peersMarkdown({
+    servers,
+    samples,
+    msw: mswFigures,
+    checks,
+    settings,
+    store,
+    startProfile: profiled,
+    ...(java.ready ? {} : { javaNote: java.note }),
+  });
+  await writeReport("peers", markdown, {
+    ...settings,
+    checks,
+    store,
+    startProfile: profiled,
+    servers: servers.map(({ peer, ...run }) => ({ server: peer.name, command: peer.command, ...run })),
+    samples,
+    msw: mswFigures,
+  });
   console.log(checks.map((c) => `${c.what}: ${c.value} (${c.target}) ${c.met ? "met" : "MISSED"}`).join("\n"));
 } finally {
   await rm(dir, { recursive: true, force: true });

@@ -55,10 +55,14 @@ try {
 }
 const { requests } = sample;
 const per = (ms: number) => ((ms * 1000) / requests).toFixed(1);
-console.log(`${kind}, ${route.name}: ${Math.round(sample.requestsPerSecond)} req/s; server CPU ${per(used.user + used.system)} µs per request (user ${per(used.user)}, system ${per(used.system)}), ${Math.round(((used.user + used.system) / (SECONDS * 1000)) * 100)}% of a core`);
+console.log(
+  `${kind}, ${route.name}: ${Math.round(sample.requestsPerSecond)} req/s; server CPU ${per(used.user + used.system)} µs per request (user ${per(used.user)}, system ${per(used.system)}), ${Math.round(((used.user + used.system) / (SECONDS * 1000)) * 100)}% of a core`,
+);
 // The load generator sleeps when no answer is waiting, and the write of the next answer wakes it:
 // the server pays for that wake-up.
-console.log(`load generator (this process): CPU ${per(loader.cpu)} µs and ${(loader.sleeps / requests).toFixed(2)} sleeps of its main thread per request`);
+console.log(
+  `load generator (this process): CPU ${per(loader.cpu)} µs and ${(loader.sleeps / requests).toFixed(2)} sleeps of its main thread per request`,
+);
 
 if (profile) {
   const file = (await readdir(profiles)).find((f) => !before.has(f) && f.endsWith(".cpuprofile"));
@@ -78,5 +82,6 @@ if (profile) {
     total += timeDeltas[i]!;
   });
   console.log(`\nSelf time, whole run including start-up (${profiles}${file}):`);
-  for (const [key, time] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`${((time / total) * 100).toFixed(1).padStart(5)}%  ${key}`);
+  for (const [key, time] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25))
+    console.log(`${((time / total) * 100).toFixed(1).padStart(5)}%  ${key}`);
 }

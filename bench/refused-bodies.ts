@@ -73,7 +73,12 @@ try {
           sent++;
           let status: number | string;
           try {
-            const response = await fetch(`${server!.base}/contacts?apiKey=${BENCH_KEY}`, { method: "POST", headers: { "content-type": "application/json" }, body, dispatcher });
+            const response = await fetch(`${server!.base}/contacts?apiKey=${BENCH_KEY}`, {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body,
+              dispatcher,
+            });
             await response.arrayBuffer();
             status = response.status;
           } catch (error) {
@@ -137,7 +142,14 @@ try {
     refusedEvents,
     journalEntriesWithNote: noted,
     journalJsonChars: journalChars,
-    heap: { emptyBytes: empty.heapUsed, startBytes: start.heapUsed, endBytes: end.heapUsed, change, changeFromEmpty: fromEmpty, peakBytes: peakHeap },
+    heap: {
+      emptyBytes: empty.heapUsed,
+      startBytes: start.heapUsed,
+      endBytes: end.heapUsed,
+      change,
+      changeFromEmpty: fromEmpty,
+      peakBytes: peakHeap,
+    },
     rss: { emptyBytes: empty.rss, startBytes: start.rss, endBytes: end.rss, peakBytes: peakRss },
     checks: [
       {

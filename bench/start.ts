@@ -49,7 +49,12 @@ async function profiled(node: string, line: number): Promise<LineRun["profile"]>
 }
 
 try {
-  const runs: LineRun[] = lines.map(({ line, version }) => ({ line, version, starts: Object.fromEntries(servers.map((s) => [s.name, []])), profile: { startMs: NaN, parts: [] } }));
+  const runs: LineRun[] = lines.map(({ line, version }) => ({
+    line,
+    version,
+    starts: Object.fromEntries(servers.map((s) => [s.name, []])),
+    profile: { startMs: NaN, parts: [] },
+  }));
   // One round not counted first: it fills the disk's cache and node's compile cache, and makes the certificate.
   for (let round = -1; round < STARTS; round++) {
     for (const [i, { node }] of lines.entries()) {
@@ -69,7 +74,12 @@ try {
   const checks = runs.flatMap((run) =>
     servers.map((s) => {
       const ms = median(run.starts[s.name]!);
-      return { what: `${s.name}: start to first answer on Node ${run.version} (median)`, value: `${fmt(ms)} ms`, target: `≤ ${TARGET_MS} ms`, met: ms <= TARGET_MS };
+      return {
+        what: `${s.name}: start to first answer on Node ${run.version} (median)`,
+        value: `${fmt(ms)} ms`,
+        target: `≤ ${TARGET_MS} ms`,
+        met: ms <= TARGET_MS,
+      };
     }),
   );
   await writeReport("start", startMarkdown(runs, settings.load), { ...settings, lines: runs, checks });

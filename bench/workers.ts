@@ -45,7 +45,10 @@ const log = (line: string) => console.log(line);
 async function bundle() {
   const out = await mkdtemp(join(tmpdir(), "intake-bundle-"));
   try {
-    execFileSync("npx", ["wrangler", "deploy", "--dry-run", "--outdir", out], { cwd: workerFolder, stdio: ["ignore", "ignore", "inherit"] });
+    execFileSync("npx", ["wrangler", "deploy", "--dry-run", "--outdir", out], {
+      cwd: workerFolder,
+      stdio: ["ignore", "ignore", "inherit"],
+    });
     const files = (await readdir(out)).filter((name) => name.endsWith(".js"));
     const bytes = Buffer.concat(await Promise.all(files.map((name) => readFile(join(out, name)))));
     return { bytes: bytes.length, gzipBytes: gzipSync(bytes, { level: 9 }).length };
@@ -84,7 +87,8 @@ async function heapUsed(): Promise<number> {
     const message = JSON.parse(text) as { id?: number; result?: unknown };
     if (message.id !== undefined) waiting.get(message.id)?.(message.result);
   });
-  const call = (method: string, params = {}) => new Promise<unknown>((resolve) => (waiting.set(++id, resolve), socket.send(JSON.stringify({ id, method, params }))));
+  const call = (method: string, params = {}) =>
+    new Promise<unknown>((resolve) => (waiting.set(++id, resolve), socket.send(JSON.stringify({ id, method, params }))));
   await call("Runtime.enable");
   await call("HeapProfiler.takeHeapSnapshot", { reportProgress: false });
   const { usedSize } = (await call("Runtime.getHeapUsage")) as { usedSize: number };
@@ -107,7 +111,11 @@ async function inParallel(count: number, call: (i: number) => Promise<void>) {
  * workerd's pid, whose CPU is measured.
  */
 async function startHost(options: { persist?: string; port?: number } = {}) {
-  const worker = await startWorker({ ...options, inspectorPort: INSPECTOR_PORT, vars: { SANDBOX_MAX_CONTACTS: "1000000", SANDBOX_MAX_MESSAGES: "10000000" } });
+  const worker = await startWorker({
+    ...options,
+    inspectorPort: INSPECTOR_PORT,
+    vars: { SANDBOX_MAX_CONTACTS: "1000000", SANDBOX_MAX_MESSAGES: "10000000" },
+  });
   return { worker, workerd: await childNamed(worker.pid, "workerd") };
 }
 
@@ -119,17 +127,29 @@ let host = await startHost();
 const create = (request: Record<string, unknown>) => createSandbox(host.worker, request);
 
 let samples: Samples;
-const memory: Array<{ contacts: number; messages: number; heapBytes: number; loadSeconds: number; wakeMs?: number; wakeCpuMs?: number }> = [];
+const memory: Array<{ contacts: number; messages: number; heapBytes: number; loadSeconds: number; wakeMs?: number; wakeCpuMs?: number }> =
+  [];
 let size: { bytes: number; gzipBytes: number };
 try {
   size = await bundle();
   log(`bundle: ${fmt(size.bytes / 1024)} KiB, ${fmt(size.gzipBytes / 1024)} KiB gzipped`);
   const sandbox = await create({ name: "bench", keepSeedSecrets: true, rateLimit: 0, seed: benchSeed(STORED, STORED, { senders: true }) });
   const targets: Target[] = [
-    { name: "Worker in workerd (HTTPS)", base: sandbox.baseUrl, ...(host.workerd === undefined ? {} : { pid: host.workerd }), stop: async () => {} },
+    {
+      name: "Worker in workerd (HTTPS)",
+      base: sandbox.baseUrl,
+      ...(host.workerd === undefined ? {} : { pid: host.workerd }),
+      stop: async () => {},
+    },
     { name: cli.name, base: cli.base, pid: cli.pid, stop: async () => {} },
   ];
-  samples = await alternate(targets, routes, { rounds: ROUNDS, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, routesTakeTurns: true, log });
+  samples = await alternate(targets, routes, {
+    rounds: ROUNDS,
+    seconds: SECONDS,
+    warmupSeconds: WARMUP_SECONDS,
+    routesTakeTurns: true,
+    log,
+  });
 
   // Memory: a Worker of its own, whose one sandbox is filled through /v1 (each send creates its
   // sender's contact, then adds a message).
@@ -147,7 +167,16 @@ try {
       const response = await host.worker.fetch(`${filled.baseUrl}/send_custom_channel_message?apiKey=${key}`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ customData: { fromId: `lead-${n}`, customChannel: "site", firstName: "Lead", lastName: `Number ${n}`, email: `lead${n}@example.com`, body: `Message ${i} to lead ${n}: a sentence of ordinary length.` } }),
+        body: JSON.stringify({
+          customData: {
+            fromId: `lead-${n}`,
+            customChannel: "site",
+            firstName: "Lead",
+            lastName: `Number ${n}`,
+            email: `lead${n}@example.com`,
+            body: `Message ${i} to lead ${n}: a sentence of ordinary length.`,
+          },
+        }),
       });
       if (response.status !== 200) throw new Error(`send answered ${response.status}: ${await response.text()}`);
       await response.arrayBuffer();
@@ -166,8 +195,17 @@ try {
     const cpuAfter = host.workerd === undefined ? undefined : await processCpu(host.workerd);
     if (first.status !== 200) throw new Error(`the first request after a restart answered ${first.status}`);
     const wakeCpuMs = cpuBefore && cpuAfter ? cpuAfter.user + cpuAfter.system - cpuBefore.user - cpuBefore.system : undefined;
-    memory.push({ contacts, messages: contacts * MESSAGES_EACH, heapBytes, loadSeconds, wakeMs, ...(wakeCpuMs === undefined ? {} : { wakeCpuMs }) });
-    log(`memory: ${contacts} contacts, ${contacts * MESSAGES_EACH} messages: heap ${fmt(heapBytes / 2 ** 20)} MiB (loaded in ${fmt(loadSeconds)} s); woken in ${fmt(wakeMs)} ms`);
+    memory.push({
+      contacts,
+      messages: contacts * MESSAGES_EACH,
+      heapBytes,
+      loadSeconds,
+      wakeMs,
+      ...(wakeCpuMs === undefined ? {} : { wakeCpuMs }),
+    });
+    log(
+      `memory: ${contacts} contacts, ${contacts * MESSAGES_EACH} messages: heap ${fmt(heapBytes / 2 ** 20)} MiB (loaded in ${fmt(loadSeconds)} s); woken in ${fmt(wakeMs)} ms`,
+    );
   }
 } finally {
   await host.worker.stop();
@@ -190,7 +228,12 @@ const checks: Check[] = [
           met: atCapacity <= 96 * 2 ** 20,
         },
       ]),
-  { what: "The Worker's bundle, gzipped", value: `${fmt(size!.gzipBytes / 1024)} KiB`, target: "≤ 3 MiB (the free plan's limit)", met: size!.gzipBytes <= FREE_PLAN_GZIP_LIMIT },
+  {
+    what: "The Worker's bundle, gzipped",
+    value: `${fmt(size!.gzipBytes / 1024)} KiB`,
+    target: "≤ 3 MiB (the free plan's limit)",
+    met: size!.gzipBytes <= FREE_PLAN_GZIP_LIMIT,
+  },
 ];
 const rows = routes.flatMap((route) =>
   [0, 1].map((i) => {

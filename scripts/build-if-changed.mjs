@@ -14,13 +14,25 @@ import { dirname, join } from "node:path";
  * for the dashboard; the server's build also copies the dashboard's with a script.
  */
 const ROOT_INPUTS = ["openapi.yaml", "package-lock.json", "tsconfig.base.json"];
-const PACKAGE_INPUTS = ["package.json", "tsup.config.ts", "vite.config.ts", "index.html", "tsconfig.json", "admin-openapi.yaml", "scripts/copy-dashboard.mjs", "scripts/third-party-notices.mjs"];
+const PACKAGE_INPUTS = [
+  "package.json",
+  "tsup.config.ts",
+  "vite.config.ts",
+  "index.html",
+  "tsconfig.json",
+  "admin-openapi.yaml",
+  "scripts/copy-dashboard.mjs",
+  "scripts/third-party-notices.mjs",
+];
 const STAMP = join("node_modules", ".cache", "intake", "build-stamp");
 
 const packages = existsSync("packages")
   ? readdirSync("packages")
       .map((name) => join("packages", name))
-      .filter((folder) => existsSync(join(folder, "package.json")) && JSON.parse(readFileSync(join(folder, "package.json"), "utf8")).scripts?.build)
+      .filter(
+        (folder) =>
+          existsSync(join(folder, "package.json")) && JSON.parse(readFileSync(join(folder, "package.json"), "utf8")).scripts?.build,
+      )
   : [];
 
 const hash = inputsHash();

@@ -26,9 +26,14 @@ function checkEngines(dir) {
     seen.add(key);
     const entry = lock[key];
     const theirs = entry.engines?.node;
-    if (key !== dir && theirs && !semver.subset(ours, theirs)) problems.push(`${path.join(" > ")} needs Node ${theirs}; ${dir} says ${ours}`);
+    if (key !== dir && theirs && !semver.subset(ours, theirs))
+      problems.push(`${path.join(" > ")} needs Node ${theirs}; ${dir} says ${ours}`);
     // An optional peer is the user's choice to install (better-sqlite3 for a data file), with its own engines.
-    const optional = new Set(Object.entries(entry.peerDependenciesMeta ?? {}).filter(([, meta]) => meta.optional).map(([name]) => name));
+    const optional = new Set(
+      Object.entries(entry.peerDependenciesMeta ?? {})
+        .filter(([, meta]) => meta.optional)
+        .map(([name]) => name),
+    );
     for (const name of Object.keys({ ...entry.dependencies, ...entry.peerDependencies }).filter((name) => !optional.has(name))) {
       const found = resolve(key, name);
       if (found) visit(found, [...path, `${name}@${lock[found].version}`]);
@@ -44,7 +49,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const problems = checkEngines(dir);
     if (problems.length) {
       failed = true;
-      console.error(`${lock[dir].name}: its engines accept Node versions its dependencies do not:\n  ${problems.join("\n  ")}\nNarrow engines.node in ${dir}/package.json, or pick a dependency version that runs there.`);
+      console.error(
+        `${lock[dir].name}: its engines accept Node versions its dependencies do not:\n  ${problems.join("\n  ")}\nNarrow engines.node in ${dir}/package.json, or pick a dependency version that runs there.`,
+      );
     } else {
       console.log(`${lock[dir].name}: every production dependency accepts engines.node ${lock[dir].engines.node}`);
     }

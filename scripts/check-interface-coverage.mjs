@@ -67,7 +67,9 @@ for (const line of readFileSync(resolve(root, page), "utf8").split("\n")) {
   }
   const { found, rest } = references(cell);
   if (found.length === 0) {
-    problems.push(`${id}: no test named${cell ? ` (the Test cell reads ${JSON.stringify(cell)}; write \`path/to/file.ts\` › "test title")` : ""}.`);
+    problems.push(
+      `${id}: no test named${cell ? ` (the Test cell reads ${JSON.stringify(cell)}; write \`path/to/file.ts\` › "test title")` : ""}.`,
+    );
     continue;
   }
   if (rest) problems.push(`${id}: ${JSON.stringify(rest)} in the Test cell is not a \`file\` › "title" reference.`);

@@ -19,7 +19,15 @@ const works = {
     if (!document?.paths?.["/contacts"]) throw new Error("document has no /contacts path");
   },
   "@intake/client": async ({ createIntakeClient }) => {
-    const contact = { id: "ct_1", firstName: null, lastName: null, phone: "+14155550100", email: null, customFields: {}, createdAt: "2026-01-01T00:00:00.000Z" };
+    const contact = {
+      id: "ct_1",
+      firstName: null,
+      lastName: null,
+      phone: "+14155550100",
+      email: null,
+      customFields: {},
+      createdAt: "2026-01-01T00:00:00.000Z",
+    };
     const client = createIntakeClient({
       auth: "query",
       apiKey: "ik_check",
@@ -53,7 +61,9 @@ for (const name of packages) {
   }
   const ways = { import: await import(name), require: require(name) };
   const esm = Object.keys(ways.import).sort();
-  const cjs = Object.keys(ways.require).filter((key) => key !== "__esModule").sort();
+  const cjs = Object.keys(ways.require)
+    .filter((key) => key !== "__esModule")
+    .sort();
   if (esm.length === 0 || JSON.stringify(esm) !== JSON.stringify(cjs)) {
     failed = true;
     console.error(`${name}: ESM exports [${esm}] differ from CJS exports [${cjs}]`);
@@ -85,8 +95,23 @@ for (const name of packages) {
   const dir = dirOf(name);
   const options = typesOptions[name];
   try {
-    execFileSync(process.execPath, ["node_modules/@arethetypeswrong/cli/dist/index.js", "--pack", dir, "--format", "table-flipped", "--no-emoji", "--no-color", ...options], { stdio: "pipe" });
-    console.log(`${name}: types resolve for its entry points in node10, node16 (CJS and ESM) and bundler resolution${options.length ? ` (${options.join(" ")})` : ""}`);
+    execFileSync(
+      process.execPath,
+      [
+        "node_modules/@arethetypeswrong/cli/dist/index.js",
+        "--pack",
+        dir,
+        "--format",
+        "table-flipped",
+        "--no-emoji",
+        "--no-color",
+        ...options,
+      ],
+      { stdio: "pipe" },
+    );
+    console.log(
+      `${name}: types resolve for its entry points in node10, node16 (CJS and ESM) and bundler resolution${options.length ? ` (${options.join(" ")})` : ""}`,
+    );
   } catch (error) {
     failed = true;
     console.error(`${name}: arethetypeswrong found problems\n${error.stdout}${error.stderr}`);
@@ -125,7 +150,9 @@ for (const name of packages) {
   }
   if (undeclared.size) {
     failed = true;
-    console.error(`${name}: its build imports packages it does not declare in dependencies or peerDependencies: ${[...undeclared].join(", ")}`);
+    console.error(
+      `${name}: its build imports packages it does not declare in dependencies or peerDependencies: ${[...undeclared].join(", ")}`,
+    );
   } else {
     console.log(`${name}: every package its build imports is declared`);
   }
@@ -159,7 +186,8 @@ for (const name of packages) {
   if (missing.length || relative.length) {
     failed = true;
     if (missing.length) console.error(`${name}: package.json has no ${missing.join(", ")}`);
-    if (relative.length) console.error(`${name}: README links that do not work on the registry's page (make them absolute): ${relative.join(", ")}`);
+    if (relative.length)
+      console.error(`${name}: README links that do not work on the registry's page (make them absolute): ${relative.join(", ")}`);
   } else {
     console.log(`${name}: repository, homepage and bugs set; README links absolute`);
   }
@@ -186,13 +214,22 @@ try {
   writeProject(project, tarballs);
   copyFileSync("scripts/lean-install-check.mjs", join(project, "lean-install.mjs"));
   execFileSync("npm", ["ci", "--offline", "--ignore-scripts", "--no-audit", "--no-fund"], { cwd: project, stdio: "pipe" });
-  const run = (script) => execFileSync(process.execPath, [script], { cwd: project, encoding: "utf8", stdio: "pipe", env: { ...process.env, INTAKE_CERT_DIR: join(project, "certs") }, timeout: 120_000 }).trim();
+  const run = (script) =>
+    execFileSync(process.execPath, [script], {
+      cwd: project,
+      encoding: "utf8",
+      stdio: "pipe",
+      env: { ...process.env, INTAKE_CERT_DIR: join(project, "certs") },
+      timeout: 120_000,
+    }).trim();
   const out = [run("smoke.mjs"), run("lean-install.mjs")];
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(`packed tarballs: install offline into a new project; ${out.join("; ")} (${seconds} s, packing included)`);
 } catch (error) {
   failed = true;
-  console.error(`packed tarballs: not installable or not working when installed: ${error.message}\n${error.stdout ?? ""}${error.stderr ?? ""}`);
+  console.error(
+    `packed tarballs: not installable or not working when installed: ${error.message}\n${error.stdout ?? ""}${error.stderr ?? ""}`,
+  );
 } finally {
   rmSync(project, { recursive: true, force: true });
 }

@@ -19,7 +19,15 @@ import { writePackedProject } from "./packed-project.mjs";
 const root = fileURLToPath(new URL("..", import.meta.url));
 const tsc = join(root, "node_modules/typescript/bin/tsc");
 const READMES = ["README.md", "packages/client/README.md", "packages/server/README.md"];
-const STRICT = { strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, target: "es2022", types: ["node"], noEmit: true, skipLibCheck: true };
+const STRICT = {
+  strict: true,
+  exactOptionalPropertyTypes: true,
+  noUncheckedIndexedAccess: true,
+  target: "es2022",
+  types: ["node"],
+  noEmit: true,
+  skipLibCheck: true,
+};
 const CONFIGS = {
   "tsc --init": { extends: "./init/tsconfig.json", compilerOptions: { types: ["node"], noEmit: true } },
   "strict, node16": { compilerOptions: { ...STRICT, module: "node16", moduleResolution: "node16" } },
@@ -55,11 +63,15 @@ try {
       failed = true;
       console.error(`${name}: the snippets and examples do not type-check:\n${others.join("\n")}`);
     } else {
-      console.log(`${name}: ${files.length} files type-check (${files.filter((f) => f.startsWith("snippets/")).length} README snippets, the rest examples/*/src)`);
+      console.log(
+        `${name}: ${files.length} files type-check (${files.filter((f) => f.startsWith("snippets/")).length} README snippets, the rest examples/*/src)`,
+      );
     }
     if (wrong.length !== 1 || !wrong[0].includes(EXPECTED)) {
       failed = true;
-      console.error(`${name}: phone_number on a query-form client should be one error saying "${EXPECTED}"; tsc said:\n${wrong.join("\n") || "nothing"}`);
+      console.error(
+        `${name}: phone_number on a query-form client should be one error saying "${EXPECTED}"; tsc said:\n${wrong.join("\n") || "nothing"}`,
+      );
     }
   }
   if (!failed) console.log(`phone_number on a query-form client: tsc says "${EXPECTED}" under each`);
@@ -74,7 +86,10 @@ process.exit(failed ? 1 : 0);
 
 function runTsc(cwd, config) {
   try {
-    return { status: 0, text: execFileSync(process.execPath, [tsc, "-p", config, "--pretty", "false"], { cwd, encoding: "utf8", stdio: "pipe" }) };
+    return {
+      status: 0,
+      text: execFileSync(process.execPath, [tsc, "-p", config, "--pretty", "false"], { cwd, encoding: "utf8", stdio: "pipe" }),
+    };
   } catch (error) {
     return { status: error.status ?? 1, text: `${error.stdout ?? ""}${error.stderr ?? ""}` };
   }
@@ -95,7 +110,9 @@ function writeSnippets(folder) {
     blocks.forEach((code, index) => {
       const bound = boundNames(code);
       const used = context.filter(({ name }) => !bound.has(name) && new RegExp(`\\b${name}\\b`).test(code));
-      const imports = used.length ? `import { ${used.map(({ name, type }) => (type ? `type ${name}` : name)).join(", ")} } from "./context.js";\n` : "";
+      const imports = used.length
+        ? `import { ${used.map(({ name, type }) => (type ? `type ${name}` : name)).join(", ")} } from "./context.js";\n`
+        : "";
       const file = `snippets/${prefix}-${index + 1}.ts`;
       // Line numbers in tsc's messages are the README block's, plus one for the import line.
       writeFileSync(join(folder, file), `${imports}// ${readme}, \`\`\`ts block ${index + 1}\n${code}export {};\n`);
@@ -108,7 +125,9 @@ function writeSnippets(folder) {
 /** examples/<name>/src, as each example's sources are. */
 function copyExamples(folder) {
   const written = [];
-  for (const name of readdirSync(join(root, "examples"), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name)) {
+  for (const name of readdirSync(join(root, "examples"), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)) {
     const src = join(root, "examples", name, "src");
     let files;
     try {
@@ -128,7 +147,8 @@ function exportedNames(code) {
   for (const node of source.statements) {
     const exported = ts.canHaveModifiers(node) && ts.getModifiers(node)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
     if (ts.isExportDeclaration(node) && node.exportClause && ts.isNamedExports(node.exportClause)) {
-      for (const element of node.exportClause.elements) names.push({ name: element.name.text, type: node.isTypeOnly || element.isTypeOnly });
+      for (const element of node.exportClause.elements)
+        names.push({ name: element.name.text, type: node.isTypeOnly || element.isTypeOnly });
     } else if (exported && ts.isVariableStatement(node)) {
       for (const declaration of node.declarationList.declarations) names.push({ name: declaration.name.getText(source), type: false });
     } else if (exported && (ts.isFunctionDeclaration(node) || ts.isClassDeclaration(node)) && node.name) {
@@ -156,7 +176,13 @@ function boundNames(code) {
       else if (namedBindings) for (const element of namedBindings.elements) names.add(element.name.text);
     } else if (ts.isVariableStatement(node)) {
       for (const declaration of node.declarationList.declarations) bind(declaration.name);
-    } else if ((ts.isFunctionDeclaration(node) || ts.isClassDeclaration(node) || ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node)) && node.name) {
+    } else if (
+      (ts.isFunctionDeclaration(node) ||
+        ts.isClassDeclaration(node) ||
+        ts.isInterfaceDeclaration(node) ||
+        ts.isTypeAliasDeclaration(node)) &&
+      node.name
+    ) {
       names.add(node.name.text);
     }
   }

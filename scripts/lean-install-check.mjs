@@ -35,10 +35,16 @@ function installed(folder = ".") {
 
 const tree = installed();
 // A package npm would compile: a binding.gyp (npm runs node-gyp for it) or an install script that builds.
-const native = tree.filter(({ dir, manifest }) => existsSync(join(dir, "binding.gyp")) || manifest.gypfile || /node-gyp|prebuild|cmake/.test(Object.values(manifest.scripts ?? {}).join(" ")));
+const native = tree.filter(
+  ({ dir, manifest }) =>
+    existsSync(join(dir, "binding.gyp")) ||
+    manifest.gypfile ||
+    /node-gyp|prebuild|cmake/.test(Object.values(manifest.scripts ?? {}).join(" ")),
+);
 if (native.length) throw new Error(`native modules installed: ${native.map(({ dir }) => dir).join(", ")}`);
 const msws = tree.filter(({ manifest }) => manifest.name === "msw");
-if (msws.length !== 1 || msws[0].dir !== join("node_modules", "msw")) throw new Error(`one msw, the project's, expected; found ${msws.map(({ dir }) => dir).join(", ") || "none"}`);
+if (msws.length !== 1 || msws[0].dir !== join("node_modules", "msw"))
+  throw new Error(`one msw, the project's, expected; found ${msws.map(({ dir }) => dir).join(", ") || "none"}`);
 
 // The project's msw intercepts with the handlers.
 const msw = createIntakeHandlers({ seed: DEMO_SEED });
@@ -70,18 +76,27 @@ try {
 } catch (error) {
   thrown = error;
 }
-if (!thrown?.message.startsWith(`openDataFile ${INSTALL}`) || existsSync("in-code.db")) throw new Error(`openDataFile without better-sqlite3: ${thrown?.message ?? "no error"}`);
+if (!thrown?.message.startsWith(`openDataFile ${INSTALL}`) || existsSync("in-code.db"))
+  throw new Error(`openDataFile without better-sqlite3: ${thrown?.message ?? "no error"}`);
 const cli = spawnSync("npx", ["--offline", "intake-server", "--data-file", "from-cli.db"], { encoding: "utf8", timeout: 60_000 });
 if (cli.status !== 2 || !cli.stderr.startsWith(`intake-server: --data-file ${INSTALL}`) || existsSync("from-cli.db")) {
   throw new Error(`intake-server --data-file without better-sqlite3 exited ${cli.status}: ${cli.stderr}`);
 }
 // A model without openai: the CLI exits 2 at start saying what to install; in code, the message's
 // bot outcome says it, and nothing is asked.
-if (tree.some(({ manifest }) => manifest.name === "openai")) throw new Error("openai is installed: an optional peer dependency, it should not be");
+if (tree.some(({ manifest }) => manifest.name === "openai"))
+  throw new Error("openai is installed: an optional peer dependency, it should not be");
 const OPENAI = "--model needs openai, which is not installed: npm install openai@^6";
-const model = spawnSync("npx", ["--offline", "intake-server", "--port", "0", "--model", "gpt-4o-mini", "--model-key", "sk-none"], { encoding: "utf8", timeout: 60_000 });
-if (model.status !== 2 || !model.stderr.startsWith(`intake-server: ${OPENAI}`)) throw new Error(`intake-server --model without openai exited ${model.status}: ${model.stderr}`);
-const modelled = createIntake({ seed: DEMO_SEED, bot: createModelBot({ model: "gpt-4o-mini", apiKey: "sk-none", baseUrl: "http://127.0.0.1:9/v1" }) });
+const model = spawnSync("npx", ["--offline", "intake-server", "--port", "0", "--model", "gpt-4o-mini", "--model-key", "sk-none"], {
+  encoding: "utf8",
+  timeout: 60_000,
+});
+if (model.status !== 2 || !model.stderr.startsWith(`intake-server: ${OPENAI}`))
+  throw new Error(`intake-server --model without openai exited ${model.status}: ${model.stderr}`);
+const modelled = createIntake({
+  seed: DEMO_SEED,
+  bot: createModelBot({ model: "gpt-4o-mini", apiKey: "sk-none", baseUrl: "http://127.0.0.1:9/v1" }),
+});
 let botError;
 try {
   const received = await modelled.fetch(
@@ -95,7 +110,10 @@ try {
   await modelled.admin.settle();
   const message = await modelled.admin.message(messageId);
   botError = message.bot?.error;
-  if (message.botOutcome !== "bot_unconfigured" || !botError?.startsWith("The model bot needs openai, which is not installed: npm install openai@^6")) {
+  if (
+    message.botOutcome !== "bot_unconfigured" ||
+    !botError?.startsWith("The model bot needs openai, which is not installed: npm install openai@^6")
+  ) {
     throw new Error(`a model bot without openai: ${message.botOutcome}, ${botError}`);
   }
 } finally {
@@ -109,16 +127,29 @@ if (ls.status !== 0) throw new Error(`npm ls finds the tree wrong: ${ls.stdout}$
 // better-sqlite3 installed but its native module unloadable, as its constructor then throws:
 // installed with --ignore-scripts (no binary), or built for another Node version (its first line said).
 const unloadable = [
-  { thrown: "Could not locate the bindings file. Tried:\n → /project/node_modules/better-sqlite3/build/better_sqlite3.node", reason: "its binary is missing" },
-  { thrown: "The module '/project/better_sqlite3.node'\nwas compiled against a different Node.js version using\nNODE_MODULE_VERSION 127.", reason: "The module '/project/better_sqlite3.node'" },
+  {
+    thrown: "Could not locate the bindings file. Tried:\n → /project/node_modules/better-sqlite3/build/better_sqlite3.node",
+    reason: "its binary is missing",
+  },
+  {
+    thrown: "The module '/project/better_sqlite3.node'\nwas compiled against a different Node.js version using\nNODE_MODULE_VERSION 127.",
+    reason: "The module '/project/better_sqlite3.node'",
+  },
 ];
 mkdirSync(join("node_modules", "better-sqlite3"));
-writeFileSync(join("node_modules", "better-sqlite3", "package.json"), JSON.stringify({ name: "better-sqlite3", version: "12.0.0", main: "index.js" }));
+writeFileSync(
+  join("node_modules", "better-sqlite3", "package.json"),
+  JSON.stringify({ name: "better-sqlite3", version: "12.0.0", main: "index.js" }),
+);
 for (const { thrown, reason } of unloadable) {
-  writeFileSync(join("node_modules", "better-sqlite3", "index.js"), `module.exports = class { constructor() { throw new Error(${JSON.stringify(thrown)}); } };`);
+  writeFileSync(
+    join("node_modules", "better-sqlite3", "index.js"),
+    `module.exports = class { constructor() { throw new Error(${JSON.stringify(thrown)}); } };`,
+  );
   const run = spawnSync("npx", ["--offline", "intake-server", "--data-file", "unloadable.db"], { encoding: "utf8", timeout: 60_000 });
   const said = `intake-server: --data-file needs better-sqlite3, which is installed but cannot load its native module (${reason}): npm rebuild better-sqlite3`;
-  if (run.status !== 2 || !run.stderr.startsWith(said) || existsSync("unloadable.db")) throw new Error(`intake-server --data-file with an unloadable better-sqlite3 (${reason}) exited ${run.status}: ${run.stderr}`);
+  if (run.status !== 2 || !run.stderr.startsWith(said) || existsSync("unloadable.db"))
+    throw new Error(`intake-server --data-file with an unloadable better-sqlite3 (${reason}) exited ${run.status}: ${run.stderr}`);
 }
 rmSync(join("node_modules", "better-sqlite3"), { recursive: true });
 

@@ -11,7 +11,10 @@ if (!dir) throw new Error("MSW_DIR: the folder of the msw to test with (its pack
 const exports = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).exports as Record<string, string | { default?: string }>;
 const alias = Object.entries(exports)
   .filter(([subpath, target]) => !subpath.includes("*") && typeof target === "object" && target.default)
-  .map(([subpath, target]) => ({ find: new RegExp(`^msw${subpath.slice(1).replaceAll("/", "\\/")}$`), replacement: join(dir, (target as { default: string }).default) }));
+  .map(([subpath, target]) => ({
+    find: new RegExp(`^msw${subpath.slice(1).replaceAll("/", "\\/")}$`),
+    replacement: join(dir, (target as { default: string }).default),
+  }));
 
 type Project = { resolve?: object };
 const projects = (root.test?.projects ?? []) as Project[];

@@ -21,7 +21,11 @@ export function nodeLine(line) {
   if (!existsSync(binary)) {
     mkdirSync(dir, { recursive: true });
     const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-    execFileSync(npm, ["install", "--prefix", dir, "--no-save", "--no-package-lock", "--no-audit", "--no-fund", `${binaryPackage}@${line}`], { stdio: ["ignore", "ignore", "inherit"] });
+    execFileSync(
+      npm,
+      ["install", "--prefix", dir, "--no-save", "--no-package-lock", "--no-audit", "--no-fund", `${binaryPackage}@${line}`],
+      { stdio: ["ignore", "ignore", "inherit"] },
+    );
     if (!existsSync(binary)) throw new Error(`${binaryPackage}@${line} installed no ${binary}`);
   }
   return binary;
@@ -30,10 +34,15 @@ export function nodeLine(line) {
 /** Each line's binary and exact version, the machine's own first. */
 export function nodeLines(lines = LINES) {
   const own = { line: Number(process.versions.node.split(".")[0]), node: process.execPath, version: process.version };
-  return [own, ...lines.filter((line) => line !== own.line).map((line) => {
-    const node = nodeLine(line);
-    return { line, node, version: execFileSync(node, ["--version"], { encoding: "utf8" }).trim() };
-  })];
+  return [
+    own,
+    ...lines
+      .filter((line) => line !== own.line)
+      .map((line) => {
+        const node = nodeLine(line);
+        return { line, node, version: execFileSync(node, ["--version"], { encoding: "utf8" }).trim() };
+      }),
+  ];
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -6,11 +6,17 @@ import { DEVELOPMENT_CONDITIONS } from "./publish-manifest.mjs";
 
 /** The problems of one tarball's manifest, each a sentence; none when it is sound. */
 export function packedManifestProblems(tarball) {
-  const files = new Set(execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" }).split("\n").filter(Boolean).map((path) => path.replace(/^package\//, "")));
+  const files = new Set(
+    execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" })
+      .split("\n")
+      .filter(Boolean)
+      .map((path) => path.replace(/^package\//, "")),
+  );
   const manifest = JSON.parse(execFileSync("tar", ["-xOzf", tarball, "package/package.json"], { encoding: "utf8" }));
   const problems = [];
   const conditions = [...conditionsOf(manifest.exports)].filter((condition) => DEVELOPMENT_CONDITIONS.has(condition));
-  if (conditions.length) problems.push(`its exports name the development condition ${conditions.join(", ")}, which only this repository's tools set`);
+  if (conditions.length)
+    problems.push(`its exports name the development condition ${conditions.join(", ")}, which only this repository's tools set`);
   const named = [
     manifest.main,
     manifest.module,

@@ -37,7 +37,14 @@ export function writePackedProject(folder, tarballs, { devDependencies = [] } = 
     // npm ci links the bins the lockfile lists.
     const { version, license, dependencies: wanted, peerDependencies, peerDependenciesMeta, bin } = locked[dirOf(name)];
     dependencies[name] = `file:${file}`;
-    entries[`node_modules/${name}`] = { version, resolved: `file:${file}`, license, dependencies: wanted, ...(bin ? { bin } : {}), ...(peerDependencies ? { peerDependencies, peerDependenciesMeta } : {}) };
+    entries[`node_modules/${name}`] = {
+      version,
+      resolved: `file:${file}`,
+      license,
+      dependencies: wanted,
+      ...(bin ? { bin } : {}),
+      ...(peerDependencies ? { peerDependencies, peerDependenciesMeta } : {}),
+    };
     add(dirOf(name), wanted);
   }
   // The project's own msw, the server's peer dependency, at the version this repository tests.
@@ -45,9 +52,22 @@ export function writePackedProject(folder, tarballs, { devDependencies = [] } = 
   add("", { msw: dependencies.msw });
   const dev = Object.fromEntries(devDependencies.map((name) => [name, locked[`node_modules/${name}`]?.version ?? "*"]));
   add("", dev);
-  const manifest = { name: "intake-packed-check", version: "0.0.0", private: true, type: "module", dependencies, ...(devDependencies.length ? { devDependencies: dev } : {}) };
+  const manifest = {
+    name: "intake-packed-check",
+    version: "0.0.0",
+    private: true,
+    type: "module",
+    dependencies,
+    ...(devDependencies.length ? { devDependencies: dev } : {}),
+  };
   writeFileSync(join(folder, "package.json"), JSON.stringify(manifest, null, 2));
   const top = { name: manifest.name, version: manifest.version, dependencies, ...(devDependencies.length ? { devDependencies: dev } : {}) };
-  const lockfile = { name: manifest.name, version: manifest.version, lockfileVersion: 3, requires: true, packages: { "": top, ...entries } };
+  const lockfile = {
+    name: manifest.name,
+    version: manifest.version,
+    lockfileVersion: 3,
+    requires: true,
+    packages: { "": top, ...entries },
+  };
   writeFileSync(join(folder, "package-lock.json"), JSON.stringify(lockfile, null, 2));
 }

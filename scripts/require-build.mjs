@@ -5,7 +5,12 @@ import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 const manifest = JSON.parse(readFileSync("package.json", "utf8"));
 // Plain paths in `files` (patterns are npm's to match), and every file the manifest points at.
 const listed = (manifest.files ?? []).filter((path) => !/[*?[!]/.test(path));
-const targets = [manifest.main, manifest.types, ...Object.values(typeof manifest.bin === "string" ? { bin: manifest.bin } : (manifest.bin ?? {})), ...leaves(manifest.exports)];
+const targets = [
+  manifest.main,
+  manifest.types,
+  ...Object.values(typeof manifest.bin === "string" ? { bin: manifest.bin } : (manifest.bin ?? {})),
+  ...leaves(manifest.exports),
+];
 const built = targets
   .filter((path) => typeof path === "string")
   .map((path) => path.replace(/^\.\//, ""))

@@ -55,7 +55,11 @@ async function step(version, what, work) {
 
 // The packed installs all at once, beside the suites below: a build of better-sqlite3 keeps one core busy for a minute or more.
 const installed = lines.map(({ line, node, version }) =>
-  step(version, "the packed tarballs install; better-sqlite3 built from source; --data-file keeps the demo's accounts across a restart", () => packedInstall(line, node)),
+  step(
+    version,
+    "the packed tarballs install; better-sqlite3 built from source; --data-file keeps the demo's accounts across a restart",
+    () => packedInstall(line, node),
+  ),
 );
 
 for (const [i, { node, version }] of lines.entries()) {
@@ -75,7 +79,9 @@ for (const [i, { node, version }] of lines.entries()) {
       );
     }
   }
-  await step(version, "the built CLI starts with --demo", () => readyLine(node, [join(root, "packages/server/dist/cli.js"), "--demo", "--port", "0"], root));
+  await step(version, "the built CLI starts with --demo", () =>
+    readyLine(node, [join(root, "packages/server/dist/cli.js"), "--demo", "--port", "0"], root),
+  );
   await installed[i];
 }
 
@@ -89,7 +95,11 @@ function msw3() {
   const dir = join(MSW3.dir, "node_modules/msw");
   if (!existsSync(join(dir, "package.json"))) {
     mkdirSync(MSW3.dir, { recursive: true });
-    execFileSync("npm", ["install", "--prefix", MSW3.dir, "--no-save", "--no-package-lock", "--no-audit", "--no-fund", "--ignore-scripts", MSW3.spec], { stdio: "pipe" });
+    execFileSync(
+      "npm",
+      ["install", "--prefix", MSW3.dir, "--no-save", "--no-package-lock", "--no-audit", "--no-fund", "--ignore-scripts", MSW3.spec],
+      { stdio: "pipe" },
+    );
   }
   return dir;
 }
@@ -133,7 +143,12 @@ async function packedInstall(line, node) {
     writePackedProject(project, tarballs, { devDependencies: ["better-sqlite3"] });
     await execFile("npm", ["ci", "--offline", "--ignore-scripts", "--no-audit", "--no-fund"], { cwd: project });
     // node-gyp builds against the line's own headers (the node package ships them), never a download.
-    const env = { ...process.env, PATH: `${dirname(node)}:${process.env.PATH}`, npm_config_nodedir: dirname(dirname(node)), npm_config_build_from_source: "true" };
+    const env = {
+      ...process.env,
+      PATH: `${dirname(node)}:${process.env.PATH}`,
+      npm_config_nodedir: dirname(dirname(node)),
+      npm_config_build_from_source: "true",
+    };
     await execFile("npm", ["rebuild", "better-sqlite3", "--offline", "--foreground-scripts"], { cwd: project, env, maxBuffer: 64 << 20 });
     const cli = join(project, "node_modules/@intake/server/dist/cli.js");
     const data = join(project, "intake.db");
@@ -142,7 +157,8 @@ async function packedInstall(line, node) {
     if (first.dataFile !== data) throw new Error(`the listening line names data file ${first.dataFile}`);
     // Started without --demo, the server holds the demo's accounts only if the file kept them.
     const second = await readyLine(node, [cli, "--port", "0", "--data-file", data], project, certs);
-    if (first.accounts === 0 || second.accounts !== first.accounts) throw new Error(`the demo's ${first.accounts} account(s) came back as ${second.accounts} after a restart from ${data}`);
+    if (first.accounts === 0 || second.accounts !== first.accounts)
+      throw new Error(`the demo's ${first.accounts} account(s) came back as ${second.accounts} after a restart from ${data}`);
   } finally {
     rmSync(project, { recursive: true, force: true });
   }

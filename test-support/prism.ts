@@ -32,10 +32,14 @@ export async function freePort(): Promise<number> {
 /** `args` is what follows `prism`: `["mock", SPEC]` or `["proxy", SPEC, upstream, "--errors"]`. */
 export async function startPrism(args: string[], env: Record<string, string> = {}): Promise<Prism> {
   const port = await freePort();
-  const child = spawn(process.execPath, [`${root}node_modules/@stoplight/prism-cli/dist/index.js`, ...args, "-h", "127.0.0.1", "-p", String(port)], {
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, ...env },
-  });
+  const child = spawn(
+    process.execPath,
+    [`${root}node_modules/@stoplight/prism-cli/dist/index.js`, ...args, "-h", "127.0.0.1", "-p", String(port)],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, ...env },
+    },
+  );
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));
   child.stderr.on("data", (chunk) => (output += chunk));
@@ -48,7 +52,7 @@ export async function startPrism(args: string[], env: Record<string, string> = {
       () => false,
     );
   const ready = (async () => {
-    for (const started = Date.now(); Date.now() - started < 45_000; ) {
+    for (const started = Date.now(); Date.now() - started < 45_000;) {
       // `-v silent` prints nothing, not even that it listens: then it is ready when it answers.
       if (output.includes("Prism is listening") || (args.includes("silent") && (await answers()))) return;
       await new Promise((r) => setTimeout(r, 100));

@@ -26,7 +26,8 @@ export async function bundleForBrowser(entry: string, conditions: string[] = ["@
   return bundle.outputFiles[0]!.contents;
 }
 
-export const PAGE_HTML = '<!doctype html><meta charset="utf-8"><title>Intake in the browser</title><script type="module" src="/page.js"></script>';
+export const PAGE_HTML =
+  '<!doctype html><meta charset="utf-8"><title>Intake in the browser</title><script type="module" src="/page.js"></script>';
 
 export async function servePage(entry: string, conditions?: string[]): Promise<{ url: string; close(): Promise<void> }> {
   const files: Record<string, { type: string; body: string | Uint8Array }> = {

@@ -34,7 +34,20 @@ export async function bigSnapshot(contacts: number, perContact: number, apiKey: 
   for (let i = 0; i < contacts; i++) {
     const at = new Date(start + i * 1000).toISOString();
     const phone = benchPhone(i);
-    contactRecords.push({ id: `ct_b${i}`, accountId: BENCH_ACCOUNT, firstName: `Lead${i}`, lastName: "Bench", phone, email: `lead${i}@bench.example`, customFields: null, fromId: phone, customChannel: null, botPaused: false, campaignId: "cmp_bench", createdAt: at });
+    contactRecords.push({
+      id: `ct_b${i}`,
+      accountId: BENCH_ACCOUNT,
+      firstName: `Lead${i}`,
+      lastName: "Bench",
+      phone,
+      email: `lead${i}@bench.example`,
+      customFields: null,
+      fromId: phone,
+      customChannel: null,
+      botPaused: false,
+      campaignId: "cmp_bench",
+      createdAt: at,
+    });
     for (let m = 0; m < perContact; m++) {
       const inbound = m % 2 === 0;
       messages.push({

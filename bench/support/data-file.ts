@@ -50,7 +50,12 @@ const OUTBOUND = [
  * contact's conversation grows round by round, as many conversations at once do, and the rows lie
  * in the order the messages were made. A contact whose conversation it returns as the sample.
  */
-export async function buildDataFile(path: string, contacts: number, messages: number, sampleContact = Math.min(7, contacts - 1)): Promise<BuiltDataFile> {
+export async function buildDataFile(
+  path: string,
+  contacts: number,
+  messages: number,
+  sampleContact = Math.min(7, contacts - 1),
+): Promise<BuiltDataFile> {
   const started = performance.now();
   const intake = createIntake({ seed: benchSeed(contacts, 1, { senders: true }), rateLimit: 0 });
   const [inbound, outbound] = await templates(intake);
@@ -80,11 +85,22 @@ export async function buildDataFile(path: string, contacts: number, messages: nu
   } finally {
     file.close();
   }
-  return { path, bytes: statSync(path).size, buildMs: performance.now() - started, sample: { contactId: benchContactId(sampleContact), messages: sample } };
+  return {
+    path,
+    bytes: statSync(path).size,
+    buildMs: performance.now() - started,
+    sample: { contactId: benchContactId(sampleContact), messages: sample },
+  };
 }
 
 /** Message n of the file: a copy of the template of its direction, for its contact, at its time. */
-function nthMessage(n: number, contacts: number, messages: number, { inbound, outbound }: Record<"inbound" | "outbound", Message>, { from, to }: { from: number; to: number }): Message {
+function nthMessage(
+  n: number,
+  contacts: number,
+  messages: number,
+  { inbound, outbound }: Record<"inbound" | "outbound", Message>,
+  { from, to }: { from: number; to: number },
+): Message {
   const contact = n % contacts;
   const round = Math.floor(n / contacts);
   const received = round % 2 === 0;
@@ -105,7 +121,11 @@ function nthMessage(n: number, contacts: number, messages: number, { inbound, ou
 async function templates(intake: ReturnType<typeof createIntake>): Promise<[Message, Message]> {
   const post = async (path: string, customData: object) => {
     const response = await intake.fetch(
-      new Request(`https://localhost/v1${path}?apiKey=${BENCH_KEY}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ customData }) }),
+      new Request(`https://localhost/v1${path}?apiKey=${BENCH_KEY}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ customData }),
+      }),
     );
     const body = (await response.json()) as { messageId?: string };
     if (!response.ok || !body.messageId) throw new Error(`${path} answered ${response.status}: ${JSON.stringify(body)}`);

@@ -7,10 +7,7 @@ import { spawnSync } from "node:child_process";
 
 export const JAVA_PACKAGE = "openjdk-17-jre-headless";
 
-export type JavaPlan =
-  | { do: "use" }
-  | { do: "install"; command: string[]; line: string }
-  | { do: "skip"; note: string };
+export type JavaPlan = { do: "use" } | { do: "install"; command: string[]; line: string } | { do: "skip"; note: string };
 
 /** What to do about Java, from what this machine has: pure, so the choice is tested. */
 export function javaPlan(machine: { java: boolean; root: boolean; sudo: boolean; apt: boolean }): JavaPlan {
@@ -18,9 +15,16 @@ export function javaPlan(machine: { java: boolean; root: boolean; sudo: boolean;
   const install = `apt-get update && apt-get install -y ${JAVA_PACKAGE}`;
   if (machine.apt && (machine.root || machine.sudo)) {
     const sudo = machine.root ? "" : "sudo ";
-    return { do: "install", command: ["sh", "-c", `${sudo}apt-get update -q && ${sudo}apt-get install -y -q ${JAVA_PACKAGE}`], line: `Java is missing: installing ${JAVA_PACKAGE} for WireMock (${sudo}${install}).` };
+    return {
+      do: "install",
+      command: ["sh", "-c", `${sudo}apt-get update -q && ${sudo}apt-get install -y -q ${JAVA_PACKAGE}`],
+      line: `Java is missing: installing ${JAVA_PACKAGE} for WireMock (${sudo}${install}).`,
+    };
   }
-  return { do: "skip", note: `WireMock was not measured: Java is missing, and this machine has no apt-get to run as root or with sudo. Install Java 17 (on Debian, as root: ${install}) and run again.` };
+  return {
+    do: "skip",
+    note: `WireMock was not measured: Java is missing, and this machine has no apt-get to run as root or with sudo. Install Java 17 (on Debian, as root: ${install}) and run again.`,
+  };
 }
 
 const runs = (command: string, args: string[]) => spawnSync(command, args, { stdio: "ignore" }).status === 0;

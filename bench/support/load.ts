@@ -38,7 +38,8 @@ export interface Sample {
 }
 
 /** The server's CPU per request answered, in µs; undefined where it was not read. */
-export const serverCpuMicros = ({ serverCpuMs: cpu, requests }: Sample) => (cpu && requests > 0 ? ((cpu.user + cpu.system) * 1000) / requests : undefined);
+export const serverCpuMicros = ({ serverCpuMs: cpu, requests }: Sample) =>
+  cpu && requests > 0 ? ((cpu.user + cpu.system) * 1000) / requests : undefined;
 
 export const CONNECTIONS = 10;
 
@@ -136,16 +137,26 @@ function answers(onAnswer: (latencyMs: number, connection: number) => void) {
 export type Samples = Record<string, Record<string, Sample[]>>;
 
 /** A route and target's median of one figure, from a comparison's samples. */
-export const mediansOf = (samples: Samples) => (route: string, target: string, figure: (sample: Sample) => number | undefined) => medianOf(samples[route]![target]!, figure);
+export const mediansOf = (samples: Samples) => (route: string, target: string, figure: (sample: Sample) => number | undefined) =>
+  medianOf(samples[route]![target]!, figure);
 
 /**
  * Two targets' request rates on a route, compared: the ratio of their medians, and each round's
  * own ratio (the two measured in the same round), to show how far the noise carries the first.
  */
-export function rateRatio(samples: Samples, route: string, numerator: string, denominator: string): { ratio: number; rounds: number[]; stolen: Array<number | undefined> } {
+export function rateRatio(
+  samples: Samples,
+  route: string,
+  numerator: string,
+  denominator: string,
+): { ratio: number; rounds: number[]; stolen: Array<number | undefined> } {
   const rates = (target: string) => samples[route]![target]!.map((s) => s.requestsPerSecond);
   const [top, bottom] = [rates(numerator), rates(denominator)];
-  return { ratio: median(top) / median(bottom), rounds: roundRatios(top, bottom), stolen: roundsStolen(samples[route]![numerator]!, samples[route]![denominator]!) };
+  return {
+    ratio: median(top) / median(bottom),
+    rounds: roundRatios(top, bottom),
+    stolen: roundsStolen(samples[route]![numerator]!, samples[route]![denominator]!),
+  };
 }
 
 /** Each round's larger share of the machine's time taken by the host, over the two samples of a ratio. */
@@ -230,7 +241,9 @@ export async function alternate(
   routes: Route[],
   options: { rounds: number; seconds: number; warmupSeconds: number; routesTakeTurns?: boolean; log?: (line: string) => void },
 ): Promise<Samples> {
-  const samples: Samples = Object.fromEntries(routes.map((route) => [route.name, Object.fromEntries(targets.map((t) => [t.name, [] as Sample[]]))]));
+  const samples: Samples = Object.fromEntries(
+    routes.map((route) => [route.name, Object.fromEntries(targets.map((t) => [t.name, [] as Sample[]]))]),
+  );
   const warmedUp = new Set<Route>();
   const warmUp = async (route: Route) => {
     if (warmedUp.has(route)) return;
@@ -241,7 +254,9 @@ export async function alternate(
     await warmUp(route);
     const sample = await load(target, route, options.seconds);
     samples[route.name]![target.name]!.push(sample);
-    options.log?.(`${route.name} | ${target.name} | round ${round + 1}: ${Math.round(sample.requestsPerSecond)} req/s, p50 ${sample.p50} ms, p99 ${sample.p99} ms${sample.serverCpuMs ? `, server CPU ${serverCpuMicros(sample)!.toFixed(1)} µs a request` : ""}${sample.stolen === undefined ? "" : `, host took ${percent(sample.stolen)}`}${sample.non2xx || sample.errors ? `, ${sample.non2xx} non-2xx, ${sample.errors} errors` : ""}`);
+    options.log?.(
+      `${route.name} | ${target.name} | round ${round + 1}: ${Math.round(sample.requestsPerSecond)} req/s, p50 ${sample.p50} ms, p99 ${sample.p99} ms${sample.serverCpuMs ? `, server CPU ${serverCpuMicros(sample)!.toFixed(1)} µs a request` : ""}${sample.stolen === undefined ? "" : `, host took ${percent(sample.stolen)}`}${sample.non2xx || sample.errors ? `, ${sample.non2xx} non-2xx, ${sample.errors} errors` : ""}`,
+    );
   }
   return samples;
 }

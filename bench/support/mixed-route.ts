@@ -16,7 +16,11 @@ const perTen = (kind: Kind) => MIX.filter((k) => k === kind).length;
 const calls: Record<Kind, (i: number) => Call> = {
   create: (i) => ({ method: "POST", path: `/contacts?apiKey=${BENCH_KEY}`, body: `{"phone":"${benchNewPhone(i)}","firstName":"Lead"}` }),
   lookup: (i) => ({ method: "GET", path: `/contacts?apiKey=${BENCH_KEY}&phoneNumber=${encodeURIComponent(benchPhone(i % STORED))}` }),
-  add: (i) => ({ method: "POST", path: `/lists/${benchListId(i % STORED)}/contacts?apiKey=${BENCH_KEY}`, body: `{"contactId":"${benchContactId(Math.floor(i / STORED) % STORED)}"}` }),
+  add: (i) => ({
+    method: "POST",
+    path: `/lists/${benchListId(i % STORED)}/contacts?apiKey=${BENCH_KEY}`,
+    body: `{"contactId":"${benchContactId(Math.floor(i / STORED) % STORED)}"}`,
+  }),
   send: (i) => ({
     method: "POST",
     path: `/send_custom_channel_message?apiKey=${BENCH_KEY}`,
@@ -36,4 +40,3 @@ export const mixed: Route = {
     return calls[kind](Math.floor(n / MIX.length) * perTen(kind) + before);
   },
 };
-

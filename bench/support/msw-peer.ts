@@ -16,7 +16,11 @@ const FIXED_ORIGIN = "https://fixed.intake.test/v1";
 const IN_FLIGHT = 10;
 
 const started = performance.now();
-const [{ createIntakeHandlers }, { http, HttpResponse }, { setupServer }] = await Promise.all([import("@intake/server/msw"), import("msw"), import("msw/node")]);
+const [{ createIntakeHandlers }, { http, HttpResponse }, { setupServer }] = await Promise.all([
+  import("@intake/server/msw"),
+  import("msw"),
+  import("msw/node"),
+]);
 const intake = createIntakeHandlers({ seed: benchSeed(STORED, STORED), rateLimit: 0 });
 const fixed = HttpResponse.json(FIXED_LOOKUP);
 const answer = () => fixed.clone();
@@ -38,7 +42,11 @@ async function call(side: Side, route: (typeof routes)[number]): Promise<void> {
   const n = made.get(key) ?? 0;
   made.set(key, n + 1);
   const { method, path, body } = route.call(n, { name: side, base: sides[side], stop: async () => {} });
-  const response = await fetch(`${sides[side]}${path}`, { method, body, headers: body === undefined ? {} : { "content-type": "application/json" } });
+  const response = await fetch(`${sides[side]}${path}`, {
+    method,
+    body,
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+  });
   await response.arrayBuffer();
   if (!response.ok) throw new Error(`${side}, ${route.name}: ${response.status}`);
 }
@@ -63,7 +71,10 @@ async function round(side: Side, route: (typeof routes)[number], ms: number) {
 
 const startMs: Partial<Record<Side, number>> = {};
 for (const side of Object.keys(sides) as Side[]) {
-  await call(side, routes.find((r) => r.name.startsWith("look up"))!);
+  await call(
+    side,
+    routes.find((r) => r.name.startsWith("look up"))!,
+  );
   startMs[side] = performance.now() - started;
 }
 await new Promise((resolve) => setTimeout(resolve, 1_000));

@@ -39,7 +39,12 @@ export function peerChecks(servers: ServerFigures[], intake: string): Check[] {
       met: meets(ratio) && mine.p99 <= theirs.p99,
     });
   }
-  checks.push({ what: `${intake}: start to first answer (median)`, value: `${fmt(ours.startMs)} ms`, target: `≤ ${TARGET.startMs} ms`, met: ours.startMs <= TARGET.startMs });
+  checks.push({
+    what: `${intake}: start to first answer (median)`,
+    value: `${fmt(ours.startMs)} ms`,
+    target: `≤ ${TARGET.startMs} ms`,
+    met: ours.startMs <= TARGET.startMs,
+  });
   const measured = peers.filter((p) => p.rssAtRest !== undefined);
   if (ours.rssAtRest !== undefined && measured.length > 0) {
     const smallest = measured.sort((a, b) => a.rssAtRest! - b.rssAtRest!)[0]!;

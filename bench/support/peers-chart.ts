@@ -9,7 +9,9 @@ import type { ServerFigures } from "./peer-checks.js";
 /** The vega-lite spec: pure, so what the chart shows is tested without rendering it. */
 export function peersChartSpec(servers: ServerFigures[], title: string): TopLevelSpec {
   const order = servers.map((s) => s.server);
-  const rates = servers.flatMap((s) => Object.entries(s.routes).map(([route, { rps }]) => ({ server: s.server, route, rps: Math.round(rps) })));
+  const rates = servers.flatMap((s) =>
+    Object.entries(s.routes).map(([route, { rps }]) => ({ server: s.server, route, rps: Math.round(rps) })),
+  );
   const starts = servers.map((s) => ({ server: s.server, startMs: Math.round(s.startMs) }));
   const color = { field: "server", type: "nominal", sort: order, legend: null } as const;
   const routeOrder = [...new Set(rates.map((r) => r.route))];
@@ -23,12 +25,23 @@ export function peersChartSpec(servers: ServerFigures[], title: string): TopLeve
       {
         data: { values: rates },
         title: "Requests a second (median of the rounds), 10 connections, per route",
-        facet: { row: { field: "route", type: "nominal", sort: routeOrder, title: null, header: { labelAngle: 0, labelAlign: "left", labelAnchor: "start", labelOrient: "top", labelFontWeight: "bold" } } },
+        facet: {
+          row: {
+            field: "route",
+            type: "nominal",
+            sort: routeOrder,
+            title: null,
+            header: { labelAngle: 0, labelAlign: "left", labelAnchor: "start", labelOrient: "top", labelFontWeight: "bold" },
+          },
+        },
         spec: {
           width: 420,
           layer: [
             { mark: "bar", encoding: { y: server, x: { field: "rps", type: "quantitative", title: "req/s" }, color } },
-            { mark: { type: "text", align: "left", dx: 3 }, encoding: { y: server, x: { field: "rps", type: "quantitative" }, text: { field: "rps", type: "quantitative", format: "," } } },
+            {
+              mark: { type: "text", align: "left", dx: 3 },
+              encoding: { y: server, x: { field: "rps", type: "quantitative" }, text: { field: "rps", type: "quantitative", format: "," } },
+            },
           ],
         },
       },
@@ -38,7 +51,14 @@ export function peersChartSpec(servers: ServerFigures[], title: string): TopLeve
         width: 420,
         layer: [
           { mark: "bar", encoding: { y: server, x: { field: "startMs", type: "quantitative", title: "ms" }, color } },
-          { mark: { type: "text", align: "left", dx: 3 }, encoding: { y: server, x: { field: "startMs", type: "quantitative" }, text: { field: "startMs", type: "quantitative", format: "," } } },
+          {
+            mark: { type: "text", align: "left", dx: 3 },
+            encoding: {
+              y: server,
+              x: { field: "startMs", type: "quantitative" },
+              text: { field: "startMs", type: "quantitative", format: "," },
+            },
+          },
         ],
       },
     ],

@@ -96,10 +96,20 @@ export function peersMarkdown(input: {
       const failed = all.reduce((t, s) => t + s.non2xx + s.errors, 0);
       return `| ${name} | ${fmt(med((s) => s.requestsPerSecond))} | ${fmt(med((s) => s.p50))} | ${fmt(med((s) => s.p99))} | ${fmtOrNa(med(serverCpuMicros), 1)} | ${fmt(failed)} |`;
     });
-    return [`### ${route}`, "", "| Server | req/s (median) | p50 ms | p99 ms | server CPU µs a request | non-2xx + errors |", "|---|---:|---:|---:|---:|---:|", ...rows, ""].join("\n");
+    return [
+      `### ${route}`,
+      "",
+      "| Server | req/s (median) | p50 ms | p99 ms | server CPU µs a request | non-2xx + errors |",
+      "|---|---:|---:|---:|---:|---:|",
+      ...rows,
+      "",
+    ].join("\n");
   });
   const mswRows = Object.entries(msw.samples).flatMap(([route, sides]) =>
-    Object.entries(sides).map(([side, all]) => `| ${route} | ${side} | ${fmt(median(all.map((s) => s.requestsPerSecond)))} | ${fmt(median(all.map((s) => s.p50)), 2)} | ${fmt(median(all.map((s) => s.p99)), 2)} |`),
+    Object.entries(sides).map(
+      ([side, all]) =>
+        `| ${route} | ${side} | ${fmt(median(all.map((s) => s.requestsPerSecond)))} | ${fmt(median(all.map((s) => s.p50)), 2)} | ${fmt(median(all.map((s) => s.p99)), 2)} |`,
+    ),
   );
   return `# Intake against its peers: Prism, Mockoon, WireMock and json-server
 ${settings.quick ? "\n**A smoke run (`--quick`): one round, one start each. Not a measurement: run `npm run bench:peers` on a calm machine.**\n" : ""}

@@ -42,13 +42,20 @@ export interface Peer {
 }
 
 /** One request with no connection reuse; its status, or undefined when nothing answered. HTTPS trusts any certificate (a probe). */
-export function probe(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<number | undefined> {
+export function probe(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<number | undefined> {
   const request = url.startsWith("https:") ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
-    const req = request(url, { method: init.method ?? "GET", headers: init.headers, agent: false, rejectUnauthorized: false, timeout: 5_000 }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode));
-    });
+    const req = request(
+      url,
+      { method: init.method ?? "GET", headers: init.headers, agent: false, rejectUnauthorized: false, timeout: 5_000 },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode));
+      },
+    );
     req.on("error", () => resolve(undefined));
     req.on("timeout", () => req.destroy());
     req.end(init.body);
@@ -62,9 +69,19 @@ const lookup = routes.find((r) => r.name.startsWith("look up"))!;
  * first answer, as a user's first request would see it. Output is drained (a full pipe would stall
  * the server) and its tail kept for the error if the server exits first.
  */
-async function spawnServer(name: string, command: string, args: string[], base: string, options: { cwd?: string; env?: Record<string, string> } = {}): Promise<{ child: ChildProcess; startMs: number; stdout: () => string }> {
+async function spawnServer(
+  name: string,
+  command: string,
+  args: string[],
+  base: string,
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<{ child: ChildProcess; startMs: number; stdout: () => string }> {
   const started = performance.now();
-  const child = spawn(command, args, { cwd: options.cwd ?? root, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...options.env } });
+  const child = spawn(command, args, {
+    cwd: options.cwd ?? root,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...options.env },
+  });
   let tail = "";
   // The start of stdout is kept too: Intake's CLI writes its admin URL and token there.
   let head = "";
@@ -75,7 +92,8 @@ async function spawnServer(name: string, command: string, args: string[], base: 
   track(child);
   const { path } = lookup.call(0, { name, base, stop: async () => {} });
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before it answered:\n${tail}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before it answered:\n${tail}`);
     const status = await probe(`${base}${path}`);
     if (status !== undefined && status >= 200 && status < 300) return { child, startMs: performance.now() - started, stdout: () => head };
     if (performance.now() - started > 60_000) throw new Error(`${name} did not answer within 60 s:\n${tail}`);
@@ -117,7 +135,13 @@ export async function writePeerFiles(dir: string): Promise<void> {
 
 /** json-server's db.json, fresh for each start (json-server writes every change into it). */
 export const jsonServerDb = () => ({
-  contacts: Array.from({ length: STORED }, (_, i) => ({ id: benchContactId(i), phone: benchPhone(i), email: benchEmail(i), firstName: "Lead", lastName: `Number ${i}` })),
+  contacts: Array.from({ length: STORED }, (_, i) => ({
+    id: benchContactId(i),
+    phone: benchPhone(i),
+    email: benchEmail(i),
+    firstName: "Lead",
+    lastName: `Number ${i}`,
+  })),
   lists: Array.from({ length: STORED }, (_, i) => ({ id: benchListId(i), name: `Bench ${i}` })),
   members: [],
   messages: [],
@@ -133,7 +157,9 @@ export const JSON_SERVER_ROUTES = {
 
 /** POST /__admin/reset to an Intake started by `spawnServer`, with the URL and token from its JSON line on stdout. */
 const intakeReset = (name: string, stdout: () => string) => () => {
-  const line = stdout().split("\n").find((l) => l.startsWith('{"event":"listening"'));
+  const line = stdout()
+    .split("\n")
+    .find((l) => l.startsWith('{"event":"listening"'));
   if (!line) throw new Error(`${name} wrote no listening line`);
   const { adminUrl, adminToken } = JSON.parse(line) as { adminUrl: string; adminToken: string };
   return timed(name, `${adminUrl}/reset`, { method: "POST", headers: { authorization: `Bearer ${adminToken}` } });
@@ -147,7 +173,20 @@ export const PEERS: Peer[] = [
     command: "intake-server --seed seed.json --rate-limit 0 --log quiet",
     async start(dir, options = {}) {
       const port = await freePort();
-      const args = [...(options.nodeArgs ?? []), `${root}packages/server/dist/cli.js`, "--host", "127.0.0.1", "--port", String(port), "--seed", `${dir}/seed.json`, "--rate-limit", "0", "--log", "quiet"];
+      const args = [
+        ...(options.nodeArgs ?? []),
+        `${root}packages/server/dist/cli.js`,
+        "--host",
+        "127.0.0.1",
+        "--port",
+        String(port),
+        "--seed",
+        `${dir}/seed.json`,
+        "--rate-limit",
+        "0",
+        "--log",
+        "quiet",
+      ];
       const base = `https://127.0.0.1:${port}/v1`;
       const { child, startMs, stdout } = await spawnServer(this.name, options.node ?? process.execPath, args, base);
       return { name: this.name, base, pid: child.pid, startMs, stop: stopChild(child), reset: intakeReset(this.name, stdout) };
@@ -162,7 +201,12 @@ export const PEERS: Peer[] = [
       const port = await freePort();
       const base = `https://127.0.0.1:${port}/v1`;
       const script = fileURLToPath(new URL("testing-peer.mjs", import.meta.url));
-      const { child, startMs, stdout } = await spawnServer(this.name, options.node ?? process.execPath, [...(options.nodeArgs ?? []), script, String(port), `${dir}/seed.json`], base);
+      const { child, startMs, stdout } = await spawnServer(
+        this.name,
+        options.node ?? process.execPath,
+        [...(options.nodeArgs ?? []), script, String(port), `${dir}/seed.json`],
+        base,
+      );
       return { name: this.name, base, pid: child.pid, startMs, stop: stopChild(child), reset: intakeReset(this.name, stdout) };
     },
   },
@@ -184,7 +228,17 @@ function prism(fastest: boolean): Peer {
     async start() {
       const port = await freePort();
       // One process, as prism runs where NODE_ENV is not production: the pid measured is the server's.
-      const args = [bin("@stoplight/prism-cli/dist/index.js"), "mock", SPEC, "-h", "127.0.0.1", "-p", String(port), ...flags, "--multiprocess=false"];
+      const args = [
+        bin("@stoplight/prism-cli/dist/index.js"),
+        "mock",
+        SPEC,
+        "-h",
+        "127.0.0.1",
+        "-p",
+        String(port),
+        ...flags,
+        "--multiprocess=false",
+      ];
       const base = `http://127.0.0.1:${port}`;
       const { child, startMs } = await spawnServer(this.name, process.execPath, args, base);
       return { name: this.name, base, pid: child.pid, startMs, stop: stopChild(child) };
@@ -201,11 +255,27 @@ function mockoon(fastest: boolean): Peer {
     command: ["mockoon-cli start --data openapi.yaml", ...flags].join(" "),
     async start(dir) {
       const port = await freePort();
-      const args = [bin("@mockoon/cli/bin/run.js"), "start", "--data", SPEC, "--port", String(port), "--hostname", "127.0.0.1", ...flags, "--admin-api-token", MOCKOON_ADMIN_TOKEN];
+      const args = [
+        bin("@mockoon/cli/bin/run.js"),
+        "start",
+        "--data",
+        SPEC,
+        "--port",
+        String(port),
+        "--hostname",
+        "127.0.0.1",
+        ...flags,
+        "--admin-api-token",
+        MOCKOON_ADMIN_TOKEN,
+      ];
       const origin = `http://127.0.0.1:${port}`;
       // By default it logs every transaction to a file under the home folder: the run's own folder here.
       const { child, startMs } = await spawnServer(this.name, process.execPath, args, `${origin}/v1`, { env: { HOME: dir } });
-      const reset = () => timed(this.name, `${origin}/mockoon-admin/state/purge`, { method: "POST", headers: { authorization: `Bearer ${MOCKOON_ADMIN_TOKEN}` } });
+      const reset = () =>
+        timed(this.name, `${origin}/mockoon-admin/state/purge`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${MOCKOON_ADMIN_TOKEN}` },
+        });
       return { name: this.name, base: `${origin}/v1`, pid: child.pid, startMs, stop: stopChild(child), reset };
     },
   };
@@ -220,7 +290,18 @@ function wiremock(fastest: boolean): Peer {
     command: ["java -jar wiremock-standalone-3.13.2.jar", ...flags].join(" "),
     async start(dir) {
       const port = await freePort();
-      const args = ["-jar", WIREMOCK_JAR, "--port", String(port), "--bind-address", "127.0.0.1", "--root-dir", `${dir}/wiremock`, ...flags, "--disable-banner"];
+      const args = [
+        "-jar",
+        WIREMOCK_JAR,
+        "--port",
+        String(port),
+        "--bind-address",
+        "127.0.0.1",
+        "--root-dir",
+        `${dir}/wiremock`,
+        ...flags,
+        "--disable-banner",
+      ];
       const origin = `http://127.0.0.1:${port}`;
       const { child, startMs } = await spawnServer(this.name, "java", args, `${origin}/v1`);
       const reset = () => timed(this.name, `${origin}/__admin/reset`, { method: "POST" });
@@ -239,11 +320,20 @@ function jsonServer(fastest: boolean): Peer {
     async start(dir) {
       const port = await freePort();
       await writeFile(`${dir}/db.json`, JSON.stringify(jsonServerDb(), null, 2));
-      const args = [bin("json-server/lib/cli/bin.js"), "db.json", "--routes", "routes.json", "--port", String(port), "--host", "127.0.0.1", ...flags];
+      const args = [
+        bin("json-server/lib/cli/bin.js"),
+        "db.json",
+        "--routes",
+        "routes.json",
+        "--port",
+        String(port),
+        "--host",
+        "127.0.0.1",
+        ...flags,
+      ];
       const base = `http://127.0.0.1:${port}/v1`;
       const { child, startMs } = await spawnServer(this.name, process.execPath, args, base, { cwd: dir });
       return { name: this.name, base, pid: child.pid, startMs, stop: stopChild(child) };
     },
   };
 }
-

@@ -37,7 +37,8 @@ const timesAtStart = cpuTimes();
  * themselves, so they do not count as local changes; untracked files (scratch) do not either.
  */
 const commit = (() => {
-  const git = (...args: string[]) => execFileSync("git", args, { cwd: bench, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+  const git = (...args: string[]) =>
+    execFileSync("git", args, { cwd: bench, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
   try {
     const hash = git("rev-parse", "--short", "HEAD");
     const changed = git("status", "--porcelain", "--untracked-files=no", "--", ":/", ":(exclude,top)bench/results");
@@ -59,7 +60,12 @@ export interface Run {
   stolen: number | null;
 }
 let ended: Run | undefined;
-const run = (): Run => (ended ??= { build: `Node ${process.version}, ${availableParallelism()} cores; ${commit}`, startedAt, stolen: stolenShare(timesAtStart, cpuTimes()) ?? null });
+const run = (): Run =>
+  (ended ??= {
+    build: `Node ${process.version}, ${availableParallelism()} cores; ${commit}`,
+    startedAt,
+    stolen: stolenShare(timesAtStart, cpuTimes()) ?? null,
+  });
 
 /** Heap in use after two full collections; needs node --expose-gc (the bench scripts pass it). */
 export function heapAfterGc(): number {

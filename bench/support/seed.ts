@@ -13,7 +13,15 @@ export const benchSender = (i: number) => `user-${i}`;
 export const FIXED_LOOKUP = {
   success: true,
   contactId: "ct_bench_fixed_0001",
-  contact: { id: "ct_bench_fixed_0001", firstName: "Lead", lastName: "Number 1", phone: "+12000000001", email: "lead1@example.com", customFields: {}, createdAt: "2026-01-01T00:00:00.000Z" },
+  contact: {
+    id: "ct_bench_fixed_0001",
+    firstName: "Lead",
+    lastName: "Number 1",
+    phone: "+12000000001",
+    email: "lead1@example.com",
+    customFields: {},
+    createdAt: "2026-01-01T00:00:00.000Z",
+  },
 };
 
 /**

@@ -42,7 +42,8 @@ function partOf(stack: Array<{ functionName: string; url: string }>): string {
   for (const frame of stack) {
     const owner = packageOf(frame.url);
     if (owner === "intake") calledByIntake = true;
-    else if (owner) return `${owner}${owner === STORE && !calledByIntake ? " (with graphql, date-fns, lodash, msw's interceptors)" : ""}: ${calledByIntake ? "called by Intake's code" : "loading it"}`;
+    else if (owner)
+      return `${owner}${owner === STORE && !calledByIntake ? " (with graphql, date-fns, lodash, msw's interceptors)" : ""}: ${calledByIntake ? "called by Intake's code" : "loading it"}`;
   }
   if (calledByIntake) return "Intake's own code";
   const leaf = stack.at(-1)?.functionName;
@@ -75,5 +76,7 @@ export function startParts(profile: CpuProfile, untilMs: number): StartPart[] {
   const all = [...parts].map(([part, ms]) => ({ part, ms })).sort((a, b) => b.ms - a.ms);
   const major = all.filter((p) => p.ms >= elapsedMs / 100);
   const minor = all.filter((p) => p.ms < elapsedMs / 100);
-  return minor.length ? [...major, { part: `the rest, each under 1% (${minor.length} parts)`, ms: minor.reduce((t, p) => t + p.ms, 0) }] : major;
+  return minor.length
+    ? [...major, { part: `the rest, each under 1% (${minor.length} parts)`, ms: minor.reduce((t, p) => t + p.ms, 0) }]
+    : major;
 }

@@ -44,7 +44,15 @@ function mapLookups(seed: Seed): RequestListener {
   const records = (seed.accounts?.[0]?.contacts ?? []).map((c) => {
     const now = Date.now();
     if (now !== stamp.at) stamp = { at: now, text: new Date(now).toISOString() };
-    return { id: c.id, firstName: c.firstName?.trim(), lastName: c.lastName?.trim(), phone: c.phone, email: c.email?.trim(), customFields: noFields, createdAt: stamp.text };
+    return {
+      id: c.id,
+      firstName: c.firstName?.trim(),
+      lastName: c.lastName?.trim(),
+      phone: c.phone,
+      email: c.email?.trim(),
+      customFields: noFields,
+      createdAt: stamp.text,
+    };
   });
   const byPhone = new Map(records.map((r) => [r.phone, r]));
   const byEmail = new Map(records.map((r) => [r.email, r]));
@@ -59,7 +67,10 @@ function mapLookups(seed: Seed): RequestListener {
     const missing = () =>
       !lookup
         ? { code: "NOT_FOUND", message: `No operation at ${req.method} ${pathname}. Paths start with /v1/, for example /v1/contacts.` }
-        : { code: "CONTACT_NOT_FOUND", message: phone === null ? `No contact with email ${email}.` : `No contact with phone number ${phone}.` };
+        : {
+            code: "CONTACT_NOT_FOUND",
+            message: phone === null ? `No contact with email ${email}.` : `No contact with phone number ${phone}.`,
+          };
     const body = JSON.stringify(record ? { success: true, contactId: record.id, contact: record } : { error: missing() });
     res.writeHead(record ? 200 : 404, {
       "cache-control": "no-store",

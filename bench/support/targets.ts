@@ -34,7 +34,11 @@ export async function startTarget(
   ];
   // The server exits when its stdin closes: a benchmark killed outright leaves no server (some a
   // gigabyte large) behind.
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ["pipe", "pipe", "inherit"], env: { ...process.env, BENCH_EXIT_WITH_STDIN: "1" } });
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    stdio: ["pipe", "pipe", "inherit"],
+    env: { ...process.env, BENCH_EXIT_WITH_STDIN: "1" },
+  });
   const { url, certificate } = JSON.parse(await firstLine(child, kind)) as { url: string; certificate?: string };
   return {
     name: options.name ?? kind,
@@ -75,11 +79,27 @@ export interface CliTarget extends Target {
 export async function startCli(name: string, args: string[], options: { nodeArgs?: string[]; cli?: string } = {}): Promise<CliTarget> {
   const started = performance.now();
   const cli = options.cli ?? `${root}packages/server/dist/cli.js`;
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", `${root}bench/support/exit-with-stdin.mjs`, cli, "--port", "0", "--rate-limit", "0", "--log", "quiet", ...args], {
-    cwd: root,
-    stdio: ["pipe", "pipe", "inherit"],
-    env: { ...process.env, BENCH_EXIT_WITH_STDIN: "1" },
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      ...(options.nodeArgs ?? []),
+      "--import",
+      `${root}bench/support/exit-with-stdin.mjs`,
+      cli,
+      "--port",
+      "0",
+      "--rate-limit",
+      "0",
+      "--log",
+      "quiet",
+      ...args,
+    ],
+    {
+      cwd: root,
+      stdio: ["pipe", "pipe", "inherit"],
+      env: { ...process.env, BENCH_EXIT_WITH_STDIN: "1" },
+    },
+  );
   const line = await firstLine(child, `intake-server (${name})`);
   const startMs = performance.now() - started;
   const listening = JSON.parse(line) as Listening;

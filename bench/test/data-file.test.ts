@@ -19,7 +19,10 @@ describe("a data file built for bench:durability", () => {
     const file = openDataFile(built.path);
     try {
       const intake = createIntake({ snapshot: file.read() });
-      const get = async (path: string) => (await intake.fetch(new Request(`https://localhost/__admin${path}`, { headers: { authorization: `Bearer ${intake.adminToken}` } }))).json();
+      const get = async (path: string) =>
+        (
+          await intake.fetch(new Request(`https://localhost/__admin${path}`, { headers: { authorization: `Bearer ${intake.adminToken}` } }))
+        ).json();
       // Messages 1, 5 and 9 of the ten go to the second contact: received, sent, received.
       const { messages } = (await get(`/contacts/${built.sample.contactId}`)) as { messages: Message[] };
       expect(messages).toEqual(built.sample.messages);
@@ -42,9 +45,26 @@ describe("a data file built for bench:durability", () => {
 
   it("holds messages as the server stores them: each field of the admin contract's Message", () => {
     const [received, sent] = built.sample.messages;
-    expect(received).toMatchObject({ direction: "inbound", channel: "custom", fromId: "user-1", toId: "acme", status: "received", botOutcome: "no_campaign", contactId: "ct_b1" });
+    expect(received).toMatchObject({
+      direction: "inbound",
+      channel: "custom",
+      fromId: "user-1",
+      toId: "acme",
+      status: "received",
+      botOutcome: "no_campaign",
+      contactId: "ct_b1",
+    });
     expect(received!.messageSid).toMatch(/^SM[0-9a-f]{32}$/);
-    expect(sent).toMatchObject({ direction: "outbound", channel: "acme", fromId: null, toId: "user-1", status: "sent", messageSid: null, botOutcome: null, contactId: "ct_b1" });
+    expect(sent).toMatchObject({
+      direction: "outbound",
+      channel: "acme",
+      fromId: null,
+      toId: "user-1",
+      status: "sent",
+      messageSid: null,
+      botOutcome: null,
+      contactId: "ct_b1",
+    });
     expect(Object.keys(received!).sort()).toEqual(Object.keys(sent!).sort());
     expect(Object.keys(received!)).toHaveLength(20);
   });

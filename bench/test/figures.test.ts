@@ -58,8 +58,16 @@ describe("the results page", () => {
 
   it("lists every check with a link to its report and counts the misses", () => {
     const page = summaryPage([
-      { name: "client", checks: [check("lookup overhead", false)], run: { build: "Node v20; commit abc", startedAt: "2026-11-21 15:08 UTC" } },
-      { name: "lookups", checks: [check("by phone", false), check("by email", true)], run: { build: "Node v20; commit abc", startedAt: "2026-11-21 14:57 UTC" } },
+      {
+        name: "client",
+        checks: [check("lookup overhead", false)],
+        run: { build: "Node v20; commit abc", startedAt: "2026-11-21 15:08 UTC" },
+      },
+      {
+        name: "lookups",
+        checks: [check("by phone", false), check("by email", true)],
+        run: { build: "Node v20; commit abc", startedAt: "2026-11-21 14:57 UTC" },
+      },
     ]);
     expect(page).toContain("| [lookups](lookups.md) | by phone | 0.80 | ≥ 0.90 | **missed** |");
     expect(page).toContain("| [lookups](lookups.md) | by email | 1.00 | ≥ 0.90 | met |");
@@ -93,7 +101,8 @@ describe("the results page", () => {
 
 describe("the machine's state during a run", () => {
   it("reads the time stolen and the whole from /proc/stat's cpu line, guest time not counted twice", () => {
-    const stat = "cpu  1022860 756 93488 849975 3129 0 10082 337429 500 7\ncpu0 511430 378 46744 424987 1564 0 5041 168714 0 0\nintr 1 2 3\n";
+    const stat =
+      "cpu  1022860 756 93488 849975 3129 0 10082 337429 500 7\ncpu0 511430 378 46744 424987 1564 0 5041 168714 0 0\nintr 1 2 3\n";
     expect(parseProcStat(stat)).toEqual({ steal: 337429, total: 1022860 + 756 + 93488 + 849975 + 3129 + 0 + 10082 + 337429 });
     expect(parseProcStat("intr 1 2 3\n")).toBeUndefined();
     expect(parseProcStat("cpu  a b c d\n")).toBeUndefined();
@@ -109,8 +118,12 @@ describe("the machine's state during a run", () => {
 
   it("opens a report with it, and marks a run the host took a tenth or more of", () => {
     const run = { build: "Node v20.20.2, 2 cores; commit abc", startedAt: "2026-11-22 10:10 UTC" };
-    expect(describeRun({ ...run, stolen: 0.03 })).toBe("Node v20.20.2, 2 cores; commit abc, 2026-11-22 10:10 UTC; the host took 3.0% of the machine's time during the run (steal)");
-    expect(describeRun({ ...run, stolen: 0.319 })).toMatch(/took 31\.9% of the machine's time during the run \(steal\): \*\*a disturbed run\*\*/);
+    expect(describeRun({ ...run, stolen: 0.03 })).toBe(
+      "Node v20.20.2, 2 cores; commit abc, 2026-11-22 10:10 UTC; the host took 3.0% of the machine's time during the run (steal)",
+    );
+    expect(describeRun({ ...run, stolen: 0.319 })).toMatch(
+      /took 31\.9% of the machine's time during the run \(steal\): \*\*a disturbed run\*\*/,
+    );
     expect(describeRun({ ...run, stolen: null })).toBe("Node v20.20.2, 2 cores; commit abc, 2026-11-22 10:10 UTC");
   });
 
@@ -123,9 +136,13 @@ describe("the machine's state during a run", () => {
     ]);
     expect(page).toContain("**Disturbed runs**: the host took 10.0% or more of the machine's time (steal) while lookups (32.0%) ran.");
     expect(page.indexOf("**Disturbed runs**")).toBeLessThan(page.indexOf("| Report |"));
-    expect(page).toContain("- commit a: http, lookups (started 2026-11-22 10:10 UTC to 10:20 UTC); the host took 3.0% to 32.0% of the machine's time\n");
+    expect(page).toContain(
+      "- commit a: http, lookups (started 2026-11-22 10:10 UTC to 10:20 UTC); the host took 3.0% to 32.0% of the machine's time\n",
+    );
     expect(page).toContain("- commit b: old (started 2026-11-21 10:00 UTC)\n");
-    const calm = summaryPage([{ name: "http", checks: [check], run: { build: "commit a", startedAt: "2026-11-22 10:10 UTC", stolen: 0.03 } }]);
+    const calm = summaryPage([
+      { name: "http", checks: [check], run: { build: "commit a", startedAt: "2026-11-22 10:10 UTC", stolen: 0.03 } },
+    ]);
     expect(calm).not.toContain("Disturbed");
     expect(calm).toContain("; the host took 3.0% of the machine's time\n");
   });

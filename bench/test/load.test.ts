@@ -2,11 +2,34 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { processCpu } from "../support/cpu.js";
-import { answerTimes, CONNECTIONS, load, median, medianOf, mediansOf, permuted, rateRatio, rotated, roundRatios, roundsStolen, schedule, serverCpuMicros, type Sample } from "../support/load.js";
+import {
+  answerTimes,
+  CONNECTIONS,
+  load,
+  median,
+  medianOf,
+  mediansOf,
+  permuted,
+  rateRatio,
+  rotated,
+  roundRatios,
+  roundsStolen,
+  schedule,
+  serverCpuMicros,
+  type Sample,
+} from "../support/load.js";
 import { DISTURBED } from "../support/machine.js";
 import { firstLine, type Target } from "../support/targets.js";
 
-const sample = (fields: Partial<Sample>): Sample => ({ requestsPerSecond: 0, p50: 0, p99: 0, non2xx: 0, errors: 0, requests: 0, ...fields });
+const sample = (fields: Partial<Sample>): Sample => ({
+  requestsPerSecond: 0,
+  p50: 0,
+  p99: 0,
+  non2xx: 0,
+  errors: 0,
+  requests: 0,
+  ...fields,
+});
 
 describe("the bookkeeping of a comparison", () => {
   it("takes the median of an odd or even count without reordering its input", () => {
@@ -80,9 +103,24 @@ describe("the bookkeeping of a comparison", () => {
 
   it("lets the routes take turns within each round, each going first in turn, when asked", () => {
     const turns = schedule(["P", "E"], ["a", "b"], 3, true);
-    expect(turns.map(({ route, target, round }) => `${route}${target}${round}`)).toEqual(["Pa0", "Pb0", "Ea0", "Eb0", "Eb1", "Ea1", "Pb1", "Pa1", "Pa2", "Pb2", "Ea2", "Eb2"]);
+    expect(turns.map(({ route, target, round }) => `${route}${target}${round}`)).toEqual([
+      "Pa0",
+      "Pb0",
+      "Ea0",
+      "Eb0",
+      "Eb1",
+      "Ea1",
+      "Pb1",
+      "Pa1",
+      "Pa2",
+      "Pb2",
+      "Ea2",
+      "Eb2",
+    ]);
     // Every pair still gets one load a round.
-    for (const route of ["P", "E"]) for (const target of ["a", "b"]) expect(turns.filter((t) => t.route === route && t.target === target).map((t) => t.round)).toEqual([0, 1, 2]);
+    for (const route of ["P", "E"])
+      for (const target of ["a", "b"])
+        expect(turns.filter((t) => t.route === route && t.target === target).map((t) => t.round)).toEqual([0, 1, 2]);
   });
 });
 
@@ -90,14 +128,19 @@ describe("the bookkeeping of a comparison", () => {
  * A statement spending `ms` of the process's own CPU (time spent descheduled does not count, so the
  * process's CPU is known from outside however busy the machine is).
  */
-const spin = (ms: number) => `{ const start = process.cpuUsage(); for (let used = 0; used < ${ms * 1000}; ) { const { user, system } = process.cpuUsage(start); used = user + system; } }`;
+const spin = (ms: number) =>
+  `{ const start = process.cpuUsage(); for (let used = 0; used < ${ms * 1000}; ) { const { user, system } = process.cpuUsage(start); used = user + system; } }`;
 
 /**
  * A node process, titled `title`, running `script`, and its first line of output (rejected if it
  * exits first). It exits when its stdin closes, so a test runner that dies does not leave it behind.
  */
 function child(script: string, title: string): { process: ChildProcess; firstLine: Promise<string> } {
-  const spawned = spawn(process.execPath, ["-e", `process.title = ${JSON.stringify(title)};\nprocess.stdin.on("end", () => process.exit()).resume();\n${script}`], { stdio: ["pipe", "pipe", "inherit"] });
+  const spawned = spawn(
+    process.execPath,
+    ["-e", `process.title = ${JSON.stringify(title)};\nprocess.stdin.on("end", () => process.exit()).resume();\n${script}`],
+    { stdio: ["pipe", "pipe", "inherit"] },
+  );
   const line = firstLine(spawned, title);
   // Rejects for whoever awaits it; a test that waits for the exit instead does not.
   line.catch(() => {});
@@ -198,7 +241,9 @@ describe("a round of load", { skip: process.platform !== "linux" }, () => {
 
   it("tells of each answer as it arrives, with its latency and its connection's number", async () => {
     const answers: Array<[number, number]> = [];
-    const result = await load(target, { name: "told", call: () => ({ method: "GET", path: "/" }) }, 1, { onAnswer: (ms, connection) => answers.push([ms, connection]) });
+    const result = await load(target, { name: "told", call: () => ({ method: "GET", path: "/" }) }, 1, {
+      onAnswer: (ms, connection) => answers.push([ms, connection]),
+    });
     expect(answers.length).toBe(result.requests);
     expect(new Set(answers.map(([, connection]) => connection))).toEqual(new Set(Array.from({ length: CONNECTIONS }, (_, i) => i)));
     // Each answer costs the server 1 ms of CPU at least.

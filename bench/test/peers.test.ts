@@ -8,7 +8,14 @@ import { peersChartSpec, peersChartSvg } from "../support/peers-chart.js";
 import { PEERS, probe, writePeerFiles } from "../support/peers.js";
 import { routes } from "../support/routes.js";
 
-const figures = (server: string, intake: boolean, rps: [number, number], p99: [number, number], startMs: number, rssAtRest?: number): ServerFigures => ({
+const figures = (
+  server: string,
+  intake: boolean,
+  rps: [number, number],
+  p99: [number, number],
+  startMs: number,
+  rssAtRest?: number,
+): ServerFigures => ({
   server,
   intake,
   startMs,
@@ -108,17 +115,28 @@ describe("the peers, as the benchmark starts them", () => {
 
   // Intake's own starts need the build (dist); the other servers are the repository's dev dependencies.
   const others = PEERS.filter((peer) => !peer.intake && (peer.peer !== "WireMock" || hasJava()));
-  it.each(others.map((peer) => [peer.name, peer] as const))("%s answers each of the four routes 2xx, and its reset where it has one", async (_, peer) => {
-    const server = await peer.start(dir);
-    try {
-      for (const route of routes) {
-        const { method, path, body } = route.call(0, server);
-        const status = await probe(`${server.base}${path}`, { method, body, headers: body === undefined ? {} : { "content-type": "application/json" } });
-        expect({ route: route.name, status }).toEqual({ route: route.name, status: expect.toSatisfy((s: number) => s >= 200 && s < 300) });
+  it.each(others.map((peer) => [peer.name, peer] as const))(
+    "%s answers each of the four routes 2xx, and its reset where it has one",
+    async (_, peer) => {
+      const server = await peer.start(dir);
+      try {
+        for (const route of routes) {
+          const { method, path, body } = route.call(0, server);
+          const status = await probe(`${server.base}${path}`, {
+            method,
+            body,
+            headers: body === undefined ? {} : { "content-type": "application/json" },
+          });
+          expect({ route: route.name, status }).toEqual({
+            route: route.name,
+            status: expect.toSatisfy((s: number) => s >= 200 && s < 300),
+          });
+        }
+        if (server.reset) expect(await server.reset()).toBeGreaterThan(0);
+      } finally {
+        await server.stop();
       }
-      if (server.reset) expect(await server.reset()).toBeGreaterThan(0);
-    } finally {
-      await server.stop();
-    }
-  }, 90_000);
+    },
+    90_000,
+  );
 });

@@ -17,12 +17,30 @@ const nodes: CpuProfile["nodes"] = [
   { id: 9, callFrame: frame("resolve", "node:internal/modules/esm/resolve") },
   { id: 10, callFrame: frame("(program)") },
 ];
-const profile = (samples: Array<[id: number, ms: number]>): CpuProfile => ({ nodes, samples: samples.map(([id]) => id), timeDeltas: samples.map(([, ms]) => ms * 1000) });
+const profile = (samples: Array<[id: number, ms: number]>): CpuProfile => ({
+  nodes,
+  samples: samples.map(([id]) => id),
+  timeDeltas: samples.map(([, ms]) => ms * 1000),
+});
 const byPart = (parts: ReturnType<typeof startParts>) => Object.fromEntries(parts.map((p) => [p.part, p.ms]));
 
 describe("where a start goes", () => {
   it("charges a package with what it loads, apart from Intake's calls into it, and node's own work apart", () => {
-    const parts = byPart(startParts(profile([[4, 300], [3, 40], [6, 90], [7, 30], [5, 80], [8, 50], [9, 100], [10, 40]]), 1_000));
+    const parts = byPart(
+      startParts(
+        profile([
+          [4, 300],
+          [3, 40],
+          [6, 90],
+          [7, 30],
+          [5, 80],
+          [8, 50],
+          [9, 100],
+          [10, 40],
+        ]),
+        1_000,
+      ),
+    );
     expect(parts).toEqual({
       "@mswjs/data (with graphql, date-fns, lodash, msw's interceptors): loading it": 340,
       "@mswjs/data: called by Intake's code": 30,
@@ -35,13 +53,31 @@ describe("where a start goes", () => {
   });
 
   it("counts only the samples until the first answer, the largest part first", () => {
-    const parts = startParts(profile([[5, 100], [4, 300], [8, 50], [4, 500]]), 460);
+    const parts = startParts(
+      profile([
+        [5, 100],
+        [4, 300],
+        [8, 50],
+        [4, 500],
+      ]),
+      460,
+    );
     expect(parts.map((p) => p.ms)).toEqual([300, 100, 50]);
     expect(parts[0]!.part).toMatch(/^@mswjs\/data .*loading it$/);
   });
 
   it("sums the parts under 1% of the start into one line", () => {
-    const parts = byPart(startParts(profile([[5, 990], [8, 4], [10, 3], [9, 3]]), 1_000));
+    const parts = byPart(
+      startParts(
+        profile([
+          [5, 990],
+          [8, 4],
+          [10, 3],
+          [9, 3],
+        ]),
+        1_000,
+      ),
+    );
     expect(parts).toEqual({ "Intake's own code": 990, "the rest, each under 1% (3 parts)": 10 });
   });
 });

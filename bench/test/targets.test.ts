@@ -66,7 +66,11 @@ async function running(pid: number): Promise<boolean> {
 
 describe("a child's first line", () => {
   it("is what it writes first, however its output is split", async () => {
-    const child = spawn(process.execPath, ["-e", `process.stdout.write("hel"); setTimeout(() => process.stdout.write("lo\\nworld\\n"), 50);`], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(
+      process.execPath,
+      ["-e", `process.stdout.write("hel"); setTimeout(() => process.stdout.write("lo\\nworld\\n"), 50);`],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
     expect(await firstLine(child, "the writer")).toBe("hello");
   });
 
@@ -78,10 +82,14 @@ describe("a child's first line", () => {
 
 describe("a benchmark's servers", () => {
   it("serve on when started by hand with stdin closed", async () => {
-    const target = spawn(process.execPath, [...SOURCES, "--import", "tsx", fileURLToPath(new URL("../support/target.ts", import.meta.url)), "bare-http"], {
-      stdio: ["ignore", "pipe", "inherit"],
-      env: { ...process.env, BENCH_EXIT_WITH_STDIN: undefined },
-    });
+    const target = spawn(
+      process.execPath,
+      [...SOURCES, "--import", "tsx", fileURLToPath(new URL("../support/target.ts", import.meta.url)), "bare-http"],
+      {
+        stdio: ["ignore", "pipe", "inherit"],
+        env: { ...process.env, BENCH_EXIT_WITH_STDIN: undefined },
+      },
+    );
     onTestFinished(() => void target.kill());
     const { url } = JSON.parse(await firstLine(target, "the server")) as { url: string };
     // Long enough for a closed stdin to have been seen.

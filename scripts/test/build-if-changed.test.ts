@@ -86,7 +86,12 @@ describe("build-if-changed (npm start's build)", () => {
     repo.write("packages/a/scripts/copy-dashboard.mjs", "// copies\n");
     repo.start();
     let expected = 1;
-    for (const path of ["packages/dashboard/index.html", "packages/dashboard/vite.config.ts", "packages/dashboard/src/pages/contacts.tsx", "packages/a/scripts/copy-dashboard.mjs"]) {
+    for (const path of [
+      "packages/dashboard/index.html",
+      "packages/dashboard/vite.config.ts",
+      "packages/dashboard/src/pages/contacts.tsx",
+      "packages/a/scripts/copy-dashboard.mjs",
+    ]) {
       repo.write(path, `// ${path}, changed\n`);
       expect(repo.start().stderr, path).toMatch(/^Building the packages \(the sources changed since the last build\)…\n/);
       expect(repo.builds(), path).toBe(++expected);

@@ -27,7 +27,13 @@ function check(rows: string[]) {
   folders.push(folder);
   mkdirSync(join(folder, "test"));
   writeFileSync(join(folder, "test/a.test.ts"), TESTS);
-  const page = ["# Coverage", "", "| # | Says | Server | Decision | Test |", "|---|---|---|---|---|", ...rows.map((row, i) => `| ${i + 1} | a rule | does it | — | ${row} |`)].join("\n");
+  const page = [
+    "# Coverage",
+    "",
+    "| # | Says | Server | Decision | Test |",
+    "|---|---|---|---|---|",
+    ...rows.map((row, i) => `| ${i + 1} | a rule | does it | — | ${row} |`),
+  ].join("\n");
   writeFileSync(join(folder, "page.md"), page);
   const run = spawnSync(process.execPath, [SCRIPT, "page.md"], { cwd: folder, encoding: "utf8" });
   return { code: run.status, output: (run.stdout + run.stderr).trim() };

@@ -31,17 +31,31 @@ describe("the test-folder check", () => {
   it("passes tests in src folders' names and the extra folders, with helpers beside them", () => {
     const run = check(
       ["http", "store"],
-      ["http/compose.test.ts", "store/table.test.ts", "journeys/studio.test.ts", "dashboard/pages.test.ts", "entry-points/testing.test.ts", "support/seed.ts", "behaviour/cases.ts", "dashboard/browser.ts", "http/prism.contract.test.ts"],
+      [
+        "http/compose.test.ts",
+        "store/table.test.ts",
+        "journeys/studio.test.ts",
+        "dashboard/pages.test.ts",
+        "entry-points/testing.test.ts",
+        "support/seed.ts",
+        "behaviour/cases.ts",
+        "dashboard/browser.ts",
+        "http/prism.contract.test.ts",
+      ],
     );
     expect(run).toEqual({ code: 0, out: "packages/server/test: every test sits in its feature's folder.", err: "" });
   });
 
   it("refuses a test directly in test/, in a folder of no src folder's name, among the helpers or a level too deep, saying where it goes", () => {
-    const run = check(["http", "store"], ["configured.test.ts", "misc/odd.test.ts", "support/helper.test.ts", "http/steps/deep.test.ts", "http/fine.test.ts"]);
+    const run = check(
+      ["http", "store"],
+      ["configured.test.ts", "misc/odd.test.ts", "support/helper.test.ts", "http/steps/deep.test.ts", "http/fine.test.ts"],
+    );
     expect(run.code).toBe(1);
     expect(run.out).toBe("");
     const lines = run.err.split("\n");
-    const where = "test/<folder>/ named after the src folder whose code it mainly tests (http, store), or journeys/, dashboard/, entry-points/.";
+    const where =
+      "test/<folder>/ named after the src folder whose code it mainly tests (http, store), or journeys/, dashboard/, entry-points/.";
     expect(lines.slice(0, 4)).toEqual([
       `packages/server/test/configured.test.ts: a test directly in test/. Move it (git mv) into ${where}`,
       "packages/server/test/http/steps/deep.test.ts: a test in a subfolder of test/http/. Move it up into test/http/ itself.",

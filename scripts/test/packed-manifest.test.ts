@@ -37,7 +37,14 @@ const built = ["dist/index.js", "dist/index.cjs", "dist/index.d.ts"];
 
 describe("a packed package.json", () => {
   it("passes when every entry point it names is in the tarball", () => {
-    const manifest = { main: "./dist/index.cjs", types: "./dist/index.d.ts", exports: { ".": { types: "./dist/index.d.ts", import: "./dist/index.js", require: "./dist/index.cjs" }, "./package.json": "./package.json" } };
+    const manifest = {
+      main: "./dist/index.cjs",
+      types: "./dist/index.d.ts",
+      exports: {
+        ".": { types: "./dist/index.d.ts", import: "./dist/index.js", require: "./dist/index.cjs" },
+        "./package.json": "./package.json",
+      },
+    };
     expect(check(tarball(manifest, built))).toEqual([]);
   });
 
@@ -49,8 +56,14 @@ describe("a packed package.json", () => {
   });
 
   it("fails naming a file of main, bin or typesVersions the tarball lacks", () => {
-    const manifest = { main: "./dist/main.cjs", bin: { example: "dist/cli.js" }, typesVersions: { "*": { webhooks: ["./dist/webhooks.d.ts"] } } };
-    expect(check(tarball(manifest, built))).toEqual([expect.stringMatching(/dist\/main\.cjs, dist\/cli\.js, dist\/webhooks\.d\.ts, which the tarball does not hold/)]);
+    const manifest = {
+      main: "./dist/main.cjs",
+      bin: { example: "dist/cli.js" },
+      typesVersions: { "*": { webhooks: ["./dist/webhooks.d.ts"] } },
+    };
+    expect(check(tarball(manifest, built))).toEqual([
+      expect.stringMatching(/dist\/main\.cjs, dist\/cli\.js, dist\/webhooks\.d\.ts, which the tarball does not hold/),
+    ]);
   });
 });
 
@@ -59,7 +72,12 @@ describe("npm pack of a workspace package", () => {
     const before = readFileSync(join(root, "packages/client/package.json"), "utf8");
     expect(before).toContain("@intake/source");
     const out = folder();
-    const [packed] = JSON.parse(execFileSync("npm", ["pack", "--silent", "--json", "--pack-destination", out, "-w", "@intake/client"], { cwd: root, encoding: "utf8" })) as Array<{ filename: string }>;
+    const [packed] = JSON.parse(
+      execFileSync("npm", ["pack", "--silent", "--json", "--pack-destination", out, "-w", "@intake/client"], {
+        cwd: root,
+        encoding: "utf8",
+      }),
+    ) as Array<{ filename: string }>;
     expect(check(join(out, packed!.filename))).toEqual([]);
     expect(readFileSync(join(root, "packages/client/package.json"), "utf8")).toBe(before);
   });

@@ -44,6 +44,9 @@ describe("the prepack check", () => {
   });
 
   it("refuses a partial build: a file the manifest points at is missing", () => {
-    expect(prepack(manifest, ["dist/index.js", "dist/index.cjs", "openapi.yaml"])).toMatchObject({ code: 1, message: expect.stringMatching(/^@intake\/example: dist\/cli\.js is missing/) });
+    expect(prepack(manifest, ["dist/index.js", "dist/index.cjs", "openapi.yaml"])).toMatchObject({
+      code: 1,
+      message: expect.stringMatching(/^@intake\/example: dist\/cli\.js is missing/),
+    });
   });
 });

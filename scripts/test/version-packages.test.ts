@@ -15,7 +15,8 @@ const ADDED = "A change made by the version-packages test, so there is always on
 let copy: string;
 let before: Record<string, string>;
 
-const manifest = (at: string, pkg: string) => JSON.parse(readFileSync(join(at, "packages", pkg, "package.json"), "utf8")) as { version: string; dependencies?: Record<string, string> };
+const manifest = (at: string, pkg: string) =>
+  JSON.parse(readFileSync(join(at, "packages", pkg, "package.json"), "utf8")) as { version: string; dependencies?: Record<string, string> };
 
 beforeAll(() => {
   copy = mkdtempSync(join(tmpdir(), "intake-release-"));
@@ -31,14 +32,20 @@ beforeAll(() => {
   symlinkSync(join(ROOT, "node_modules"), join(copy, "node_modules"));
   writeFileSync(join(copy, ".changeset", "version-packages-test.md"), `---\n"@intake/client": patch\n---\n\n${ADDED}\n`);
   before = Object.fromEntries(PUBLISHED.map((pkg) => [pkg, manifest(copy, pkg).version]));
-  execFileSync("npm", ["run", "version-packages"], { cwd: copy, stdio: "pipe", env: { ...process.env, npm_config_offline: "true" }, timeout: 120_000 });
+  execFileSync("npm", ["run", "version-packages"], {
+    cwd: copy,
+    stdio: "pipe",
+    env: { ...process.env, npm_config_offline: "true" },
+    timeout: 120_000,
+  });
 }, 150_000);
 afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
 describe("npm run version-packages", () => {
   it("writes each published package's CHANGELOG.md with the changesets that name it", () => {
     const changelog = (pkg: string) => readFileSync(join(copy, "packages", pkg, "CHANGELOG.md"), "utf8");
-    for (const pkg of PUBLISHED) expect(changelog(pkg)).toMatch(new RegExp(`^# @intake/${pkg}\\n\\n## ${manifest(copy, pkg).version.replaceAll(".", "\\.")}\\n`));
+    for (const pkg of PUBLISHED)
+      expect(changelog(pkg)).toMatch(new RegExp(`^# @intake/${pkg}\\n\\n## ${manifest(copy, pkg).version.replaceAll(".", "\\.")}\\n`));
     expect(changelog("client")).toContain(ADDED);
     expect(changelog("spec")).not.toContain(ADDED);
   });
@@ -49,7 +56,9 @@ describe("npm run version-packages", () => {
     const lock = JSON.parse(readFileSync(join(copy, "package-lock.json"), "utf8")) as { packages: Record<string, { version?: string }> };
     for (const pkg of PUBLISHED) expect(lock.packages[`packages/${pkg}`]?.version).toBe(manifest(copy, pkg).version);
     expect(manifest(copy, "server").dependencies?.["@intake/spec"]).toBe(manifest(copy, "spec").version);
-    expect(JSON.parse(readFileSync(join(copy, "examples", "client-quickstart", "package.json"), "utf8")).dependencies["@intake/client"]).toBe(client.version);
+    expect(
+      JSON.parse(readFileSync(join(copy, "examples", "client-quickstart", "package.json"), "utf8")).dependencies["@intake/client"],
+    ).toBe(client.version);
   });
 
   it("consumes the changesets", () => {

@@ -28,14 +28,20 @@ const receiver = createRechargeReceiver({
 const server = createServer((req, res) => void receiver.handle(req, res));
 await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
 try {
-  await intake.admin.updateAccount("acc_agency", { autoRechargeUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/intake/recharge` });
+  await intake.admin.updateAccount("acc_agency", {
+    autoRechargeUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/intake/recharge`,
+  });
   console.log(`Client One has ${(await intake.admin.account("sub_client_one")).credits} credits; it recharges below 10.`);
   await intake.admin.adjustCredits("sub_client_one", -35, "Messages sent");
   await intake.admin.waitForDelivery((d) => d.kind === "auto_recharge" && d.webhookId.includes("_dup"));
   for (const d of await intake.admin.deliveries({ kind: "auto_recharge" })) {
-    console.log(`Webhook ${d.webhookId} (idempotency_key ${String(d.payload.idempotency_key)}): ${d.state}, answered ${d.attempts.at(-1)?.status}`);
+    console.log(
+      `Webhook ${d.webhookId} (idempotency_key ${String(d.payload.idempotency_key)}): ${d.state}, answered ${d.attempts.at(-1)?.status}`,
+    );
   }
-  console.log(`Payments taken: ${payments.payments.size}; Client One now has ${(await intake.admin.account("sub_client_one")).credits} credits.`);
+  console.log(
+    `Payments taken: ${payments.payments.size}; Client One now has ${(await intake.admin.account("sub_client_one")).credits} credits.`,
+  );
   console.log("The receiver's log keeps the key, so a later delivery of it grants nothing.");
 } finally {
   server.close();

@@ -5,7 +5,12 @@
  */
 export interface Payments {
   /** Charges the sub-account's customer; throws PaymentDeclined when the card is refused. */
-  charge(input: { customerEmail: string; amountCents: number; idempotencyKey: string; description: string }): Promise<{ paymentId: string }>;
+  charge(input: {
+    customerEmail: string;
+    amountCents: number;
+    idempotencyKey: string;
+    description: string;
+  }): Promise<{ paymentId: string }>;
 }
 
 export class PaymentDeclined extends Error {

@@ -41,9 +41,12 @@ export class RechargeLog {
     try {
       parsed = JSON.parse(text) as FileFormat;
     } catch (error) {
-      throw new Error(`${path} is not a recharge log (${(error as Error).message}). Restore it from a backup rather than start empty: an empty log would grant old recharges again.`, {
-        cause: error,
-      });
+      throw new Error(
+        `${path} is not a recharge log (${(error as Error).message}). Restore it from a backup rather than start empty: an empty log would grant old recharges again.`,
+        {
+          cause: error,
+        },
+      );
     }
     if (parsed.version !== 1) throw new Error(`${path} has version ${String(parsed.version)}; this receiver reads version 1.`);
     return new RechargeLog(path, new Map(Object.entries(parsed.recharges)));
@@ -55,7 +58,9 @@ export class RechargeLog {
 
   /** Recharges charged but not yet granted. */
   pending(): Array<[string, Extract<RechargeState, { step: "charged" }>]> {
-    return [...this.recharges].filter((entry): entry is [string, Extract<RechargeState, { step: "charged" }>] => entry[1].step === "charged");
+    return [...this.recharges].filter(
+      (entry): entry is [string, Extract<RechargeState, { step: "charged" }>] => entry[1].step === "charged",
+    );
   }
 
   /** Records the state; resolves once it is on disk, and only then does get() return it. */
@@ -63,7 +68,10 @@ export class RechargeLog {
     // One write at a time, in order: a later state never lands before an earlier one.
     const write = this.writing.then(async () => {
       const next = new Map(this.recharges).set(idempotencyKey, state);
-      await writeAtomically(this.path, `${JSON.stringify({ version: 1, recharges: Object.fromEntries(next) } satisfies FileFormat, null, 2)}\n`);
+      await writeAtomically(
+        this.path,
+        `${JSON.stringify({ version: 1, recharges: Object.fromEntries(next) } satisfies FileFormat, null, 2)}\n`,
+      );
       this.recharges.set(idempotencyKey, state);
     });
     this.writing = write.catch(() => {});

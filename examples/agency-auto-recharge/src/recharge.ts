@@ -51,7 +51,13 @@ export function createRechargeReceiver(options: RechargeReceiverOptions) {
 
   async function grant(key: string, state: Extract<RechargeState, { step: "charged" }>): Promise<Outcome> {
     const result = await intake.subaccounts.grantCredits(grantRequest(state.request, state.paymentId), { idempotencyKey: key });
-    const granted: RechargeState = { step: "granted", paymentId: state.paymentId, creditsAdded: result.credits_added, newBalance: result.new_balance, at: now() };
+    const granted: RechargeState = {
+      step: "granted",
+      paymentId: state.paymentId,
+      creditsAdded: result.credits_added,
+      newBalance: result.new_balance,
+      at: now(),
+    };
     await log.set(key, granted);
     return { ...granted, idempotencyKey: key, repeated: false };
   }
@@ -82,7 +88,8 @@ export function createRechargeReceiver(options: RechargeReceiverOptions) {
   /** Verifies the webhook and runs its recharge once, however often it arrives. */
   async function receive(rawBody: string, headers: IncomingMessage["headers"]): Promise<Outcome> {
     const event = verifyWebhook(options.webhookSecret, rawBody, headers);
-    if (event.type !== "auto_recharge") throw new WrongWebhook("This address takes auto-recharge webhooks; reply webhooks go to the Custom Channel Webhook.");
+    if (event.type !== "auto_recharge")
+      throw new WrongWebhook("This address takes auto-recharge webhooks; reply webhooks go to the Custom Channel Webhook.");
     return once(event.payload.idempotency_key, () => recharge(event.payload));
   }
 

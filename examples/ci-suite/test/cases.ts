@@ -27,7 +27,12 @@ export function signupCases(connect: () => IntakeUnderTest) {
 
   describe("onSignup", () => {
     it("sends a consenting sign-up as a lead: contact created, name split, added to the list, welcome message sent", async () => {
-      const result = await onSignup(client(), LIST_ID, { phone: "+1 415 555 0100", fullName: "Ada King Lovelace", email: "ada@example.com", marketingConsent: true });
+      const result = await onSignup(client(), LIST_ID, {
+        phone: "+1 415 555 0100",
+        fullName: "Ada King Lovelace",
+        email: "ada@example.com",
+        marketingConsent: true,
+      });
       expect(result).toMatchObject({ sent: true, newLead: true });
 
       await intake.admin.settle();
@@ -37,7 +42,10 @@ export function signupCases(connect: () => IntakeUnderTest) {
     });
 
     it("sends nothing without marketing consent", async () => {
-      expect(await onSignup(client(), LIST_ID, { phone: "+14155550101", fullName: "Alan", marketingConsent: false })).toEqual({ sent: false, reason: "no marketing consent" });
+      expect(await onSignup(client(), LIST_ID, { phone: "+14155550101", fullName: "Alan", marketingConsent: false })).toEqual({
+        sent: false,
+        reason: "no marketing consent",
+      });
       expect(await intake.admin.contacts({ accountId: "acc_shop" })).toEqual([]);
       expect(await intake.admin.journal()).toEqual([]);
     });
@@ -53,7 +61,10 @@ export function signupCases(connect: () => IntakeUnderTest) {
 
     it("gets through a rate limit: Intake answers 429 once, the client waits and retries", async () => {
       await intake.admin.setFaults([{ operationId: "createContact", status: 429, retryAfter: 0, times: 1 }]);
-      expect(await onSignup(client(), LIST_ID, { phone: "+14155550103", fullName: "Edsger", marketingConsent: true })).toMatchObject({ sent: true, newLead: true });
+      expect(await onSignup(client(), LIST_ID, { phone: "+14155550103", fullName: "Edsger", marketingConsent: true })).toMatchObject({
+        sent: true,
+        newLead: true,
+      });
       const attempts = await intake.admin.journal({ operationId: "createContact" });
       expect(attempts.map((e) => e.status)).toEqual([429, 201]);
     });

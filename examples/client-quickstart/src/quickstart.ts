@@ -31,7 +31,13 @@ export async function quickstart(config: QuickstartConfig) {
   // 2. A custom channel: apiKey query form, camelCase fields. Hand over a user's message.
   const channel = createIntakeClient({ ...common, auth: "query", apiKey: config.apiKey });
   const received = await channel.messages.receive({
-    customData: { messageSid: `SM-${Date.now()}`, fromId: "user-4821", toId: "acme-support", body: "Is the offer still on?", channel: "acme-chat" },
+    customData: {
+      messageSid: `SM-${Date.now()}`,
+      fromId: "user-4821",
+      toId: "acme-support",
+      body: "Is the offer still on?",
+      channel: "acme-chat",
+    },
   });
 
   // 3. An agency: x-api-key header form. Grant credits after a payment, once per idempotency key.

@@ -25,6 +25,9 @@ describe("client quickstart against the reference server", () => {
     expect(again.membership).toMatchObject({ added: false });
     expect(again.grant).toEqual(first.grant);
     expect((await server.admin.account("sub_client_one")).credits).toBe(542);
-    expect((await server.admin.messages({ direction: "inbound" })).map((m) => m.body)).toEqual(["Is the offer still on?", "Is the offer still on?"]);
+    expect((await server.admin.messages({ direction: "inbound" })).map((m) => m.body)).toEqual([
+      "Is the offer still on?",
+      "Is the offer still on?",
+    ]);
   });
 });

@@ -72,7 +72,9 @@ export function createBridge(options: BridgeOptions) {
       campaignId: options.campaignId,
     };
     return intake.messages.receive({
-      customData: media ? { ...customData, mediaUrl: dataUrl(media.bytes, media.contentType), mediaContentType: media.contentType } : customData,
+      customData: media
+        ? { ...customData, mediaUrl: dataUrl(media.bytes, media.contentType), mediaContentType: media.contentType }
+        : customData,
     });
   }
 
@@ -124,7 +126,8 @@ function failure(error: unknown): [number, string] {
     return [503, `Intake refused the bridge's API key; retry later. ${error.message}`];
   }
   // Intake refused the message (a bad attachment, say): retrying will not help.
-  if (error instanceof IntakeApiError && error.status < 500 && !(error instanceof RateLimitError)) return [422, `Intake refused the message: ${error.message}`];
+  if (error instanceof IntakeApiError && error.status < 500 && !(error instanceof RateLimitError))
+    return [422, `Intake refused the message: ${error.message}`];
   // Intake or the platform is down or slow: the sender should retry.
   return [502, (error as Error).message];
 }

@@ -26,7 +26,10 @@ export function httpPlatform(apiUrl: string, token: string): Platform {
     },
     async download(attachmentId) {
       const response = await ok(
-        await fetch(`${base}/attachments/${encodeURIComponent(attachmentId)}`, { headers: { authorization }, signal: AbortSignal.timeout(15_000) }),
+        await fetch(`${base}/attachments/${encodeURIComponent(attachmentId)}`, {
+          headers: { authorization },
+          signal: AbortSignal.timeout(15_000),
+        }),
         `downloading attachment ${attachmentId}`,
       );
       const contentType = response.headers.get("content-type")?.split(";")[0]?.trim();

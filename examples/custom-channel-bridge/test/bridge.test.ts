@@ -76,7 +76,13 @@ const contactOf = async (fromId: string) => (await intake.admin.contacts({ accou
 
 describe("the custom-channel bridge", () => {
   it("forwards a user's message with its photo as a data URL, and delivers the bot's reply to the user", async () => {
-    const response = await userWrites({ id: "m_1", userId: "u_1", firstName: "Lin", text: "How much is a membership?", attachmentId: "photo" });
+    const response = await userWrites({
+      id: "m_1",
+      userId: "u_1",
+      firstName: "Lin",
+      text: "How much is a membership?",
+      attachmentId: "photo",
+    });
     expect(response.status).toBe(200);
     const { messageId } = (await response.json()) as { messageId: string };
 
@@ -132,7 +138,10 @@ describe("the custom-channel bridge", () => {
   it("answers 503 when Intake refuses the bridge's key, so the platform keeps the message and retries", async () => {
     const misconfigured = await startBridge("ik_rotated_key_no_longer_valid");
     try {
-      const response = await fetch(`${misconfigured.url}/platform/messages`, { method: "POST", body: JSON.stringify({ id: "m_key", userId: "u_8", text: "Hello" }) });
+      const response = await fetch(`${misconfigured.url}/platform/messages`, {
+        method: "POST",
+        body: JSON.stringify({ id: "m_key", userId: "u_8", text: "Hello" }),
+      });
       expect(response.status).toBe(503);
       expect(((await response.json()) as { error: string }).error).toMatch(/^Intake refused the bridge's API key; retry later\./);
     } finally {
@@ -142,18 +151,40 @@ describe("the custom-channel bridge", () => {
   });
 
   it("acknowledges a reply for another custom channel of the account without delivering it", async () => {
-    const payload = JSON.stringify({ contactId: "ct_z", messageId: "msg_z", userId: "usr_z", body: "For the other app", toId: "u_1", channel: "other-app" });
+    const payload = JSON.stringify({
+      contactId: "ct_z",
+      messageId: "msg_z",
+      userId: "usr_z",
+      body: "For the other app",
+      toId: "u_1",
+      channel: "other-app",
+    });
     const at = new Date();
-    const headers = { "webhook-id": "msg_z", "webhook-timestamp": String(Math.floor(at.getTime() / 1000)), "webhook-signature": new Webhook(secret).sign("msg_z", at, payload) };
+    const headers = {
+      "webhook-id": "msg_z",
+      "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+      "webhook-signature": new Webhook(secret).sign("msg_z", at, payload),
+    };
     expect((await post("/intake/webhook", payload, headers)).status).toBe(204);
     expect(platform.sent).toEqual([]);
   });
 
   it("refuses a webhook that is not signed with the account's secret, or whose body was changed, and sends nothing", async () => {
-    const payload = JSON.stringify({ contactId: "ct_x", messageId: "msg_x", userId: "usr_x", body: "Pay here", toId: "u_1", channel: "chatly" });
+    const payload = JSON.stringify({
+      contactId: "ct_x",
+      messageId: "msg_x",
+      userId: "usr_x",
+      body: "Pay here",
+      toId: "u_1",
+      channel: "chatly",
+    });
     const at = new Date();
     const forged = new Webhook(`whsec_${Buffer.from("not the secret, not at all").toString("base64")}`).sign("msg_x", at, payload);
-    const headers = (signature: string) => ({ "webhook-id": "msg_x", "webhook-timestamp": String(Math.floor(at.getTime() / 1000)), "webhook-signature": signature });
+    const headers = (signature: string) => ({
+      "webhook-id": "msg_x",
+      "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+      "webhook-signature": signature,
+    });
 
     const wrongSecret = await post("/intake/webhook", payload, headers(forged));
     expect(wrongSecret.status).toBe(401);
@@ -167,9 +198,20 @@ describe("the custom-channel bridge", () => {
   });
 
   it("acknowledges a redelivered webhook (same webhook-id) without sending the reply to the user again", async () => {
-    const payload = JSON.stringify({ contactId: "ct_y", messageId: "msg_y", userId: "usr_y", body: "See you at 6", toId: "u_7", channel: "chatly" });
+    const payload = JSON.stringify({
+      contactId: "ct_y",
+      messageId: "msg_y",
+      userId: "usr_y",
+      body: "See you at 6",
+      toId: "u_7",
+      channel: "chatly",
+    });
     const at = new Date();
-    const headers = { "webhook-id": "msg_y", "webhook-timestamp": String(Math.floor(at.getTime() / 1000)), "webhook-signature": new Webhook(secret).sign("msg_y", at, payload) };
+    const headers = {
+      "webhook-id": "msg_y",
+      "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+      "webhook-signature": new Webhook(secret).sign("msg_y", at, payload),
+    };
     const [first, second] = await Promise.all([post("/intake/webhook", payload, headers), post("/intake/webhook", payload, headers)]);
     const third = await post("/intake/webhook", payload, headers);
     expect([first.status, second.status, third.status]).toEqual([204, 204, 204]);
@@ -185,6 +227,9 @@ describe("the custom-channel bridge", () => {
     expect(delivery.attempts.map((a) => a.status)).toEqual([502, 204]);
     expect(platform.sent).toEqual([{ userId: "u_6", text: "29 dollars a month." }]);
     const { messages } = await intake.admin.contact((await contactOf("u_6"))!.id);
-    expect(messages.map((m) => [m.id === messageId ? "question" : m.source, m.status])).toEqual([["question", "received"], ["bot", "sent"]]);
+    expect(messages.map((m) => [m.id === messageId ? "question" : m.source, m.status])).toEqual([
+      ["question", "received"],
+      ["bot", "sent"],
+    ]);
   });
 });

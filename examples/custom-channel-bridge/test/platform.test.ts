@@ -16,7 +16,8 @@ beforeAll(async () => {
     for await (const chunk of req) body += chunk;
     received.push({ method: req.method!, url: req.url!, authorization: req.headers.authorization, body });
     if (req.url === "/api/messages") return void res.writeHead(body.includes("refuse me") ? 503 : 201).end();
-    if (req.url === "/api/attachments/photo%201") return void res.writeHead(200, { "content-type": "image/png; charset=binary" }).end(TINY_PNG);
+    if (req.url === "/api/attachments/photo%201")
+      return void res.writeHead(200, { "content-type": "image/png; charset=binary" }).end(TINY_PNG);
     if (req.url === "/api/attachments/untyped") return void res.writeHead(200).end(TINY_PNG);
     res.writeHead(404).end();
   });
@@ -30,7 +31,12 @@ describe("httpPlatform", () => {
 
   it("sends a message with its token, and downloads an attachment with its content type", async () => {
     await platform().sendToUser("user-7", "Hello");
-    expect(received.at(-1)).toEqual({ method: "POST", url: "/api/messages", authorization: `Bearer ${TOKEN}`, body: '{"to":"user-7","text":"Hello"}' });
+    expect(received.at(-1)).toEqual({
+      method: "POST",
+      url: "/api/messages",
+      authorization: `Bearer ${TOKEN}`,
+      body: '{"to":"user-7","text":"Hello"}',
+    });
     const attachment = await platform().download("photo 1");
     expect(attachment.contentType).toBe("image/png");
     expect(Buffer.from(attachment.bytes)).toEqual(Buffer.from(TINY_PNG));

@@ -13,8 +13,12 @@ try {
   const again = await intakeLead(intake, "lst_spring_leads", lead);
   await server.admin.settle();
   const { messages } = await server.admin.contact(first.contact.id);
-  console.log(`First submission: contact ${first.contact.id} ${first.created ? "created" : "found"}, ${first.addedToList ? "added to" : "already in"} the list.`);
-  console.log(`Same lead again:  contact ${again.contact.id} ${again.created ? "created" : "found"}, ${again.addedToList ? "added to" : "already in"} the list.`);
+  console.log(
+    `First submission: contact ${first.contact.id} ${first.created ? "created" : "found"}, ${first.addedToList ? "added to" : "already in"} the list.`,
+  );
+  console.log(
+    `Same lead again:  contact ${again.contact.id} ${again.created ? "created" : "found"}, ${again.addedToList ? "added to" : "already in"} the list.`,
+  );
   for (const m of messages) console.log(`  ${m.direction} ${m.source} on ${m.channel} (${m.status}): ${m.body}`);
 } finally {
   await server.stop();

@@ -44,9 +44,13 @@ describe("the automation platform's funnel step", () => {
 
     await server.admin.settle();
     const { messages } = await server.admin.contact(first.contact.id);
-    expect(messages.map((m) => [m.source, m.status, m.channel, m.body])).toEqual([["opening", "sent", "messaging_app", "Hi Grace, want a free class?"]]);
+    expect(messages.map((m) => [m.source, m.status, m.channel, m.body])).toEqual([
+      ["opening", "sent", "messaging_app", "Hi Grace, want a free class?"],
+    ]);
     // The request used the Bearer form with snake_case fields, as the platform sends them.
     const journal = await server.admin.journal({ operationId: "createContact" });
-    expect(journal.map((e) => [e.authForm, Object.keys(e.requestBody as object)])).toEqual([["bearer", ["phone_number", "first_name", "email"]]]);
+    expect(journal.map((e) => [e.authForm, Object.keys(e.requestBody as object)])).toEqual([
+      ["bearer", ["phone_number", "first_name", "email"]],
+    ]);
   });
 });

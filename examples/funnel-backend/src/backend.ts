@@ -20,8 +20,7 @@ export interface LeadForm {
 }
 
 export type LeadResult =
-  | { phone: string; outcome: "added_to_funnel" | "already_known"; contactId: string }
-  | { phone: string; outcome: "failed"; error: unknown };
+  { phone: string; outcome: "added_to_funnel" | "already_known"; contactId: string } | { phone: string; outcome: "failed"; error: unknown };
 
 export interface BackendOptions {
   intake: IntakeClient<"query">;

@@ -24,7 +24,10 @@ try {
       onDone: resolve,
     });
     void backend
-      .submit({ phone: "+14155550177", firstName: "Linus", consent: true, consentText: "I agree to be contacted about the spring offer." }, "203.0.113.7")
+      .submit(
+        { phone: "+14155550177", firstName: "Linus", consent: true, consentText: "I agree to be contacted about the spring offer." },
+        "203.0.113.7",
+      )
       .then(({ scheduledFor }) => {
         console.log(`Consent recorded; the lead goes to Intake at ${scheduledFor}.`);
         timers.advance(15 * 60 * 1000);

@@ -22,7 +22,15 @@ beforeAll(async () => {
           name: "Acme Fitness",
           apiKey: KEY,
           credits: 10,
-          campaigns: [{ id: "cmp_spring", name: "Spring", state: "Live", triggerOnNewListContacts: true, openingTemplate: { body: "Hi {{firstName}}!", approval: "approved" } }],
+          campaigns: [
+            {
+              id: "cmp_spring",
+              name: "Spring",
+              state: "Live",
+              triggerOnNewListContacts: true,
+              openingTemplate: { body: "Hi {{firstName}}!", approval: "approved" },
+            },
+          ],
           lists: [{ id: "lst_spring", name: "Spring leads", campaignId: "cmp_spring" }],
         },
       ],
@@ -57,9 +65,18 @@ async function backend(maxRetries?: number) {
 describe("the landing page's backend", () => {
   it("records consent, waits 15 minutes, then creates the contact with its consent and adds it to the list", async () => {
     const { instance, timers, consentLog, results, done } = await backend();
-    const { scheduledFor } = await instance.submit({ phone: "+14155550177", firstName: "Linus", consent: true, consentText: "I agree." }, "203.0.113.7");
+    const { scheduledFor } = await instance.submit(
+      { phone: "+14155550177", firstName: "Linus", consent: true, consentText: "I agree." },
+      "203.0.113.7",
+    );
     expect(scheduledFor).toBe("2026-03-02T09:15:00.000Z");
-    expect(JSON.parse(await readFile(consentLog, "utf8"))).toEqual({ phone: "+14155550177", email: null, text: "I agree.", at: "2026-03-02T09:00:00.000Z", from: "203.0.113.7" });
+    expect(JSON.parse(await readFile(consentLog, "utf8"))).toEqual({
+      phone: "+14155550177",
+      email: null,
+      text: "I agree.",
+      at: "2026-03-02T09:00:00.000Z",
+      from: "203.0.113.7",
+    });
 
     timers.advance(15 * 60 * 1000 - 1);
     expect(await server.admin.journal({ operationId: "createContact" })).toEqual([]);
@@ -82,7 +99,9 @@ describe("the landing page's backend", () => {
     // Five minutes later the lead writes to the business first (here on a custom channel whose sender id is the phone).
     timers.advance(5 * 60 * 1000);
     const channel = createIntakeClient({ auth: "query", apiKey: KEY, baseUrl: server.baseUrl, fetch: server.fetch });
-    const inbound = await channel.messages.receive({ customData: { messageSid: "SM-ada-1", fromId: "+14155550188", toId: "acme", body: "Hi, is the spring offer still on?" } });
+    const inbound = await channel.messages.receive({
+      customData: { messageSid: "SM-ada-1", fromId: "+14155550188", toId: "acme", body: "Hi, is the spring offer still on?" },
+    });
     timers.advance(10 * 60 * 1000);
     await done(1);
 
@@ -134,7 +153,9 @@ describe("the landing page's backend", () => {
     await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
     try {
-      const form = Buffer.from(JSON.stringify({ phone: "+14155550166", firstName: "Zoe", consent: true, consentText: "Oui, Zoë accepte." }));
+      const form = Buffer.from(
+        JSON.stringify({ phone: "+14155550166", firstName: "Zoe", consent: true, consentText: "Oui, Zoë accepte." }),
+      );
       const split = form.indexOf(Buffer.from("ë")) + 1; // between the two bytes of ë
       const response = await new Promise<{ status: number; body: string }>((resolve, reject) => {
         const req = request(`${url}/leads`, { method: "POST", headers: { "content-type": "application/json" } }, (res) => {
@@ -161,7 +182,9 @@ describe("the landing page's backend", () => {
 
   it("without consent nothing is recorded or sent", async () => {
     const { instance, timers, consentLog, results } = await backend();
-    await expect(instance.submit({ phone: "+14155550199", firstName: "Bob", consent: false, consentText: "" }, "x")).rejects.toThrow("did not agree");
+    await expect(instance.submit({ phone: "+14155550199", firstName: "Bob", consent: false, consentText: "" }, "x")).rejects.toThrow(
+      "did not agree",
+    );
     timers.advance(60 * 60 * 1000);
     expect(results).toEqual([]);
     await expect(access(consentLog)).rejects.toThrow(/ENOENT/);

@@ -23,7 +23,15 @@ beforeAll(async () => {
           name: "Acme Fitness",
           apiKey: KEY,
           credits: 10,
-          campaigns: [{ id: "cmp_spring", name: "Spring", state: "Live", triggerOnNewListContacts: true, openingTemplate: { body: "Hi {{firstName}}!", approval: "approved" } }],
+          campaigns: [
+            {
+              id: "cmp_spring",
+              name: "Spring",
+              state: "Live",
+              triggerOnNewListContacts: true,
+              openingTemplate: { body: "Hi {{firstName}}!", approval: "approved" },
+            },
+          ],
           lists: [{ id: "lst_spring", name: "Spring leads", campaignId: "cmp_spring" }],
         },
       ],
@@ -86,7 +94,9 @@ describe("the backend service", () => {
     for (const delay of ["soon", "-5", ""]) {
       const run = spawnSync(process.execPath, NODE_ARGS, { env: env({ LEAD_DELAY_SECONDS: delay }), encoding: "utf8", timeout: 30_000 });
       expect(run.status, delay).toBe(2);
-      expect(run.stderr, delay).toContain(`LEAD_DELAY_SECONDS is how long to wait before sending a lead, in seconds (got ${JSON.stringify(delay)}).`);
+      expect(run.stderr, delay).toContain(
+        `LEAD_DELAY_SECONDS is how long to wait before sending a lead, in seconds (got ${JSON.stringify(delay)}).`,
+      );
     }
   });
 });

@@ -31,11 +31,15 @@ export const SEED: Seed = {
           language: "en",
           botInstructions:
             "You are Fit Club's assistant. Answer in two sentences at most, warmly and plainly. Never invent prices or class times: use the company info. If the lead asks for something only staff can decide (group or corporate plans, refunds, medical questions), hand the conversation to a person.",
-          companyInfo: "Fit Club is a gym in the town centre, open 6:00 to 22:00. Evening classes on weekdays at 6:00 and 7:30 pm: HIIT Mon/Wed, spin Tue/Thu, yoga Fri. Mats and towels are provided.",
+          companyInfo:
+            "Fit Club is a gym in the town centre, open 6:00 to 22:00. Evening classes on weekdays at 6:00 and 7:30 pm: HIIT Mon/Wed, spin Tue/Thu, yoga Fri. Mats and towels are provided.",
           goal: "Book the lead's first class of the free trial week.",
           faqs: [{ question: "How much is a membership after the trial?", answer: "29 dollars a month, no joining fee." }],
           resources: [{ title: "Timetable", url: "https://fitclub.example/timetable" }],
-          openingTemplate: { body: "Hi {{firstName}}, thanks for signing up for a free trial week at Fit Club! Any questions before your first class?", approval: "approved" },
+          openingTemplate: {
+            body: "Hi {{firstName}}, thanks for signing up for a free trial week at Fit Club! Any questions before your first class?",
+            approval: "approved",
+          },
           triggerOnNewListContacts: true,
           handOffPhrases: ["talk to a person"],
         },

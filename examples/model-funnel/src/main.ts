@@ -28,7 +28,10 @@ async function recorded(): Promise<{ model: string; note: string | undefined }> 
   try {
     recording = JSON.parse(await readFile(file, "utf8"));
   } catch (error) {
-    throw new Error(`Cannot read the recording ${file} (${(error as Error).message}). Record one with npm run record -w @intake/example-model-funnel.`, { cause: error });
+    throw new Error(
+      `Cannot read the recording ${file} (${(error as Error).message}). Record one with npm run record -w @intake/example-model-funnel.`,
+      { cause: error },
+    );
   }
   const model = recording.entries?.[0]?.model;
   if (!model) throw new Error(`The recording ${file} holds no answers: record it with npm run record -w @intake/example-model-funnel.`);
@@ -46,7 +49,9 @@ async function record(standIn: boolean) {
     const rehearsal = await rehearse({ model, mode: { record: fresh, baseUrl, ...(standIn ? { apiKey: null } : {}) } });
     if (rehearsal.failures.length) {
       for (const { body, outcome, error } of rehearsal.failures) console.error(`"${body}": ${outcome}: ${error}`);
-      console.error(`\nThe model at ${baseUrl} did not answer every question: ${basename(file)} is unchanged. Is it running, and is ${model} pulled (ollama pull ${model})?`);
+      console.error(
+        `\nThe model at ${baseUrl} did not answer every question: ${basename(file)} is unchanged. Is it running, and is ${model} pulled (ollama pull ${model})?`,
+      );
       process.exitCode = 1;
       return;
     }

@@ -31,7 +31,10 @@ export interface Rehearsal {
 }
 
 export async function rehearse({ model, mode, leadSays = LEAD_SAYS }: RehearsalOptions): Promise<Rehearsal> {
-  const bot = createModelBot({ model, ...("replay" in mode ? { replay: mode.replay } : { record: mode.record, baseUrl: mode.baseUrl, apiKey: mode.apiKey }) });
+  const bot = createModelBot({
+    model,
+    ...("replay" in mode ? { replay: mode.replay } : { record: mode.record, baseUrl: mode.baseUrl, apiKey: mode.apiKey }),
+  });
   const server = await startIntakeServer({ seed: SEED, bot });
   try {
     const v1 = createIntakeClient({ auth: "bearer", apiKey: KEY, baseUrl: server.baseUrl, fetch: server.fetch });

@@ -27,7 +27,8 @@ interface Line {
 const SCRIPT: Line[] = [
   {
     when: /evening|after work|what time/i,
-    reply: "Evening classes start at 6:00 and 7:30 pm on weekdays: HIIT on Mondays and Wednesdays, spin on Tuesdays and Thursdays, yoga on Fridays. Shall I book your first trial class for one of them?",
+    reply:
+      "Evening classes start at 6:00 and 7:30 pm on weekdays: HIIT on Mondays and Wednesdays, spin on Tuesdays and Thursdays, yoga on Fridays. Shall I book your first trial class for one of them?",
   },
   {
     when: /bring|wear|need/i,
@@ -36,7 +37,8 @@ const SCRIPT: Line[] = [
   {
     when: /company|corporate|team|colleagues/i,
     handOff: "The lead asks about a corporate plan for their team: pricing for groups is set by a person.",
-    reply: "A corporate plan is something our membership team sets up with you: I've asked them to get in touch, and they'll reply here shortly.",
+    reply:
+      "A corporate plan is something our membership team sets up with you: I've asked them to get in touch, and they'll reply here shortly.",
   },
 ];
 
@@ -49,7 +51,17 @@ export function answer(request: ChatRequest): object {
   const tool = request.tools?.find((t) => t.type === "function");
   const message =
     line?.handOff && tool
-      ? { role: "assistant", content: null, tool_calls: [{ id: "call_stand_in_1", type: "function", function: { name: tool.function.name, arguments: JSON.stringify(handOffArguments(tool, line)) } }] }
+      ? {
+          role: "assistant",
+          content: null,
+          tool_calls: [
+            {
+              id: "call_stand_in_1",
+              type: "function",
+              function: { name: tool.function.name, arguments: JSON.stringify(handOffArguments(tool, line)) },
+            },
+          ],
+        }
       : { role: "assistant", content: line?.reply ?? FALLBACK };
   return {
     id: "chatcmpl-stand-in",
@@ -90,10 +102,15 @@ async function body(request: IncomingMessage): Promise<string> {
 export async function startStandInModel(port = 0): Promise<StandInModel> {
   const requests: ChatRequest[] = [];
   const server = createServer(async (request, response) => {
-    const send = (status: number, value: object) => response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(value));
+    const send = (status: number, value: object) =>
+      response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(value));
     const path = new URL(request.url ?? "/", "http://stand-in").pathname;
-    if (request.method === "GET" && path === "/v1/models") return send(200, { object: "list", data: [{ id: "stand-in", object: "model", owned_by: "intake-example" }] });
-    if (request.method !== "POST" || path !== "/v1/chat/completions") return send(404, { error: { message: `The stand-in answers POST /v1/chat/completions only, not ${request.method} ${path}.`, type: "not_found" } });
+    if (request.method === "GET" && path === "/v1/models")
+      return send(200, { object: "list", data: [{ id: "stand-in", object: "model", owned_by: "intake-example" }] });
+    if (request.method !== "POST" || path !== "/v1/chat/completions")
+      return send(404, {
+        error: { message: `The stand-in answers POST /v1/chat/completions only, not ${request.method} ${path}.`, type: "not_found" },
+      });
     let parsed: ChatRequest;
     try {
       parsed = JSON.parse(await body(request)) as ChatRequest;
@@ -110,4 +127,3 @@ export async function startStandInModel(port = 0): Promise<StandInModel> {
     close: () => new Promise((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
   };
 }
-

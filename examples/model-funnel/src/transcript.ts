@@ -39,7 +39,10 @@ function botLine(message: Schemas["Message"]): string | null {
 }
 
 /** The transcript of a contact's conversation, one line a message (and one under each the bot was asked about). */
-export function transcript(business: string, { contact, messages, alerts }: Pick<Schemas["ContactDetail"], "contact" | "messages" | "alerts">): string[] {
+export function transcript(
+  business: string,
+  { contact, messages, alerts }: Pick<Schemas["ContactDetail"], "contact" | "messages" | "alerts">,
+): string[] {
   const lead = [contact.firstName, contact.lastName].filter(Boolean).join(" ") || contact.id;
   const lines: string[] = [];
   for (const message of messages) {

@@ -30,7 +30,9 @@ const timeless = ({ lines }: Rehearsal) => lines.map((line) => line.replace(/ in
 
 /** What the transcript must be for a recording: the opening, then each message and the recorded answer to it, up to a hand-off. */
 function expectRecorded(rehearsal: Rehearsal, entries: Entry[], model: string, replayed: boolean) {
-  const expected = ["Fit Club (opening template): Hi Maya, thanks for signing up for a free trial week at Fit Club! Any questions before your first class?"];
+  const expected = [
+    "Fit Club (opening template): Hi Maya, thanks for signing up for a free trial week at Fit Club! Any questions before your first class?",
+  ];
   const mark = replayed ? "; replayed" : "";
   for (const said of LEAD_SAYS) {
     const answer = answerTo(entries, said);
@@ -61,7 +63,11 @@ describe("the model funnel, rehearsed", () => {
     expectRecorded(rehearsal, entries, model, true);
     // The recording hands off at the corporate plan: the team is alerted and the bot paused.
     expect(answerTo(entries, LEAD_SAYS[2]!).handOff).not.toBeNull();
-    expect(rehearsal.messages.filter((m) => m.direction === "inbound").map((m) => m.botOutcome)).toEqual(["replied", "replied", "handed_off"]);
+    expect(rehearsal.messages.filter((m) => m.direction === "inbound").map((m) => m.botOutcome)).toEqual([
+      "replied",
+      "replied",
+      "handed_off",
+    ]);
   });
 
   it("records from an OpenAI-compatible endpoint on 127.0.0.1, and the recording replays the same conversation", async () => {
@@ -88,8 +94,13 @@ describe("the model funnel, rehearsed", () => {
     const model = recording(COMMITTED).entries[0]!.model;
     const leadSays = [LEAD_SAYS[0]!, "Is there a pool?"];
     const rehearsal = await rehearse({ model, mode: { replay: COMMITTED }, leadSays });
-    expect(rehearsal.failures).toEqual([{ body: "Is there a pool?", outcome: "bot_not_recorded", error: expect.stringContaining('"Is there a pool?"') }]);
+    expect(rehearsal.failures).toEqual([
+      { body: "Is there a pool?", outcome: "bot_not_recorded", error: expect.stringContaining('"Is there a pool?"') },
+    ]);
     expect(rehearsal.failures[0]!.error).toContain(COMMITTED);
-    expect(timeless(rehearsal).slice(-2)).toEqual(["Maya Lopez (lead): Is there a pool?", `  [model ${model}: gave no answer (bot_not_recorded) in …; ${rehearsal.failures[0]!.error}]`]);
+    expect(timeless(rehearsal).slice(-2)).toEqual([
+      "Maya Lopez (lead): Is there a pool?",
+      `  [model ${model}: gave no answer (bot_not_recorded) in …; ${rehearsal.failures[0]!.error}]`,
+    ]);
   });
 });

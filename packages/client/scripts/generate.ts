@@ -14,12 +14,16 @@ const TYPES = new Set(["string", "number", "integer", "boolean"]);
 const ANNOTATIONS = new Set(["type", "description", "format", "example", "examples"]);
 
 type Schema = { $ref?: string; type?: string; required?: string[]; properties?: Record<string, Schema> } & Record<string, unknown>;
-const doc = document as unknown as { webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: Schema }> } } }>; components: { schemas: Record<string, Schema> } };
+const doc = document as unknown as {
+  webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: Schema }> } } }>;
+  components: { schemas: Record<string, Schema> };
+};
 
 const shapes: Record<string, { schema: string; required: string[]; types: Record<string, string> }> = {};
 for (const [name, webhook] of Object.entries(doc.webhooks)) {
   const kind = KINDS[name];
-  if (!kind) throw new Error(`openapi.yaml has a webhook ${name} this generator does not name: add it to KINDS (and to IntakeWebhook's union).`);
+  if (!kind)
+    throw new Error(`openapi.yaml has a webhook ${name} this generator does not name: add it to KINDS (and to IntakeWebhook's union).`);
   const ref = webhook.post.requestBody.content["application/json"]?.schema.$ref ?? "";
   const schemaName = ref.replace("#/components/schemas/", "");
   const schema = doc.components.schemas[schemaName];
@@ -27,7 +31,10 @@ for (const [name, webhook] of Object.entries(doc.webhooks)) {
   const types: Record<string, string> = {};
   for (const [field, property] of Object.entries(schema.properties ?? {})) {
     const extra = Object.keys(property).filter((key) => !ANNOTATIONS.has(key));
-    if (!TYPES.has(property.type ?? "") || extra.length) throw new Error(`${schemaName}.${field}: only fields of a plain type are checked at run time (found ${JSON.stringify(property)}); extend verifyWebhook's check first.`);
+    if (!TYPES.has(property.type ?? "") || extra.length)
+      throw new Error(
+        `${schemaName}.${field}: only fields of a plain type are checked at run time (found ${JSON.stringify(property)}); extend verifyWebhook's check first.`,
+      );
     types[field] = property.type!;
   }
   shapes[kind] = { schema: schemaName, required: schema.required ?? [], types };

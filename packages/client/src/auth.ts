@@ -26,7 +26,13 @@ export function placeKey(form: AuthForm, apiKey: string, url: string, headers: H
 function withQueryKey(url: string, apiKey: string): string {
   const query = url.indexOf("?");
   if (query === -1) return `${url}?apiKey=${encodeURIComponent(apiKey)}`;
-  if (!url.slice(query + 1).split("&").some(isApiKeyParameter)) return `${url}&apiKey=${encodeURIComponent(apiKey)}`;
+  if (
+    !url
+      .slice(query + 1)
+      .split("&")
+      .some(isApiKeyParameter)
+  )
+    return `${url}&apiKey=${encodeURIComponent(apiKey)}`;
   const parsed = new URL(url);
   parsed.searchParams.set("apiKey", apiKey);
   return parsed.href;

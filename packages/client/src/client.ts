@@ -39,8 +39,15 @@ type IntakeClientOf<F extends AuthForm> = {
 export function createIntakeClient<F extends AuthForm>(options: IntakeClientOptions<F>): IntakeClient<F> {
   const resolved = resolveOptions(options);
   const send = createTransport(resolved);
-  const raw = createClient<PathsByForm[F], "application/json">({ baseUrl: resolved.baseUrl, headers: resolved.headers, fetch: (request) => send(request) });
+  const raw = createClient<PathsByForm[F], "application/json">({
+    baseUrl: resolved.baseUrl,
+    headers: resolved.headers,
+    fetch: (request) => send(request),
+  });
   const resources = buildResources(options.auth, raw as never, send, resolved);
-  const client = Object.defineProperties({ auth: options.auth, baseUrl: resolved.baseUrl, raw, ...resources }, absentResources(options.auth));
+  const client = Object.defineProperties(
+    { auth: options.auth, baseUrl: resolved.baseUrl, raw, ...resources },
+    absentResources(options.auth),
+  );
   return Object.freeze(client) as unknown as IntakeClient<F>;
 }

@@ -47,7 +47,9 @@ export function withUncertainEffect<E extends IntakeError>(error: E, advice: str
 }
 
 /** The client was configured in a way that cannot work (bad base URL, missing key, ...). */
-export class IntakeConfigError extends IntakeError { override name = "IntakeConfigError"; }
+export class IntakeConfigError extends IntakeError {
+  override name = "IntakeConfigError";
+}
 
 /** The service answered with an error status. */
 export class IntakeApiError extends IntakeError {
@@ -78,15 +80,25 @@ export const REQUEST_ID = "x-request-id";
 export type ApiErrorInit = Pick<IntakeApiError, "status" | "code" | "headers" | "body" | "request" | "message">;
 
 /** 400: a parameter is wrong; `code` says which rule (for example `INVALID_PHONE`). */
-export class BadRequestError extends IntakeApiError { override name = "BadRequestError"; }
+export class BadRequestError extends IntakeApiError {
+  override name = "BadRequestError";
+}
 /** 401: the API key is missing, invalid, rotated, or sent in a form this operation does not accept. */
-export class AuthenticationError extends IntakeApiError { override name = "AuthenticationError"; }
+export class AuthenticationError extends IntakeApiError {
+  override name = "AuthenticationError";
+}
 /** 403: the key is valid but may not do this (for example a non-agency granting credits). */
-export class PermissionDeniedError extends IntakeApiError { override name = "PermissionDeniedError"; }
+export class PermissionDeniedError extends IntakeApiError {
+  override name = "PermissionDeniedError";
+}
 /** 404: the contact, list, campaign or sub-account does not exist in this account. */
-export class NotFoundError extends IntakeApiError { override name = "NotFoundError"; }
+export class NotFoundError extends IntakeApiError {
+  override name = "NotFoundError";
+}
 /** 405: the path does not support this method. */
-export class MethodNotAllowedError extends IntakeApiError { override name = "MethodNotAllowedError"; }
+export class MethodNotAllowedError extends IntakeApiError {
+  override name = "MethodNotAllowedError";
+}
 /** 429: too many requests for this key; wait `retryAfterMs` before the next. */
 export class RateLimitError extends IntakeApiError {
   override name = "RateLimitError";
@@ -98,7 +110,9 @@ export class RateLimitError extends IntakeApiError {
   }
 }
 /** 5xx: the service failed. */
-export class ServerError extends IntakeApiError { override name = "ServerError"; }
+export class ServerError extends IntakeApiError {
+  override name = "ServerError";
+}
 
 /** No response: the connection failed (refused, reset, DNS, TLS). */
 export class ConnectionError extends IntakeError {
@@ -122,7 +136,11 @@ export class TimeoutError extends IntakeError {
   readonly attempts: number;
   /** From the first attempt's start to this one's end, retries' waits included. */
   readonly elapsedMs: number;
-  constructor(request: RequestSummary, timeoutMs: number, tried: { attempts: number; elapsedMs: number } = { attempts: 1, elapsedMs: timeoutMs }) {
+  constructor(
+    request: RequestSummary,
+    timeoutMs: number,
+    tried: { attempts: number; elapsedMs: number } = { attempts: 1, elapsedMs: timeoutMs },
+  ) {
     super(
       `${request.method} ${request.url} got no response within ${timeoutMs} ms` +
         (tried.attempts > 1 ? ` on its last attempt, after ${tried.attempts} attempts in ${seconds(tried.elapsedMs)} s in all.` : "."),

@@ -176,7 +176,8 @@ function checkKeyCanTravel(form: AuthForm, apiKey: string): void {
     // Placed as every call places it; the URL is only a stand-in.
     placeKey(form, apiKey, "https://intake.invalid/", new Headers());
   } catch {
-    const where = form === "query" ? "in a URL (it holds a lone surrogate)" : "in an HTTP header (only visible ASCII and Latin-1 text, no line breaks)";
+    const where =
+      form === "query" ? "in a URL (it holds a lone surrogate)" : "in an HTTP header (only visible ASCII and Latin-1 text, no line breaks)";
     throw new IntakeConfigError(`The API key cannot be sent ${where}: check that apiKey is the key as issued.`);
   }
 }
@@ -186,7 +187,11 @@ function checkKeyCanTravel(form: AuthForm, apiKey: string): void {
  * name or value fetch would refuse is an error here, naming where it came from, rather than a
  * request that fails (and is retried) as if the network had.
  */
-export function checkedHeaders(where: string, headers: Record<string, string | null | undefined> | undefined, apiKey: string): Record<string, string> {
+export function checkedHeaders(
+  where: string,
+  headers: Record<string, string | null | undefined> | undefined,
+  apiKey: string,
+): Record<string, string> {
   const out: Record<string, string> = {};
   // A header given as null or undefined is not sent, as openapi-fetch treats it.
   for (const name in headers) if (headers[name] !== undefined && headers[name] !== null) out[name.toLowerCase()] = headers[name];
@@ -210,7 +215,9 @@ const MAX_TIMER_MS = 2_147_483_647;
 export function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value <= 0 || value > MAX_TIMER_MS) {
-    throw new IntakeConfigError(`${name} must be a positive number of milliseconds, at most ${MAX_TIMER_MS} (about 24.8 days) (got ${value}).`);
+    throw new IntakeConfigError(
+      `${name} must be a positive number of milliseconds, at most ${MAX_TIMER_MS} (about 24.8 days) (got ${value}).`,
+    );
   }
   return value;
 }

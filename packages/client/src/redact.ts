@@ -135,7 +135,11 @@ function redactor(apiKey: string): (value: unknown) => unknown {
       const rawCause = read("cause");
       const cause = rawCause === undefined ? undefined : causeOf(rawCause);
       const rawErrors = aggregate ? read("errors") : undefined;
-      const errors = Array.isArray(rawErrors) ? rawErrors.map((inner) => causeOf(inner)) : rawErrors === undefined ? undefined : redact(rawErrors);
+      const errors = Array.isArray(rawErrors)
+        ? rawErrors.map((inner) => causeOf(inner))
+        : rawErrors === undefined
+          ? undefined
+          : redact(rawErrors);
       if (changed) {
         const copy = new Error(String(message), cause === undefined ? undefined : { cause });
         copy.name = String(name);
@@ -146,7 +150,11 @@ function redactor(apiKey: string): (value: unknown) => unknown {
       const out = value.map((inner) => redact(inner));
       if (changed) result = out;
     } else if (proto === Object.prototype || proto === null) {
-      const out = Object.fromEntries(Reflect.ownKeys(value).filter((key) => Object.prototype.propertyIsEnumerable.call(value, key)).map(entry));
+      const out = Object.fromEntries(
+        Reflect.ownKeys(value)
+          .filter((key) => Object.prototype.propertyIsEnumerable.call(value, key))
+          .map(entry),
+      );
       if (changed) result = out;
     } else {
       changed = true;

@@ -5,7 +5,15 @@
 import type { AuthForm, BodySpellings } from "@intake/spec";
 import type { Client } from "openapi-fetch";
 import { uncertainEffect } from "./effect-advice.js";
-import { IntakeApiError, IntakeConfigError, NotFoundError, REQUEST_ID, errorFromResponse, withUncertainEffect, type RequestSummary } from "./errors.js";
+import {
+  IntakeApiError,
+  IntakeConfigError,
+  NotFoundError,
+  REQUEST_ID,
+  errorFromResponse,
+  withUncertainEffect,
+  type RequestSummary,
+} from "./errors.js";
 import { isSafeToRepeat } from "./retry-policy.js";
 import { checkedHeaders, type ResolvedOptions } from "./options.js";
 import { summarize, type CallOverrides, type Transport } from "./transport.js";
@@ -52,7 +60,11 @@ type SpelledBody<F extends AuthForm, Path extends string> = Path extends keyof P
  */
 type Checked<F extends AuthForm, Path extends string, B> = [Extract<keyof B, keyof OwnSpelling<F, Path>>] extends [never]
   ? SpelledBody<F, Path>
-  : { [K in keyof B]: K extends keyof OwnSpelling<F, Path> ? `${K & string} is the ${OtherSpelling<F>} form's spelling: use ${OwnSpelling<F, Path>[K] & string}` : B[K] };
+  : {
+      [K in keyof B]: K extends keyof OwnSpelling<F, Path>
+        ? `${K & string} is the ${OtherSpelling<F>} form's spelling: use ${OwnSpelling<F, Path>[K] & string}`
+        : B[K];
+    };
 
 export interface ContactsResource<F extends ContactForms> {
   /**
@@ -127,12 +139,18 @@ function caller(raw: LooseClient, send: Transport, options: ResolvedOptions) {
   const basePath = new URL(options.baseUrl).pathname.replace(/\/$/, "");
   const rawRequest = raw.request as (method: string, path: string, init: object) => ReturnType<LooseClient["GET"]>;
 
-  return async function call<T>(method: "GET" | "POST", path: string, init: CallInit, { signal, timeoutMs, maxRetries, headers }: CallOptions = {}): Promise<T> {
+  return async function call<T>(
+    method: "GET" | "POST",
+    path: string,
+    init: CallInit,
+    { signal, timeoutMs, maxRetries, headers }: CallOptions = {},
+  ): Promise<T> {
     const pathParams = init.params?.path;
     for (const name in pathParams) {
       const value = pathParams[name];
       // A URL path cannot carry these: any URL parser folds them into the path ("/lists/../contacts" is "/contacts").
-      if (value === "." || value === "..") throw new IntakeConfigError(`${name} cannot be "${value}": no record has that id, and a URL cannot carry it.`);
+      if (value === "." || value === "..")
+        throw new IntakeConfigError(`${name} cannot be "${value}": no record has that id, and a URL cannot carry it.`);
     }
     // The Request openapi-fetch hands to fetch (after any middleware), and the transport's answer.
     let sent: Request | undefined;
@@ -196,7 +214,12 @@ function unexpected(response: Response, summary: RequestSummary, what: string) {
   });
 }
 
-export function buildResources<F extends AuthForm>(form: F, raw: LooseClient, send: Transport, options: ResolvedOptions): ResourcesByForm[F] {
+export function buildResources<F extends AuthForm>(
+  form: F,
+  raw: LooseClient,
+  send: Transport,
+  options: ResolvedOptions,
+): ResourcesByForm[F] {
   const call = caller(raw, send, options);
   const contacts = {
     create: (body: unknown, options?: CallOptions) => call("POST", "/contacts", { body }, options),
@@ -204,7 +227,8 @@ export function buildResources<F extends AuthForm>(form: F, raw: LooseClient, se
       try {
         const found = await call<{ contact: unknown; _requestId?: string }>("GET", "/contacts", { params: { query: by } }, options);
         // The contact carries the id of the answer it came in.
-        if (typeof found.contact === "object" && found.contact !== null) Object.defineProperty(found.contact, "_requestId", { value: found._requestId, enumerable: false });
+        if (typeof found.contact === "object" && found.contact !== null)
+          Object.defineProperty(found.contact, "_requestId", { value: found._requestId, enumerable: false });
         return found.contact;
       } catch (error) {
         // Only "no such contact" is an answer; any other 404 (a wrong base URL) stays an error.
@@ -229,7 +253,9 @@ export function buildResources<F extends AuthForm>(form: F, raw: LooseClient, se
     },
   };
   const all = { contacts, lists, messages, subaccounts };
-  const byForm = Object.fromEntries(Object.entries(OFFERED).map(([name, offered]) => [name, Object.fromEntries(offered.map((r) => [r, all[r]]))]));
+  const byForm = Object.fromEntries(
+    Object.entries(OFFERED).map(([name, offered]) => [name, Object.fromEntries(offered.map((r) => [r, all[r]]))]),
+  );
   return byForm[form] as unknown as ResourcesByForm[F];
 }
 
@@ -252,7 +278,15 @@ export function absentResources(form: AuthForm): PropertyDescriptorMap {
     absent.map((name) => {
       const forms = offered(name).map((f) => `auth: "${f}"`);
       const message = `${name} is not on a client made with auth: "${form}" (it has ${OFFERED[form].join(", ")}): create one with ${forms.join(" or ")} for ${name}.`;
-      return [name, { enumerable: false, get: () => { throw new IntakeConfigError(message); } }];
+      return [
+        name,
+        {
+          enumerable: false,
+          get: () => {
+            throw new IntakeConfigError(message);
+          },
+        },
+      ];
     }),
   );
 }

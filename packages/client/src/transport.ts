@@ -5,7 +5,16 @@
  */
 import { placeKey } from "./auth.js";
 import { uncertainEffect } from "./effect-advice.js";
-import { AbortError, ConnectionError, IntakeConfigError, IntakeError, TimeoutError, retryAfterMs, withUncertainEffect, type RequestSummary } from "./errors.js";
+import {
+  AbortError,
+  ConnectionError,
+  IntakeConfigError,
+  IntakeError,
+  TimeoutError,
+  retryAfterMs,
+  withUncertainEffect,
+  type RequestSummary,
+} from "./errors.js";
 import type { LogEntry } from "./log.js";
 import { nonNegativeInteger, positive, type ResolvedOptions } from "./options.js";
 import { MAX_CAUSES, redactError, redactText, redactUrl } from "./redact.js";
@@ -75,7 +84,15 @@ export function createTransport(options: ResolvedOptions): Transport {
       log?.({ event: "request", attempt, message: `${summaryOf().method} ${summaryOf().url} (attempt ${attempt + 1})` });
       // A redirect could carry a query-form key to another host; the service never redirects. It
       // is refused after the fact ("manual"), as workerd implements no "error" mode.
-      const outcome = await attemptOnce(url, { method, headers, body: body ?? null, redirect: "manual" }, signal, timeoutMs, summaryOf, safeToRepeat, options);
+      const outcome = await attemptOnce(
+        url,
+        { method, headers, body: body ?? null, redirect: "manual" },
+        signal,
+        timeoutMs,
+        summaryOf,
+        safeToRepeat,
+        options,
+      );
       const durationMs = Date.now() - started;
       const canRetry = attempt < maxRetries;
 
@@ -87,7 +104,8 @@ export function createTransport(options: ResolvedOptions): Transport {
             outcome.failure instanceof TimeoutError && attempt > 0
               ? new TimeoutError(summaryOf(), timeoutMs, { attempts: attempt + 1, elapsedMs: Date.now() - firstStarted })
               : outcome.failure;
-          if (outcome.uncertain && !safeToRepeat() && failure instanceof IntakeError) throw withUncertainEffect(failure, uncertainEffect(path(), headers));
+          if (outcome.uncertain && !safeToRepeat() && failure instanceof IntakeError)
+            throw withUncertainEffect(failure, uncertainEffect(path(), headers));
           throw failure;
         }
         await pause(backoffDelay(attempt, options.retry), outcome.failure.name, attempt);
@@ -95,14 +113,26 @@ export function createTransport(options: ResolvedOptions): Transport {
       }
 
       const { response } = outcome;
-      log?.({ event: "response", attempt, status: response.status, durationMs, message: `${summaryOf().method} ${summaryOf().url} -> ${response.status} in ${durationMs} ms` });
+      log?.({
+        event: "response",
+        attempt,
+        status: response.status,
+        durationMs,
+        message: `${summaryOf().method} ${summaryOf().url} -> ${response.status} in ${durationMs} ms`,
+      });
       const delay = retryDelay(response, attempt, safeToRepeat, options);
       if (delay === undefined || !canRetry) return response;
       await pause(delay, `status ${response.status}`, attempt);
     }
 
     async function pause(delayMs: number, reason: string, attempt: number) {
-      log?.({ event: "retry", attempt, delayMs, reason, message: `retrying ${summaryOf().method} ${summaryOf().url} in ${delayMs} ms after ${reason}` });
+      log?.({
+        event: "retry",
+        attempt,
+        delayMs,
+        reason,
+        message: `retrying ${summaryOf().method} ${summaryOf().url} in ${delayMs} ms after ${reason}`,
+      });
       await sleep(delayMs, signal).catch((cause: unknown) => {
         const aborted = new AbortError(summaryOf(), { cause: redactError(cause, options.apiKey) });
         log?.({ event: "error", attempt, reason: aborted.name, message: aborted.message });
@@ -184,9 +214,11 @@ async function attemptOnce(
     });
     return { response };
   } catch (error) {
-    if (callerSignal.aborted) return { failure: new AbortError(summaryOf(), { cause: redactError(error, options.apiKey) }), retryable: false, uncertain: true };
+    if (callerSignal.aborted)
+      return { failure: new AbortError(summaryOf(), { cause: redactError(error, options.apiKey) }), retryable: false, uncertain: true };
     if (timedOut) return { failure: new TimeoutError(summaryOf(), timeoutMs), retryable: safe(), uncertain: true };
-    if (error instanceof RedirectRefused) return { failure: connectionError(summaryOf(), error, undefined, options.apiKey), retryable: false, uncertain: false };
+    if (error instanceof RedirectRefused)
+      return { failure: connectionError(summaryOf(), error, undefined, options.apiKey), retryable: false, uncertain: false };
     const code = failureCode(error);
     // A runtime that gives no code (workerd, browsers) cannot say the request was not sent.
     const uncertain = !wasNotSent(code) && !isUntrustedCertificate(code);
@@ -219,7 +251,9 @@ function connectionError(summary: RequestSummary, error: unknown, code: string |
     : hiddenReasonHint(error, code);
   // The code is whatever a custom fetch's error called its code: text like any other it made.
   const shownCode = code === undefined ? undefined : redactText(code, apiKey);
-  return new ConnectionError(`${summary.method} ${summary.url} failed: ${detail}.${hint}`, summary, shownCode, { cause: redactError(error, apiKey) });
+  return new ConnectionError(`${summary.method} ${summary.url} failed: ${detail}.${hint}`, summary, shownCode, {
+    cause: redactError(error, apiKey),
+  });
 }
 
 function describeCause(error: unknown): string {

@@ -44,7 +44,11 @@ type KeysOfUnion<T> = T extends unknown ? keyof T : never;
  * bearer form's spelling: use phone" (`Own` maps the other spelling's fields to this form's).
  */
 export type Forbid<B, Other, Own, OtherForm extends string> = B extends unknown
-  ? B & { [K in Exclude<KeysOfUnion<Other>, KeysOfUnion<B>>]?: K extends keyof Own & string ? `${K} is the ${OtherForm} form's spelling: use ${Own[K] & string}` : never }
+  ? B & {
+      [K in Exclude<KeysOfUnion<Other>, KeysOfUnion<B>>]?: K extends keyof Own & string
+        ? `${K} is the ${OtherForm} form's spelling: use ${Own[K] & string}`
+        : never;
+    }
   : never;
 
 /** The contract's rule "mediaContentType is required when mediaUrl is given", which its types cannot say. */

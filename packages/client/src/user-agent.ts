@@ -10,7 +10,13 @@ export const VERSION: string = typeof __INTAKE_CLIENT_VERSION__ === "string" ? _
 
 /** `intake-client/<version> <runtime>/<version>`, or undefined in a browser. */
 export function userAgent(): string | undefined {
-  const scope = globalThis as { document?: unknown; Deno?: { version?: { deno?: string } }; Bun?: { version?: string }; process?: { versions?: { node?: string } }; navigator?: { userAgent?: string } };
+  const scope = globalThis as {
+    document?: unknown;
+    Deno?: { version?: { deno?: string } };
+    Bun?: { version?: string };
+    process?: { versions?: { node?: string } };
+    navigator?: { userAgent?: string };
+  };
   if (scope.document !== undefined) return undefined;
   const runtime = scope.Deno?.version?.deno
     ? `deno/${scope.Deno.version.deno}`

@@ -97,9 +97,12 @@ function verifyWith(webhook: Webhook, rawBody: string | Uint8Array, headers: Hea
         { cause: error },
       );
     }
-    throw new WebhookVerificationError(`The webhook's signature does not verify: ${message}. Check the secret (Settings > Custom Channel Webhook; on the reference server, the account's webhookSecret in GET /__admin/accounts/{id}) and pass the raw body.`, {
-      cause: error,
-    });
+    throw new WebhookVerificationError(
+      `The webhook's signature does not verify: ${message}. Check the secret (Settings > Custom Channel Webhook; on the reference server, the account's webhookSecret in GET /__admin/accounts/{id}) and pass the raw body.`,
+      {
+        cause: error,
+      },
+    );
   }
   const id = flat["webhook-id"]!;
   const kind = webhookKind(payload);

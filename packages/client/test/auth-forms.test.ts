@@ -44,7 +44,9 @@ describe("each auth form puts the key where it belongs and nowhere else", () => 
 
 describe("field spelling follows the auth form", () => {
   it("query form sends camelCase bodies", async () => {
-    const seen = record((_, i) => (i === 0 ? json(contact, 201) : json({ success: true, listId: "lst_1", contactId: contact.id, added: true, message: "ok" }, 201)));
+    const seen = record((_, i) =>
+      i === 0 ? json(contact, 201) : json({ success: true, listId: "lst_1", contactId: contact.id, added: true, message: "ok" }, 201),
+    );
     const intake = client("query");
     await intake.contacts.create({ phone: "+14155550123", firstName: "Ada", lastName: "Lovelace", email: "ada@example.com" });
     await intake.lists.addContact("lst_1", { contactId: contact.id });
@@ -55,11 +57,18 @@ describe("field spelling follows the auth form", () => {
   });
 
   it("bearer form sends snake_case bodies", async () => {
-    const seen = record((_, i) => (i === 0 ? json(contact, 201) : json({ success: true, listId: "lst_1", contactId: contact.id, added: true, message: "ok" }, 201)));
+    const seen = record((_, i) =>
+      i === 0 ? json(contact, 201) : json({ success: true, listId: "lst_1", contactId: contact.id, added: true, message: "ok" }, 201),
+    );
     const intake = client("bearer");
     await intake.contacts.create({ phone_number: "+14155550123", first_name: "Ada", last_name: "Lovelace", email: "ada@example.com" });
     await intake.lists.addContact("lst_1", { contact_id: contact.id });
-    expect(JSON.parse(seen[0]!.body)).toEqual({ phone_number: "+14155550123", first_name: "Ada", last_name: "Lovelace", email: "ada@example.com" });
+    expect(JSON.parse(seen[0]!.body)).toEqual({
+      phone_number: "+14155550123",
+      first_name: "Ada",
+      last_name: "Lovelace",
+      email: "ada@example.com",
+    });
     expect(JSON.parse(seen[1]!.body)).toEqual({ contact_id: contact.id });
   });
 });

@@ -26,7 +26,10 @@ describe("base URL", () => {
 
   it.each([
     ["https://api.intake.test", /must end with the version segment \/v1: did you mean https:\/\/api\.intake\.test\/v1\?/],
-    ["https://api.intake.test/v2", /ends in \/v2, a version this client does not speak: it supports \/v1 only\. Use https:\/\/api\.intake\.test\/v1\.$/],
+    [
+      "https://api.intake.test/v2",
+      /ends in \/v2, a version this client does not speak: it supports \/v1 only\. Use https:\/\/api\.intake\.test\/v1\.$/,
+    ],
     ["https://api.intake.test/api/v10/", /ends in \/v10[^]*Use https:\/\/api\.intake\.test\/api\/v1\.$/],
     ["not a url", /is not a URL/],
     ["ftp://api.intake.test/v1", /must use https:\/\//],
@@ -45,7 +48,9 @@ describe("key and auth form", () => {
 
   it("requires a key and says where to get one", () => {
     vi.stubEnv("INTAKE_API_KEY", "");
-    expect(() => createIntakeClient({ auth: "query", baseUrl: BASE_URL })).toThrow(/API key is required: pass apiKey or set INTAKE_API_KEY/);
+    expect(() => createIntakeClient({ auth: "query", baseUrl: BASE_URL })).toThrow(
+      /API key is required: pass apiKey or set INTAKE_API_KEY/,
+    );
     expect(() => createIntakeClient({ auth: "query", apiKey: "  ", baseUrl: BASE_URL })).toThrow(IntakeConfigError);
   });
 

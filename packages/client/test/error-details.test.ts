@@ -5,7 +5,15 @@
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import type * as client_ from "@intake/client";
-import { BadRequestError, ConnectionError, createIntakeClient, ServerError, TimeoutError, type FetchFn, type IntakeError } from "@intake/client";
+import {
+  BadRequestError,
+  ConnectionError,
+  createIntakeClient,
+  ServerError,
+  TimeoutError,
+  type FetchFn,
+  type IntakeError,
+} from "@intake/client";
 import { createAdminClient } from "@intake/server/admin-client";
 import { startIntakeServer, type IntakeTestServer } from "@intake/server/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -61,7 +69,11 @@ describe("request ids", () => {
 
   it("an error with no answer has none", async () => {
     const port = await closedPort();
-    const error = await failure(createIntakeClient({ auth: "query", apiKey: SUITE_KEY, baseUrl: `https://127.0.0.1:${port}/v1`, maxRetries: 0 }).contacts.find({ email: "a@example.com" }));
+    const error = await failure(
+      createIntakeClient({ auth: "query", apiKey: SUITE_KEY, baseUrl: `https://127.0.0.1:${port}/v1`, maxRetries: 0 }).contacts.find({
+        email: "a@example.com",
+      }),
+    );
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error.requestId).toBeUndefined();
   });
@@ -83,7 +95,11 @@ describe("errors as JSON", () => {
 
   it("a connection failure keeps its name, message and code", async () => {
     const port = await closedPort();
-    const error = await failure(createIntakeClient({ auth: "query", apiKey: SUITE_KEY, baseUrl: `https://127.0.0.1:${port}/v1`, maxRetries: 0 }).contacts.find({ email: "a@example.com" }));
+    const error = await failure(
+      createIntakeClient({ auth: "query", apiKey: SUITE_KEY, baseUrl: `https://127.0.0.1:${port}/v1`, maxRetries: 0 }).contacts.find({
+        email: "a@example.com",
+      }),
+    );
     expect(JSON.parse(JSON.stringify(error))).toMatchObject({ name: "ConnectionError", message: error.message, code: "ECONNREFUSED" });
     expect(JSON.stringify(error)).not.toContain(SUITE_KEY);
   });
@@ -98,7 +114,9 @@ describe("User-Agent", () => {
   it("names the package's version in the build", async () => {
     const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
     const built = (await import(new URL("../dist/index.js", import.meta.url).href)) as typeof client_;
-    await built.createIntakeClient({ auth: "query", apiKey: SUITE_KEY, baseUrl: server.baseUrl, fetch: recording }).contacts.find({ email: "absent@example.com" });
+    await built
+      .createIntakeClient({ auth: "query", apiKey: SUITE_KEY, baseUrl: server.baseUrl, fetch: recording })
+      .contacts.find({ email: "absent@example.com" });
     expect(sentHeaders[0]!.get("user-agent")).toBe(`intake-client/${version} node/${process.versions.node}`);
   });
 
@@ -120,7 +138,9 @@ describe("a call that was not retried says whether it may have taken effect", ()
 
   it("a 5xx on a grant with an idempotency key: repeat it with the same key", async () => {
     await admin.setFaults([{ operationId: "grantSubaccountCredits", status: 500, times: 1 }]);
-    const error = await failure(client("header").subaccounts.grantCredits({ email: "sub@example.com", amount: 5 }, { idempotencyKey: "rch_1" }));
+    const error = await failure(
+      client("header").subaccounts.grantCredits({ email: "sub@example.com", amount: 5 }, { idempotencyKey: "rch_1" }),
+    );
     expect(error).toMatchObject({ status: 500, mayHaveTakenEffect: true });
     expect(error.message).toMatch(/Repeat it with the same idempotencyKey/);
   });
@@ -139,7 +159,12 @@ describe("a call that was not retried says whether it may have taken effect", ()
     // The first attempt is refused before anything is done (a 429), the second reaches the slow server.
     const refusedFirst: FetchFn = (request) =>
       calls++ === 0
-        ? Promise.resolve(Response.json({ success: false, error: { code: "RATE_LIMITED", message: "Too many requests." } }, { status: 429, headers: { "retry-after": "0" } }))
+        ? Promise.resolve(
+            Response.json(
+              { success: false, error: { code: "RATE_LIMITED", message: "Too many requests." } },
+              { status: 429, headers: { "retry-after": "0" } },
+            ),
+          )
         : server.fetch(request);
     const intake = createIntakeClient({ auth: "query", apiKey: SUITE_KEY, baseUrl: server.baseUrl, fetch: refusedFirst, retry: fast });
     const error = await failure(intake.contacts.create({ email: "late-again@example.com" }, { timeoutMs: 200 }));
@@ -154,7 +179,9 @@ describe("a call that was not retried says whether it may have taken effect", ()
     const lookup = await failure(client("query").contacts.find({ email: "absent@example.com" }));
     expect(lookup).toMatchObject({ status: 503, mayHaveTakenEffect: false });
     const port = await closedPort();
-    const refused = await failure(createIntakeClient({ auth: "query", apiKey: SUITE_KEY, baseUrl: `https://127.0.0.1:${port}/v1`, retry: fast }).messages.send(message));
+    const refused = await failure(
+      createIntakeClient({ auth: "query", apiKey: SUITE_KEY, baseUrl: `https://127.0.0.1:${port}/v1`, retry: fast }).messages.send(message),
+    );
     expect(refused).toMatchObject({ name: "ConnectionError", mayHaveTakenEffect: false });
     const invalid = await failure(client("query").contacts.create({ phone: "not a phone" }));
     expect(invalid.mayHaveTakenEffect).toBe(false);

@@ -38,10 +38,16 @@ describe("general error shape { error: { code, message } }", () => {
     expect(error).toBeInstanceOf(IntakeApiError);
     expect(error).toBeInstanceOf(IntakeError);
     // A 5xx of a call that is not retried (adding to a list) says what to do about its effect.
-    const advice = status >= 500 ? " It was not retried, as it may have taken effect: Adding the contact again is harmless: a member already on the list answers added: false." : "";
+    const advice =
+      status >= 500
+        ? " It was not retried, as it may have taken effect: Adding the contact again is harmless: a member already on the list answers added: false."
+        : "";
     expect(error).toMatchObject({ status, code, message: message + advice, name: Kind.name, mayHaveTakenEffect: status >= 500 });
     expect((error as IntakeApiError).headers.get("x-request-id")).toBe("req-7");
-    expect((error as IntakeApiError).request).toEqual({ method: "POST", url: "https://api.intake.test/v1/lists/lst_1/contacts?apiKey=[REDACTED]" });
+    expect((error as IntakeApiError).request).toEqual({
+      method: "POST",
+      url: "https://api.intake.test/v1/lists/lst_1/contacts?apiKey=[REDACTED]",
+    });
     // A plain value, so a logged error shows the URL (a getter would print as [Getter]).
     expect(Object.getOwnPropertyDescriptor((error as IntakeApiError).request, "url")).toHaveProperty("value");
     expect((error as IntakeApiError).body).toEqual({ error: { code, message } });
@@ -49,7 +55,9 @@ describe("general error shape { error: { code, message } }", () => {
 
   it("an unlisted status is an IntakeApiError with that status", async () => {
     record(() => json({ error: { code: "SOMETHING_NEW", message: "Conflict." } }, 409));
-    const error = await client("query").contacts.create({ email: "a@example.com" }).catch((e: unknown) => e);
+    const error = await client("query")
+      .contacts.create({ email: "a@example.com" })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(IntakeApiError);
     expect(error).toMatchObject({ status: 409, code: "SOMETHING_NEW", message: "Conflict.", name: "IntakeApiError" });
   });
@@ -66,9 +74,7 @@ describe("receive endpoint's string shape { error: string }", () => {
   });
 
   it("401 and 405 too", async () => {
-    record((_, i) =>
-      i === 0 ? json({ error: "Invalid API key." }, 401) : json({ error: "Use POST." }, 405, { allow: "POST" }),
-    );
+    record((_, i) => (i === 0 ? json({ error: "Invalid API key." }, 401) : json({ error: "Use POST." }, 405, { allow: "POST" })));
     const intake = client("query", noRetry);
     const body = { customData: { messageSid: "SM-1", fromId: "u1", toId: "acme", body: "hi" } };
     await expect(intake.messages.receive(body)).rejects.toMatchObject({ name: "AuthenticationError", message: "Invalid API key." });
@@ -106,7 +112,9 @@ describe("RateLimitError carries the wait", () => {
     [{}, undefined],
   ])("headers %o give retryAfterMs %o", async (headers, expected) => {
     record(() => json({ error: { code: "RATE_LIMITED", message: "Slow down." } }, 429, headers));
-    const error = await client("query", noRetry).contacts.create({ email: "a@example.com" }).catch((e: unknown) => e);
+    const error = await client("query", noRetry)
+      .contacts.create({ email: "a@example.com" })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitError);
     expect((error as RateLimitError).retryAfterMs).toBe(expected);
   });
@@ -114,7 +122,9 @@ describe("RateLimitError carries the wait", () => {
   it("an HTTP-date Retry-After is converted to milliseconds", async () => {
     const at = new Date(Date.now() + 120_000).toUTCString();
     record(() => json({ error: { code: "RATE_LIMITED", message: "Slow down." } }, 429, { "retry-after": at }));
-    const error = (await client("query", noRetry).contacts.create({ email: "a@example.com" }).catch((e: unknown) => e)) as RateLimitError;
+    const error = (await client("query", noRetry)
+      .contacts.create({ email: "a@example.com" })
+      .catch((e: unknown) => e)) as RateLimitError;
     expect(error.retryAfterMs).toBeGreaterThan(115_000);
     expect(error.retryAfterMs).toBeLessThanOrEqual(120_000);
   });
@@ -141,12 +151,18 @@ describe("more shapes", () => {
 
   it("an empty message and no code fall back to the status line", async () => {
     record(() => json({ error: { message: "" } }, 400));
-    await expect(client("query").contacts.create({ email: "a@example.com" })).rejects.toMatchObject({ name: "BadRequestError", code: undefined, message: "HTTP 400 Bad Request" });
+    await expect(client("query").contacts.create({ email: "a@example.com" })).rejects.toMatchObject({
+      name: "BadRequestError",
+      code: undefined,
+      message: "HTTP 400 Bad Request",
+    });
   });
 
   it("a 2xx that is not JSON is an IntakeApiError, not a SyntaxError", async () => {
     record(() => new HttpResponse("<html>Welcome to nginx</html>", { status: 200, headers: { "content-type": "text/html" } }));
-    const error = await client("query").contacts.create({ email: "a@example.com" }).catch((e: unknown) => e);
+    const error = await client("query")
+      .contacts.create({ email: "a@example.com" })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(IntakeApiError);
     expect((error as Error).message).toMatch(/answered 200 with a body that is not JSON; expected JSON\. Is baseUrl the Intake API\?/);
   });
@@ -162,8 +178,12 @@ describe("more shapes", () => {
 
 describe("a redirect", () => {
   it("is refused, not followed and not retried, as a ConnectionError that says why (the key stays out)", async () => {
-    const seen = record(() => new Response(null, { status: 302, headers: { location: `https://elsewhere.test/v1/contacts?apiKey=${API_KEY}` } }));
-    const error = await client("query", { retry: { initialDelayMs: 1 } }).contacts.find({ email: "a@example.com" }).catch((e: unknown) => e);
+    const seen = record(
+      () => new Response(null, { status: 302, headers: { location: `https://elsewhere.test/v1/contacts?apiKey=${API_KEY}` } }),
+    );
+    const error = await client("query", { retry: { initialDelayMs: 1 } })
+      .contacts.find({ email: "a@example.com" })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as Error).message).toContain("redirect (302 to https://elsewhere.test/v1/contacts?apiKey=[REDACTED])");
     expect((error as Error).message).toContain("Check baseUrl");

@@ -12,7 +12,9 @@ function collect() {
 describe("the logging hook never prints the API key", () => {
   it("query form: request, response and retry entries redact ?apiKey=", async () => {
     const log = collect();
-    record((_, i) => (i === 0 ? json({ error: { code: "INTERNAL_ERROR", message: "x" } }, 500) : json({ success: true, contactId: "ct_1", contact })));
+    record((_, i) =>
+      i === 0 ? json({ error: { code: "INTERNAL_ERROR", message: "x" } }, 500) : json({ success: true, contactId: "ct_1", contact }),
+    );
     await client("query", { logger: log.logger }).contacts.find({ email: "ada@example.com" });
     expect(log.entries.map((e) => e.event)).toEqual(["request", "response", "retry", "request", "response"]);
     expect(JSON.stringify(log.entries)).not.toContain(API_KEY);
@@ -36,7 +38,9 @@ describe("the logging hook never prints the API key", () => {
     const fetch = async (request: Request) => {
       throw Object.assign(new TypeError(`fetch failed for ${request.url}`), { cause: { code: "ECONNRESET" } });
     };
-    const error = await client("query", { logger: log.logger, fetch }).messages.send({ customData: { fromId: "u", customChannel: "c", body: "b" } }).catch((e: unknown) => e);
+    const error = await client("query", { logger: log.logger, fetch })
+      .messages.send({ customData: { fromId: "u", customChannel: "c", body: "b" } })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as Error).message).toContain("[REDACTED]");
     expect((error as Error).message).not.toContain(API_KEY);
@@ -46,7 +50,9 @@ describe("the logging hook never prints the API key", () => {
 
   it("error objects report the URL without the key", async () => {
     record(() => json({ error: { code: "INVALID_API_KEY", message: "Invalid API key." } }, 401));
-    const error = await client("query").contacts.create({ email: "a@example.com" }).catch((e: unknown) => e);
+    const error = await client("query")
+      .contacts.create({ email: "a@example.com" })
+      .catch((e: unknown) => e);
     expect(inspect(error, { depth: 5 })).not.toContain(API_KEY);
   });
 
@@ -83,7 +89,9 @@ describe("nothing an error carries leaks the key", () => {
     const fetch = async (request: Request) => {
       let deep: unknown = new Error(`deepest, sending ${request.url}`);
       for (let i = 0; i < 8; i++) deep = new Error(`level ${i}`, { cause: deep });
-      throw new TypeError("fetch failed", { cause: new AggregateError([deep, { code: "ECONNRESET", message: `to ${request.url}` }], "several") });
+      throw new TypeError("fetch failed", {
+        cause: new AggregateError([deep, { code: "ECONNRESET", message: `to ${request.url}` }], "several"),
+      });
     };
     const error = await client("query", { fetch, maxRetries: 0 })
       .contacts.create({ email: "a@example.com" })
@@ -110,7 +118,9 @@ describe("nothing an error carries leaks the key", () => {
 
   it("a key echoed back in an error body (a proxy's page) is redacted from the message and body", async () => {
     record((request) => new Response(`<h1>Bad gateway</h1><p>${request.url}</p>`, { status: 502 }));
-    const error = await client("query", { maxRetries: 0 }).lists.addContact("lst_1", { contactId: "ct_1" }).catch((e: unknown) => e);
+    const error = await client("query", { maxRetries: 0 })
+      .lists.addContact("lst_1", { contactId: "ct_1" })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ name: "ServerError", status: 502 });
     expect(inspect(error, { depth: 10 })).not.toContain(API_KEY);
     expect((error as Error).message).toContain("apiKey=[REDACTED]");
@@ -118,14 +128,18 @@ describe("nothing an error carries leaks the key", () => {
 
   it("a JSON error body echoing the key is redacted too", async () => {
     record(() => json({ error: { code: "INVALID_API_KEY", message: `Key ${API_KEY} is not valid.` } }, 401));
-    const error = await client("bearer").contacts.create({ email: "a@example.com" }).catch((e: unknown) => e);
+    const error = await client("bearer")
+      .contacts.create({ email: "a@example.com" })
+      .catch((e: unknown) => e);
     expect((error as Error).message).toBe("Key [REDACTED] is not valid.");
     expect(JSON.stringify((error as { body: unknown }).body)).not.toContain(API_KEY);
   });
 
   it("a timeout error carries no key", async () => {
     const fetch = () => new Promise<Response>(() => {});
-    const error = await client("query", { fetch, timeoutMs: 20, maxRetries: 0 }).contacts.create({ email: "a@example.com" }).catch((e: unknown) => e);
+    const error = await client("query", { fetch, timeoutMs: 20, maxRetries: 0 })
+      .contacts.create({ email: "a@example.com" })
+      .catch((e: unknown) => e);
     expect((error as Error).name).toBe("TimeoutError");
     expect(inspect(error, { depth: 10, showHidden: true })).not.toContain(API_KEY);
   });
@@ -133,8 +147,16 @@ describe("nothing an error carries leaks the key", () => {
 
 describe("the key in what a response or a custom fetch hands back, or in an option", () => {
   it("a response header carrying the key (a Location with ?apiKey=) is redacted from the error's headers", async () => {
-    record((request) => json({ error: { code: "NOT_FOUND", message: "Moved." } }, 404, { location: request.url, "x-echo": `sent ${API_KEY}`, "x-request-id": "req-1" }));
-    const error = await client("query", { maxRetries: 0 }).lists.addContact("lst_1", { contactId: "ct_1" }).catch((e: unknown) => e);
+    record((request) =>
+      json({ error: { code: "NOT_FOUND", message: "Moved." } }, 404, {
+        location: request.url,
+        "x-echo": `sent ${API_KEY}`,
+        "x-request-id": "req-1",
+      }),
+    );
+    const error = await client("query", { maxRetries: 0 })
+      .lists.addContact("lst_1", { contactId: "ct_1" })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(IntakeApiError);
     const { headers } = error as IntakeApiError;
     expect(headers.get("location")).toBe(`${BASE_URL}/lists/lst_1/contacts?apiKey=[REDACTED]`);
@@ -147,7 +169,9 @@ describe("the key in what a response or a custom fetch hands back, or in an opti
     const fetch = async () => {
       throw Object.assign(new TypeError("fetch failed"), { cause: Object.assign(new Error("refused"), { code: `E_${API_KEY}` }) });
     };
-    const error = await client("header", { fetch, maxRetries: 0 }).subaccounts.grantCredits({ email: "a@example.com", amount: 1 }).catch((e: unknown) => e);
+    const error = await client("header", { fetch, maxRetries: 0 })
+      .subaccounts.grantCredits({ email: "a@example.com", amount: 1 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as ConnectionError).code).toBe("E_[REDACTED]");
     expect(JSON.stringify(error)).not.toContain(API_KEY);
@@ -157,10 +181,18 @@ describe("the key in what a response or a custom fetch hands back, or in an opti
   it("a configuration error quoting a header's value, a base URL or an auth form that holds the key does not quote the key", async () => {
     const invalid = `${API_KEY}\u0000`;
     const errors = [
-      await Promise.resolve().then(() => client("query", { headers: { "x-note": invalid } })).catch((e: unknown) => e),
-      await client("query").contacts.create({ email: "a@example.com" }, { headers: { "x-note": invalid } }).catch((e: unknown) => e),
-      await Promise.resolve().then(() => client("query", { baseUrl: `https://api.intake.test/${API_KEY}` })).catch((e: unknown) => e),
-      await Promise.resolve().then(() => client(API_KEY as "query")).catch((e: unknown) => e),
+      await Promise.resolve()
+        .then(() => client("query", { headers: { "x-note": invalid } }))
+        .catch((e: unknown) => e),
+      await client("query")
+        .contacts.create({ email: "a@example.com" }, { headers: { "x-note": invalid } })
+        .catch((e: unknown) => e),
+      await Promise.resolve()
+        .then(() => client("query", { baseUrl: `https://api.intake.test/${API_KEY}` }))
+        .catch((e: unknown) => e),
+      await Promise.resolve()
+        .then(() => client(API_KEY as "query"))
+        .catch((e: unknown) => e),
     ];
     for (const error of errors) {
       expect(error).toBeInstanceOf(IntakeConfigError);

@@ -20,10 +20,18 @@ describe("resource calls carry the key once and the client's headers", () => {
     "contacts.create": (intake: ReturnType<typeof client<"query">>) =>
       intake.contacts.create({ phone: "+14155550123", firstName: "Zoë" }, { headers: { "X-Request-Id": "req-1" } }),
     "lists.addContact": (intake: ReturnType<typeof client<"query">>) => intake.lists.addContact("lst 1/x", { contactId: contact.id }),
-    "messages.send": (intake: ReturnType<typeof client<"query">>) => intake.messages.send({ customData: { fromId: "user-1", customChannel: "chat", body: "Hi ✓" } }),
+    "messages.send": (intake: ReturnType<typeof client<"query">>) =>
+      intake.messages.send({ customData: { fromId: "user-1", customChannel: "chat", body: "Hi ✓" } }),
     "messages.receive (with media)": (intake: ReturnType<typeof client<"query">>) =>
       intake.messages.receive({
-        customData: { messageSid: "SM1", fromId: "user-1", toId: "acme", body: "See", mediaUrl: "https://cdn.example/a.png", mediaContentType: "image/png" },
+        customData: {
+          messageSid: "SM1",
+          fromId: "user-1",
+          toId: "acme",
+          body: "See",
+          mediaUrl: "https://cdn.example/a.png",
+          mediaContentType: "image/png",
+        },
         messageType: "text",
       }),
   };
@@ -98,7 +106,9 @@ describe("middleware on raw", () => {
     await expect(intake.contacts.find({ email: "ada@example.com" })).rejects.toBeInstanceOf(TimeoutError);
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error("user left")), 20);
-    await expect(intake.contacts.find({ email: "ada@example.com" }, { signal: controller.signal, timeoutMs: 5_000 })).rejects.toBeInstanceOf(AbortError);
+    await expect(
+      intake.contacts.find({ email: "ada@example.com" }, { signal: controller.signal, timeoutMs: 5_000 }),
+    ).rejects.toBeInstanceOf(AbortError);
     expect(entries.map((e) => e.event)).toEqual(["request", "error", "request", "error"]);
     expect(JSON.stringify(entries)).not.toContain(API_KEY);
     expect(entries[0]!.url).toContain("apiKey=[REDACTED]");
@@ -126,7 +136,11 @@ describe("middleware on raw", () => {
   });
 
   it.each([
-    ["not JSON", () => new HttpResponse("<html>Welcome to nginx</html>", { status: 200, headers: { "content-type": "text/html" } }), /answered 200 with a body that is not JSON/],
+    [
+      "not JSON",
+      () => new HttpResponse("<html>Welcome to nginx</html>", { status: 200, headers: { "content-type": "text/html" } }),
+      /answered 200 with a body that is not JSON/,
+    ],
     ["empty", () => new HttpResponse(null, { status: 204 }), /answered 204 with an empty body/],
   ] as const)("a 2xx answer that is %s is an IntakeApiError through it too, its URL redacted", async (_, reply, message) => {
     record(reply);
@@ -146,7 +160,6 @@ describe("middleware on raw", () => {
     expect(error).toMatchObject({ status: 418, message: "stubbed", request: { method: "GET", url: "/contacts" } });
     expect(seen).toHaveLength(0);
   });
-
 });
 
 describe("values the types do not allow, from untyped code", () => {
@@ -158,14 +171,19 @@ describe("values the types do not allow, from untyped code", () => {
 
   it("a header given as null or undefined is not sent", async () => {
     const seen = record(() => json(contact, 201));
-    await client("query").contacts.create({ phone: "+14155550123" }, { headers: { "x-gone": undefined, "x-null": null, "x-kept": "1" } as never });
+    await client("query").contacts.create(
+      { phone: "+14155550123" },
+      { headers: { "x-gone": undefined, "x-null": null, "x-kept": "1" } as never },
+    );
     expect(Object.keys(seen[0]!.headers).filter((name) => name.startsWith("x-"))).toEqual(["x-kept"]);
   });
 
   it('a list id of "." or ".." is refused before anything is sent (a URL folds it into the path)', async () => {
     const seen = record(() => json(added, 201));
     for (const listId of [".", ".."]) {
-      await expect(client("query").lists.addContact(listId, { contactId: contact.id })).rejects.toThrow(new IntakeConfigError(`listId cannot be "${listId}": no record has that id, and a URL cannot carry it.`));
+      await expect(client("query").lists.addContact(listId, { contactId: contact.id })).rejects.toThrow(
+        new IntakeConfigError(`listId cannot be "${listId}": no record has that id, and a URL cannot carry it.`),
+      );
     }
     expect(seen).toHaveLength(0);
   });
@@ -173,7 +191,9 @@ describe("values the types do not allow, from untyped code", () => {
 
 describe("raw calls share the transport", () => {
   it("a 429 is retried, then the answer returned as { data, response }", async () => {
-    const seen = record((_, i) => (i === 0 ? json({ error: { code: "RATE_LIMITED", message: "wait" } }, 429, { "retry-after": "0" }) : json(found)));
+    const seen = record((_, i) =>
+      i === 0 ? json({ error: { code: "RATE_LIMITED", message: "wait" } }, 429, { "retry-after": "0" }) : json(found),
+    );
     const { data, response } = await client("query").raw.GET("/contacts", { params: { query: { email: "ada@example.com" } } });
     expect(seen).toHaveLength(2);
     expect(response.status).toBe(200);
@@ -185,9 +205,9 @@ describe("raw calls share the transport", () => {
       await delay(1_000);
       return json(found);
     });
-    await expect(client("query", { timeoutMs: 50, maxRetries: 0 }).raw.GET("/contacts", { params: { query: { email: "ada@example.com" } } })).rejects.toBeInstanceOf(
-      TimeoutError,
-    );
+    await expect(
+      client("query", { timeoutMs: 50, maxRetries: 0 }).raw.GET("/contacts", { params: { query: { email: "ada@example.com" } } }),
+    ).rejects.toBeInstanceOf(TimeoutError);
   });
 
   it("an apiKey already in the query is replaced by the client's, however it is spelled", async () => {
@@ -238,7 +258,9 @@ describe("headers fetch would refuse are refused before anything is sent", () =>
 
   it("in a call's options, and in an idempotency key", async () => {
     const seen = record(() => json(contact, 201));
-    await expect(client("query").contacts.create({ phone: "+14155550123" }, { headers: { "bad name": "x" } })).rejects.toThrow(/The headers call option/);
+    await expect(client("query").contacts.create({ phone: "+14155550123" }, { headers: { "bad name": "x" } })).rejects.toThrow(
+      /The headers call option/,
+    );
     const badKey = client("header").subaccounts.grantCredits({ email: "a@agency.example", amount: 1 }, { idempotencyKey: "a\r\nb" });
     await expect(badKey).rejects.toBeInstanceOf(IntakeConfigError);
     await expect(badKey).rejects.toThrow(/idempotencyKey/);
@@ -254,12 +276,17 @@ describe("the key goes to the client's base URL and nowhere else", () => {
       return json(found);
     };
     const bearer = client("bearer", { fetch: spy });
-    const elsewhere = bearer.raw.GET("/contacts", { baseUrl: "http://elsewhere.example/v1", params: { query: { email: "a@example.com" } } });
+    const elsewhere = bearer.raw.GET("/contacts", {
+      baseUrl: "http://elsewhere.example/v1",
+      params: { query: { email: "a@example.com" } },
+    });
     await expect(elsewhere).rejects.toThrow(IntakeConfigError);
     await expect(elsewhere).rejects.toThrow("Refusing to send the API key to http://elsewhere.example/v1/contacts?email=a%40example.com");
 
     const query = client("query", { fetch: spy });
-    query.raw.use({ onRequest: ({ request }) => new Request(request.url.replace("api.intake.test", "api.intake.test.evil.example"), request) });
+    query.raw.use({
+      onRequest: ({ request }) => new Request(request.url.replace("api.intake.test", "api.intake.test.evil.example"), request),
+    });
     const moved = await query.contacts.find({ email: "a@example.com" }).catch((e: unknown) => e);
     expect(moved).toBeInstanceOf(IntakeConfigError);
     expect(String((moved as Error).message)).not.toContain(API_KEY);
@@ -271,13 +298,17 @@ describe("robustness", () => {
   it("a timeout longer than a timer can wait is refused rather than firing at once", async () => {
     expect(() => client("query", { timeoutMs: 2 ** 31 })).toThrow(IntakeConfigError);
     const seen = record(() => json(found));
-    await expect(client("query").contacts.find({ email: "a@example.com" }, { timeoutMs: Number.MAX_SAFE_INTEGER })).rejects.toThrow(/at most 2147483647/);
+    await expect(client("query").contacts.find({ email: "a@example.com" }, { timeoutMs: Number.MAX_SAFE_INTEGER })).rejects.toThrow(
+      /at most 2147483647/,
+    );
     expect(seen).toHaveLength(0);
   });
 
   it("retry waits longer than a timer can wait are refused in the options", () => {
     for (const option of ["maxRetryAfterMs", "initialDelayMs", "maxDelayMs"]) {
-      expect(() => client("query", { retry: { [option]: 2 ** 31 } })).toThrow(new RegExp(`retry\\.${option} must be .* at most 2147483647`));
+      expect(() => client("query", { retry: { [option]: 2 ** 31 } })).toThrow(
+        new RegExp(`retry\\.${option} must be .* at most 2147483647`),
+      );
     }
   });
 
@@ -296,12 +327,16 @@ describe("robustness", () => {
         throw new Error("log sink down");
       },
     });
-    await expect(intake.messages.send({ customData: { fromId: "u", customChannel: "c", body: "b" } })).resolves.toMatchObject({ messageId: "msg_1" });
+    await expect(intake.messages.send({ customData: { fromId: "u", customChannel: "c", body: "b" } })).resolves.toMatchObject({
+      messageId: "msg_1",
+    });
   });
 
   it("an error with Content-Length: 0 has no body", async () => {
     record(() => new HttpResponse(null, { status: 503, headers: { "content-length": "0" } }));
-    const error = (await client("query", { maxRetries: 0 }).contacts.create({ email: "a@example.com" }).catch((e: unknown) => e)) as IntakeApiError;
+    const error = (await client("query", { maxRetries: 0 })
+      .contacts.create({ email: "a@example.com" })
+      .catch((e: unknown) => e)) as IntakeApiError;
     expect(error.body).toBeUndefined();
   });
 
@@ -315,7 +350,9 @@ describe("robustness", () => {
     let deep: unknown = `key ${API_KEY}`;
     for (let i = 0; i < 80; i++) deep = { inner: deep };
     record(() => json({ error: { code: "X", message: `bad ${API_KEY}` }, deep }, 400));
-    const error = (await client("query").contacts.create({ email: "a@example.com" }).catch((e: unknown) => e)) as IntakeApiError;
+    const error = (await client("query")
+      .contacts.create({ email: "a@example.com" })
+      .catch((e: unknown) => e)) as IntakeApiError;
     expect(error.message).toBe("bad [REDACTED]");
     expect(JSON.stringify(error.body)).not.toContain(API_KEY);
     expect(JSON.stringify(error.body)).toContain("(nested too deep, left out)");
@@ -324,7 +361,9 @@ describe("robustness", () => {
   it("a key with a quote or a backslash in it is still redacted from an echoed error body", async () => {
     const apiKey = 'ik_odd"key\\42';
     record(() => json({ error: { code: "INVALID_API_KEY", message: `Unknown key ${apiKey}` } }, 401));
-    const error = (await client("header", { apiKey }).subaccounts.grantCredits({ email: "a@agency.example", amount: 1 }).catch((e: unknown) => e)) as RateLimitError;
+    const error = (await client("header", { apiKey })
+      .subaccounts.grantCredits({ email: "a@agency.example", amount: 1 })
+      .catch((e: unknown) => e)) as RateLimitError;
     expect(error.message).toBe("Unknown key [REDACTED]");
     expect(JSON.stringify(error.body)).not.toContain("odd");
   });

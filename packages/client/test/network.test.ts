@@ -27,7 +27,9 @@ describe("a refused connection", () => {
     const error = await intake.messages.send({ customData: { fromId: "u", customChannel: "c", body: "b" } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as ConnectionError).code).toBe("ECONNREFUSED");
-    expect((error as Error).message).toMatch(/^POST https:\/\/127\.0\.0\.1:\d+\/v1\/send_custom_channel_message\?apiKey=\[REDACTED\] failed: fetch failed/);
+    expect((error as Error).message).toMatch(
+      /^POST https:\/\/127\.0\.0\.1:\d+\/v1\/send_custom_channel_message\?apiKey=\[REDACTED\] failed: fetch failed/,
+    );
     expect(entries.filter((e) => e.event === "request")).toHaveLength(3);
   });
 });

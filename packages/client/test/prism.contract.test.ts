@@ -44,8 +44,12 @@ describe("every operation, in each form that may call it", () => {
     await expect(
       prism("query").contacts.create({ phone: "+14155550123", firstName: "Ada", customFields: { utm_source: "ads" } }, prefer(201)),
     ).resolves.toEqual(contactExample);
-    await expect(prism("bearer").contacts.create({ phone_number: "+14155550123", first_name: "Ada" }, prefer(201))).resolves.toEqual(contactExample);
-    await expect(prism("bearer").contacts.create({ email: "ada@example.com" }, prefer(200))).resolves.toEqual(example("/contacts", "post", "200"));
+    await expect(prism("bearer").contacts.create({ phone_number: "+14155550123", first_name: "Ada" }, prefer(201))).resolves.toEqual(
+      contactExample,
+    );
+    await expect(prism("bearer").contacts.create({ email: "ada@example.com" }, prefer(200))).resolves.toEqual(
+      example("/contacts", "post", "200"),
+    );
   });
 
   it("findContact by phone and by email, found and not found", async () => {
@@ -72,20 +76,35 @@ describe("every operation, in each form that may call it", () => {
   it("receiveCustomChannelMessage: text, media and reaction", async () => {
     const intake = prism("query");
     const received = example("/incoming_custom_channel_message", "post", "200");
-    await expect(intake.messages.receive({ customData: { messageSid: "SM-1", fromId: "user-4821", toId: "acme", body: "Hi" } })).resolves.toEqual(received);
+    await expect(
+      intake.messages.receive({ customData: { messageSid: "SM-1", fromId: "user-4821", toId: "acme", body: "Hi" } }),
+    ).resolves.toEqual(received);
     await expect(
       intake.messages.receive({
-        customData: { id: "SM-2", fromId: "user-4821", toId: "acme", body: "Invoice", mediaUrl: "https://files.example.com/i.pdf", mediaContentType: "application/pdf" },
+        customData: {
+          id: "SM-2",
+          fromId: "user-4821",
+          toId: "acme",
+          body: "Invoice",
+          mediaUrl: "https://files.example.com/i.pdf",
+          mediaContentType: "application/pdf",
+        },
       }),
     ).resolves.toEqual(received);
     await expect(
-      intake.messages.receive({ messageType: "reaction", customData: { messageSid: "SM-3", fromId: "user-4821", toId: "acme", body: "👍", reactionTo: "SM-1" } }),
+      intake.messages.receive({
+        messageType: "reaction",
+        customData: { messageSid: "SM-3", fromId: "user-4821", toId: "acme", body: "👍", reactionTo: "SM-1" },
+      }),
     ).resolves.toEqual(received);
   });
 
   it("grantSubaccountCredits with an Idempotency-Key", async () => {
     await expect(
-      prism("header").subaccounts.grantCredits({ email: "client-one@agency.example", amount: 500, description: "Recharge" }, { idempotencyKey: "rch_1" }),
+      prism("header").subaccounts.grantCredits(
+        { email: "client-one@agency.example", amount: 500, description: "Recharge" },
+        { idempotencyKey: "rch_1" },
+      ),
     ).resolves.toEqual(example("/subaccounts/credits", "post", "200"));
   });
 });
@@ -133,7 +152,9 @@ describe("the spec's error examples become the client's error classes", () => {
     });
   });
   it("429 with Retry-After, in both shapes", async () => {
-    const general = await prism("query").contacts.create({ email: "a@example.com" }, prefer(429)).catch((e: unknown) => e);
+    const general = await prism("query")
+      .contacts.create({ email: "a@example.com" }, prefer(429))
+      .catch((e: unknown) => e);
     expect(general).toBeInstanceOf(RateLimitError);
     expect(general).toMatchObject({ code: "RATE_LIMITED", retryAfterMs: 12_000 });
     const receive = await prism("query")

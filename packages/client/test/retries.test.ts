@@ -17,7 +17,9 @@ function logs() {
 describe("429 is retried on every operation, honouring Retry-After", () => {
   it("waits Retry-After seconds, then succeeds, re-sending the body intact", async () => {
     const log = logs();
-    const seen = record((_, i) => (i === 0 ? rateLimited("1") : json({ success: true, messageId: "msg_1", contactId: "ct_1", message: "ok" })));
+    const seen = record((_, i) =>
+      i === 0 ? rateLimited("1") : json({ success: true, messageId: "msg_1", contactId: "ct_1", message: "ok" }),
+    );
     const started = Date.now();
     const result = await client("query", { logger: log.logger }).messages.send(sendBody);
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
@@ -42,7 +44,9 @@ describe("429 is retried on every operation, honouring Retry-After", () => {
 
   it("does not wait longer than maxRetryAfterMs: a long Retry-After is thrown at once", async () => {
     const seen = record(() => rateLimited("3600"));
-    const error = await client("query", { retry: { maxRetryAfterMs: 5_000 } }).messages.send(sendBody).catch((e: unknown) => e);
+    const error = await client("query", { retry: { maxRetryAfterMs: 5_000 } })
+      .messages.send(sendBody)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitError);
     expect((error as RateLimitError).retryAfterMs).toBe(3_600_000);
     expect(seen).toHaveLength(1);
@@ -51,7 +55,9 @@ describe("429 is retried on every operation, honouring Retry-After", () => {
   it("without Retry-After backs off with jitter", async () => {
     const log = logs();
     record((_, i) => (i < 2 ? json({ error: { code: "RATE_LIMITED", message: "x" } }, 429) : json(contact, 201)));
-    await client("query", { logger: log.logger, retry: { initialDelayMs: 20, maxDelayMs: 1000 } }).contacts.create({ email: "a@example.com" });
+    await client("query", { logger: log.logger, retry: { initialDelayMs: 20, maxDelayMs: 1000 } }).contacts.create({
+      email: "a@example.com",
+    });
     const [first, second] = log.retries().map((r) => r.delayMs!);
     expect(first).toBeGreaterThanOrEqual(10);
     expect(first).toBeLessThanOrEqual(20);
@@ -62,11 +68,16 @@ describe("429 is retried on every operation, honouring Retry-After", () => {
 
 describe("5xx is retried only where repeating cannot double an effect", () => {
   it.each([
-    ["GET /contacts", (c: ReturnType<typeof client<"query">>) => c.contacts.find({ email: "a@example.com" }), { success: true, contactId: "ct_1", contact }],
+    [
+      "GET /contacts",
+      (c: ReturnType<typeof client<"query">>) => c.contacts.find({ email: "a@example.com" }),
+      { success: true, contactId: "ct_1", contact },
+    ],
     ["POST /contacts with a phone", (c: ReturnType<typeof client<"query">>) => c.contacts.create({ phone: "+14155550123" }), contact],
     [
       "POST /incoming_custom_channel_message",
-      (c: ReturnType<typeof client<"query">>) => c.messages.receive({ customData: { messageSid: "SM-1", fromId: "u", toId: "t", body: "hi" } }),
+      (c: ReturnType<typeof client<"query">>) =>
+        c.messages.receive({ customData: { messageSid: "SM-1", fromId: "u", toId: "t", body: "hi" } }),
       { success: true, messageId: "msg_1" },
     ],
   ])("%s is retried", async (_, call, ok) => {
@@ -83,7 +94,10 @@ describe("5xx is retried only where repeating cannot double an effect", () => {
   });
 
   it.each([
-    ["POST /contacts with email only (no de-duplication promised)", (c: ReturnType<typeof client<"query">>) => c.contacts.create({ email: "a@example.com" })],
+    [
+      "POST /contacts with email only (no de-duplication promised)",
+      (c: ReturnType<typeof client<"query">>) => c.contacts.create({ email: "a@example.com" }),
+    ],
     ["POST /send_custom_channel_message", (c: ReturnType<typeof client<"query">>) => c.messages.send(sendBody)],
     ["POST /lists/{listId}/contacts", (c: ReturnType<typeof client<"query">>) => c.lists.addContact("lst_1", { contactId: "ct_1" })],
   ])("%s is not retried", async (_, call) => {
@@ -129,7 +143,8 @@ describe("5xx is retried only where repeating cannot double an effect", () => {
 });
 
 /** What undici throws when the connection fails: a TypeError whose cause carries the system code. */
-const fetchFailed = (code: string, message: string) => () => Object.assign(new TypeError("fetch failed"), { cause: Object.assign(new Error(message), { code }) });
+const fetchFailed = (code: string, message: string) => () =>
+  Object.assign(new TypeError("fetch failed"), { cause: Object.assign(new Error(message), { code }) });
 
 /** A fetch that fails as told, once per entry, then answers; it keeps every body it was sent. */
 function flakyFetch(failures: Array<() => Error>, then: () => Response = () => Response.json({})) {
@@ -156,7 +171,9 @@ describe("connection failures", () => {
 
   it("a connection lost mid-request is not retried on an unsafe operation", async () => {
     const flaky = flakyFetch([reset]);
-    const error = await client("query", { fetch: flaky.fetch }).messages.send(sendBody).catch((e: unknown) => e);
+    const error = await client("query", { fetch: flaky.fetch })
+      .messages.send(sendBody)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as ConnectionError).code).toBe("ECONNRESET");
     expect(flaky.bodies).toHaveLength(1);
@@ -181,7 +198,9 @@ describe("a TLS failure", () => {
   const selfSigned = fetchFailed("DEPTH_ZERO_SELF_SIGNED_CERT", "self-signed certificate");
 
   it("says how to trust the reference server's certificate", async () => {
-    const error = await client("query", { fetch: flakyFetch([selfSigned]).fetch, maxRetries: 0 }).messages.send(sendBody).catch((e: unknown) => e);
+    const error = await client("query", { fetch: flakyFetch([selfSigned]).fetch, maxRetries: 0 })
+      .messages.send(sendBody)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as ConnectionError).code).toBe("DEPTH_ZERO_SELF_SIGNED_CERT");
     expect((error as Error).message).toMatch(/TLS certificate is not trusted: .*NODE_EXTRA_CA_CERTS=<file>/);
@@ -194,7 +213,9 @@ describe("a TLS failure", () => {
     ["UNABLE_TO_VERIFY_LEAF_SIGNATURE", "unable to verify the first certificate"],
   ])("%s is not retried, even by an operation safe to repeat: the next attempt meets the same certificate", async (code, message) => {
     const flaky = flakyFetch([1, 2, 3, 4].map(() => fetchFailed(code, message)));
-    await expect(client("query", { fetch: flaky.fetch, maxRetries: 3 }).contacts.find({ email: "a@example.com" })).rejects.toMatchObject({ code });
+    await expect(client("query", { fetch: flaky.fetch, maxRetries: 3 }).contacts.find({ email: "a@example.com" })).rejects.toMatchObject({
+      code,
+    });
     expect(flaky.bodies).toHaveLength(1);
   });
 

@@ -14,10 +14,23 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundleForBrowser, PAGE_HTML, servePage } from "../../../test-support/serve-page.js";
 import { mswTarget } from "./runtimes/msw-target.js";
-import { CHECKS, probeConnections, runClientSuite, SUITE_ADMIN_TOKEN, SUITE_SEED, type CheckResult, type ConnectionOutcome, type ConnectionProbe, type SuiteTarget } from "./runtimes/suite.js";
+import {
+  CHECKS,
+  probeConnections,
+  runClientSuite,
+  SUITE_ADMIN_TOKEN,
+  SUITE_SEED,
+  type CheckResult,
+  type ConnectionOutcome,
+  type ConnectionProbe,
+  type SuiteTarget,
+} from "./runtimes/suite.js";
 
 const run = promisify(execFile);
-const bin = (name: string) => createRequire(import.meta.url).resolve(`${name}/package.json`).replace(/package\.json$/, "");
+const bin = (name: string) =>
+  createRequire(import.meta.url)
+    .resolve(`${name}/package.json`)
+    .replace(/package\.json$/, "");
 const ENTRY = new URL("./runtimes/cli-entry.ts", import.meta.url).pathname;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 // The built packages, as users get them: no "@intake/source" condition.
@@ -29,7 +42,8 @@ let target: SuiteTarget;
 let probe: ConnectionProbe;
 
 beforeAll(async () => {
-  if (!existsSync(new URL("../dist/index.js", import.meta.url))) throw new Error("Build first: npm run build (the runtimes load the built packages).");
+  if (!existsSync(new URL("../dist/index.js", import.meta.url)))
+    throw new Error("Build first: npm run build (the runtimes load the built packages).");
   server = await startIntakeServer({ seed: SUITE_SEED, adminToken: SUITE_ADMIN_TOKEN });
   target = { baseUrl: server.baseUrl, adminUrl: server.adminUrl, adminToken: SUITE_ADMIN_TOKEN };
   probe = { refusedUrl: `https://127.0.0.1:${await closedPort()}/v1`, untrustedUrl: server.baseUrl };
@@ -136,7 +150,9 @@ describe("Deno", () => {
 
 describe("workerd (Cloudflare Workers, through miniflare)", () => {
   const workerScript = async () =>
-    new TextDecoder().decode(await bundleForBrowser(new URL("./runtimes/worker-entry.ts", import.meta.url).pathname, ["workerd", "worker", ...FROM_DIST]));
+    new TextDecoder().decode(
+      await bundleForBrowser(new URL("./runtimes/worker-entry.ts", import.meta.url).pathname, ["workerd", "worker", ...FROM_DIST]),
+    );
 
   it("says where to find the reason it hides for a failed connection", async () => {
     // No outbound service: workerd's own network, which trusts no local certificate.
@@ -176,7 +192,18 @@ describe("Chromium", () => {
   const page = new URL("./runtimes/page-entry.ts", import.meta.url).pathname;
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}. Run npm run test:browser-deps, or set CHROMIUM_PATH.`);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    });
   });
   afterAll(() => browser?.close());
 
@@ -184,7 +211,9 @@ describe("Chromium", () => {
   const onServer = () => `${server.origin}/__runtime-suite/`;
   async function onServerOrigin(tab: Page) {
     const script = await bundleForBrowser(page, FROM_DIST);
-    await tab.route(onServer(), (route) => route.fulfill({ contentType: "text/html", body: PAGE_HTML.replace("/page.js", "/__runtime-suite/page.js") }));
+    await tab.route(onServer(), (route) =>
+      route.fulfill({ contentType: "text/html", body: PAGE_HTML.replace("/page.js", "/__runtime-suite/page.js") }),
+    );
     await tab.route(`${onServer()}page.js`, (route) => route.fulfill({ contentType: "text/javascript", body: Buffer.from(script) }));
   }
 
@@ -216,7 +245,9 @@ describe("Chromium", () => {
       const tab = await context.newPage();
       await onServerOrigin(tab);
       let followed = false;
-      await tab.route(`${server.origin}/moved/v1/**`, (route) => route.fulfill({ status: 302, headers: { location: `${server.origin}/elsewhere` } }));
+      await tab.route(`${server.origin}/moved/v1/**`, (route) =>
+        route.fulfill({ status: 302, headers: { location: `${server.origin}/elsewhere` } }),
+      );
       await tab.route(`${server.origin}/elsewhere`, (route) => ((followed = true), route.fulfill({ status: 200, body: "{}" })));
       await tab.goto(onServer());
       await tab.waitForFunction(() => window.__lookUpThrough !== undefined);

@@ -13,7 +13,9 @@ describe("per-request timeout", () => {
       return json(contact, 201);
     });
     const started = Date.now();
-    const error = await client("query", { timeoutMs: 50 }).lists.addContact("lst_1", { contactId: "ct_1" }).catch((e: unknown) => e);
+    const error = await client("query", { timeoutMs: 50 })
+      .lists.addContact("lst_1", { contactId: "ct_1" })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ timeoutMs: 50, request: { method: "POST" } });
     expect(Date.now() - started).toBeLessThan(900);
@@ -45,7 +47,9 @@ describe("per-request timeout", () => {
       return json({ success: true, contactId: "ct_1", contact });
     });
     const started = Date.now();
-    const error = await client("query", { timeoutMs: 60, maxRetries: 2, retry: { initialDelayMs: 20 } }).contacts.find({ email: "a@example.com" }).catch((e: unknown) => e);
+    const error = await client("query", { timeoutMs: 60, maxRetries: 2, retry: { initialDelayMs: 20 } })
+      .contacts.find({ email: "a@example.com" })
+      .catch((e: unknown) => e);
     const took = Date.now() - started;
     expect(error).toBeInstanceOf(TimeoutError);
     expect(seen).toHaveLength(3);
@@ -53,7 +57,11 @@ describe("per-request timeout", () => {
     const { elapsedMs, message } = error as TimeoutError;
     expect(elapsedMs).toBeGreaterThanOrEqual(180);
     expect(elapsedMs).toBeLessThanOrEqual(took);
-    expect(message).toMatch(new RegExp(`^GET \\S+ got no response within 60 ms on its last attempt, after 3 attempts in ${(elapsedMs / 1000).toFixed(1).replace(".", "\\.")} s in all\\.$`));
+    expect(message).toMatch(
+      new RegExp(
+        `^GET \\S+ got no response within 60 ms on its last attempt, after 3 attempts in ${(elapsedMs / 1000).toFixed(1).replace(".", "\\.")} s in all\\.$`,
+      ),
+    );
   });
 
   it("the timeout covers a response body that never finishes", async () => {
@@ -81,7 +89,9 @@ describe("per-request timeout", () => {
     await expect(intake.contacts.find({ email: "a@example.com" })).rejects.toBeInstanceOf(TimeoutError);
     const controller = new AbortController();
     setTimeout(() => controller.abort("left"), 20);
-    const error = await intake.contacts.find({ email: "a@example.com" }, { signal: controller.signal, timeoutMs: 5_000 }).catch((e: unknown) => e);
+    const error = await intake.contacts
+      .find({ email: "a@example.com" }, { signal: controller.signal, timeoutMs: 5_000 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AbortError);
     expect((error as AbortError).cause).toBe("left");
     expect(given.map((signal) => signal.aborted)).toEqual([true, true]);
@@ -91,7 +101,8 @@ describe("per-request timeout", () => {
     const bytes = new TextEncoder().encode(JSON.stringify({ contact })).buffer;
     // Typed as returning promises; doubles written in JavaScript, or loosely typed mocks, may not.
     const plainResponse = (() => Response.json({ contact })) as unknown as FetchFn;
-    const plainBody = (() => Promise.resolve({ status: 200, statusText: "OK", headers: new Headers(), arrayBuffer: () => bytes })) as unknown as FetchFn;
+    const plainBody = (() =>
+      Promise.resolve({ status: 200, statusText: "OK", headers: new Headers(), arrayBuffer: () => bytes })) as unknown as FetchFn;
     await expect(client("query", { fetch: plainResponse }).contacts.find({ email: "a@example.com" })).resolves.toEqual(contact);
     await expect(client("query", { fetch: plainBody }).contacts.find({ email: "a@example.com" })).resolves.toEqual(contact);
   });
@@ -106,10 +117,14 @@ describe("per-request timeout", () => {
         throw new TypeError("no network here");
       };
       const late: FetchFn = () => new Promise((_, reject) => setTimeout(() => reject(new TypeError("too late")), 30));
-      const failure = await client("query", { fetch: throwing, maxRetries: 0 }).contacts.find({ email: "a@example.com" }, { signal }).catch((e: unknown) => e);
+      const failure = await client("query", { fetch: throwing, maxRetries: 0 })
+        .contacts.find({ email: "a@example.com" }, { signal })
+        .catch((e: unknown) => e);
       expect(failure).toBeInstanceOf(ConnectionError);
       expect((failure as ConnectionError).message).toContain("no network here");
-      await expect(client("query", { fetch: late, timeoutMs: 10, maxRetries: 0 }).contacts.find({ email: "a@example.com" }, { signal })).rejects.toBeInstanceOf(TimeoutError);
+      await expect(
+        client("query", { fetch: late, timeoutMs: 10, maxRetries: 0 }).contacts.find({ email: "a@example.com" }, { signal }),
+      ).rejects.toBeInstanceOf(TimeoutError);
       await new Promise((resolve) => setTimeout(resolve, 60));
       expect(unhandled).toEqual([]);
       expect(getEventListeners(signal, "abort")).toHaveLength(0);
@@ -127,7 +142,9 @@ describe("the caller's AbortSignal", () => {
     });
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error("user left")), 30);
-    const error = await client("query").contacts.find({ email: "a@example.com" }, { signal: controller.signal }).catch((e: unknown) => e);
+    const error = await client("query")
+      .contacts.find({ email: "a@example.com" }, { signal: controller.signal })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AbortError);
     expect(seen).toHaveLength(1);
   });
@@ -138,7 +155,9 @@ describe("the caller's AbortSignal", () => {
     reason.self = reason;
     reason.again = reason;
     reason.also = reason.shared;
-    const error = await client("query").contacts.create({ phone: "+14155550123" }, { signal: AbortSignal.abort(reason) }).catch((e: unknown) => e);
+    const error = await client("query")
+      .contacts.create({ phone: "+14155550123" }, { signal: AbortSignal.abort(reason) })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AbortError);
     expect((error as AbortError).cause).toEqual({
       why: "user left, key [REDACTED]",
@@ -153,7 +172,9 @@ describe("the caller's AbortSignal", () => {
   it("an error held inside a reason is passed on with the key out of its message; a value whose getter throws is left out, the rest kept", async () => {
     record(() => json(contact, 201));
     const reason = { error: new Error(`socket closed for ${API_KEY}`) };
-    const error = await client("query").contacts.create({ phone: "+14155550123" }, { signal: AbortSignal.abort(reason) }).catch((e: unknown) => e);
+    const error = await client("query")
+      .contacts.create({ phone: "+14155550123" }, { signal: AbortSignal.abort(reason) })
+      .catch((e: unknown) => e);
     const held = ((error as AbortError).cause as { error: Error }).error;
     expect(held).toBeInstanceOf(Error);
     expect(held.message).toBe("socket closed for [REDACTED]");
@@ -162,7 +183,9 @@ describe("the caller's AbortSignal", () => {
         throw new Error("no");
       },
     };
-    const refused = await client("query").contacts.create({ phone: "+14155550123" }, { signal: AbortSignal.abort({ unreadable, why: "left" }) }).catch((e: unknown) => e);
+    const refused = await client("query")
+      .contacts.create({ phone: "+14155550123" }, { signal: AbortSignal.abort({ unreadable, why: "left" }) })
+      .catch((e: unknown) => e);
     expect((refused as AbortError).cause).toEqual({ unreadable: { detail: "(could not be read, left out)" }, why: "left" });
     // What cannot even be listed (a proxy whose traps throw) leaves out the whole cause, not the call.
     const unlistable = new Proxy(
@@ -173,7 +196,9 @@ describe("the caller's AbortSignal", () => {
         },
       },
     );
-    const opaque = await client("query").contacts.create({ phone: "+14155550123" }, { signal: AbortSignal.abort(unlistable) }).catch((e: unknown) => e);
+    const opaque = await client("query")
+      .contacts.create({ phone: "+14155550123" }, { signal: AbortSignal.abort(unlistable) })
+      .catch((e: unknown) => e);
     expect(opaque).toBeInstanceOf(AbortError);
     expect((opaque as AbortError).cause).toBe("(a cause that could not be read, left out)");
   });
@@ -191,7 +216,9 @@ describe("the caller's AbortSignal", () => {
       [Symbol("sent")]: url,
       at: new Date(0),
     });
-    const error = await client("query").contacts.create({ phone: "+14155550123" }, { signal: AbortSignal.abort({ held }) }).catch((e: unknown) => e);
+    const error = await client("query")
+      .contacts.create({ phone: "+14155550123" }, { signal: AbortSignal.abort({ held }) })
+      .catch((e: unknown) => e);
     const copy = ((error as AbortError).cause as { held: Error & Record<string, unknown> }).held;
     expect(inspect(copy, { showHidden: true, depth: 10 })).not.toContain(API_KEY);
     expect(copy).toMatchObject({
@@ -213,7 +240,9 @@ describe("the caller's AbortSignal", () => {
         return `E_REFUSED_FOR_${API_KEY}`;
       }
     }
-    const error = await client("query").contacts.create({ phone: "+14155550123" }, { signal: AbortSignal.abort({ error: new SocketError("refused") }) }).catch((e: unknown) => e);
+    const error = await client("query")
+      .contacts.create({ phone: "+14155550123" }, { signal: AbortSignal.abort({ error: new SocketError("refused") }) })
+      .catch((e: unknown) => e);
     const held = ((error as AbortError).cause as { error: Error & { code?: string } }).error;
     expect(held.code).toBe("E_REFUSED_FOR_[REDACTED]");
     expect(held.message).toBe("refused");
@@ -223,7 +252,9 @@ describe("the caller's AbortSignal", () => {
     record(() => json(contact, 201));
     const reason: Record<string, unknown> = { why: `user left, key ${API_KEY}` };
     reason.error = new Error("socket closed", { cause: reason });
-    const error = await client("query").contacts.create({ phone: "+14155550123" }, { signal: AbortSignal.abort(reason) }).catch((e: unknown) => e);
+    const error = await client("query")
+      .contacts.create({ phone: "+14155550123" }, { signal: AbortSignal.abort(reason) })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AbortError);
     const cause = (error as AbortError).cause as { why: string; error: Error };
     expect(cause.why).toBe("user left, key [REDACTED]");
@@ -244,11 +275,15 @@ describe("the caller's AbortSignal", () => {
       }
     }
     const clean = new UpstreamError("upstream down", 503);
-    const error = await client("query").contacts.create({ phone: "+14155550123" }, { signal: AbortSignal.abort({ error: clean }) }).catch((e: unknown) => e);
+    const error = await client("query")
+      .contacts.create({ phone: "+14155550123" }, { signal: AbortSignal.abort({ error: clean }) })
+      .catch((e: unknown) => e);
     expect(((error as AbortError).cause as { error: Error }).error).toBe(clean);
 
     const leaky = new UpstreamError(`upstream down for ${API_KEY}`, 502);
-    const redacted = await client("query").contacts.create({ phone: "+14155550123" }, { signal: AbortSignal.abort({ error: leaky }) }).catch((e: unknown) => e);
+    const redacted = await client("query")
+      .contacts.create({ phone: "+14155550123" }, { signal: AbortSignal.abort({ error: leaky }) })
+      .catch((e: unknown) => e);
     const held = ((redacted as AbortError).cause as { error: Error & { status?: number } }).error;
     expect(held).toMatchObject({ name: "UpstreamError", message: "upstream down for [REDACTED]", status: 502 });
     expect(inspect(held, { showHidden: true })).not.toContain(API_KEY);
@@ -267,7 +302,9 @@ describe("the caller's AbortSignal", () => {
 
   it("an already-aborted signal sends nothing", async () => {
     const seen = record(() => json(contact, 201));
-    await expect(client("query").contacts.create({ phone: "+14155550123" }, { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(AbortError);
+    await expect(client("query").contacts.create({ phone: "+14155550123" }, { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(
+      AbortError,
+    );
     expect(seen).toHaveLength(0);
   });
 
@@ -284,7 +321,9 @@ describe("the caller's AbortSignal", () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
     const started = Date.now();
-    await expect(client("query").messages.send({ customData: { fromId: "u", customChannel: "c", body: "b" } }, { signal: controller.signal })).rejects.toBeInstanceOf(AbortError);
+    await expect(
+      client("query").messages.send({ customData: { fromId: "u", customChannel: "c", body: "b" } }, { signal: controller.signal }),
+    ).rejects.toBeInstanceOf(AbortError);
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(seen).toHaveLength(1);
   });

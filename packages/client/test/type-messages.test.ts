@@ -23,7 +23,11 @@ let found: Record<keyof typeof SNIPPETS, string[]>;
 
 /** tsc's messages (every line of each chain) per snippet, each a file with query and bearer clients in scope; one program for all. */
 beforeAll(() => {
-  const config = ts.getParsedCommandLineOfConfigFile(join(root, "tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })!;
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(root, "tsconfig.json"),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+  )!;
   const files = new Map(
     Object.entries(SNIPPETS).map(([name, code]) => [
       join(here, `__${name}__.ts`),
@@ -37,14 +41,17 @@ ${code}
   );
   const host = ts.createCompilerHost(config.options);
   const getSourceFile = host.getSourceFile.bind(host);
-  host.getSourceFile = (name, language) => (files.has(name) ? ts.createSourceFile(name, files.get(name)!, language) : getSourceFile(name, language));
+  host.getSourceFile = (name, language) =>
+    files.has(name) ? ts.createSourceFile(name, files.get(name)!, language) : getSourceFile(name, language);
   const fileExists = host.fileExists.bind(host);
   host.fileExists = (name) => files.has(name) || fileExists(name);
   const program = ts.createProgram([...files.keys()], { ...config.options, noEmit: true }, host);
   found = Object.fromEntries(
     Object.keys(SNIPPETS).map((name) => [
       name,
-      ts.getPreEmitDiagnostics(program, program.getSourceFile(join(here, `__${name}__.ts`))).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n")),
+      ts
+        .getPreEmitDiagnostics(program, program.getSourceFile(join(here, `__${name}__.ts`)))
+        .map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n")),
     ]),
   ) as typeof found;
 }, 120_000);

@@ -34,7 +34,9 @@ describe("operations per auth form", () => {
     // @ts-expect-error the custom-channel endpoints take the query form
     void bearer.messages;
     // @ts-expect-error not in the bearer form's view
-    void bearer.raw.POST("/incoming_custom_channel_message", { body: { customData: { messageSid: "s", fromId: "f", toId: "t", body: "b" } } });
+    void bearer.raw.POST("/incoming_custom_channel_message", {
+      body: { customData: { messageSid: "s", fromId: "f", toId: "t", body: "b" } },
+    });
   });
 });
 
@@ -135,9 +137,15 @@ describe("results are the contract's types", () => {
     expectTypeOf(query.contacts.create).returns.resolves.toEqualTypeOf<WithRequestId<components["schemas"]["Contact"]>>();
     expectTypeOf(bearer.contacts.find).returns.resolves.toEqualTypeOf<WithRequestId<Contact> | null>();
     expectTypeOf(query.lists.addContact).returns.resolves.toEqualTypeOf<WithRequestId<components["schemas"]["ListMembership"]>>();
-    expectTypeOf(query.messages.send).returns.resolves.toEqualTypeOf<WithRequestId<components["schemas"]["SendCustomChannelMessageResult"]>>();
-    expectTypeOf(query.messages.receive).returns.resolves.toEqualTypeOf<WithRequestId<components["schemas"]["ReceiveCustomChannelMessageResult"]>>();
-    expectTypeOf(header.subaccounts.grantCredits).returns.resolves.toEqualTypeOf<WithRequestId<components["schemas"]["GrantCreditsResult"]>>();
+    expectTypeOf(query.messages.send).returns.resolves.toEqualTypeOf<
+      WithRequestId<components["schemas"]["SendCustomChannelMessageResult"]>
+    >();
+    expectTypeOf(query.messages.receive).returns.resolves.toEqualTypeOf<
+      WithRequestId<components["schemas"]["ReceiveCustomChannelMessageResult"]>
+    >();
+    expectTypeOf(header.subaccounts.grantCredits).returns.resolves.toEqualTypeOf<
+      WithRequestId<components["schemas"]["GrantCreditsResult"]>
+    >();
     expectTypeOf<WithRequestId<Contact>["_requestId"]>().toEqualTypeOf<string | undefined>();
   });
 
@@ -151,7 +159,18 @@ describe("options", () => {
   it("every optional option takes undefined, as a value read from the environment may be", () => {
     const unset = process.env["INTAKE_TEST_UNSET"];
     const number = unset === undefined ? undefined : Number(unset);
-    createIntakeClient({ auth: "query", apiKey: unset, baseUrl: unset, fetch: undefined, timeoutMs: number, maxRetries: number, headers: undefined, logger: undefined, allowInsecureLoopback: undefined, retry: { maxRetries: number, initialDelayMs: number, maxDelayMs: number, maxRetryAfterMs: number } });
+    createIntakeClient({
+      auth: "query",
+      apiKey: unset,
+      baseUrl: unset,
+      fetch: undefined,
+      timeoutMs: number,
+      maxRetries: number,
+      headers: undefined,
+      logger: undefined,
+      allowInsecureLoopback: undefined,
+      retry: { maxRetries: number, initialDelayMs: number, maxDelayMs: number, maxRetryAfterMs: number },
+    });
     void query.contacts.find({ email: "a@b.co" }, { signal: undefined, headers: undefined, timeoutMs: number, maxRetries: number });
     void header.subaccounts.grantCredits({ email: "a@b.co", amount: 5 }, { idempotencyKey: unset });
   });

@@ -7,7 +7,14 @@ const reply = { contactId: "ct_1", messageId: "msg_1", userId: "usr_1", body: "H
 
 function signed(payload: object, id = "msg_1", at = new Date()) {
   const body = JSON.stringify(payload);
-  return { body, headers: { "webhook-id": id, "webhook-timestamp": String(Math.floor(at.getTime() / 1000)), "webhook-signature": new Webhook(SECRET).sign(id, at, body) } };
+  return {
+    body,
+    headers: {
+      "webhook-id": id,
+      "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+      "webhook-signature": new Webhook(SECRET).sign(id, at, body),
+    },
+  };
 }
 
 describe("verifyWebhook", () => {
@@ -24,17 +31,40 @@ describe("verifyWebhook", () => {
   });
 
   it.each([
-    ["a wrong secret", (s: ReturnType<typeof signed>) => ({ ...s, secret: "whsec_d3Jvbmctc2VjcmV0LXdyb25nLTEyMw==" }), /signature does not verify/],
+    [
+      "a wrong secret",
+      (s: ReturnType<typeof signed>) => ({ ...s, secret: "whsec_d3Jvbmctc2VjcmV0LXdyb25nLTEyMw==" }),
+      /signature does not verify/,
+    ],
     ["a changed body", (s: ReturnType<typeof signed>) => ({ ...s, body: s.body.replace("Hi!", "Bye") }), /signature does not verify/],
-    ["a stale timestamp", () => ({ ...signed(reply, "msg_1", new Date(Date.now() - 10 * 60 * 1000)) }), /^The webhook's timestamp \(webhook-timestamp \d+, \d+ here\) is more than 5 minutes from this machine's clock, though its signature is right[^]*Check this machine's clock \(NTP\)\.$/],
+    [
+      "a stale timestamp",
+      () => ({ ...signed(reply, "msg_1", new Date(Date.now() - 10 * 60 * 1000)) }),
+      /^The webhook's timestamp \(webhook-timestamp \d+, \d+ here\) is more than 5 minutes from this machine's clock, though its signature is right[^]*Check this machine's clock \(NTP\)\.$/,
+    ],
     [
       "a stale timestamp with a wrong secret",
       () => ({ ...signed(reply, "msg_1", new Date(Date.now() - 10 * 60 * 1000)), secret: "whsec_d3Jvbmctc2VjcmV0LXdyb25nLTEyMw==" }),
       /^The webhook's signature does not verify: Message timestamp too old\. Check the secret/,
     ],
-    ["a stale timestamp with a forged signature", (s: ReturnType<typeof signed>) => ({ ...s, headers: { ...s.headers, "webhook-timestamp": String(Math.floor(Date.now() / 1000) - 600), "webhook-signature": "v1,AAAA" } }), /^The webhook's signature does not verify/],
-    ["a timestamp from the future", () => ({ ...signed(reply, "msg_1", new Date(Date.now() + 10 * 60 * 1000)) }), /more than 5 minutes from this machine's clock/],
-    ["a missing header", (s: ReturnType<typeof signed>) => ({ ...s, headers: { "webhook-id": "msg_1" } as Record<string, string> }), /webhook-timestamp header is missing/],
+    [
+      "a stale timestamp with a forged signature",
+      (s: ReturnType<typeof signed>) => ({
+        ...s,
+        headers: { ...s.headers, "webhook-timestamp": String(Math.floor(Date.now() / 1000) - 600), "webhook-signature": "v1,AAAA" },
+      }),
+      /^The webhook's signature does not verify/,
+    ],
+    [
+      "a timestamp from the future",
+      () => ({ ...signed(reply, "msg_1", new Date(Date.now() + 10 * 60 * 1000)) }),
+      /more than 5 minutes from this machine's clock/,
+    ],
+    [
+      "a missing header",
+      (s: ReturnType<typeof signed>) => ({ ...s, headers: { "webhook-id": "msg_1" } as Record<string, string> }),
+      /webhook-timestamp header is missing/,
+    ],
   ])("refuses %s", (_, alter, message) => {
     const altered = alter(signed(reply)) as { body: string; headers: Record<string, string>; secret?: string };
     let error: unknown;
@@ -53,7 +83,10 @@ describe("a verified payload's kind, by the contract's webhook schemas", () => {
     ["a sub-account id alone", { sub_account_id: "sub_1" }],
     ["a reply without toId", { contactId: "ct_1", messageId: "msg_1", userId: "usr_1", body: "Hi!", channel: "acme-chat" }],
     ["a reply whose body is not text", { ...reply, body: 42 }],
-    ["an auto-recharge whose amount is text", { idempotency_key: "rch_1", sub_account_id: "sub_1", email: "a@example.com", amount: "500", balance: 9, threshold: 10 }],
+    [
+      "an auto-recharge whose amount is text",
+      { idempotency_key: "rch_1", sub_account_id: "sub_1", email: "a@example.com", amount: "500", balance: 9, threshold: 10 },
+    ],
     ["an array", [reply]],
     ["a string", "reply"],
   ])("is unknown for %s, with the payload as signed", (_, payload) => {
@@ -77,7 +110,10 @@ describe("the secret", () => {
     ["only the prefix", "whsec_", /not one: Secret can't be empty\. Set INTAKE_WEBHOOK_SECRET/],
     ["not base64", "whsec_not base64!", /not one: Base64Coder: incorrect characters for decoding\. Set INTAKE_WEBHOOK_SECRET/],
   ])("%s is a WebhookSecretError (a configuration error, not a bad signature), whatever the request", (_, secret, message) => {
-    for (const request of [{ body, headers }, { body: "", headers: {} }]) {
+    for (const request of [
+      { body, headers },
+      { body: "", headers: {} },
+    ]) {
       const error = (() => {
         try {
           verifyWebhook(secret, request.body, request.headers);

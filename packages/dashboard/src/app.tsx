@@ -99,7 +99,9 @@ function Shell({ onLogOut }: { onLogOut: () => void }) {
       <main id="main" tabIndex={-1}>
         <ErrorNote error={accounts.error} />
         {/* A page starts loading with the account's id, alongside the accounts, not after them. */}
-        {chosen && (account || !accounts.data) ? <Route path={path} accountId={chosen} account={account} accounts={accounts.data ?? []} reloadAccounts={accounts.reload} /> : null}
+        {chosen && (account || !accounts.data) ? (
+          <Route path={path} accountId={chosen} account={account} accounts={accounts.data ?? []} reloadAccounts={accounts.reload} />
+        ) : null}
       </main>
     </div>
   );
@@ -114,7 +116,10 @@ function AccountPicker({ accounts, value, path }: { accounts: Account[]; value: 
   return (
     <label class="picker">
       Account
-      <select value={value ?? ""} onChange={(event) => navigate(href(section, { account: (event.currentTarget as HTMLSelectElement).value }))}>
+      <select
+        value={value ?? ""}
+        onChange={(event) => navigate(href(section, { account: (event.currentTarget as HTMLSelectElement).value }))}
+      >
         {top.map((a) =>
           a.kind === "agency" ? (
             <optgroup key={a.id} label={`${a.name} (agency)`}>

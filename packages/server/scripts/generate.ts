@@ -16,9 +16,14 @@ await emit(
   outDir,
   {
     "admin.ts": header + (await typesOf(doc)),
-    "admin-document.ts": header + documentModule("adminDocument", doc, 'import type { OpenApiDocument } from "@intake/spec";', "OpenApiDocument"),
+    "admin-document.ts":
+      header + documentModule("adminDocument", doc, 'import type { OpenApiDocument } from "@intake/spec";', "OpenApiDocument"),
   },
   label,
 );
 await placeholdersFor(outDir, label);
-await emit(outDir, await validatorModules(document, doc, banner("packages/server/scripts/generate.ts from openapi.yaml and admin-openapi.yaml")), label);
+await emit(
+  outDir,
+  await validatorModules(document, doc, banner("packages/server/scripts/generate.ts from openapi.yaml and admin-openapi.yaml")),
+  label,
+);

@@ -52,15 +52,27 @@ async function main() {
   const server = await serve(intake, { port: 0 });
   const dispatcher = new Agent({ connect: { ca: server.certificate } });
   const call = async (url: string, init: RequestInit = {}) => {
-    const response = await fetch(url, { ...init, dispatcher, headers: { "content-type": "application/json", ...(init.headers as Record<string, string>) } } as RequestInit);
+    const response = await fetch(url, {
+      ...init,
+      dispatcher,
+      headers: { "content-type": "application/json", ...(init.headers as Record<string, string>) },
+    } as RequestInit);
     if (!response.ok) throw new Error(`${init.method ?? "GET"} ${url}: ${response.status} ${await response.text()}`);
     return response.json() as Promise<{ id: string; contact?: { id: string } }>;
   };
-  const v1 = (path: string, body: unknown) => call(`${server.baseUrl}${path}`, { method: "POST", headers: { authorization: `Bearer ${KEY}` }, body: JSON.stringify(body) });
+  const v1 = (path: string, body: unknown) =>
+    call(`${server.baseUrl}${path}`, { method: "POST", headers: { authorization: `Bearer ${KEY}` }, body: JSON.stringify(body) });
   const admin = (method: string, path: string, body?: unknown) =>
-    call(`${server.adminUrl}${path}`, { method, headers: { authorization: `Bearer ${TOKEN}` }, body: body === undefined ? undefined : JSON.stringify(body) });
+    call(`${server.adminUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${TOKEN}` },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   const receive = (body: string, sid: string) =>
-    call(`${server.baseUrl}/incoming_custom_channel_message?apiKey=${KEY}`, { method: "POST", body: JSON.stringify({ customData: { messageSid: sid, fromId: "+14155550123", toId: "fit-club", body } }) });
+    call(`${server.baseUrl}/incoming_custom_channel_message?apiKey=${KEY}`, {
+      method: "POST",
+      body: JSON.stringify({ customData: { messageSid: sid, fromId: "+14155550123", toId: "fit-club", body } }),
+    });
 
   const lead = await v1("/contacts", { phone_number: "+14155550123", first_name: "Ada", last_name: "Lovelace", email: "ada@example.com" });
   const contactId = lead.contact?.id ?? lead.id;
@@ -77,13 +89,18 @@ async function main() {
   await receive("Great. Can I speak to a person about a family plan?", "SM-shot-2");
   await admin("POST", "/settle");
   await admin("POST", "/clock/advance", { ms: 3 * 60_000 });
-  await admin("POST", `/contacts/${contactId}/replies`, { body: "Hi Ada, Sam here from the front desk. Family plans start at 49 a month; shall I book you a visit?" });
+  await admin("POST", `/contacts/${contactId}/replies`, {
+    body: "Hi Ada, Sam here from the front desk. Family plans start at 49 a month; shall I book you a visit?",
+  });
   await admin("PATCH", `/contacts/${contactId}`, { botPaused: false });
   await admin("POST", "/clock/advance", { ms: 2 * 60_000 });
   await admin("POST", `/contacts/${contactId}/inbound`, { body: "And how much is a membership for two?" });
   await admin("POST", "/settle");
 
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--no-first-run"] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--no-first-run"],
+  });
   const taken: string[] = [];
   try {
     mkdirSync(OUT, { recursive: true });
@@ -112,7 +129,10 @@ async function photograph(browser: Browser, width: number, link: string): Promis
   paths.push(await shot("contacts"));
   await page.getByRole("link", { name: "Ada Lovelace" }).first().click();
   await page.getByRole("list", { name: "Conversation" }).getByRole("listitem").nth(7).waitFor();
-  await page.locator("details.attempts").first().evaluate((details) => ((details as HTMLDetailsElement).open = true));
+  await page
+    .locator("details.attempts")
+    .first()
+    .evaluate((details) => ((details as HTMLDetailsElement).open = true));
   paths.push(await shot("conversation"));
   await nav("Inbox");
   await page.locator("ol.inbox > li").nth(3).waitFor();

@@ -15,7 +15,12 @@ import addFormats from "ajv-formats";
 import type { Validators } from "../src/shared/built-validators.js";
 
 /** The modules written to src/generated/, without their .ts. */
-export const VALIDATOR_MODULES = ["validators-body", "validators-parameters", "validators-records-quick", "validators-records-full"] as const;
+export const VALIDATOR_MODULES = [
+  "validators-body",
+  "validators-parameters",
+  "validators-records-quick",
+  "validators-records-full",
+] as const;
 type ModuleName = (typeof VALIDATOR_MODULES)[number];
 
 interface AjvOptions {
@@ -111,7 +116,8 @@ class Compiler implements Validators {
       code = code.replace(concat, (_line, name: string) => `vErrors = gatherErrors(vErrors, ${name}.errors);`);
       imports.push('import { gatherErrors } from "../shared/gather-errors.js";');
     }
-    if (code.includes(".concat(")) throw new Error("ajv's standalone code gathers errors in a way scripts/validators.ts does not know: make it call gatherErrors");
+    if (code.includes(".concat("))
+      throw new Error("ajv's standalone code gathers errors in a way scripts/validators.ts does not know: make it call gatherErrors");
     for (const formats of ["fastFormats", "fullFormats"]) {
       if (new RegExp(`\\b${formats}\\b`).test(code)) imports.push(`import { ${formats} } from "ajv-formats/dist/formats.js";`);
     }
@@ -193,7 +199,9 @@ export async function placeholdersFor(outDir: URL, label: string): Promise<void>
   const missing = VALIDATOR_MODULES.filter((name) => !existsSync(new URL(`${name}.ts`, outDir)));
   if (!missing.length) return;
   if (process.argv.includes("--check")) {
-    console.error(`${label} is out of date (${missing.map((name) => `${name}.ts`).join(", ")} missing).\nRun \`npm run generate\` and commit the result.`);
+    console.error(
+      `${label} is out of date (${missing.map((name) => `${name}.ts`).join(", ")} missing).\nRun \`npm run generate\` and commit the result.`,
+    );
     process.exit(1);
   }
   const empty = "export const validators = new Map();\nexport function release(): void {}\n";

@@ -10,6 +10,17 @@
  * for await (const { event } of await admin.events({ accountId })) console.log(event.type);
  * ```
  */
-export { createAdminClient, AdminApiError, DeliveryWaitError, unwrap, type AdminClient, type AdminClientOptions, type Delivery, type EventsOptions, type ResetOptions, type WaitForDeliveryOptions } from "./admin/client.js";
+export {
+  createAdminClient,
+  AdminApiError,
+  DeliveryWaitError,
+  unwrap,
+  type AdminClient,
+  type AdminClientOptions,
+  type Delivery,
+  type EventsOptions,
+  type ResetOptions,
+  type WaitForDeliveryOptions,
+} from "./admin/client.js";
 export type { AdminEvent, AdminEventOf, EventSubscription, ReceivedEvent } from "./admin/event-stream.js";
 export type { components as AdminComponents, paths as AdminPaths } from "./generated/admin.js";

@@ -73,7 +73,10 @@ export interface IntakeOptions extends EngineOptions {
    * always works.
    */
   rateLimit?: number | undefined;
-  /** The rate limit's window, in ms (1000 or more). Default 60 000, the interface's minute; shorter lets a suite test its 429 handling without waiting a minute. */
+  /**
+   * The rate limit's window, in ms (1000 or more). Default 60 000, the interface's minute; shorter
+   * lets a suite test its 429 handling without waiting a minute.
+   */
   rateLimitWindowMs?: number | undefined;
   /** How many requests the journal keeps. Default 1000. */
   journalSize?: number | undefined;
@@ -285,7 +288,10 @@ export function createIntake(options: IntakeOptions = {}): Intake {
 /** `basePath` checked: "" or a path of its own, with no slash at its end. */
 function basePathOf(basePath: string | undefined): string {
   if (basePath === undefined || basePath === "") return "";
-  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(basePath)) throw new Error(`basePath is a path such as /s/team-a: segments of letters, digits, ".", "_", "~" or "-", each after a slash, none at the end (got ${JSON.stringify(basePath)}).`);
+  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(basePath))
+    throw new Error(
+      `basePath is a path such as /s/team-a: segments of letters, digits, ".", "_", "~" or "-", each after a slash, none at the end (got ${JSON.stringify(basePath)}).`,
+    );
   return basePath;
 }
 
@@ -299,7 +305,10 @@ function mounted(request: Request, base: string): Request {
 
 /** An admin operation with what it works with. */
 function bindAdmin(operationId: string, deps: AdminDeps): AdminOperation {
-  const operation = adminOperations[operationId as keyof typeof adminOperations] as (call: Parameters<AdminOperation>[0], deps: AdminDeps) => ReturnType<AdminOperation>;
+  const operation = adminOperations[operationId as keyof typeof adminOperations] as (
+    call: Parameters<AdminOperation>[0],
+    deps: AdminDeps,
+  ) => ReturnType<AdminOperation>;
   return (call) => operation(call, deps);
 }
 
@@ -315,10 +324,16 @@ function safeReporter(report: ((error: unknown) => void) | undefined): (error: u
   };
 }
 
-/** The parts that keep what happened (the journal, the live feed, the webhook inbox) or start afresh on a reset (the rate limiter, the fault rules, the inbox). */
+/**
+ * The parts that keep what happened (the journal, the live feed, the webhook inbox) or start
+ * afresh on a reset (the rate limiter, the fault rules, the inbox).
+ */
 function subscribers(domain: Domain, options: IntakeOptions, onError: (error: unknown) => void) {
   const { events, store, ids } = domain;
-  const journal = new Journal(options.journalSize ?? DEFAULTS.journalSize, (value) => store.account.find("apiKey", "", value) !== undefined);
+  const journal = new Journal(
+    options.journalSize ?? DEFAULTS.journalSize,
+    (value) => store.account.find("apiKey", "", value) !== undefined,
+  );
   const rateLimiter = createRateLimiter(options.rateLimit ?? (options.deterministic ? 0 : DEFAULTS.rateLimit), options.rateLimitWindowMs);
   const faults = new Faults(options.faults ?? [], ids, bodyChecker("setFaults", "Fault rules"), options.dropsConnections ?? true);
   const feed = new EventFeed({ replay: options.liveEvents?.replay }, onError);
@@ -352,7 +367,12 @@ function startFrom(domain: Domain, options: IntakeOptions): void {
 function makeClock(options: IntakeOptions, deterministic: boolean): Clock {
   if (typeof options.clock === "object") return options.clock;
   if (options.clock === "virtual" || deterministic) {
-    const start = options.clockStart === undefined ? VIRTUAL_EPOCH : typeof options.clockStart === "number" ? options.clockStart : Date.parse(options.clockStart);
+    const start =
+      options.clockStart === undefined
+        ? VIRTUAL_EPOCH
+        : typeof options.clockStart === "number"
+          ? options.clockStart
+          : Date.parse(options.clockStart);
     if (!Number.isFinite(start)) throw new Error(`clockStart ${String(options.clockStart)} is not a date.`);
     return virtualClock(start);
   }

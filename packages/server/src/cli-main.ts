@@ -109,7 +109,9 @@ async function main() {
 
   // A commit that failed says what to do (free some space, say) in one line, not as an unexpected error's stack.
   const onError = (error: unknown) =>
-    error instanceof NotSavedError ? process.stderr.write(`intake-server: ${error.message}\n`) : console.error("intake: unexpected error", error);
+    error instanceof NotSavedError
+      ? process.stderr.write(`intake-server: ${error.message}\n`)
+      : console.error("intake: unexpected error", error);
   // Written through from the turn the state is made in: restored jobs already due (work that fell
   // due while the server was down) run from the next microtask on, and what they change is saved
   // like any other change. A new data file holds the starting state at once, so a crash before any
@@ -125,7 +127,9 @@ async function main() {
     return { intake, persistence: file ? persist(internals(intake), file) : undefined };
   });
   if (persistence?.keptJson) {
-    process.stderr.write(`intake-server: ${dataFile} was an intake-snapshot/1 JSON file; it is now an SQLite database holding the same state, and the JSON is kept at ${persistence.keptJson}.\n`);
+    process.stderr.write(
+      `intake-server: ${dataFile} was an intake-snapshot/1 JSON file; it is now an SQLite database holding the same state, and the JSON is kept at ${persistence.keptJson}.\n`,
+    );
   }
   const server = await serve(internals(intake), {
     host: args.host,
@@ -156,7 +160,17 @@ async function main() {
   process.stderr.write(`${botLine(botInfo, args.bot)}\n`);
   if (seed) {
     const { baseUrl, adminUrl, certificatePath: certificate } = server;
-    process.stderr.write(welcomeText({ baseUrl, adminUrl, adminToken: intake.adminToken, dashboardUrl, certificate, accounts: await intake.admin.accounts(), clock: { mode: intake.clock.mode, now: intake.clock.now() } }));
+    process.stderr.write(
+      welcomeText({
+        baseUrl,
+        adminUrl,
+        adminToken: intake.adminToken,
+        dashboardUrl,
+        certificate,
+        accounts: await intake.admin.accounts(),
+        clock: { mode: intake.clock.mode, now: intake.clock.now() },
+      }),
+    );
   } else {
     process.stderr.write(`Dashboard: ${dashboardUrl}\n`);
   }

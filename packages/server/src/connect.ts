@@ -43,10 +43,15 @@ export type TrustingFetch = ((input: Request | string | URL, init?: RequestInit)
 export function connectIntake(connection: IntakeConnection): ConnectedIntake {
   // The connection usually travels from a global set-up (vitest's provide/inject, jest's
   // process.env): when it did not arrive, say where it should have come from.
-  if (!connection || typeof connection !== "object" || typeof connection.certificate !== "string" || typeof connection.adminUrl !== "string") {
+  if (
+    !connection ||
+    typeof connection !== "object" ||
+    typeof connection.certificate !== "string" ||
+    typeof connection.adminUrl !== "string"
+  ) {
     throw new TypeError(
       `connectIntake needs the connection startIntakeServer() returned as \`connection\` (got ${connection === undefined ? "undefined" : JSON.stringify(connection)?.slice(0, 80)}). ` +
-        "Pass it from a global set-up: vitest `project.provide(\"intake\", server.connection)` then `inject(\"intake\")`; jest `process.env.INTAKE_CONNECTION = JSON.stringify(server.connection)` then `JSON.parse(process.env.INTAKE_CONNECTION!)`. Check that the set-up file is configured (globalSetup) and ran.",
+        'Pass it from a global set-up: vitest `project.provide("intake", server.connection)` then `inject("intake")`; jest `process.env.INTAKE_CONNECTION = JSON.stringify(server.connection)` then `JSON.parse(process.env.INTAKE_CONNECTION!)`. Check that the set-up file is configured (globalSetup) and ran.',
     );
   }
   const fetch = trustingFetch(connection.certificate);
@@ -89,12 +94,16 @@ export function trustingFetch(certificate: string): TrustingFetch {
             }
             const status = incoming.statusCode ?? 500;
             const empty = status === 204 || status === 205 || status === 304;
-            resolve(new Response(empty ? null : Buffer.concat(chunks), { status, statusText: incoming.statusMessage, headers: responseHeaders }));
+            resolve(
+              new Response(empty ? null : Buffer.concat(chunks), { status, statusText: incoming.statusMessage, headers: responseHeaders }),
+            );
           });
         },
       );
       // Errors look like fetch's, so callers (@intake/client) classify them the same way.
-      outgoing.on("error", (error) => reject(request.signal.aborted ? request.signal.reason : new TypeError("fetch failed", { cause: error })));
+      outgoing.on("error", (error) =>
+        reject(request.signal.aborted ? request.signal.reason : new TypeError("fetch failed", { cause: error })),
+      );
       outgoing.end(body);
     });
   };

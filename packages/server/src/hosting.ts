@@ -18,8 +18,26 @@ import { base64, newApiKey, randomIds } from "./shared/ids.js";
 export { internals, type IntakeInternals } from "./internals.js";
 export type { ApiRequest, ApiResponse, HeaderReader } from "./contract/exchange.js";
 export type { DashboardFiles } from "./http/steps/serve-dashboard.js";
-export { writeThrough, NotSavedError, type Persisted, type StateStore, type WriteThrough, type WriteThroughOptions } from "./durable/write-through.js";
-export { createTables, readState, replaceState, writeChanges, TABLES, type Changes, type Meta, type RowRefusal, type SqlDatabase, type SqlValue } from "./durable/sql-state.js";
+export {
+  writeThrough,
+  NotSavedError,
+  type Persisted,
+  type StateStore,
+  type WriteThrough,
+  type WriteThroughOptions,
+} from "./durable/write-through.js";
+export {
+  createTables,
+  readState,
+  replaceState,
+  writeChanges,
+  TABLES,
+  type Changes,
+  type Meta,
+  type RowRefusal,
+  type SqlDatabase,
+  type SqlValue,
+} from "./durable/sql-state.js";
 export { DEMO_SEED, startDemo } from "./admin/demo-seed.js";
 export { createModelBot, type ModelBotOptions } from "./model-bot/model-bot.js";
 
@@ -30,7 +48,11 @@ let router: Router | undefined;
  * mounted): `{ error: { code, message } }`, or `{ error }` on the receive endpoint, or text for
  * the dashboard.
  */
-export function errorAnswer(request: Request, base: string, error: { status: number; code: string; message: string; headers?: Record<string, string> }): Response {
+export function errorAnswer(
+  request: Request,
+  base: string,
+  error: { status: number; code: string; message: string; headers?: Record<string, string> },
+): Response {
   router ??= serviceRouter(adminDocument);
   const known = new HttpError(error.status, error.code, error.message, error.headers);
   return toFetchResponse(errorAt(router, base, request.method, new URL(request.url).pathname, known));
@@ -52,7 +74,13 @@ export function sandboxSeed(seed: unknown, keepGiven = false): Seed {
     webhookSecret: (keepGiven && entry.webhookSecret) || `whsec_${base64(ids.bytes(24))}`,
   });
   const { accounts = [] } = seed as Seed;
-  return { ...(seed as Seed), accounts: accounts.map((account) => ({ ...drawn(account), ...(account.subaccounts ? { subaccounts: account.subaccounts.map(drawn) } : {}) })) };
+  return {
+    ...(seed as Seed),
+    accounts: accounts.map((account) => ({
+      ...drawn(account),
+      ...(account.subaccounts ? { subaccounts: account.subaccounts.map(drawn) } : {}),
+    })),
+  };
 }
 
 /** A new secret of `length` characters of the base62 alphabet (a sandbox's admin token, say). */

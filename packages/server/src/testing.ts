@@ -37,7 +37,9 @@ export interface IntakeTestServer extends ConnectedIntake {
  * is off unless `rateLimit` asks for one: a suite's calls all share a few keys, and a test would
  * otherwise get 429 "retry in 60 seconds" for calling too often, not for what it tests.
  */
-export async function startIntakeServer(options: IntakeOptions & { host?: string | undefined; port?: number | undefined } = {}): Promise<IntakeTestServer> {
+export async function startIntakeServer(
+  options: IntakeOptions & { host?: string | undefined; port?: number | undefined } = {},
+): Promise<IntakeTestServer> {
   const { host, port, ...intakeOptions } = options;
   const adminToken = intakeOptions.adminToken ?? `adm_test_${crypto.randomUUID().replaceAll("-", "")}`;
   const intake = createIntake({ ...intakeOptions, rateLimit: intakeOptions.rateLimit ?? 0, adminToken });
@@ -63,4 +65,3 @@ export async function startIntakeServer(options: IntakeOptions & { host?: string
     },
   };
 }
-

@@ -29,6 +29,8 @@ function spellingsModule(doc: OpenApiDocument): string {
 /** A JSON value of objects and strings as a TypeScript type literal. */
 function typeLiteral(value: unknown, indent = ""): string {
   if (typeof value === "string") return JSON.stringify(value);
-  const members = Object.entries(value as object).map(([key, item]) => `${indent}  ${JSON.stringify(key)}: ${typeLiteral(item, `${indent}  `)};`);
+  const members = Object.entries(value as object).map(
+    ([key, item]) => `${indent}  ${JSON.stringify(key)}: ${typeLiteral(item, `${indent}  `)};`,
+  );
   return `{\n${members.join("\n")}\n${indent}}`;
 }

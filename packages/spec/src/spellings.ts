@@ -31,7 +31,8 @@ export function bodySpellings(doc: OpenApiDocument): BodySpelling[] {
     const [[mine, mineSchema], [theirs, theirsSchema]] = byScheme as [[string, string], [string, string]];
     const a = [...fieldsOf(doc, { $ref: `#/components/schemas/${mineSchema}` })];
     const b = [...fieldsOf(doc, { $ref: `#/components/schemas/${theirsSchema}` })];
-    const pairs = (from: string[], to: string[]) => Object.fromEntries(from.map((name, i) => [name, to[i]!] as const).filter(([name, own]) => own && name !== own));
+    const pairs = (from: string[], to: string[]) =>
+      Object.fromEntries(from.map((name, i) => [name, to[i]!] as const).filter(([name, own]) => own && name !== own));
     return [{ path, method, otherToOwn: { [forms[mine]!]: pairs(b, a), [forms[theirs]!]: pairs(a, b) } }];
   });
 }

@@ -106,7 +106,8 @@ describe("error shapes and statuses", () => {
     for (const { operation } of operations) {
       const expected = operation.operationId === "receiveCustomChannelMessage" ? "ReceiveError" : "ApiError";
       for (const [status, response] of Object.entries(responsesOf(operation.operationId!))) {
-        if (Number(status) >= 400) expect(schemaRef(response), `${operation.operationId} ${status}`).toBe(`#/components/schemas/${expected}`);
+        if (Number(status) >= 400)
+          expect(schemaRef(response), `${operation.operationId} ${status}`).toBe(`#/components/schemas/${expected}`);
       }
     }
     expect((components.schemas as Json).ReceiveError).toMatchObject({ properties: { error: { type: "string" } } });
@@ -139,7 +140,14 @@ describe("error shapes and statuses", () => {
   it("error codes include the interface's and the design's", () => {
     const codes = ((components.schemas as Json).ErrorCode as { enum: string[] }).enum;
     expect(codes).toEqual(
-      expect.arrayContaining(["INVALID_PHONE", "CONTACT_NOT_FOUND", "NOT_AGENCY", "SUBACCOUNT_NOT_FOUND", "BODY_TOO_LONG", "HTTPS_REQUIRED"]),
+      expect.arrayContaining([
+        "INVALID_PHONE",
+        "CONTACT_NOT_FOUND",
+        "NOT_AGENCY",
+        "SUBACCOUNT_NOT_FOUND",
+        "BODY_TOO_LONG",
+        "HTTPS_REQUIRED",
+      ]),
     );
   });
 });
@@ -156,16 +164,18 @@ describe("examples", () => {
     Object.entries(media?.examples ?? {}).map(([name, e]) => [name, resolve<Json>(e).value] as const);
   const bodySchemaOf = (id: string, scheme: string) => {
     const view = authFormView(document, scheme as never);
-    return (listOperations(view).find((o) => o.operation.operationId === id)!.operation.requestBody as { content: Record<string, { schema: Json }> })
-      .content["application/json"]!.schema;
+    return (
+      listOperations(view).find((o) => o.operation.operationId === id)!.operation.requestBody as {
+        content: Record<string, { schema: Json }>;
+      }
+    ).content["application/json"]!.schema;
   };
 
   it("every operation has request (where it takes a body) and response examples, and each validates against its schema", () => {
     for (const { operation } of operations) {
       const id = operation.operationId!;
-      const media = (operation.requestBody as { content?: Record<string, { schema: Json; examples?: Record<string, Json> }> } | undefined)?.content?.[
-        "application/json"
-      ];
+      const media = (operation.requestBody as { content?: Record<string, { schema: Json; examples?: Record<string, Json> }> } | undefined)
+        ?.content?.["application/json"];
       if (media) {
         expect(examplesOf(media).length, `${id} request examples`).toBeGreaterThan(0);
         for (const [name, value] of examplesOf(media)) {
@@ -197,8 +207,7 @@ describe("examples", () => {
 
 describe("webhooks", () => {
   const webhook = (name: string) => (document.webhooks as Record<string, { post: Json }>)[name]!.post;
-  const payload = (name: string) =>
-    (components.schemas as Record<string, { required: string[] }>)[name]!.required;
+  const payload = (name: string) => (components.schemas as Record<string, { required: string[] }>)[name]!.required;
 
   it("the reply webhook carries the interface's six fields and the signature headers", () => {
     expect(payload("ReplyWebhookPayload").sort()).toEqual(["body", "channel", "contactId", "messageId", "toId", "userId"]);

@@ -11,7 +11,8 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const here = fileURLToPath(new URL("../", import.meta.url));
-const wrangler = (args, options = {}) => spawnSync("npx", ["wrangler", ...args], { cwd: here, encoding: "utf8", stdio: ["pipe", "pipe", "inherit"], ...options });
+const wrangler = (args, options = {}) =>
+  spawnSync("npx", ["wrangler", ...args], { cwd: here, encoding: "utf8", stdio: ["pipe", "pipe", "inherit"], ...options });
 
 execFileSync(process.execPath, ["scripts/build-if-changed.mjs"], { cwd: root, stdio: "inherit" });
 
@@ -21,7 +22,9 @@ if (deployed.status !== 0) process.exit(deployed.status ?? 1);
 const listed = wrangler(["secret", "list", "--format", "json"]);
 // Not knowing whether it has one, a new token would silently replace the one its operators hold.
 if (listed.status !== 0 && !process.env.OPERATOR_TOKEN) {
-  process.stderr.write("Deployed, but its secrets could not be listed (above): set the operator token yourself, npx wrangler secret put OPERATOR_TOKEN, or deploy again with OPERATOR_TOKEN=...\n");
+  process.stderr.write(
+    "Deployed, but its secrets could not be listed (above): set the operator token yourself, npx wrangler secret put OPERATOR_TOKEN, or deploy again with OPERATOR_TOKEN=...\n",
+  );
   process.exit(1);
 }
 const has = listed.status === 0 && JSON.parse(listed.stdout || "[]").some((secret) => secret.name === "OPERATOR_TOKEN");
@@ -30,7 +33,9 @@ if (process.env.OPERATOR_TOKEN || !has) {
   const put = wrangler(["secret", "put", "OPERATOR_TOKEN"], { input: token });
   if (put.status !== 0) process.exit(put.status ?? 1);
   if (!process.env.OPERATOR_TOKEN) {
-    process.stdout.write(`\nThe operator token (shown once; keep it, or set another with OPERATOR_TOKEN=... npm run deploy):\n  ${token}\n`);
+    process.stdout.write(
+      `\nThe operator token (shown once; keep it, or set another with OPERATOR_TOKEN=... npm run deploy):\n  ${token}\n`,
+    );
   }
 }
 process.stdout.write(

@@ -22,5 +22,9 @@ process.stdout.write(
     `Create a sandbox: curl -k -X POST 'https://127.0.0.1:8787/__operator/sandboxes?demo&name=dev' -H 'authorization: Bearer ${token}'\n` +
     "(-k: wrangler dev serves a certificate of its own, which curl does not know)\n\n",
 );
-const dev = spawn("npx", ["wrangler", "dev", "--local-protocol", "https", "--ip", "127.0.0.1", "--port", "8787", ...process.argv.slice(2)], { cwd: here, stdio: "inherit" });
+const dev = spawn(
+  "npx",
+  ["wrangler", "dev", "--local-protocol", "https", "--ip", "127.0.0.1", "--port", "8787", ...process.argv.slice(2)],
+  { cwd: here, stdio: "inherit" },
+);
 dev.on("exit", (code) => process.exit(code ?? 0));

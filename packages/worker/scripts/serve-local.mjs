@@ -35,7 +35,11 @@ const worker = new Miniflare({
   ...workerOptions,
   modules: [{ type: "ESModule", path: bundle }],
   modulesRoot: here("../dist"),
-  bindings: { ...workerOptions.bindings, ...Object.fromEntries(values.var.map((pair) => pair.split(/=(.*)/s).slice(0, 2))), OPERATOR_TOKEN: values["operator-token"] },
+  bindings: {
+    ...workerOptions.bindings,
+    ...Object.fromEntries(values.var.map((pair) => pair.split(/=(.*)/s).slice(0, 2))),
+    OPERATOR_TOKEN: values["operator-token"],
+  },
   ...(values.persist ? { durableObjectsPersist: values.persist } : {}),
   host: "127.0.0.1",
   port: Number(values.port),

@@ -20,14 +20,23 @@ export default {
     if (name !== undefined) return toSandbox(request, env, name);
     if (url.pathname === OPERATOR_BASE || url.pathname.startsWith(`${OPERATOR_BASE}/`)) return operate(request, env);
     return errorJson(
-      new OperatorError(404, "NOT_FOUND", `Nothing at ${url.pathname}. A sandbox's API is at /s/<name>/v1 and its dashboard at /s/<name>/__dashboard/; the operator API is ${OPERATOR_BASE}.`),
+      new OperatorError(
+        404,
+        "NOT_FOUND",
+        `Nothing at ${url.pathname}. A sandbox's API is at /s/<name>/v1 and its dashboard at /s/<name>/__dashboard/; the operator API is ${OPERATOR_BASE}.`,
+      ),
     );
   },
 } satisfies ExportedHandler<Env>;
 
 async function toSandbox(request: Request, env: Env, name: string): Promise<Response> {
   const base = `/s/${name}`;
-  if (!NAME.test(name)) return errorAnswer(request, base, { status: 404, code: "SANDBOX_NOT_FOUND", message: `There is no sandbox ${name} here: check the base URL.` });
+  if (!NAME.test(name))
+    return errorAnswer(request, base, {
+      status: 404,
+      code: "SANDBOX_NOT_FOUND",
+      message: `There is no sandbox ${name} here: check the base URL.`,
+    });
   try {
     return await sandboxOf(env, name).fetch(request);
   } catch (error) {
@@ -37,9 +46,9 @@ async function toSandbox(request: Request, env: Env, name: string): Promise<Resp
     return errorAnswer(request, base, {
       status: 503,
       code: "SANDBOX_RESET",
-      message: "The sandbox restarted while answering, and this request's answer was not given: check whether its change was made before you send it again.",
+      message:
+        "The sandbox restarted while answering, and this request's answer was not given: check whether its change was made before you send it again.",
       headers: { "retry-after": "1" },
     });
   }
 }
-

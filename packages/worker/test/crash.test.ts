@@ -43,8 +43,16 @@ const SEED: Seed = {
 it("loses no answered create, and sends a follow-up that fell due while it was down once, after the restart", async () => {
   const first = await started();
   const sandbox = await createSandbox(first, { name: "crash", seed: SEED, rateLimit: 0 });
-  const api = (worker: LocalWorker) => createIntakeClient({ auth: "query", apiKey: sandbox.accounts[0]!.apiKey, baseUrl: sandbox.baseUrl, fetch: (r) => worker.fetch(r), maxRetries: 0 });
-  const admin = (worker: LocalWorker) => createAdminClient({ adminUrl: sandbox.adminUrl, token: sandbox.adminToken, fetch: (r) => worker.fetch(r) });
+  const api = (worker: LocalWorker) =>
+    createIntakeClient({
+      auth: "query",
+      apiKey: sandbox.accounts[0]!.apiKey,
+      baseUrl: sandbox.baseUrl,
+      fetch: (r) => worker.fetch(r),
+      maxRetries: 0,
+    });
+  const admin = (worker: LocalWorker) =>
+    createAdminClient({ adminUrl: sandbox.adminUrl, token: sandbox.adminToken, fetch: (r) => worker.fetch(r) });
 
   // A lead whose follow-up falls due while workerd is down: the object's alarm is set for it.
   const lead = await api(first).contacts.create({ phone: "+14155550100", firstName: "Ada" });

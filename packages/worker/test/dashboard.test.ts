@@ -14,7 +14,15 @@ beforeAll(async () => {
   worker = await startWorker();
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
 });
 afterAll(async () => {
@@ -31,14 +39,21 @@ it("opens from the sandbox's link, and shows a contact created through /v1 witho
   page.on("console", (message) => {
     if (message.type() === "error") problems.push(`console: ${message.text()}`);
   });
-  const stream = page.waitForResponse((response) => response.url() === `${sandbox.adminUrl}/events` || response.url().startsWith(`${sandbox.adminUrl}/events?`));
+  const stream = page.waitForResponse(
+    (response) => response.url() === `${sandbox.adminUrl}/events` || response.url().startsWith(`${sandbox.adminUrl}/events?`),
+  );
   await page.goto(sandbox.dashboardUrl.replace("#", "contacts?account=acc_acme#"));
   await stream;
   await page.locator("main h1").waitFor();
   await page.getByRole("row").filter({ hasText: "Ada Lovelace" }).waitFor();
   await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
 
-  const api = createIntakeClient({ auth: "bearer", apiKey: sandbox.accounts.find((account) => account.id === "acc_acme")!.apiKey, baseUrl: sandbox.baseUrl, fetch: (r) => worker.fetch(r) });
+  const api = createIntakeClient({
+    auth: "bearer",
+    apiKey: sandbox.accounts.find((account) => account.id === "acc_acme")!.apiKey,
+    baseUrl: sandbox.baseUrl,
+    fetch: (r) => worker.fetch(r),
+  });
   await api.contacts.create({ phone_number: "+14155550199", first_name: "Hosted", last_name: "Lead" });
   await page.getByRole("row").filter({ hasText: "Hosted Lead" }).waitFor();
   expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);

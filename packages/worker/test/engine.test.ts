@@ -37,19 +37,35 @@ const CAMPAIGN = {
 
 function business(webhookUrl: string): Seed {
   return {
-    accounts: [{ id: "acc_a", name: "A", credits: 100, webhookUrl, defaultCampaignId: "cmp_trial", campaigns: [CAMPAIGN as never], lists: [{ id: "lst_leads", name: "Leads", campaignId: "cmp_trial" }] }],
+    accounts: [
+      {
+        id: "acc_a",
+        name: "A",
+        credits: 100,
+        webhookUrl,
+        defaultCampaignId: "cmp_trial",
+        campaigns: [CAMPAIGN as never],
+        lists: [{ id: "lst_leads", name: "Leads", campaignId: "cmp_trial" }],
+      },
+    ],
   };
 }
 
 async function sandbox(request: Record<string, unknown>) {
   const made = await createSandbox(worker, { name: `engine-${++count}`, ...request });
   const admin = createAdminClient({ adminUrl: made.adminUrl, token: made.adminToken, fetch: (r) => worker.fetch(r) });
-  const api = (key = made.accounts[0]!.apiKey) => createIntakeClient({ auth: "query", apiKey: key, baseUrl: made.baseUrl, fetch: (r) => worker.fetch(r), maxRetries: 0 });
+  const api = (key = made.accounts[0]!.apiKey) =>
+    createIntakeClient({ auth: "query", apiKey: key, baseUrl: made.baseUrl, fetch: (r) => worker.fetch(r), maxRetries: 0 });
   return { made, admin, api };
 }
 
 const receive = (made: SandboxInfo, sid: string, body: string) =>
-  createIntakeClient({ auth: "query", apiKey: made.accounts[0]!.apiKey, baseUrl: made.baseUrl, fetch: (r) => worker.fetch(r) }).messages.receive({
+  createIntakeClient({
+    auth: "query",
+    apiKey: made.accounts[0]!.apiKey,
+    baseUrl: made.baseUrl,
+    fetch: (r) => worker.fetch(r),
+  }).messages.receive({
     customData: { messageSid: sid, fromId: `user-${sid}`, toId: "a", body },
   });
 
@@ -65,7 +81,8 @@ describe("reply webhooks from a sandbox", () => {
     await admin.settle();
     expect(receiver.received).toHaveLength(2);
     const secret = made.accounts[0]!.webhookSecret;
-    for (const request of receiver.received) expect(receiver.verify(request, secret)).toMatchObject({ body: "A class is 18 dollars.", toId: "user-SM-1" });
+    for (const request of receiver.received)
+      expect(receiver.verify(request, secret)).toMatchObject({ body: "A class is 18 dollars.", toId: "user-SM-1" });
     expect(receiver.received[0]!.headers["webhook-id"]).toBe(receiver.received[1]!.headers["webhook-id"]);
     const [delivery] = await admin.deliveries();
     expect(delivery).toMatchObject({ state: "delivered", attempts: [{ status: 503 }, { status: 200 }] });
@@ -90,12 +107,18 @@ describe("reply webhooks from a sandbox", () => {
 describe("the funnel on a sandbox's virtual clock", () => {
   it("sends 1 to 3 openings at once and queues more at the safe rate; a day of silence brings the follow-up", async () => {
     const { admin, api } = await sandbox({ seed: business("/__inbox/acc_a"), clock: "virtual" });
-    const leads = await Promise.all(["+14155550101", "+14155550102", "+14155550103", "+14155550104", "+14155550105"].map((phone, i) => api().contacts.create({ phone, firstName: `Lead${i}` })));
+    const leads = await Promise.all(
+      ["+14155550101", "+14155550102", "+14155550103", "+14155550104", "+14155550105"].map((phone, i) =>
+        api().contacts.create({ phone, firstName: `Lead${i}` }),
+      ),
+    );
     // Added within the burst window: "at once".
     for (const lead of leads) await api().lists.addContact("lst_leads", { contactId: lead.id });
     await admin.settle();
     const openings = async () =>
-      (await admin.messages({ accountId: "acc_a" })).filter((message) => message.source === "opening" && message.status === "sent").map((message) => Date.parse(message.createdAt));
+      (await admin.messages({ accountId: "acc_a" }))
+        .filter((message) => message.source === "opening" && message.status === "sent")
+        .map((message) => Date.parse(message.createdAt));
     const atOnce = await openings();
     // The first three at once; from the fourth on, the queue's slots, one per interval (the first may be now).
     expect(atOnce.length).toBeGreaterThanOrEqual(3);
@@ -126,14 +149,23 @@ describe("credits in a sandbox", () => {
       ],
     };
     const { made, admin } = await sandbox({ seed, clock: "virtual" });
-    const agency = createIntakeClient({ auth: "header", apiKey: made.accounts[0]!.apiKey, baseUrl: made.baseUrl, fetch: (r) => worker.fetch(r) });
+    const agency = createIntakeClient({
+      auth: "header",
+      apiKey: made.accounts[0]!.apiKey,
+      baseUrl: made.baseUrl,
+      fetch: (r) => worker.fetch(r),
+    });
     const first = await agency.subaccounts.grantCredits({ email: "one@agency.example", amount: 10 }, { idempotencyKey: "pay_1" });
     const again = await agency.subaccounts.grantCredits({ email: "one@agency.example", amount: 10 }, { idempotencyKey: "pay_1" });
     expect([first.new_balance, again.new_balance]).toEqual([15, 15]);
     await admin.adjustCredits("sub_one", -13, "spent");
     await admin.settle();
     expect(receiver.received).toHaveLength(1);
-    expect(receiver.verify(receiver.received[0]!, made.accounts[0]!.webhookSecret)).toMatchObject({ idempotency_key: expect.any(String), sub_account_id: "sub_one", amount: 50 });
+    expect(receiver.verify(receiver.received[0]!, made.accounts[0]!.webhookSecret)).toMatchObject({
+      idempotency_key: expect.any(String),
+      sub_account_id: "sub_one",
+      amount: 50,
+    });
   });
 });
 
@@ -146,7 +178,11 @@ describe("the model bot in a sandbox", () => {
 
   it("asks an OpenAI-compatible endpoint over fetch, with the campaign's instructions, and its answer is the reply", async () => {
     model.answer(() => said("Classes are 18 dollars; your first one is free."));
-    const { made, admin } = await sandbox({ seed: business("/__inbox/acc_a"), clock: "virtual", bot: { model: "llama3.2", baseUrl: model.baseUrl } });
+    const { made, admin } = await sandbox({
+      seed: business("/__inbox/acc_a"),
+      clock: "virtual",
+      bot: { model: "llama3.2", baseUrl: model.baseUrl },
+    });
     expect(await admin.bot()).toMatchObject({ name: "model", model: "llama3.2", baseUrl: model.baseUrl });
     await receive(made, "SM-9", "How much is a class?");
     await admin.settle();
@@ -156,4 +192,3 @@ describe("the model bot in a sandbox", () => {
     expect(reply).toMatchObject({ body: "Classes are 18 dollars; your first one is free." });
   });
 });
-

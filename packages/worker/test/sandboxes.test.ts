@@ -37,7 +37,12 @@ describe("the operator API", () => {
     expect(studio.apiKey).toMatch(/^ik_[A-Za-z0-9]{40}$/);
     expect(FUNNEL_SEED).not.toContain(studio.apiKey);
     expect(studio.webhookSecret).toMatch(/^whsec_/);
-    const api = createIntakeClient({ auth: "query", apiKey: studio.apiKey, baseUrl: sandbox.baseUrl, fetch: (request) => worker.fetch(request) });
+    const api = createIntakeClient({
+      auth: "query",
+      apiKey: studio.apiKey,
+      baseUrl: sandbox.baseUrl,
+      fetch: (request) => worker.fetch(request),
+    });
     const contact = await api.contacts.create({ phone: "+14155550123", firstName: "Ada" });
     await expect(api.contacts.find({ phoneNumber: "+14155550123" })).resolves.toMatchObject({ id: contact.id });
     // The seed's own key means nothing here.
@@ -56,13 +61,21 @@ describe("the operator API", () => {
   });
 
   it("lists, describes, resets and deletes; a deleted sandbox answers 404 in the route's shape and its name is free again", async () => {
-    const sandbox = await createSandbox(worker, { name: "short-lived", seed: { accounts: [{ id: "acc_a", name: "A", contacts: [{ id: "ct_seeded", phone: "+14155550100" }] }] } });
+    const sandbox = await createSandbox(worker, {
+      name: "short-lived",
+      seed: { accounts: [{ id: "acc_a", name: "A", contacts: [{ id: "ct_seeded", phone: "+14155550100" }] }] },
+    });
     const key = sandbox.accounts[0]!.apiKey;
     const listed = await worker.operator("GET", "");
     expect(listed.body.sandboxes).toContainEqual(expect.objectContaining({ name: "short-lived", baseUrl: sandbox.baseUrl }));
     expect((await worker.operator("GET", "/short-lived")).body).toMatchObject({ name: "short-lived", adminToken: sandbox.adminToken });
 
-    const post = (path: string, body: unknown) => worker.fetch(`${sandbox.baseUrl}${path}?apiKey=${key}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const post = (path: string, body: unknown) =>
+      worker.fetch(`${sandbox.baseUrl}${path}?apiKey=${key}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
     expect((await post("/contacts", { phone: "+14155550123" })).status).toBe(201);
     const reset = await worker.operator("POST", "/short-lived/reset");
     expect(reset.body.accounts[0].apiKey).toBe(key);
@@ -72,8 +85,13 @@ describe("the operator API", () => {
     expect((await worker.operator("DELETE", "/short-lived")).status).toBe(204);
     expect((await worker.operator("GET", "")).body.sandboxes.map((s: { name: string }) => s.name)).not.toContain("short-lived");
     const general = await json(await post("/contacts", { phone: "+14155550123" }));
-    expect(general).toMatchObject({ status: 404, body: { error: { code: "SANDBOX_NOT_FOUND", message: expect.stringContaining("There is no sandbox short-lived here") } } });
-    const receive = await json(await post("/incoming_custom_channel_message", { customData: { messageSid: "S", fromId: "u", toId: "t", body: "x" } }));
+    expect(general).toMatchObject({
+      status: 404,
+      body: { error: { code: "SANDBOX_NOT_FOUND", message: expect.stringContaining("There is no sandbox short-lived here") } },
+    });
+    const receive = await json(
+      await post("/incoming_custom_channel_message", { customData: { messageSid: "S", fromId: "u", toId: "t", body: "x" } }),
+    );
     expect(receive).toMatchObject({ status: 404, body: { error: expect.stringContaining("There is no sandbox short-lived here") } });
     expect((await worker.operator("GET", "/short-lived")).status).toBe(404);
     await createSandbox(worker, { name: "short-lived", demo: true });
@@ -81,14 +99,26 @@ describe("the operator API", () => {
 
   it("refuses what it cannot do, saying why: a taken name, a bad name, a seed with a misspelt field, no seed, an unknown option", async () => {
     await createSandbox(worker, { name: "taken", demo: true });
-    expect(await worker.operator("POST", "", { name: "taken", demo: true })).toMatchObject({ status: 409, body: { error: { code: "SANDBOX_EXISTS" } } });
-    expect(await worker.operator("POST", "", { name: "Not_A_Name", demo: true })).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining("lower-case letters, digits and dashes") } } });
+    expect(await worker.operator("POST", "", { name: "taken", demo: true })).toMatchObject({
+      status: 409,
+      body: { error: { code: "SANDBOX_EXISTS" } },
+    });
+    expect(await worker.operator("POST", "", { name: "Not_A_Name", demo: true })).toMatchObject({
+      status: 400,
+      body: { error: { message: expect.stringContaining("lower-case letters, digits and dashes") } },
+    });
     const misspelt = await worker.operator("POST", "", { name: "misspelt", seed: { accounts: [{ name: "A", apikey: "x" }] } });
     expect(misspelt).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining("accounts[0].apikey") } } });
     // Refused whole: the name was not kept.
     expect((await worker.operator("GET", "")).body.sandboxes.map((s: { name: string }) => s.name)).not.toContain("misspelt");
-    expect(await worker.operator("POST", "", {})).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining("Give a seed") } } });
-    expect(await worker.operator("POST", "", { demo: true, colour: "blue" })).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining("Unknown field colour") } } });
+    expect(await worker.operator("POST", "", {})).toMatchObject({
+      status: 400,
+      body: { error: { message: expect.stringContaining("Give a seed") } },
+    });
+    expect(await worker.operator("POST", "", { demo: true, colour: "blue" })).toMatchObject({
+      status: 400,
+      body: { error: { message: expect.stringContaining("Unknown field colour") } },
+    });
   });
 
   it("answers only the operator: no token is 401, another token is 401 and makes nothing", async () => {
@@ -96,7 +126,11 @@ describe("the operator API", () => {
     expect(bare).toMatchObject({ status: 401, body: { error: { code: "MISSING_OPERATOR_TOKEN" } } });
     expect(bare.headers.get("www-authenticate")).toMatch(/^Bearer/);
     const wrong = await json(
-      await worker.fetch(`${worker.origin}/__operator/sandboxes`, { method: "POST", headers: { authorization: "Bearer op_guess", "content-type": "application/json" }, body: JSON.stringify({ name: "intruder", demo: true }) }),
+      await worker.fetch(`${worker.origin}/__operator/sandboxes`, {
+        method: "POST",
+        headers: { authorization: "Bearer op_guess", "content-type": "application/json" },
+        body: JSON.stringify({ name: "intruder", demo: true }),
+      }),
     );
     expect(wrong).toMatchObject({ status: 401, body: { error: { code: "INVALID_OPERATOR_TOKEN" } } });
     // Refused before anything was made.
@@ -109,8 +143,17 @@ describe("what answers without a token or key", () => {
   it("only what the interface answers without one: the contract's document, the dashboard's page, a webhook to an inbox", async () => {
     const sandbox = await createSandbox(worker, { name: "open-doors", demo: true });
     const root = sandbox.baseUrl.replace(/\/v1$/, "");
-    const statuses = async (paths: Array<[string, RequestInit?]>) => Promise.all(paths.map(async ([path, init]) => [path, (await worker.fetch(`${root}${path}`, init)).status]));
-    expect(await statuses([["/v1/contacts?email=a%40example.com"], ["/__admin/accounts"], ["/__admin/snapshot"], ["/__admin/inbox/acc_acme"], ["/__admin/events"]])).toEqual([
+    const statuses = async (paths: Array<[string, RequestInit?]>) =>
+      Promise.all(paths.map(async ([path, init]) => [path, (await worker.fetch(`${root}${path}`, init)).status]));
+    expect(
+      await statuses([
+        ["/v1/contacts?email=a%40example.com"],
+        ["/__admin/accounts"],
+        ["/__admin/snapshot"],
+        ["/__admin/inbox/acc_acme"],
+        ["/__admin/events"],
+      ]),
+    ).toEqual([
       ["/v1/contacts?email=a%40example.com", 401],
       ["/__admin/accounts", 401],
       ["/__admin/snapshot", 401],
@@ -172,11 +215,23 @@ describe("a sandbox's limits", () => {
   it("past its capacity, a new contact is 507 SANDBOX_FULL in the route's shape, nothing of it kept; what is there still works", async () => {
     const sandbox = await createSandbox(worker, { name: "small", seed: { accounts: [{ id: "acc_a", name: "A" }] } });
     const key = sandbox.accounts[0]!.apiKey;
-    const post = (path: string, body: unknown) => worker.fetch(`${sandbox.baseUrl}${path}?apiKey=${key}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }).then(json);
+    const post = (path: string, body: unknown) =>
+      worker
+        .fetch(`${sandbox.baseUrl}${path}?apiKey=${key}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        })
+        .then(json);
     for (const phone of ["+14155550101", "+14155550102", "+14155550103"]) expect((await post("/contacts", { phone })).status).toBe(201);
-    expect(await post("/contacts", { phone: "+14155550104" })).toMatchObject({ status: 507, body: { error: { code: "SANDBOX_FULL", message: expect.stringContaining("the most contacts it can (3)") } } });
+    expect(await post("/contacts", { phone: "+14155550104" })).toMatchObject({
+      status: 507,
+      body: { error: { code: "SANDBOX_FULL", message: expect.stringContaining("the most contacts it can (3)") } },
+    });
     // A new sender would be a new contact: the receive endpoint refuses in its own shape, and keeps nothing.
-    const receive = await post("/incoming_custom_channel_message", { customData: { messageSid: "S-new", fromId: "new-sender", toId: "t", body: "hi" } });
+    const receive = await post("/incoming_custom_channel_message", {
+      customData: { messageSid: "S-new", fromId: "new-sender", toId: "t", body: "hi" },
+    });
     expect(receive).toMatchObject({ status: 507, body: { error: expect.stringContaining("the most contacts it can") } });
     // A known contact still answers, and its messages are still taken.
     expect((await post("/contacts", { phone: "+14155550101" })).status).toBe(200);
@@ -187,16 +242,29 @@ describe("a sandbox's limits", () => {
     const { body: snapshot } = await admin("GET", "/snapshot");
     const [first] = snapshot.records.contact;
     snapshot.records.contact.push({ ...first, id: "ct_fourth", phone: "+14155550109" });
-    expect(await admin("PUT", "/snapshot", snapshot)).toMatchObject({ status: 507, body: { error: { code: "SANDBOX_FULL", message: expect.stringContaining("nothing of the snapshot was kept") } } });
+    expect(await admin("PUT", "/snapshot", snapshot)).toMatchObject({
+      status: 507,
+      body: { error: { code: "SANDBOX_FULL", message: expect.stringContaining("nothing of the snapshot was kept") } },
+    });
     expect((await admin("GET", "/contacts?accountId=acc_a")).body).toHaveLength(3);
   });
 
   it("a body over 896 KiB is 400 PAYLOAD_TOO_LARGE; one at the limit is kept whole, however its text escapes: any one record fits a row of the object's storage", async () => {
-    const sandbox = await createSandbox(worker, { name: "bodies", seed: { accounts: [{ id: "acc_a", name: "A", campaigns: [{ id: "cmp_a", name: "A" }] }] } });
+    const sandbox = await createSandbox(worker, {
+      name: "bodies",
+      seed: { accounts: [{ id: "acc_a", name: "A", campaigns: [{ id: "cmp_a", name: "A" }] }] },
+    });
     const response = await json(
-      await worker.fetch(`${sandbox.baseUrl}/contacts?apiKey=${sandbox.accounts[0]!.apiKey}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ phone: "+14155550101", firstName: "x".repeat(900 * 1024) }) }),
+      await worker.fetch(`${sandbox.baseUrl}/contacts?apiKey=${sandbox.accounts[0]!.apiKey}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ phone: "+14155550101", firstName: "x".repeat(900 * 1024) }),
+      }),
     );
-    expect(response).toMatchObject({ status: 400, body: { error: { code: "PAYLOAD_TOO_LARGE", message: "The request body is larger than 896 KiB." } } });
+    expect(response).toMatchObject({
+      status: 400,
+      body: { error: { code: "PAYLOAD_TOO_LARGE", message: "The request body is larger than 896 KiB." } },
+    });
     // FAQs of quotes just under the limit: JSON escapes each twice in the stored campaign (its
     // settings are JSON text in the record's JSON), doubling it; it is stored all the same.
     const faq = (i: number) => ({ question: `Question ${i}`, answer: '"'.repeat(1950) });
@@ -211,14 +279,25 @@ describe("a sandbox's limits", () => {
     const sandbox = await createSandbox(worker, { name: "faults", demo: true });
     for (const when of ["before", "after"]) {
       const refused = await sandboxService(worker, sandbox).admin("PUT", "/faults", [{ operationId: "createContact", drop: true, when }]);
-      expect(refused).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining("a Cloudflare Worker always answers") } } });
+      expect(refused).toMatchObject({
+        status: 400,
+        body: { error: { message: expect.stringContaining("a Cloudflare Worker always answers") } },
+      });
     }
   });
 
   it("refuses plain HTTP as Cloudflare hands it on (an http:// URL): /v1 and the operator API alike", async () => {
     const sandbox = await createSandbox(worker, { name: "plain", demo: true });
-    const plain = await worker.dispatch(`${sandbox.baseUrl.replace("https://", "http://")}/contacts?apiKey=${sandbox.accounts[0]!.apiKey}&email=a%40example.com`);
-    expect(plain).toMatchObject({ status: 400, body: { error: { code: "HTTPS_REQUIRED", message: expect.stringContaining(`send this request to https://`) } } });
-    expect(await worker.dispatch(`${worker.origin.replace("https://", "http://")}/__operator/sandboxes`)).toMatchObject({ status: 400, body: { error: { code: "HTTPS_REQUIRED" } } });
+    const plain = await worker.dispatch(
+      `${sandbox.baseUrl.replace("https://", "http://")}/contacts?apiKey=${sandbox.accounts[0]!.apiKey}&email=a%40example.com`,
+    );
+    expect(plain).toMatchObject({
+      status: 400,
+      body: { error: { code: "HTTPS_REQUIRED", message: expect.stringContaining(`send this request to https://`) } },
+    });
+    expect(await worker.dispatch(`${worker.origin.replace("https://", "http://")}/__operator/sandboxes`)).toMatchObject({
+      status: 400,
+      body: { error: { code: "HTTPS_REQUIRED" } },
+    });
   });
 });

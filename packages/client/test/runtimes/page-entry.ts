@@ -34,6 +34,9 @@ window.__probeConnections = probeConnections;
 window.__lookUpThrough = async (baseUrl) => {
   let calls = 0;
   const client = createIntakeClient({ auth: "query", apiKey: SUITE_KEY, baseUrl, fetch: (request) => (calls++, fetch(request)) });
-  const error = (await client.contacts.find({ email: "a@example.com" }).then(() => new Error("no error"), (e: unknown) => e)) as Error;
+  const error = (await client.contacts.find({ email: "a@example.com" }).then(
+    () => new Error("no error"),
+    (e: unknown) => e,
+  )) as Error;
   return { name: error.name, message: error.message, calls };
 };

@@ -110,7 +110,9 @@ export async function runClientSuite(target: SuiteTarget): Promise<CheckResult[]
     [CHECKS[5]]: async () => {
       await admin.setFaults([{ operationId: "sendCustomChannelMessage", status: 503, times: 1 }]);
       const before = retries();
-      const error = await query.messages.send({ customData: { fromId: "runtime", customChannel: "chat", body: "Hello" } }).catch((e: unknown) => e);
+      const error = await query.messages
+        .send({ customData: { fromId: "runtime", customChannel: "chat", body: "Hello" } })
+        .catch((e: unknown) => e);
       expect((error as { status?: number }).status === 503, `threw ${describe(error)}`);
       expect(retries() === before, `${retries() - before} retries logged, expected none`);
     },
@@ -188,7 +190,10 @@ export interface ConnectionOutcome {
  * certificate rule stops a retry). The test that ran it asserts what each runtime can tell.
  */
 export async function probeConnections(probe: ConnectionProbe): Promise<{ refused: ConnectionOutcome; untrusted: ConnectionOutcome }> {
-  async function outcome(baseUrl: string, call: (client: ReturnType<typeof createIntakeClient<"query">>) => Promise<unknown>): Promise<ConnectionOutcome> {
+  async function outcome(
+    baseUrl: string,
+    call: (client: ReturnType<typeof createIntakeClient<"query">>) => Promise<unknown>,
+  ): Promise<ConnectionOutcome> {
     let attempts = 0;
     const client = createIntakeClient({
       auth: "query",
@@ -197,11 +202,16 @@ export async function probeConnections(probe: ConnectionProbe): Promise<{ refuse
       retry: { initialDelayMs: 1, maxDelayMs: 2 },
       logger: (entry) => void (entry.event === "request" && attempts++),
     });
-    const error = (await call(client).then(() => new Error("no error"), (e: unknown) => e)) as Error & { code?: string };
+    const error = (await call(client).then(
+      () => new Error("no error"),
+      (e: unknown) => e,
+    )) as Error & { code?: string };
     return { name: error.name, code: error.code, message: error.message, attempts };
   }
   return {
-    refused: await outcome(probe.refusedUrl, (c) => c.messages.send({ customData: { fromId: "runtime", customChannel: "chat", body: "Hello" } })),
+    refused: await outcome(probe.refusedUrl, (c) =>
+      c.messages.send({ customData: { fromId: "runtime", customChannel: "chat", body: "Hello" } }),
+    ),
     untrusted: await outcome(probe.untrustedUrl, (c) => c.contacts.find({ email: "probe@example.com" })),
   };
 }

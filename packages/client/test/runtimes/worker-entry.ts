@@ -6,7 +6,8 @@ import { probeConnections, runClientSuite, type ConnectionProbe, type SuiteTarge
 
 export default {
   async fetch(request: Request): Promise<Response> {
-    if (new URL(request.url).pathname === "/connections") return Response.json(await probeConnections((await request.json()) as ConnectionProbe));
+    if (new URL(request.url).pathname === "/connections")
+      return Response.json(await probeConnections((await request.json()) as ConnectionProbe));
     const target = (await request.json()) as SuiteTarget;
     return Response.json(await runClientSuite(target));
   },

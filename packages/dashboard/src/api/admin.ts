@@ -41,7 +41,8 @@ let current: { token: string; client: AdminClient } | undefined;
 /** The client for the token the tab holds now: a login changes it. */
 export function admin(): AdminClient {
   const value = token.get() ?? "";
-  if (current?.token !== value) current = { token: value, client: createAdminClient({ adminUrl: ADMIN_BASE, token: value, fetch: watched }) };
+  if (current?.token !== value)
+    current = { token: value, client: createAdminClient({ adminUrl: ADMIN_BASE, token: value, fetch: watched }) };
   return current.client;
 }
 

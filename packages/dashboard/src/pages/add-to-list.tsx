@@ -19,7 +19,8 @@ export function funnelOutcome(campaign: Campaign | undefined): string {
   if (campaign.state !== "Live") return `${named} is ${campaign.state}, not Live: joining sends nothing.`;
   if (!campaign.triggerOnNewListContacts) return `${named} has Trigger on New Contacts Added to List off: joining sends nothing.`;
   if (!campaign.openingTemplate) return `${named} has no opening template: nothing is sent.`;
-  if (campaign.openingTemplate.approval !== "approved") return `${named}'s opening template is ${campaign.openingTemplate.approval}, not approved: it is not sent, and the reason is recorded.`;
+  if (campaign.openingTemplate.approval !== "approved")
+    return `${named}'s opening template is ${campaign.openingTemplate.approval}, not approved: it is not sent, and the reason is recorded.`;
   return `${named} sends its opening message.`;
 }
 
@@ -63,8 +64,20 @@ export function AddToList({ contactId, campaignId, listIds, lists, campaigns, on
     return (
       <section class="card" aria-labelledby="add-to-list-title">
         <h2 id="add-to-list-title">Add to a list</h2>
-        {added ? <p role="status" class="note">Added to {added}.</p> : null}
-        <p class="muted">{lists.length ? "The contact is in every list." : <>No lists yet: <Link to="/lists">make one</Link>.</>}</p>
+        {added ? (
+          <p role="status" class="note">
+            Added to {added}.
+          </p>
+        ) : null}
+        <p class="muted">
+          {lists.length ? (
+            "The contact is in every list."
+          ) : (
+            <>
+              No lists yet: <Link to="/lists">make one</Link>.
+            </>
+          )}
+        </p>
       </section>
     );
   }

@@ -19,7 +19,13 @@ export function Alerts({ accountId }: PageProps) {
   return (
     <Page title="Alerts">
       <Loading loaded={alerts}>
-        {(rows) => (rows.length === 0 ? <p class="muted">No hand-offs yet.</p> : <Table columns={COLUMNS} rows={[...rows].reverse()} rowKey={(alert) => alert.id} />)}
+        {(rows) =>
+          rows.length === 0 ? (
+            <p class="muted">No hand-offs yet.</p>
+          ) : (
+            <Table columns={COLUMNS} rows={[...rows].reverse()} rowKey={(alert) => alert.id} />
+          )
+        }
       </Loading>
     </Page>
   );

@@ -86,7 +86,11 @@ export function activeBot(info: BotInfo): string {
   if (info.name === "custom") return "Your bot function (--bot FILE, or createIntake({ bot }))";
   const where = info.baseUrl ? ` at ${info.baseUrl}` : "";
   const file = info.recording ?? "the recording file";
-  const mode = { live: " — live: every answer from the endpoint", record: ` — recording to ${file}`, replay: ` — replaying from ${file}, no endpoint called` }[info.mode ?? "live"];
+  const mode = {
+    live: " — live: every answer from the endpoint",
+    record: ` — recording to ${file}`,
+    replay: ` — replaying from ${file}, no endpoint called`,
+  }[info.mode ?? "live"];
   return `${botName("model", info.model)}${info.mode === "replay" ? "" : where}${mode}`;
 }
 
@@ -101,8 +105,10 @@ export function botLimits(info: BotInfo): string | null {
 }
 
 const ABOUT: Record<BotInfo["name"], string> = {
-  deterministic: "It answers from the campaign's FAQs, hands off on a hand-off phrase, and otherwise steers toward the goal: the same words every time.",
-  model: "It answers from the campaign's language, bot instructions, company info, FAQs, resources and goal; a hand-off phrase still hands off before it is asked.",
+  deterministic:
+    "It answers from the campaign's FAQs, hands off on a hand-off phrase, and otherwise steers toward the goal: the same words every time.",
+  model:
+    "It answers from the campaign's language, bot instructions, company info, FAQs, resources and goal; a hand-off phrase still hands off before it is asked.",
   custom: "A function of yours answers, given the message, the conversation, the contact and the campaign.",
 };
 

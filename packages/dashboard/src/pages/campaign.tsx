@@ -48,11 +48,25 @@ export function CampaignDetail({ id, accountId, account, reloadAccounts }: { id:
   const campaign = useLoad(() => unwrap(admin().raw.GET("/campaigns/{campaignId}", { params: { path: { campaignId: id } } })), [id]);
   // Changed elsewhere: the fields not being edited follow (an edited field keeps what was typed).
   useReloadOn(accountId, (event) => ofType("campaign.updated")(event) && "campaignId" in event && event.campaignId === id, campaign.reload);
-  return <Loading loaded={campaign}>{(current) => <CampaignForm key={current.id} campaign={current} isDefault={account?.defaultCampaignId === id} onSaved={() => (campaign.reload(), reloadAccounts())} />}</Loading>;
+  return (
+    <Loading loaded={campaign}>
+      {(current) => (
+        <CampaignForm
+          key={current.id}
+          campaign={current}
+          isDefault={account?.defaultCampaignId === id}
+          onSaved={() => (campaign.reload(), reloadAccounts())}
+        />
+      )}
+    </Loading>
+  );
 }
 
 /** The campaign's settings as the form holds them, with the rows edited beside it. */
-function patchFrom(form: HTMLFormElement, { faqs, resources, hasTemplate }: { faqs: Faq[]; resources: Resource[]; hasTemplate: boolean }): Schemas["CampaignPatch"] {
+function patchFrom(
+  form: HTMLFormElement,
+  { faqs, resources, hasTemplate }: { faqs: Faq[]; resources: Resource[]; hasTemplate: boolean },
+): Schemas["CampaignPatch"] {
   return {
     name: formValue(form, "name"),
     type: formValue(form, "type") as Campaign["type"],
@@ -63,8 +77,12 @@ function patchFrom(form: HTMLFormElement, { faqs, resources, hasTemplate }: { fa
     companyInfo: formValue(form, "companyInfo"),
     goal: formValue(form, "goal"),
     faqs: faqs.filter((f) => f.question.trim() && f.answer.trim()),
-    resources: resources.filter((r) => r.title.trim()).map((r) => ({ title: r.title, ...(r.url ? { url: r.url } : {}), ...(r.content ? { content: r.content } : {}) })),
-    openingTemplate: hasTemplate ? { body: formValue(form, "templateBody"), approval: formValue(form, "templateApproval") as Schemas["OpeningTemplate"]["approval"] } : null,
+    resources: resources
+      .filter((r) => r.title.trim())
+      .map((r) => ({ title: r.title, ...(r.url ? { url: r.url } : {}), ...(r.content ? { content: r.content } : {}) })),
+    openingTemplate: hasTemplate
+      ? { body: formValue(form, "templateBody"), approval: formValue(form, "templateApproval") as Schemas["OpeningTemplate"]["approval"] }
+      : null,
     triggerOnNewListContacts: formChecked(form, "trigger"),
     followUps: {
       enabled: formChecked(form, "followUpsEnabled"),
@@ -93,7 +111,11 @@ function CampaignForm({ campaign, isDefault, onSaved }: { campaign: Campaign; is
   const actions = isDefault ? (
     <span class="badge">default campaign</span>
   ) : (
-    <button type="button" disabled={makeDefault.busy} onClick={() => makeDefault.run(() => admin().updateAccount(campaign.accountId, { defaultCampaignId: campaign.id }).then(onSaved))}>
+    <button
+      type="button"
+      disabled={makeDefault.busy}
+      onClick={() => makeDefault.run(() => admin().updateAccount(campaign.accountId, { defaultCampaignId: campaign.id }).then(onSaved))}
+    >
       Make default
     </button>
   );
@@ -111,19 +133,39 @@ function CampaignForm({ campaign, isDefault, onSaved }: { campaign: Campaign; is
       >
         <CampaignFields campaign={campaign} />
         <BotFields campaign={campaign} />
-        <RowsEditor legend="FAQs" noun="FAQ" rows={faqs} onChange={setFaqs} blank={{ question: "", answer: "" }} fields={[{ key: "question", label: "Question" }, { key: "answer", label: "Answer", lines: 3 }]} />
+        <RowsEditor
+          legend="FAQs"
+          noun="FAQ"
+          rows={faqs}
+          onChange={setFaqs}
+          blank={{ question: "", answer: "" }}
+          fields={[
+            { key: "question", label: "Question" },
+            { key: "answer", label: "Answer", lines: 3 },
+          ]}
+        />
         <RowsEditor
           legend="Resources"
           noun="resource"
           rows={resources}
           onChange={setResources}
           blank={{ title: "" }}
-          fields={[{ key: "title", label: "Title" }, { key: "url", label: "URL", input: { type: "url" } }, { key: "content", label: "Content" }]}
+          fields={[
+            { key: "title", label: "Title" },
+            { key: "url", label: "URL", input: { type: "url" } },
+            { key: "content", label: "Content" },
+          ]}
         />
         <OpeningFields campaign={campaign} hasTemplate={hasTemplate} onHasTemplate={setHasTemplate} />
         <FollowUpFields campaign={campaign} />
       </ActionForm>
-      <DeleteRecord noun="campaign" name={campaign.name} takes={TAKES.campaign} remove={() => admin().deleteCampaign(campaign.id)} back="/campaigns" />
+      <DeleteRecord
+        noun="campaign"
+        name={campaign.name}
+        takes={TAKES.campaign}
+        remove={() => admin().deleteCampaign(campaign.id)}
+        back="/campaigns"
+      />
     </Page>
   );
 }
@@ -151,16 +193,35 @@ function BotFields({ campaign }: { campaign: Campaign }) {
       <TextAreaField label="Bot instructions" name="botInstructions" rows={4} defaultValue={campaign.botInstructions} maxLength={20000} />
       <TextAreaField label="Company info" name="companyInfo" rows={4} defaultValue={campaign.companyInfo} maxLength={20000} />
       <InputField label="Goal" name="goal" defaultValue={campaign.goal} maxLength={2000} />
-      <TextAreaField label="Hand-off phrases" hint="One a line: an inbound message with one is handed to a person." name="handOffPhrases" rows={3} defaultValue={campaign.handOffPhrases.join("\n")} />
+      <TextAreaField
+        label="Hand-off phrases"
+        hint="One a line: an inbound message with one is handed to a person."
+        name="handOffPhrases"
+        rows={3}
+        defaultValue={campaign.handOffPhrases.join("\n")}
+      />
     </fieldset>
   );
 }
 
-function OpeningFields({ campaign, hasTemplate, onHasTemplate }: { campaign: Campaign; hasTemplate: boolean; onHasTemplate: (has: boolean) => void }) {
+function OpeningFields({
+  campaign,
+  hasTemplate,
+  onHasTemplate,
+}: {
+  campaign: Campaign;
+  hasTemplate: boolean;
+  onHasTemplate: (has: boolean) => void;
+}) {
   return (
     <fieldset>
       <legend>Opening message</legend>
-      <Check name="hasTemplate" label="Has an opening template" checked={hasTemplate} onChange={(e) => onHasTemplate(e.currentTarget.checked)} />
+      <Check
+        name="hasTemplate"
+        label="Has an opening template"
+        checked={hasTemplate}
+        onChange={(e) => onHasTemplate(e.currentTarget.checked)}
+      />
       {hasTemplate ? (
         <>
           <TextAreaField
@@ -172,7 +233,13 @@ function OpeningFields({ campaign, hasTemplate, onHasTemplate }: { campaign: Cam
             maxLength={4096}
             defaultValue={campaign.openingTemplate?.body ?? ""}
           />
-          <SelectField label="Template approval" hint="Only an approved template is sent." name="templateApproval" options={APPROVALS} value={campaign.openingTemplate?.approval ?? "draft"} />
+          <SelectField
+            label="Template approval"
+            hint="Only an approved template is sent."
+            name="templateApproval"
+            options={APPROVALS}
+            value={campaign.openingTemplate?.approval ?? "draft"}
+          />
         </>
       ) : null}
       <Check name="trigger" label="Trigger on New Contacts Added to List" defaultChecked={campaign.triggerOnNewListContacts} />
@@ -185,10 +252,30 @@ function FollowUpFields({ campaign: { followUps } }: { campaign: Campaign }) {
     <fieldset>
       <legend>Follow-ups</legend>
       <Check name="followUpsEnabled" label="Follow-ups enabled" defaultChecked={followUps.enabled} />
-      <InputField label="Delays (hours)" hint="Quiet time before each message of a cycle, comma-separated, up to three." name="delaysHours" defaultValue={followUps.delaysHours.join(", ")} required />
+      <InputField
+        label="Delays (hours)"
+        hint="Quiet time before each message of a cycle, comma-separated, up to three."
+        name="delaysHours"
+        defaultValue={followUps.delaysHours.join(", ")}
+        required
+      />
       <InputField label="Cycles" name="cycles" type="number" min={1} max={3} defaultValue={String(followUps.cycles)} required />
-      <InputField label="Messages per cycle" name="messagesPerCycle" type="number" min={1} max={3} defaultValue={String(followUps.messagesPerCycle)} required />
-      <TextAreaField label="Follow-up messages" hint="One a line, used in turn; {{firstName}} and {{lastName}} as in the opening template." name="followUpMessages" rows={3} defaultValue={followUps.messages.join("\n")} />
+      <InputField
+        label="Messages per cycle"
+        name="messagesPerCycle"
+        type="number"
+        min={1}
+        max={3}
+        defaultValue={String(followUps.messagesPerCycle)}
+        required
+      />
+      <TextAreaField
+        label="Follow-up messages"
+        hint="One a line, used in turn; {{firstName}} and {{lastName}} as in the opening template."
+        name="followUpMessages"
+        rows={3}
+        defaultValue={followUps.messages.join("\n")}
+      />
     </fieldset>
   );
 }

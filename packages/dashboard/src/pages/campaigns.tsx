@@ -36,14 +36,18 @@ export function Campaigns({ accountId, account }: PageProps) {
   const create = useAction();
   return (
     <Page title="Campaigns">
-      <Loading loaded={campaigns}>{(rows) => <Table columns={columns(account?.defaultCampaignId)} rows={rows} rowKey={(c) => c.id} />}</Loading>
+      <Loading loaded={campaigns}>
+        {(rows) => <Table columns={columns(account?.defaultCampaignId)} rows={rows} rowKey={(c) => c.id} />}
+      </Loading>
       <ActionForm
         class="card"
         title="New campaign"
         titleId="new-campaign"
         action={create}
         submit="Create campaign"
-        onSubmit={(form) => admin().createCampaign({ accountId, name: formValue(form, "name"), type: formValue(form, "type") as Campaign["type"] })}
+        onSubmit={(form) =>
+          admin().createCampaign({ accountId, name: formValue(form, "name"), type: formValue(form, "type") as Campaign["type"] })
+        }
         onDone={(created) => navigate(href(`/campaigns/${created.id}`))}
       >
         <InputField label="Name" name="name" required maxLength={200} />

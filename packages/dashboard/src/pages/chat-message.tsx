@@ -40,12 +40,14 @@ function deliveryState(delivery: Delivery): string {
 /** Where an outgoing message went. */
 function Destination({ message, deliveries }: { message: Message; deliveries: Delivery[] }) {
   if (message.source === "api_send") return <p class="where">Sent by your system through the API</p>;
-  if (isBuiltIn(message.channel)) return <p class="where">{BUILT_IN_CHANNELS[message.channel]} (simulated: no webhook for built-in channels)</p>;
+  if (isBuiltIn(message.channel))
+    return <p class="where">{BUILT_IN_CHANNELS[message.channel]} (simulated: no webhook for built-in channels)</p>;
   const delivery = deliveries[deliveries.length - 1];
   if (!delivery) return <p class="where">Custom channel webhook: {message.status === "not_sent" ? "not sent" : message.status}</p>;
   return (
     <p class="where">
-      Custom channel webhook → <span class="mono">{delivery.url ?? "no URL"}</span>: <span class={`badge state-${delivery.state}`}>{deliveryState(delivery)}</span>
+      Custom channel webhook → <span class="mono">{delivery.url ?? "no URL"}</span>:{" "}
+      <span class={`badge state-${delivery.state}`}>{deliveryState(delivery)}</span>
     </p>
   );
 }
@@ -64,7 +66,12 @@ function Origin({ message }: { message: Message }) {
 /** A file the message carries: a link for a public URL, a note for an embedded one (never loaded here). */
 function Media({ url, type }: { url: string; type: string | null }) {
   const kind = type ?? "unknown type";
-  if (url.startsWith("data:")) return <p class="media">Media ({kind}): an embedded file of {url.length.toLocaleString("en")} characters</p>;
+  if (url.startsWith("data:"))
+    return (
+      <p class="media">
+        Media ({kind}): an embedded file of {url.length.toLocaleString("en")} characters
+      </p>
+    );
   return (
     <p class="media">
       Media ({kind}):{" "}

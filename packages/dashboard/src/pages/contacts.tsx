@@ -23,11 +23,18 @@ export function Contacts({ accountId }: PageProps) {
   const q = query.get("q") ?? "";
   const offset = offsetIn(query);
   // One more than a page tells whether there is a next one.
-  const contacts = useLoad(() => admin().contacts({ accountId, order: "newest", limit: PAGE_SIZE + 1, offset, ...(q ? { q } : {}) }), [accountId, q, offset]);
+  const contacts = useLoad(
+    () => admin().contacts({ accountId, order: "newest", limit: PAGE_SIZE + 1, offset, ...(q ? { q } : {}) }),
+    [accountId, q, offset],
+  );
   const campaigns = useCampaigns(accountId);
   const lists = useLists(accountId);
   // A row shows the contact, its lists and campaign by name, and its bot.
-  useReloadOn(accountId, ofType("contact.created", "contact.updated", "contact.deleted", "list.joined", "bot.outcome", "alert.raised"), contacts.reload);
+  useReloadOn(
+    accountId,
+    ofType("contact.created", "contact.updated", "contact.deleted", "list.joined", "bot.outcome", "alert.raised"),
+    contacts.reload,
+  );
   useReloadOn(accountId, ofType("list.created", "list.updated", "list.deleted"), lists.reload);
   useReloadOn(accountId, ofType("campaign.created", "campaign.updated", "campaign.deleted"), campaigns.reload);
   const listName = (id: string) => nameOf(lists.data, id);
@@ -56,9 +63,23 @@ export function Contacts({ accountId }: PageProps) {
       <Loading loaded={contacts}>
         {(rows) => (
           <>
-            <Table columns={columns(listName, campaignName)} rows={rows.slice(0, PAGE_SIZE)} rowKey={(contact) => contact.id} caption={`Contacts${q ? ` matching ${q}` : ""}`} captionHidden />
+            <Table
+              columns={columns(listName, campaignName)}
+              rows={rows.slice(0, PAGE_SIZE)}
+              rowKey={(contact) => contact.id}
+              caption={`Contacts${q ? ` matching ${q}` : ""}`}
+              captionHidden
+            />
             {rows.length === 0 ? <p class="muted">No contacts{q ? " found" : " yet"}.</p> : null}
-            <Pager label="Contact pages" to="/contacts" query={{ q: q || undefined }} offset={offset} size={PAGE_SIZE} count={rows.length} range />
+            <Pager
+              label="Contact pages"
+              to="/contacts"
+              query={{ q: q || undefined }}
+              offset={offset}
+              size={PAGE_SIZE}
+              count={rows.length}
+              range
+            />
           </>
         )}
       </Loading>

@@ -22,7 +22,8 @@ import { Simulate } from "./simulate.js";
 async function loadConversation(id: string) {
   const [found, deliveries] = await Promise.all([admin().contact(id), admin().deliveries({ contactId: id })]);
   const byMessage = new Map<string, Delivery[]>();
-  for (const delivery of deliveries) if (delivery.messageId) byMessage.set(delivery.messageId, [...(byMessage.get(delivery.messageId) ?? []), delivery]);
+  for (const delivery of deliveries)
+    if (delivery.messageId) byMessage.set(delivery.messageId, [...(byMessage.get(delivery.messageId) ?? []), delivery]);
   return { ...found, deliveries: byMessage };
 }
 
@@ -33,7 +34,8 @@ export function Conversation({ id, accountId }: { id: string } & PageProps) {
   const bot = useActiveBot();
   // The contact's own events, and the webhooks of its messages (a delivery's events name the message).
   const ofThisContact = (event: AdminEvent) =>
-    about(id)(event) || (event.type.startsWith("delivery.") && "messageId" in event && !!detail.data?.messages.some((m) => m.id === event.messageId));
+    about(id)(event) ||
+    (event.type.startsWith("delivery.") && "messageId" in event && !!detail.data?.messages.some((m) => m.id === event.messageId));
   useReloadOn(accountId, ofThisContact, detail.reload);
   useReloadOn(accountId, LIST_CHANGE, lists.reload);
   // A campaign's state and settings decide its follow-ups.
@@ -47,7 +49,11 @@ export function Conversation({ id, accountId }: { id: string } & PageProps) {
         <Page
           title={contactName(contact)}
           actions={
-            <button type="button" disabled={pause.busy} onClick={() => pause.run(() => admin().setBotPaused(id, !contact.botPaused).then(detail.reload))}>
+            <button
+              type="button"
+              disabled={pause.busy}
+              onClick={() => pause.run(() => admin().setBotPaused(id, !contact.botPaused).then(detail.reload))}
+            >
               {contact.botPaused ? "Resume the bot" : "Pause the bot"}
             </button>
           }
@@ -65,21 +71,42 @@ export function Conversation({ id, accountId }: { id: string } & PageProps) {
                 key={message.id}
                 message={message}
                 deliveries={deliveries.get(message.id) ?? []}
-                target={message.reactionTo ? messages.find((m) => m.messageSid === message.reactionTo || m.id === message.reactionTo) : undefined}
+                target={
+                  message.reactionTo ? messages.find((m) => m.messageSid === message.reactionTo || m.id === message.reactionTo) : undefined
+                }
                 bot={bot.data}
                 onChange={detail.reload}
               />
             ))}
           </ol>
           {messages.length === 0 ? <p class="muted">No messages yet.</p> : null}
-          <ActionForm class="reply" action={reply} submit="Send reply" onSubmit={(form) => admin().reply(id, formValue(form, "body"))} onDone={(_, form) => (form.reset(), detail.reload())}>
+          <ActionForm
+            class="reply"
+            action={reply}
+            submit="Send reply"
+            onSubmit={(form) => admin().reply(id, formValue(form, "body"))}
+            onDone={(_, form) => (form.reset(), detail.reload())}
+          >
             <TextAreaField label="Reply as a person" name="body" rows={3} required maxLength={4096} />
           </ActionForm>
           <div class="columns">
             <Simulate contact={contact} messages={messages} onDone={detail.reload} />
-            <AddToList contactId={id} campaignId={contact.campaignId} listIds={listIds} lists={lists.data} campaigns={campaigns.data} onDone={detail.reload} />
+            <AddToList
+              contactId={id}
+              campaignId={contact.campaignId}
+              listIds={listIds}
+              lists={lists.data}
+              campaigns={campaigns.data}
+              onDone={detail.reload}
+            />
           </div>
-          <DeleteRecord noun="contact" name={contactName(contact)} takes={TAKES.contact} remove={() => admin().deleteContact(id)} back="/contacts" />
+          <DeleteRecord
+            noun="contact"
+            name={contactName(contact)}
+            takes={TAKES.contact}
+            remove={() => admin().deleteContact(id)}
+            back="/contacts"
+          />
         </Page>
       )}
     </Loading>

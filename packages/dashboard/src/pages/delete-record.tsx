@@ -34,7 +34,8 @@ export function DeleteRecord({ noun, name, takes, remove, back }: DeleteRecordPr
 
 /** What each deletion takes, as the admin API does it. */
 export const TAKES = {
-  contact: "Its conversation goes with it: messages, their webhooks, alerts, list memberships and its pending work (bot answers, webhook attempts, queued openings, follow-ups).",
+  contact:
+    "Its conversation goes with it: messages, their webhooks, alerts, list memberships and its pending work (bot answers, webhook attempts, queued openings, follow-ups).",
   list: "Its contacts stay, and so does its campaign; the opening messages still queued for its members are cancelled, unless the member is on another list of that campaign.",
   campaign: "Its lists stay, unlinked; its queued opening messages and follow-ups are cancelled; messages already sent stay.",
 };

@@ -57,7 +57,8 @@ function DeliveryItem({ delivery, onChange }: { delivery: Delivery; onChange: ()
   return (
     <li class="card delivery" data-delivery-id={delivery.id}>
       <h2>
-        <span class={`badge state-${delivery.state}`}>{delivery.state}</span> {delivery.kind === "reply" ? "Reply webhook" : "Auto-recharge webhook"}
+        <span class={`badge state-${delivery.state}`}>{delivery.state}</span>{" "}
+        {delivery.kind === "reply" ? "Reply webhook" : "Auto-recharge webhook"}
         {delivery.contact ? ` to ${delivery.contact.name}` : ""} · <Time at={delivery.createdAt} />
       </h2>
       <Facts delivery={delivery} />
@@ -70,7 +71,13 @@ function DeliveryItem({ delivery, onChange }: { delivery: Delivery; onChange: ()
       <button
         type="button"
         disabled={redeliver.busy || delivery.state === "pending"}
-        onClick={() => redeliver.run(() => unwrap(admin().raw.POST("/deliveries/{deliveryId}/redeliver", { params: { path: { deliveryId: delivery.id } } })).then(onChange))}
+        onClick={() =>
+          redeliver.run(() =>
+            unwrap(admin().raw.POST("/deliveries/{deliveryId}/redeliver", { params: { path: { deliveryId: delivery.id } } })).then(
+              onChange,
+            ),
+          )
+        }
       >
         Redeliver
       </button>

@@ -10,7 +10,15 @@ import type { PageProps } from "./shared.js";
 type Rule = Schemas["FaultRule"];
 type RuleInput = Schemas["FaultRuleInput"];
 
-const OPERATIONS = ["*", "createContact", "findContact", "addContactToList", "sendCustomChannelMessage", "receiveCustomChannelMessage", "grantSubaccountCredits"].map((op) => [op, op === "*" ? "every operation" : op] as const);
+const OPERATIONS = [
+  "*",
+  "createContact",
+  "findContact",
+  "addContactToList",
+  "sendCustomChannelMessage",
+  "receiveCustomChannelMessage",
+  "grantSubaccountCredits",
+].map((op) => [op, op === "*" ? "every operation" : op] as const);
 const STATUSES = ["", "429", "500", "502", "503", "504"].map((status) => [status, status || "none"] as const);
 
 /** A rule as it was given, from what the server holds. */
@@ -64,8 +72,17 @@ export function Faults(_: PageProps) {
         {(rules) => (
           <>
             {rules.length === 0 ? <p class="muted">No fault rules: /v1 answers normally.</p> : null}
-            <Table columns={columns((rule) => replace(rules.filter((r) => r.id !== rule.id).map(asInput)))} rows={rules} rowKey={(rule) => rule.id} />
-            <NewRule action={action} onSubmit={(form) => admin().setFaults([...rules.map(asInput), ruleFrom(form)])} onDone={faults.reload} onClear={() => action.run(() => admin().clearFaults().then(faults.reload))} />
+            <Table
+              columns={columns((rule) => replace(rules.filter((r) => r.id !== rule.id).map(asInput)))}
+              rows={rules}
+              rowKey={(rule) => rule.id}
+            />
+            <NewRule
+              action={action}
+              onSubmit={(form) => admin().setFaults([...rules.map(asInput), ruleFrom(form)])}
+              onDone={faults.reload}
+              onClear={() => action.run(() => admin().clearFaults().then(faults.reload))}
+            />
           </>
         )}
       </Loading>
@@ -73,14 +90,33 @@ export function Faults(_: PageProps) {
   );
 }
 
-function NewRule({ action, onSubmit, onDone, onClear }: { action: Action; onSubmit: (form: HTMLFormElement) => Promise<unknown>; onDone: () => void; onClear: () => void }) {
+function NewRule({
+  action,
+  onSubmit,
+  onDone,
+  onClear,
+}: {
+  action: Action;
+  onSubmit: (form: HTMLFormElement) => Promise<unknown>;
+  onDone: () => void;
+  onClear: () => void;
+}) {
   const clear = (
     <button type="button" disabled={action.busy} onClick={onClear}>
       Remove every rule
     </button>
   );
   return (
-    <ActionForm class="card" title="Add a rule" titleId="new-fault" action={action} submit="Add rule" onSubmit={onSubmit} onDone={onDone} buttons={clear}>
+    <ActionForm
+      class="card"
+      title="Add a rule"
+      titleId="new-fault"
+      action={action}
+      submit="Add rule"
+      onSubmit={onSubmit}
+      onDone={onDone}
+      buttons={clear}
+    >
       <SelectField label="Operation" name="operationId" options={OPERATIONS} />
       <InputField label="Latency (ms)" name="latencyMs" type="number" min={0} max={60000} defaultValue="0" />
       <SelectField label="Answer with status" name="status" options={STATUSES} />

@@ -55,8 +55,9 @@ export function Inbox({ accountId, account }: PageProps) {
           <>
             <div class="card">
               <p>
-                A webhook receiver inside the server: requests to <span class="mono">{data.url}</span> (<span class="mono">{`${location.origin}${MOUNT}${data.url}`}</span> from this machine) are kept here, the last {data.capacity}, and their
-                Standard Webhooks signature checked with this account's secret.
+                A webhook receiver inside the server: requests to <span class="mono">{data.url}</span> (
+                <span class="mono">{`${location.origin}${MOUNT}${data.url}`}</span> from this machine) are kept here, the last{" "}
+                {data.capacity}, and their Standard Webhooks signature checked with this account's secret.
               </p>
               <InUse url={data.url} webhookUrl={account?.webhookUrl} />
               <ActionForm
@@ -67,7 +68,13 @@ export function Inbox({ accountId, account }: PageProps) {
                 onSubmit={(form) => admin().setInboxAnswer(accountId, Number(formValue(form, "answerStatus")))}
                 onDone={inbox.reload}
               >
-                <SelectField label="Answer webhooks with" hint="An error status makes deliveries retry, then fail: rehearse a receiver that is down." name="answerStatus" options={answerOptions(data.answerStatus)} value={String(data.answerStatus)} />
+                <SelectField
+                  label="Answer webhooks with"
+                  hint="An error status makes deliveries retry, then fail: rehearse a receiver that is down."
+                  name="answerStatus"
+                  options={answerOptions(data.answerStatus)}
+                  value={String(data.answerStatus)}
+                />
               </ActionForm>
             </div>
             <h2>
@@ -103,7 +110,15 @@ function InUse({ url, webhookUrl }: { url: string; webhookUrl: string | null | u
   if (webhookUrl === url) return <p class="note">This account's Custom Channel Webhook URL is this inbox: its reply webhooks come here.</p>;
   return (
     <p class="note">
-      This account's webhooks go {webhookUrl ? <>to <span class="mono">{webhookUrl}</span></> : "nowhere (no webhook URL)"}, not here: <Link to="/settings">Settings</Link> has “Use the built-in inbox”.
+      This account's webhooks go{" "}
+      {webhookUrl ? (
+        <>
+          to <span class="mono">{webhookUrl}</span>
+        </>
+      ) : (
+        "nowhere (no webhook URL)"
+      )}
+      , not here: <Link to="/settings">Settings</Link> has “Use the built-in inbox”.
     </p>
   );
 }

@@ -19,10 +19,17 @@ import { CAMPAIGN_CHANGE, CONTACT_COLUMNS, LIST_CHANGE, offsetIn, PAGE_SIZE, use
 /** The columns a CSV file may have (a header row names them); phone is needed for a new contact. */
 const CSV_FIELDS = ["phone", "firstName", "lastName", "email"] as const;
 
-const MEMBER_COLUMNS: Column<Schemas["Contact"]>[] = [...CONTACT_COLUMNS, { head: "Bot", cell: (contact) => (contact.botPaused ? "paused" : "active") }];
+const MEMBER_COLUMNS: Column<Schemas["Contact"]>[] = [
+  ...CONTACT_COLUMNS,
+  { head: "Bot", cell: (contact) => (contact.botPaused ? "paused" : "active") },
+];
 
 /** Adds contacts as one batch; an import also says where each came from (`rows`) and what a wrong one does (`onInvalid`). */
-type Add = (source: "manual" | "import", contacts: Schemas["ImportContact"][], options?: Pick<Schemas["ImportInput"], "rows" | "onInvalid">) => Promise<unknown>;
+type Add = (
+  source: "manual" | "import",
+  contacts: Schemas["ImportContact"][],
+  options?: Pick<Schemas["ImportInput"], "rows" | "onInvalid">,
+) => Promise<unknown>;
 
 /** What the last add did: its counts, and the rows an import skipped. */
 interface Outcome {
@@ -33,7 +40,11 @@ interface Outcome {
 export function ListDetail({ id, accountId }: { id: string } & PageProps) {
   const offset = offsetIn(useLocation().query);
   const list = useLoad(() => unwrap(admin().raw.GET("/lists/{listId}", { params: { path: { listId: id } } })), [id]);
-  const members = useLoad(() => unwrap(admin().raw.GET("/lists/{listId}/contacts", { params: { path: { listId: id }, query: { limit: PAGE_SIZE + 1, offset } } })), [id, offset]);
+  const members = useLoad(
+    () =>
+      unwrap(admin().raw.GET("/lists/{listId}/contacts", { params: { path: { listId: id }, query: { limit: PAGE_SIZE + 1, offset } } })),
+    [id, offset],
+  );
   const campaigns = useCampaigns(accountId);
   useReloadOn(accountId, (event) => LIST_CHANGE(event) && (!("listId" in event) || event.listId === id), list.reload, members.reload);
   useReloadOn(accountId, CAMPAIGN_CHANGE, campaigns.reload);
@@ -43,7 +54,10 @@ export function ListDetail({ id, accountId }: { id: string } & PageProps) {
   const add: Add = async (source, contacts, options = {}) => {
     const outcome = await admin().importContacts(id, { source, contacts, ...options });
     const skipped = outcome.skipped.length ? ` ${outcome.skipped.length} ${outcome.skipped.length === 1 ? "row" : "rows"} skipped:` : "";
-    setResult({ summary: `${outcome.added} added, ${outcome.alreadyMembers} already members.${movesNote(outcome.campaignMoves, campaigns.data)}${skipped}`, skipped: outcome.skipped });
+    setResult({
+      summary: `${outcome.added} added, ${outcome.alreadyMembers} already members.${movesNote(outcome.campaignMoves, campaigns.data)}${skipped}`,
+      skipped: outcome.skipped,
+    });
     list.reload();
     members.reload();
   };
@@ -57,7 +71,9 @@ export function ListDetail({ id, accountId }: { id: string } & PageProps) {
             aria-label="List settings"
             action={save}
             submit="Save list"
-            onSubmit={(form) => admin().updateList(id, { name: formValue(form, "name"), campaignId: formValue(form, "campaignId") || null })}
+            onSubmit={(form) =>
+              admin().updateList(id, { name: formValue(form, "name"), campaignId: formValue(form, "campaignId") || null })
+            }
             onDone={list.reload}
           >
             <InputField label="Name" name="name" defaultValue={current.name} required maxLength={200} />
@@ -100,7 +116,15 @@ function AddByHand({ add }: { add: Add }) {
     return contact;
   };
   return (
-    <ActionForm class="card" title="Add a contact by hand" titleId="add-by-hand" action={action} submit="Add contact" onSubmit={(form) => add("manual", [contactFrom(form)])} onDone={(_, form) => form.reset()}>
+    <ActionForm
+      class="card"
+      title="Add a contact by hand"
+      titleId="add-by-hand"
+      action={action}
+      submit="Add contact"
+      onSubmit={(form) => add("manual", [contactFrom(form)])}
+      onDone={(_, form) => form.reset()}
+    >
       <InputField label="Phone" name="phone" type="tel" required placeholder="+14155550123" />
       <InputField label="First name" name="firstName" />
       <InputField label="Last name" name="lastName" />
@@ -145,9 +169,19 @@ function ImportCsv({ add }: { add: Add }) {
   };
   return (
     <ActionForm class="card" title="Import a CSV file" titleId="import-csv" action={action} submit="Import" onSubmit={upload}>
-      <InputField label="CSV file" hint={`A header row naming columns ${CSV_FIELDS.join(", ")}.`} name="file" type="file" accept=".csv,text/csv" required />
+      <InputField
+        label="CSV file"
+        hint={`A header row naming columns ${CSV_FIELDS.join(", ")}.`}
+        name="file"
+        type="file"
+        accept=".csv,text/csv"
+        required
+      />
       <Check name="skipInvalid" label="Import the valid rows and list the others" />
-      <small class="muted">Otherwise a file with a wrong row imports nothing, and each wrong row is named. Imported leads enter the list's campaign's funnel: its opening message goes out (a large import queued), which cannot be taken back.</small>
+      <small class="muted">
+        Otherwise a file with a wrong row imports nothing, and each wrong row is named. Imported leads enter the list's campaign's funnel:
+        its opening message goes out (a large import queued), which cannot be taken back.
+      </small>
     </ActionForm>
   );
 }

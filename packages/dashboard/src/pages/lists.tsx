@@ -10,10 +10,12 @@ import { Table, type Column } from "../ui/table.js";
 import { Link, Time } from "../ui/text.js";
 import { CAMPAIGN_CHANGE, LIST_CHANGE, nameOf, useCampaigns, type PageProps } from "./shared.js";
 
-
 const columns = (campaigns: Schemas["Campaign"][] | undefined): Column<Schemas["List"]>[] => [
   { head: "Name", cell: (list) => <Link to={`/lists/${list.id}`}>{list.name}</Link> },
-  { head: "Linked campaign", cell: (list) => (list.campaignId ? <Link to={`/campaigns/${list.campaignId}`}>{nameOf(campaigns, list.campaignId)}</Link> : "—") },
+  {
+    head: "Linked campaign",
+    cell: (list) => (list.campaignId ? <Link to={`/campaigns/${list.campaignId}`}>{nameOf(campaigns, list.campaignId)}</Link> : "—"),
+  },
   { head: "Members", cell: (list) => list.memberCount },
   { head: "Created", cell: (list) => <Time at={list.createdAt} /> },
 ];
@@ -33,7 +35,9 @@ export function Lists({ accountId }: PageProps) {
         titleId="new-list"
         action={create}
         submit="Create list"
-        onSubmit={(form) => admin().createList({ accountId, name: formValue(form, "name"), campaignId: formValue(form, "campaignId") || null })}
+        onSubmit={(form) =>
+          admin().createList({ accountId, name: formValue(form, "name"), campaignId: formValue(form, "campaignId") || null })
+        }
         onDone={(created) => navigate(href(`/lists/${created.id}`))}
       >
         <InputField label="Name" name="name" required maxLength={200} />
@@ -46,5 +50,13 @@ export function Lists({ accountId }: PageProps) {
 /** The list's linked campaign, or none. */
 export function CampaignSelect({ campaigns, value }: { campaigns: Schemas["Campaign"][]; value: string | null }) {
   const options = [["", "None"] as const, ...campaigns.map((c) => [c.id, c.name] as const)];
-  return <SelectField label="Linked campaign" hint="New members get its opening message when its trigger is on." name="campaignId" options={options} value={value} />;
+  return (
+    <SelectField
+      label="Linked campaign"
+      hint="New members get its opening message when its trigger is on."
+      name="campaignId"
+      options={options}
+      value={value}
+    />
+  );
 }

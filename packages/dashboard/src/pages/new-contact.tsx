@@ -58,7 +58,15 @@ export function NewContact({ accountId }: { accountId: string }) {
       <div class="form-grid">
         <InputField label="First name" name="firstName" maxLength={200} autoComplete="off" />
         <InputField label="Last name" name="lastName" maxLength={200} autoComplete="off" />
-        <InputField label="Phone number" name="phone" type="tel" maxLength={64} placeholder="+14155550123" autoComplete="off" hint="With the country code." />
+        <InputField
+          label="Phone number"
+          name="phone"
+          type="tel"
+          maxLength={64}
+          placeholder="+14155550123"
+          autoComplete="off"
+          hint="With the country code."
+        />
         <InputField label="Email address" name="email" type="email" maxLength={320} autoComplete="off" />
       </div>
     </ActionForm>

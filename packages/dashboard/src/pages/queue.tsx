@@ -36,7 +36,12 @@ const NOTHING_SCHEDULED =
 export function Queue(_: PageProps) {
   const clock = useLoad(() => admin().clock(), []);
   const jobs = useLoad(() => admin().jobs(), []);
-  useReloadOn(null, (event) => event.type.startsWith("job.") || event.type === "clock.advanced" || event.type === "contact.updated", clock.reload, jobs.reload);
+  useReloadOn(
+    null,
+    (event) => event.type.startsWith("job.") || event.type === "clock.advanced" || event.type === "contact.updated",
+    clock.reload,
+    jobs.reload,
+  );
   const action = useAction();
   const act = (run: () => Promise<unknown>) =>
     action.run(async () => {
@@ -65,12 +70,24 @@ export function Queue(_: PageProps) {
                 Settle
               </button>
             </div>
-            {now.mode === "real" ? <p class="muted">A real clock runs by itself: start the server with --clock virtual to advance it from here.</p> : null}
+            {now.mode === "real" ? (
+              <p class="muted">A real clock runs by itself: start the server with --clock virtual to advance it from here.</p>
+            ) : null}
             <ErrorNote error={action.error} />
           </div>
         )}
       </Loading>
-      <Loading loaded={jobs}>{(rows) => <Table columns={COLUMNS} rows={rows} rowKey={(job) => job.id} caption="Scheduled work, soonest first (every account)" empty={NOTHING_SCHEDULED} />}</Loading>
+      <Loading loaded={jobs}>
+        {(rows) => (
+          <Table
+            columns={COLUMNS}
+            rows={rows}
+            rowKey={(job) => job.id}
+            caption="Scheduled work, soonest first (every account)"
+            empty={NOTHING_SCHEDULED}
+          />
+        )}
+      </Loading>
     </Page>
   );
 }

@@ -32,7 +32,10 @@ async function readSnapshot(file: File): Promise<Snapshot> {
     throw new Error(`${file.name} is not JSON (${(error as Error).message}). ${again}`, { cause: error });
   }
   const format = typeof value === "object" && value !== null ? (value as { format?: unknown }).format : undefined;
-  if (format !== FORMAT) throw new Error(`${file.name} is not an Intake snapshot: its format is ${format === undefined ? "missing" : JSON.stringify(format)}, not ${FORMAT}. ${again}`);
+  if (format !== FORMAT)
+    throw new Error(
+      `${file.name} is not an Intake snapshot: its format is ${format === undefined ? "missing" : JSON.stringify(format)}, not ${FORMAT}. ${again}`,
+    );
   return value as Snapshot;
 }
 
@@ -73,7 +76,9 @@ export function ServerState() {
   return (
     <section class="card" aria-labelledby="state-title">
       <h2 id="state-title">Server state (every account)</h2>
-      <p class="muted">A snapshot file holds every account, contact, list, campaign, message and pending job: save one to rehearse from it again.</p>
+      <p class="muted">
+        A snapshot file holds every account, contact, list, campaign, message and pending job: save one to rehearse from it again.
+      </p>
       <div class="buttons">
         <button type="button" disabled={exporting.busy} onClick={exportState}>
           Export snapshot

@@ -28,7 +28,15 @@ export function Webhook({ account, reloadAccounts }: Settled) {
       reloadAccounts();
     }
   };
-  const secret = <InputField label="Webhook secret" hint="Verify the webhook-signature header with it (Standard Webhooks)." readOnly value={account.webhookSecret} class="mono" />;
+  const secret = (
+    <InputField
+      label="Webhook secret"
+      hint="Verify the webhook-signature header with it (Standard Webhooks)."
+      readOnly
+      value={account.webhookSecret}
+      class="mono"
+    />
+  );
   const inbox = (
     <button type="button" disabled={useInbox.busy || account.webhookUrl === inboxUrl(account.id)} onClick={chooseInbox}>
       Use the built-in inbox
@@ -87,7 +95,9 @@ function TestWebhook({ account }: { account: Account }) {
   return (
     <div class="test-webhook">
       <h3>Test webhook</h3>
-      <p class="muted">One signed POST with a sample reply (its payload says test: true) to the URL saved above, now; nothing is stored or retried.</p>
+      <p class="muted">
+        One signed POST with a sample reply (its payload says test: true) to the URL saved above, now; nothing is stored or retried.
+      </p>
       <button type="button" disabled={action.busy} onClick={send}>
         Send a test webhook
       </button>

@@ -26,7 +26,9 @@ export function Settings({ account, accounts, reloadAccounts }: PageProps) {
       <Webhook account={account} reloadAccounts={reloadAccounts} />
       <ApiKey account={account} reloadAccounts={reloadAccounts} />
       <Credits account={account} />
-      {account.kind === "agency" ? <Subaccounts account={account} reloadAccounts={reloadAccounts} subaccounts={accounts.filter((a) => a.agencyId === account.id)} /> : null}
+      {account.kind === "agency" ? (
+        <Subaccounts account={account} reloadAccounts={reloadAccounts} subaccounts={accounts.filter((a) => a.agencyId === account.id)} />
+      ) : null}
       <ServerState />
     </Page>
   );
@@ -79,14 +81,48 @@ function Credits({ account }: { account: Account }) {
               Balance: <strong>{data.balance}</strong>
             </p>
             <div class="columns">
-              <ActionForm action={set} aria-label="Set the balance" submit="Set balance" onSubmit={(form) => admin().setCredits(account.id, Number(formValue(form, "balance")))} onDone={reload}>
-                <InputField label="Set the balance to" name="balance" type="number" min={0} max={1000000000} step="any" required hint="0 rehearses an account with no credits: the bot stops, and says why." />
+              <ActionForm
+                action={set}
+                aria-label="Set the balance"
+                submit="Set balance"
+                onSubmit={(form) => admin().setCredits(account.id, Number(formValue(form, "balance")))}
+                onDone={reload}
+              >
+                <InputField
+                  label="Set the balance to"
+                  name="balance"
+                  type="number"
+                  min={0}
+                  max={1000000000}
+                  step="any"
+                  required
+                  hint="0 rehearses an account with no credits: the bot stops, and says why."
+                />
               </ActionForm>
-              <ActionForm action={add} aria-label="Add or remove credits" submit="Add credits" onSubmit={(form) => admin().adjustCredits(account.id, Number(formValue(form, "amount")))} onDone={reload}>
-                <InputField label="Add credits (negative removes)" name="amount" type="number" min={-1000000000} max={1000000000} step="any" required />
+              <ActionForm
+                action={add}
+                aria-label="Add or remove credits"
+                submit="Add credits"
+                onSubmit={(form) => admin().adjustCredits(account.id, Number(formValue(form, "amount")))}
+                onDone={reload}
+              >
+                <InputField
+                  label="Add credits (negative removes)"
+                  name="amount"
+                  type="number"
+                  min={-1000000000}
+                  max={1000000000}
+                  step="any"
+                  required
+                />
               </ActionForm>
             </div>
-            <Table columns={CREDIT_COLUMNS} rows={[...data.transactions].reverse()} rowKey={(t) => t.id} caption="Credit history, newest first" />
+            <Table
+              columns={CREDIT_COLUMNS}
+              rows={[...data.transactions].reverse()}
+              rowKey={(t) => t.id}
+              caption="Credit history, newest first"
+            />
           </>
         )}
       </Loading>

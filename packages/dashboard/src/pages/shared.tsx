@@ -28,7 +28,8 @@ export const LIST_CHANGE = ofType("list.created", "list.updated", "list.deleted"
 export const CAMPAIGN_CHANGE = ofType("campaign.created", "campaign.updated", "campaign.deleted");
 
 /** The name of the record with this id among those loaded; the id until they are. */
-export const nameOf = (records: { id: string; name: string }[] | undefined, id: string) => records?.find((record) => record.id === id)?.name ?? id;
+export const nameOf = (records: { id: string; name: string }[] | undefined, id: string) =>
+  records?.find((record) => record.id === id)?.name ?? id;
 
 /** A contact's name (a link to its conversation), phone and email: the first columns of each table of contacts. */
 export const CONTACT_COLUMNS: Column<Schemas["Contact"]>[] = [

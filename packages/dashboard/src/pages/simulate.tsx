@@ -30,14 +30,16 @@ type Channel = NonNullable<Input["channel"]>;
  * admin API: it is the one whose replies reach the webhook URL, which is what a rehearsal watches.
  */
 function channelHint(channel: Channel): string {
-  if (channel === "custom") return "Processed as POST /v1/incoming_custom_channel_message would process it; the bot's answer goes to the account's webhook URL (see Deliveries and Inbox).";
+  if (channel === "custom")
+    return "Processed as POST /v1/incoming_custom_channel_message would process it; the bot's answer goes to the account's webhook URL (see Deliveries and Inbox).";
   return `Stored as received on ${BUILT_IN_CHANNELS[channel]}; the bot answers there, recorded as sent with no webhook: reply webhooks are for the custom channel only, so nothing reaches the webhook URL.`;
 }
 
 function inputFrom(form: HTMLFormElement, kind: Kind): Input {
   const input: Input = { channel: formValue(form, "channel") as Input["channel"], body: formValue(form, "body"), via: "dashboard" };
   if (kind === "reaction") Object.assign(input, { messageType: "reaction", reactionTo: formValue(form, "reactionTo") });
-  if (kind === "media") Object.assign(input, { mediaUrl: formValue(form, "mediaUrl").trim(), mediaContentType: formValue(form, "mediaContentType").trim() });
+  if (kind === "media")
+    Object.assign(input, { mediaUrl: formValue(form, "mediaUrl").trim(), mediaContentType: formValue(form, "mediaContentType").trim() });
   return input;
 }
 
@@ -45,7 +47,10 @@ export function Simulate({ contact, messages, onDone }: { contact: Schemas["Cont
   const action = useAction();
   const [kind, setKind] = useState<Kind>("text");
   const [channel, setChannel] = useState<Channel>("custom");
-  const channels: [string, string][] = [["custom", customChannelName(contact.customChannel ?? "custom", contact.fromId ?? contact.phone ?? contact.email)], ...Object.entries(BUILT_IN_CHANNELS)];
+  const channels: [string, string][] = [
+    ["custom", customChannelName(contact.customChannel ?? "custom", contact.fromId ?? contact.phone ?? contact.email)],
+    ...Object.entries(BUILT_IN_CHANNELS),
+  ];
   const targets = messages.filter((m) => m.messageType !== "reaction").reverse();
   return (
     <ActionForm
@@ -86,7 +91,11 @@ export function Simulate({ contact, messages, onDone }: { contact: Schemas["Cont
       {kind === "reaction" && targets.length === 0 ? <p class="muted">No message to react to yet.</p> : null}
       {kind === "reaction" ? (
         <>
-          <SelectField label="React to" name="reactionTo" options={targets.map((m) => [m.messageSid ?? m.id, `${AUTHOR[m.source]}: ${m.body.slice(0, 60)}`] as const)} />
+          <SelectField
+            label="React to"
+            name="reactionTo"
+            options={targets.map((m) => [m.messageSid ?? m.id, `${AUTHOR[m.source]}: ${m.body.slice(0, 60)}`] as const)}
+          />
           <InputField label="Emoji" name="body" required maxLength={16} defaultValue="👍" />
         </>
       ) : (

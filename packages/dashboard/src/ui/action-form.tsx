@@ -26,7 +26,20 @@ export interface ActionFormProps<T> {
 }
 
 /** The action's error and the `done` note show above the button, which is busy while the action runs. */
-export function ActionForm<T>({ action, onSubmit, onDone, submit, done, title, titleId, buttons, after, children, class: className, "aria-label": label }: ActionFormProps<T>) {
+export function ActionForm<T>({
+  action,
+  onSubmit,
+  onDone,
+  submit,
+  done,
+  title,
+  titleId,
+  buttons,
+  after,
+  children,
+  class: className,
+  "aria-label": label,
+}: ActionFormProps<T>) {
   const [succeeded, setSucceeded] = useState(false);
   const send = async (event: Event) => {
     event.preventDefault();

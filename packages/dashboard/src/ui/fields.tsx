@@ -18,15 +18,29 @@ export function Field({ label, hint, children }: { label: string; hint?: string;
 type Labelled = { label: string; hint?: string };
 
 export function InputField({ label, hint, ...input }: Labelled & InputHTMLAttributes) {
-  return <Field label={label} hint={hint}>{(id) => <input id={id} {...input} />}</Field>;
+  return (
+    <Field label={label} hint={hint}>
+      {(id) => <input id={id} {...input} />}
+    </Field>
+  );
 }
 
 export function TextAreaField({ label, hint, ...area }: Labelled & TextareaHTMLAttributes) {
-  return <Field label={label} hint={hint}>{(id) => <textarea id={id} {...area} />}</Field>;
+  return (
+    <Field label={label} hint={hint}>
+      {(id) => <textarea id={id} {...area} />}
+    </Field>
+  );
 }
 
 /** A choice among `options` ([value, label] pairs, or values that are their own labels). */
-export function SelectField({ label, hint, name, options, value }: Labelled & { name: string; options: readonly (string | readonly [string, string])[]; value?: string | null }) {
+export function SelectField({
+  label,
+  hint,
+  name,
+  options,
+  value,
+}: Labelled & { name: string; options: readonly (string | readonly [string, string])[]; value?: string | null }) {
   return (
     <Field label={label} hint={hint}>
       {(id) => (

@@ -40,7 +40,11 @@ export function Loading<T>({ loaded, children }: { loaded: Loaded<T>; children: 
     );
   }
   if (loaded.error) return <ErrorNote error={loaded.error} />;
-  return <p class="muted" aria-live="polite">Loading…</p>;
+  return (
+    <p class="muted" aria-live="polite">
+      Loading…
+    </p>
+  );
 }
 
 /** What a piece of the page says it has done. */

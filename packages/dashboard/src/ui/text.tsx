@@ -2,7 +2,17 @@
 import type { ComponentChildren } from "preact";
 import { follow, href } from "../router/router.js";
 
-export function Link({ to, query, children, current }: { to: string; query?: Record<string, string | undefined>; children: ComponentChildren; current?: boolean }) {
+export function Link({
+  to,
+  query,
+  children,
+  current,
+}: {
+  to: string;
+  query?: Record<string, string | undefined>;
+  children: ComponentChildren;
+  current?: boolean;
+}) {
   return (
     <a href={href(to, query)} onClick={follow} aria-current={current ? "page" : undefined}>
       {children}
@@ -19,7 +29,13 @@ export function Json({ value }: { value: unknown }) {
   return <pre class="json">{JSON.stringify(value, null, 2)}</pre>;
 }
 
-export function contactName(contact: { firstName: string | null; lastName: string | null; phone: string | null; email: string | null; id: string }): string {
+export function contactName(contact: {
+  firstName: string | null;
+  lastName: string | null;
+  phone: string | null;
+  email: string | null;
+  id: string;
+}): string {
   const name = [contact.firstName, contact.lastName].filter(Boolean).join(" ");
   return name || contact.phone || contact.email || contact.id;
 }

@@ -23,7 +23,10 @@ export function writable(path: string) {
   try {
     accessSync(path, constants.W_OK);
   } catch (error) {
-    throw new Error(`Cannot write ${path} (${(error as Error).message}): give this user write access to it (chmod, chown), or give --data-file another file.`, { cause: error });
+    throw new Error(
+      `Cannot write ${path} (${(error as Error).message}): give this user write access to it (chmod, chown), or give --data-file another file.`,
+      { cause: error },
+    );
   }
 }
 
@@ -48,7 +51,10 @@ export function isIntakeFile(path: string, db: Database.Database): boolean {
       );
     }
     const missing = ["intake_meta", ...KIND_NAMES.map((table) => TABLES[table])].filter((name) => !tables.includes(name));
-    if (missing.length) throw new Error(`${path} lacks the tables ${missing.join(", ")}: it is damaged. Restore it from a copy, or move it away to start empty.`);
+    if (missing.length)
+      throw new Error(
+        `${path} lacks the tables ${missing.join(", ")}: it is damaged. Restore it from a copy, or move it away to start empty.`,
+      );
     return true;
   } catch (error) {
     if ((error as { code?: unknown }).code === undefined) throw error;
@@ -73,7 +79,8 @@ export function checkPages(path: string, db: Database.Database) {
   } catch (error) {
     throw new Error(explain(path, error), { cause: error });
   }
-  if (result !== "ok") throw new Error(explain(path, Object.assign(new Error("database disk image is malformed"), { code: "SQLITE_CORRUPT" })));
+  if (result !== "ok")
+    throw new Error(explain(path, Object.assign(new Error("database disk image is malformed"), { code: "SQLITE_CORRUPT" })));
 }
 
 function readThrough(path: string) {
@@ -95,7 +102,13 @@ export function explain(path: string, error: unknown): string {
   }
   // SQLite reports a write it could not make, or a -shm it could not grow, the same for a full disk,
   // a limit on file sizes (ulimit -f: EFBIG) and a quota (EDQUOT); only Node's errors tell which.
-  if (code === "SQLITE_FULL" || code === "SQLITE_IOERR_WRITE" || code === "SQLITE_IOERR_SHMSIZE" || code === "SQLITE_IOERR_TRUNCATE" || /ENOSPC|EFBIG|EDQUOT/.test(message)) {
+  if (
+    code === "SQLITE_FULL" ||
+    code === "SQLITE_IOERR_WRITE" ||
+    code === "SQLITE_IOERR_SHMSIZE" ||
+    code === "SQLITE_IOERR_TRUNCATE" ||
+    /ENOSPC|EFBIG|EDQUOT/.test(message)
+  ) {
     return `The disk holding ${path} is full, or a limit on file sizes or a quota was reached (${message}): free some space, or raise the limit.`;
   }
   if (code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_CANTOPEN") || code.startsWith("SQLITE_PERM")) {
@@ -114,13 +127,16 @@ export function kindOf(path: string): "new" | "sqlite" | "json" {
     fd = openSync(path, "r");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return "new";
-    throw new Error(`Cannot read ${path} (${(error as Error).message}): give --data-file a file this user can read and write.`, { cause: error });
+    throw new Error(`Cannot read ${path} (${(error as Error).message}): give --data-file a file this user can read and write.`, {
+      cause: error,
+    });
   }
   const head = Buffer.alloc(SQLITE_HEADER.length);
   let length: number;
   try {
     // A folder opens, and its read fails with a bare EISDIR.
-    if (fstatSync(fd).isDirectory()) throw new Error(`${path} is a folder: give --data-file a file, such as ${path.replace(/\/+$/, "")}/intake.db (made if missing).`);
+    if (fstatSync(fd).isDirectory())
+      throw new Error(`${path} is a folder: give --data-file a file, such as ${path.replace(/\/+$/, "")}/intake.db (made if missing).`);
     length = readSync(fd, head, 0, head.length, 0);
   } finally {
     closeSync(fd);
@@ -128,7 +144,9 @@ export function kindOf(path: string): "new" | "sqlite" | "json" {
   if (length === 0) return "new";
   if (head.toString("latin1", 0, length) === SQLITE_HEADER) return "sqlite";
   if (head.toString("utf8", 0, length).trimStart().startsWith("{")) return "json";
-  throw new Error(`${path} is not an Intake data file (neither an SQLite database nor an intake-snapshot/1 JSON file): give --data-file another file, or move this one away.`);
+  throw new Error(
+    `${path} is not an Intake data file (neither an SQLite database nor an intake-snapshot/1 JSON file): give --data-file another file, or move this one away.`,
+  );
 }
 
 export function readJson(path: string): Snapshot {
@@ -136,7 +154,10 @@ export function readJson(path: string): Snapshot {
   try {
     snapshot = JSON.parse(readFileSync(path, "utf8")) as Snapshot;
   } catch (error) {
-    throw new Error(`${path} is not an Intake data file (JSON that does not parse: ${(error as Error).message}): give --data-file another file, or move this one away.`, { cause: error });
+    throw new Error(
+      `${path} is not an Intake data file (JSON that does not parse: ${(error as Error).message}): give --data-file another file, or move this one away.`,
+      { cause: error },
+    );
   }
   if (snapshot?.format !== "intake-snapshot/1") {
     const format = (snapshot as { format?: unknown } | null)?.format;
@@ -146,6 +167,9 @@ export function readJson(path: string): Snapshot {
   }
   // An edited file can hold 1e400, which would load as Infinity and be saved as null.
   const infinite = nonFinite(snapshot);
-  if (infinite) throw new Error(`${path} is an intake-snapshot/1 file, but ${notFinite(fieldPath(infinite))} Correct it, or give --data-file another file.`);
+  if (infinite)
+    throw new Error(
+      `${path} is an intake-snapshot/1 file, but ${notFinite(fieldPath(infinite))} Correct it, or give --data-file another file.`,
+    );
   return snapshot;
 }

@@ -30,7 +30,10 @@ export function claimDataFile(path: string): DataFileClaim {
   for (let attempt = 0; attempt < 3; attempt++) {
     const created = create(lock, mine);
     if (created instanceof Error) {
-      throw new Error(`Cannot write beside ${path} (${created.message}): give --data-file a file in a folder this user can write, on a disk with room.`, { cause: created });
+      throw new Error(
+        `Cannot write beside ${path} (${created.message}): give --data-file a file in a folder this user can write, on a disk with room.`,
+        { cause: created },
+      );
     }
     if (created === "created") {
       held.add(key);

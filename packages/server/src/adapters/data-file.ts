@@ -8,7 +8,17 @@ import { closeSync, existsSync, linkSync, openSync, renameSync, rmSync } from "n
 import type Database from "better-sqlite3";
 import { RecordRefused } from "../domain/records-check.js";
 import type { Snapshot } from "../domain/state.js";
-import { TABLES, createTables, readState, replaceState, writeChanges, type Changes, type Meta, type SqlDatabase, type SqlValue } from "../durable/sql-state.js";
+import {
+  TABLES,
+  createTables,
+  readState,
+  replaceState,
+  writeChanges,
+  type Changes,
+  type Meta,
+  type SqlDatabase,
+  type SqlValue,
+} from "../durable/sql-state.js";
 import { writeThrough, type Persisted, type StateStore } from "../durable/write-through.js";
 import { APPLICATION_ID, SCHEMA_VERSION, checkPages, explain, isIntakeFile, kindOf, readJson, writable } from "./data-file-checks.js";
 import { claimDataFile, type DataFileClaim } from "./data-file-lock.js";
@@ -85,7 +95,13 @@ export function openDataFile(path: string, options: { durability?: Durability } 
   }
 }
 
-function dataFile(path: string, durability: Durability, claim: DataFileClaim, opened: DataFile["kind"], database: Database.Database | undefined): DataFile {
+function dataFile(
+  path: string,
+  durability: Durability,
+  claim: DataFileClaim,
+  opened: DataFile["kind"],
+  database: Database.Database | undefined,
+): DataFile {
   let kind = opened;
   let db = database;
   let sql: SqlDatabase | undefined = db && sqlDatabase(db);
@@ -145,7 +161,8 @@ function dataFile(path: string, durability: Durability, claim: DataFileClaim, op
     explain: (error) => explain(path, error),
     refusal(error) {
       if (!(error instanceof RecordRefused)) return undefined;
-      if (kind === "json") return `${path} holds a record this server cannot load: ${error.problem} Correct it, or give --data-file another file.`;
+      if (kind === "json")
+        return `${path} holds a record this server cannot load: ${error.problem} Correct it, or give --data-file another file.`;
       return refusedRow(path, TABLES[error.kind], error.id ?? `number ${error.index + 1}`, error.problem);
     },
     close() {
@@ -172,7 +189,10 @@ function sqlDatabase(db: Database.Database): SqlDatabase {
   };
   return {
     run: (sql, ...params) => void prepared(sql).run(...params),
-    rows: (sql, ...params) => prepared(sql).raw().iterate(...params) as Iterable<SqlValue[]>,
+    rows: (sql, ...params) =>
+      prepared(sql)
+        .raw()
+        .iterate(...params) as Iterable<SqlValue[]>,
     transaction: (write) => db.transaction(write)(),
   };
 }
@@ -225,7 +245,9 @@ function readFile(path: string, sql: SqlDatabase): Snapshot {
   try {
     return readState(sql, (table, id, problem, damaged) =>
       damaged
-        ? new Error(`${path} is damaged: the row ${id} of ${table} is not JSON. Fix or delete that row (sqlite3 ${path}), or restore the file from a copy.`)
+        ? new Error(
+            `${path} is damaged: the row ${id} of ${table} is not JSON. Fix or delete that row (sqlite3 ${path}), or restore the file from a copy.`,
+          )
         : new Error(refusedRow(path, table, id, problem)),
     );
   } catch (error) {

@@ -102,7 +102,7 @@ export function lingerOnClose(socket: Socket) {
  */
 export async function settle(socket: Socket): Promise<void> {
   closeAfter.add(socket);
-  for (let open = responsesOf.get(socket); open?.size && !socket.destroyed; ) await closeOf([...open].at(-1)!, socket);
+  for (let open = responsesOf.get(socket); open?.size && !socket.destroyed;) await closeOf([...open].at(-1)!, socket);
   linger(socket);
   if (!socket.destroyed) await new Promise((resolve) => socket.once("close", resolve));
 }

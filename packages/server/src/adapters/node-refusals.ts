@@ -33,7 +33,14 @@ export function tunnelHandler(intake: Served, address: Address) {
   return function refuseTunnel(req: IncomingMessage, socket: Duplex) {
     const target = req.url ?? "";
     socket.on("error", () => socket.destroy());
-    void answerRaw(intake, `${address.scheme}://${address.origin}`, socket as Socket, req.method ?? "CONNECT", target.startsWith("/") ? target : "/", NOT_A_TUNNEL);
+    void answerRaw(
+      intake,
+      `${address.scheme}://${address.origin}`,
+      socket as Socket,
+      req.method ?? "CONNECT",
+      target.startsWith("/") ? target : "/",
+      NOT_A_TUNNEL,
+    );
   };
 }
 
@@ -93,7 +100,14 @@ async function refuseMalformed(intake: Served, origin: string, error: NodeJS.Err
     return linger(socket);
   }
   const line = requestLine(error.rawPacket) ?? (request ? undefined : firstLines.get(socket));
-  await answerRaw(intake, origin, socket, line?.method ?? "GET", line?.path ?? "/", error.code === "HPE_HEADER_OVERFLOW" ? HEAD_TOO_LARGE : NOT_HTTP);
+  await answerRaw(
+    intake,
+    origin,
+    socket,
+    line?.method ?? "GET",
+    line?.path ?? "/",
+    error.code === "HPE_HEADER_OVERFLOW" ? HEAD_TOO_LARGE : NOT_HTTP,
+  );
 }
 
 /**

@@ -32,18 +32,29 @@ export const NODE_HEAD_BYTES = 4 * HEAD_BYTES;
 
 export type Refusal = NonNullable<ApiRequest["refusal"]>;
 export const NOT_A_PATH: Refusal = { code: "VALIDATION_ERROR", message: "The request target must be a path such as /v1/contacts." };
-export const HEAD_TOO_LARGE: Refusal = { code: "PAYLOAD_TOO_LARGE", message: "The request's URL and headers are larger than the server accepts (16 KiB)." };
+export const HEAD_TOO_LARGE: Refusal = {
+  code: "PAYLOAD_TOO_LARGE",
+  message: "The request's URL and headers are larger than the server accepts (16 KiB).",
+};
 export const NOT_HTTP: Refusal = { code: "VALIDATION_ERROR", message: "The request is not valid HTTP." };
-export const EXTENSIONS_TOO_LARGE: Refusal = { code: "PAYLOAD_TOO_LARGE", message: "The request body's chunk extensions are larger than the server accepts (16 KiB)." };
+export const EXTENSIONS_TOO_LARGE: Refusal = {
+  code: "PAYLOAD_TOO_LARGE",
+  message: "The request body's chunk extensions are larger than the server accepts (16 KiB).",
+};
 export const NO_HOST: Refusal = { code: "VALIDATION_ERROR", message: "An HTTP/1.1 request must have a Host header." };
-export const EXPECTATION_FAILED: Refusal = { status: 417, code: "VALIDATION_ERROR", message: "The server meets no Expect but 100-continue." };
+export const EXPECTATION_FAILED: Refusal = {
+  status: 417,
+  code: "VALIDATION_ERROR",
+  message: "The server meets no Expect but 100-continue.",
+};
 export const NOT_A_TUNNEL: Refusal = { code: "VALIDATION_ERROR", message: "CONNECT is not served: this is the API, not a proxy." };
 
 /** Why a body read failed, answered by the core in the route's shape. */
 export const notHttp = () => badRequest(NOT_HTTP.code, NOT_HTTP.message);
 export const extensionsTooLarge = () => badRequest(EXTENSIONS_TOO_LARGE.code, EXTENSIONS_TOO_LARGE.message);
 export const abandoned = () => badRequest("VALIDATION_ERROR", "The request body did not arrive whole: the client closed the connection.");
-export const stalled = (ms: number) => new HttpError(408, "VALIDATION_ERROR", `The request body stopped arriving: nothing came for ${ms / 1000} s.`);
+export const stalled = (ms: number) =>
+  new HttpError(408, "VALIDATION_ERROR", `The request body stopped arriving: nothing came for ${ms / 1000} s.`);
 export const tooSlow = () => new HttpError(408, "VALIDATION_ERROR", "The request took longer than the server allows to arrive.");
 
 export const EMPTY = Buffer.alloc(0);
@@ -92,7 +103,14 @@ export interface Address {
   origin: string;
 }
 
-async function respond(intake: Served, origin: string, req: IncomingMessage, res: ServerResponse, { bodyTimeoutMs, streams }: ListenerOptions, given?: Refusal) {
+async function respond(
+  intake: Served,
+  origin: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  { bodyTimeoutMs, streams }: ListenerOptions,
+  given?: Refusal,
+) {
   const target = req.url ?? "/";
   const socket = req.socket;
   try {
@@ -102,7 +120,13 @@ async function respond(intake: Served, origin: string, req: IncomingMessage, res
     const raw = req.rawHeaders;
     const refusal =
       given ??
-      (!isPath ? NOT_A_PATH : headSize(req) > HEAD_BYTES ? HEAD_TOO_LARGE : req.httpVersion === "1.1" && headerOf(raw, "host") === null ? NO_HOST : undefined);
+      (!isPath
+        ? NOT_A_PATH
+        : headSize(req) > HEAD_BYTES
+          ? HEAD_TOO_LARGE
+          : req.httpVersion === "1.1" && headerOf(raw, "host") === null
+            ? NO_HOST
+            : undefined);
     // Read only if the core asks, and only as far as the limit it gives: a request refused before
     // its body matters is not buffered.
     let read: Promise<{ body: Buffer; overflow: boolean }> | undefined;
@@ -119,7 +143,13 @@ async function respond(intake: Served, origin: string, req: IncomingMessage, res
       return debug("%s %s: the connection closed before the answer", req.method, target.split("?")[0]);
     }
     // A body not read whole: cut at the limit, stalled, or framed in a way node could not parse.
-    const cut = (read !== undefined && (await read.then((body) => body.overflow, () => true))) || broken.has(socket);
+    const cut =
+      (read !== undefined &&
+        (await read.then(
+          (body) => body.overflow,
+          () => true,
+        ))) ||
+      broken.has(socket);
     if (response.drop) {
       // A fault rule that drops the connection, once the answers to the requests before this one on it are out.
       await answersBefore(socket, res);
@@ -153,7 +183,13 @@ async function respond(intake: Served, origin: string, req: IncomingMessage, res
  * them. It ends when the stream does (the server stops) and is cancelled when the client leaves;
  * a stream that fails (its reader fell too far behind) closes the connection.
  */
-async function sendStream(res: ServerResponse, status: number, headers: Record<string, string>, stream: ReadableStream<Uint8Array>, streams: Set<() => Promise<void>>) {
+async function sendStream(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  stream: ReadableStream<Uint8Array>,
+  streams: Set<() => Promise<void>>,
+) {
   const reader = stream.getReader();
   const gone = new Promise<void>((resolve) => res.once("close", resolve));
   let ending: () => void = () => {};

@@ -80,7 +80,8 @@ export async function serve(intake: Servable, options: ServeOptions = {}): Promi
   const host = options.host ?? "127.0.0.1";
   const { maxConnections, admit } = connectionCaps(options);
   const tls = await loadCertificate({ ...options, hosts: [host, ...(options.hosts ?? [])] });
-  if (options.dashboard !== false) intake.serveDashboard(dashboardFiles(typeof options.dashboard === "string" ? options.dashboard : undefined));
+  if (options.dashboard !== false)
+    intake.serveDashboard(dashboardFiles(typeof options.dashboard === "string" ? options.dashboard : undefined));
   // Their origins are filled in once listening: requests are addressed to this server, whatever their Host header says.
   const secure: Address = { scheme: "https", origin: "" };
   const plain: Address = { scheme: "http", origin: "" };
@@ -98,7 +99,10 @@ export async function serve(intake: Servable, options: ServeOptions = {}): Promi
   const https = createHttpsServer({ cert: tls.cert, key: tls.key, handshakeTimeout: headersTimeout, ...limits });
   const http = createHttpServer(limits);
   const streams = new Set<() => Promise<void>>();
-  for (const [server, address] of [[https, secure], [http, plain]] as const) {
+  for (const [server, address] of [
+    [https, secure],
+    [http, plain],
+  ] as const) {
     const options = { bodyTimeoutMs: headersTimeout, streams };
     server.on("request", requestHandler(intake, address, options));
     // Any Expect but 100-continue (which node answers, then hands the request on).
@@ -195,7 +199,11 @@ function listen(listener: NetServer, port: number, host: string) {
   return new Promise<void>((resolve, reject) => {
     listener.once("error", (error: NodeJS.ErrnoException) => {
       reject(
-        error.code === "EADDRINUSE" ? new Error(`Port ${port} on ${host} is in use: stop what holds it, or use port 0 (--port 0, or port: 0 in code) for any free port.`) : error,
+        error.code === "EADDRINUSE"
+          ? new Error(
+              `Port ${port} on ${host} is in use: stop what holds it, or use port 0 (--port 0, or port: 0 in code) for any free port.`,
+            )
+          : error,
       );
     });
     listener.listen(port, host, () => resolve());
@@ -204,7 +212,7 @@ function listen(listener: NetServer, port: number, host: string) {
 
 /** Until every promise in `promises` has settled, those added meanwhile included. */
 async function allOf(promises: Set<Promise<void>>) {
-  for (let seen = 0; seen < promises.size; ) {
+  for (let seen = 0; seen < promises.size;) {
     const now = [...promises];
     seen = now.length;
     await Promise.all(now);
@@ -215,7 +223,8 @@ async function allOf(promises: Set<Promise<void>>) {
 function connectionCaps(options: ServeOptions) {
   const maxConnections = options.maxConnections ?? 1000;
   // 0 would refuse every connection: a server that serves no one is a mistake to say at once.
-  if (!Number.isInteger(maxConnections) || maxConnections < 1) throw new Error(`maxConnections takes a whole number, 1 or more (got ${maxConnections}).`);
+  if (!Number.isInteger(maxConnections) || maxConnections < 1)
+    throw new Error(`maxConnections takes a whole number, 1 or more (got ${maxConnections}).`);
   const perClient = options.maxConnectionsPerClient ?? Math.ceil(maxConnections / 2);
   if (!Number.isInteger(perClient) || perClient < 1 || perClient > maxConnections) {
     throw new Error(`maxConnectionsPerClient takes a whole number from 1 to maxConnections (${maxConnections}) (got ${perClient}).`);

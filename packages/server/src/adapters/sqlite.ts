@@ -25,7 +25,13 @@ export function sqlite(what: string): typeof Database {
     Sqlite = createRequire(import.meta.url)("better-sqlite3") as typeof Database;
   } catch (error) {
     if (!isNotInstalled(error, "better-sqlite3")) throw error;
-    throw notInstalled(what, "better-sqlite3", SQLITE_INSTALL, "a native module: npm fetches a prebuilt binary for this platform, or compiles it with a C++ toolchain", error);
+    throw notInstalled(
+      what,
+      "better-sqlite3",
+      SQLITE_INSTALL,
+      "a native module: npm fetches a prebuilt binary for this platform, or compiles it with a C++ toolchain",
+      error,
+    );
   }
   try {
     new Sqlite(":memory:").close();
@@ -34,7 +40,10 @@ export function sqlite(what: string): typeof Database {
     // another Node version or platform (its first line says which).
     const message = (error as Error).message;
     const reason = message.startsWith("Could not locate the bindings file") ? "its binary is missing" : message.split("\n")[0];
-    throw new Error(`${what} needs better-sqlite3, which is installed but cannot load its native module (${reason}): npm rebuild better-sqlite3`, { cause: error });
+    throw new Error(
+      `${what} needs better-sqlite3, which is installed but cannot load its native module (${reason}): npm rebuild better-sqlite3`,
+      { cause: error },
+    );
   }
   loaded = Sqlite;
   return Sqlite;

@@ -60,7 +60,12 @@ export async function loadCertificate(options: CertificateOptions): Promise<Cert
   const half = halfPair(options.certFile, options.keyFile);
   if (half) throw new Error(half);
   if (options.certFile && options.keyFile) {
-    return { cert: await readFile(options.certFile, "utf8"), key: await readFile(options.keyFile, "utf8"), certPath: options.certFile, temporary: false };
+    return {
+      cert: await readFile(options.certFile, "utf8"),
+      key: await readFile(options.keyFile, "utf8"),
+      certPath: options.certFile,
+      temporary: false,
+    };
   }
   const names = certificateNames(options.hosts ?? []);
   if (options.dataFile) return kept(`${options.dataFile}.cert.pem`, `${options.dataFile}.key.pem`, names);
@@ -100,7 +105,7 @@ async function kept(certPath: string, keyPath: string, names: string[]): Promise
 
 /** Runs `work` holding a lock file; one left by a run that died while holding it is taken over after a while. */
 async function locked<T>(lockPath: string, work: () => Promise<T>): Promise<T> {
-  for (const started = Date.now(); ; ) {
+  for (const started = Date.now(); ;) {
     try {
       await (await open(lockPath, "wx", 0o600)).close();
       break;
@@ -109,7 +114,10 @@ async function locked<T>(lockPath: string, work: () => Promise<T>): Promise<T> {
       const held = await stat(lockPath).catch(() => undefined);
       // Making a pair takes well under a second; a lock this old was left behind.
       if (held && Date.now() - held.mtimeMs > STALE_LOCK_MS) await rm(lockPath, { force: true });
-      else if (Date.now() - started > 2 * STALE_LOCK_MS) throw new Error(`${lockPath} is held: another intake-server is writing its certificate. Try again, or remove the file.`, { cause: error });
+      else if (Date.now() - started > 2 * STALE_LOCK_MS)
+        throw new Error(`${lockPath} is held: another intake-server is writing its certificate. Try again, or remove the file.`, {
+          cause: error,
+        });
       await sleep(25);
     }
   }
@@ -149,10 +157,15 @@ async function writeWhole(path: string, text: string) {
 async function ownFolder(dir: string) {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const found = await lstat(dir);
-  if (!found.isDirectory()) throw new Error(`The certificate folder ${dir} is not a folder (a link or a file): remove it, or choose another with --cert-dir or INTAKE_CERT_DIR.`);
+  if (!found.isDirectory())
+    throw new Error(
+      `The certificate folder ${dir} is not a folder (a link or a file): remove it, or choose another with --cert-dir or INTAKE_CERT_DIR.`,
+    );
   if (typeof process.getuid !== "function") return;
   if (found.uid !== process.getuid()) {
-    throw new Error(`The certificate folder ${dir} belongs to another user, who could replace the certificate clients trust: choose another with --cert-dir or INTAKE_CERT_DIR.`);
+    throw new Error(
+      `The certificate folder ${dir} belongs to another user, who could replace the certificate clients trust: choose another with --cert-dir or INTAKE_CERT_DIR.`,
+    );
   }
   if ((found.mode & 0o077) !== 0) await chmod(dir, 0o700);
 }
@@ -161,7 +174,10 @@ async function ownFolder(dir: string) {
 function pairLabel(names: string[]): string {
   const extra = names.filter((name) => !LOOPBACK.includes(name));
   if (!extra.length) return "localhost";
-  return `hosts-${createHash("sha256").update([...names].sort().join("\n")).digest("hex").slice(0, 12)}`;
+  return `hosts-${createHash("sha256")
+    .update([...names].sort().join("\n"))
+    .digest("hex")
+    .slice(0, 12)}`;
 }
 
 const LOOPBACK = ["localhost", "127.0.0.1", "::1"];

@@ -94,7 +94,9 @@ export function createAdminClient(options: AdminClientOptions) {
      */
     reset(seedOrOptions?: Schemas["Seed"] | ResetOptions, options: Omit<ResetOptions, "seed"> = {}) {
       const { seed, clock } = isResetOptions(seedOrOptions) ? seedOrOptions : { ...options, seed: seedOrOptions };
-      return unwrap(raw.POST("/reset", { ...(seed === undefined ? {} : { body: seed }), params: { query: clock === undefined ? {} : { clock } } }));
+      return unwrap(
+        raw.POST("/reset", { ...(seed === undefined ? {} : { body: seed }), params: { query: clock === undefined ? {} : { clock } } }),
+      );
     },
     seed: (seed: Schemas["Seed"]) => unwrap(raw.POST("/seed", { body: seed })),
     snapshot: () => unwrap(raw.GET("/snapshot")),
@@ -103,7 +105,8 @@ export function createAdminClient(options: AdminClientOptions) {
     accounts: () => unwrap(raw.GET("/accounts")),
     account: (accountId: string) => unwrap(raw.GET("/accounts/{accountId}", { params: { path: { accountId } } })),
     createAccount: (input: Schemas["AccountInput"]) => unwrap(raw.POST("/accounts", { body: input })),
-    updateAccount: (accountId: string, patch: Schemas["AccountPatch"]) => unwrap(raw.PATCH("/accounts/{accountId}", { params: { path: { accountId } }, body: patch })),
+    updateAccount: (accountId: string, patch: Schemas["AccountPatch"]) =>
+      unwrap(raw.PATCH("/accounts/{accountId}", { params: { path: { accountId } }, body: patch })),
     /** Generates a new API key; the old one stops working at once. */
     rotateApiKey: (accountId: string, apiKey?: string) =>
       unwrap(raw.POST("/accounts/{accountId}/api-key", { params: { path: { accountId } }, ...(apiKey ? { body: { apiKey } } : {}) })),
@@ -120,28 +123,34 @@ export function createAdminClient(options: AdminClientOptions) {
 
     campaigns: (accountId?: string) => unwrap(raw.GET("/campaigns", { params: { query: byAccount(accountId) } })),
     createCampaign: (input: Schemas["CampaignInput"]) => unwrap(raw.POST("/campaigns", { body: input })),
-    updateCampaign: (campaignId: string, patch: Schemas["CampaignPatch"]) => unwrap(raw.PATCH("/campaigns/{campaignId}", { params: { path: { campaignId } }, body: patch })),
+    updateCampaign: (campaignId: string, patch: Schemas["CampaignPatch"]) =>
+      unwrap(raw.PATCH("/campaigns/{campaignId}", { params: { path: { campaignId } }, body: patch })),
     /** Deletes a campaign: its lists unlinked, its queued openings and follow-ups cancelled. */
     deleteCampaign: (campaignId: string) => unwrap(raw.DELETE("/campaigns/{campaignId}", { params: { path: { campaignId } } })),
     lists: (accountId?: string) => unwrap(raw.GET("/lists", { params: { query: byAccount(accountId) } })),
     createList: (input: Schemas["ListInput"]) => unwrap(raw.POST("/lists", { body: input })),
-    updateList: (listId: string, patch: Schemas["ListPatch"]) => unwrap(raw.PATCH("/lists/{listId}", { params: { path: { listId } }, body: patch })),
+    updateList: (listId: string, patch: Schemas["ListPatch"]) =>
+      unwrap(raw.PATCH("/lists/{listId}", { params: { path: { listId } }, body: patch })),
     /** Deletes a list and its memberships (its contacts stay). */
     deleteList: (listId: string) => unwrap(raw.DELETE("/lists/{listId}", { params: { path: { listId } } })),
     members: (listId: string) => unwrap(raw.GET("/lists/{listId}/contacts", { params: { path: { listId } } })),
     /** The dashboard's manual add or import: one batch, as the funnel trigger sees it. */
-    importContacts: (listId: string, input: Schemas["ImportInput"]) => unwrap(raw.POST("/lists/{listId}/contacts", { params: { path: { listId } }, body: input })),
+    importContacts: (listId: string, input: Schemas["ImportInput"]) =>
+      unwrap(raw.POST("/lists/{listId}/contacts", { params: { path: { listId } }, body: input })),
 
     contacts: (query: Query<"/contacts"> = {}) => unwrap(raw.GET("/contacts", { params: { query } })),
     contact: (contactId: string) => unwrap(raw.GET("/contacts/{contactId}", { params: { path: { contactId } } })),
     /** A contact made by hand, by the rules of POST /v1/contacts (a known phone number or email answers that contact). */
     createContact: (input: Schemas["ContactInput"]) => unwrap(raw.POST("/contacts", { body: input })),
     /** A message from the contact, as if they sent it: on their custom channel (the receive endpoint's processing) or a built-in one. */
-    simulateInbound: (contactId: string, input: Schemas["InboundInput"]) => unwrap(raw.POST("/contacts/{contactId}/inbound", { params: { path: { contactId } }, body: input })),
+    simulateInbound: (contactId: string, input: Schemas["InboundInput"]) =>
+      unwrap(raw.POST("/contacts/{contactId}/inbound", { params: { path: { contactId } }, body: input })),
     /** A reply typed in the app. */
-    reply: (contactId: string, body: string) => unwrap(raw.POST("/contacts/{contactId}/replies", { params: { path: { contactId } }, body: { body } })),
+    reply: (contactId: string, body: string) =>
+      unwrap(raw.POST("/contacts/{contactId}/replies", { params: { path: { contactId } }, body: { body } })),
     /** Pause or resume the bot for a contact (a hand-off pauses it). */
-    setBotPaused: (contactId: string, botPaused: boolean) => unwrap(raw.PATCH("/contacts/{contactId}", { params: { path: { contactId } }, body: { botPaused } })),
+    setBotPaused: (contactId: string, botPaused: boolean) =>
+      unwrap(raw.PATCH("/contacts/{contactId}", { params: { path: { contactId } }, body: { botPaused } })),
     /** Deletes a contact with its conversation, list memberships and pending work. */
     deleteContact: (contactId: string) => unwrap(raw.DELETE("/contacts/{contactId}", { params: { path: { contactId } } })),
     messages: (query: Query<"/messages"> = {}) => unwrap(raw.GET("/messages", { params: { query } })),
@@ -169,7 +178,8 @@ export function createAdminClient(options: AdminClientOptions) {
     /** What the account's webhook inbox (/__inbox/{accountId}) received, newest first. */
     inbox: (accountId: string) => unwrap(raw.GET("/inbox/{accountId}", { params: { path: { accountId } } })),
     /** The status the inbox answers from now on (a 2xx, or an error status to rehearse failures). */
-    setInboxAnswer: (accountId: string, answerStatus: number) => unwrap(raw.PATCH("/inbox/{accountId}", { params: { path: { accountId } }, body: { answerStatus } })),
+    setInboxAnswer: (accountId: string, answerStatus: number) =>
+      unwrap(raw.PATCH("/inbox/{accountId}", { params: { path: { accountId } }, body: { answerStatus } })),
     clearInbox: (accountId: string) => unwrap(raw.DELETE("/inbox/{accountId}", { params: { path: { accountId } } })),
 
     faults: () => unwrap(raw.GET("/faults")),
@@ -184,7 +194,11 @@ export function createAdminClient(options: AdminClientOptions) {
      * that runs it: nothing would happen before the clock is advanced.
      */
     waitForDelivery: (match: (delivery: Delivery) => boolean = () => true, options: WaitForDeliveryOptions = {}): Promise<Delivery> =>
-      waitForDelivery({ settle: client.settle, deliveries: () => client.deliveries({ limit: 10000 }), clock: client.clock, jobs: client.jobs }, match, options),
+      waitForDelivery(
+        { settle: client.settle, deliveries: () => client.deliveries({ limit: 10000 }), clock: client.clock, jobs: client.jobs },
+        match,
+        options,
+      ),
   };
   return client;
 }

@@ -56,7 +56,10 @@ export const DEMO_SEED: Seed = {
             approval: "approved",
           },
           triggerOnNewListContacts: true,
-          followUps: { enabled: true, messages: ["Just checking in: still keen on a free class?", "Our spring offer ends soon. Want a spot?"] },
+          followUps: {
+            enabled: true,
+            messages: ["Just checking in: still keen on a free class?", "Our spring offer ends soon. Want a spot?"],
+          },
         },
       ],
       lists: [{ id: "lst_spring_leads", name: "Spring funnel leads", campaignId: "cmp_spring" }],

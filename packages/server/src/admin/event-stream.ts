@@ -24,7 +24,9 @@ export interface EventSubscription extends AsyncIterable<ReceivedEvent> {
 export function readEvents(body: ReadableStream<Uint8Array>, abort: () => void): EventSubscription {
   // Widened to what TextDecoderStream takes: TypeScript's DOM types do not see Uint8Array as one.
   const reader = (body as ReadableStream<BufferSource>)
-    .pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream()).getReader();
+    .pipeThrough(new TextDecoderStream())
+    .pipeThrough(new EventSourceParserStream())
+    .getReader();
   let lastEventId: number | undefined;
   let closed = false;
   const close = () => {

@@ -30,7 +30,9 @@ import { contactRef, deliveryContact, jobContact } from "../records/subjects.js"
 import type { AccountRecord, AlertRecord, ContactRecord, DeliveryRecord } from "../store/models.js";
 
 type Schemas = components["schemas"];
-type BodyOf<Id extends keyof contract> = contract[Id] extends { requestBody?: { content: { "application/json": infer B } } } ? B : undefined;
+type BodyOf<Id extends keyof contract> = contract[Id] extends { requestBody?: { content: { "application/json": infer B } } }
+  ? B
+  : undefined;
 
 /** The query as the contract types it, once validated (numbers are numbers). */
 type QueryOf<Id extends keyof contract> = contract[Id] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : Record<string, never>;
@@ -80,8 +82,12 @@ const credits = ({ store }: Domain, account: AccountRecord): Schemas["Credits"] 
   balance: account.credits,
   transactions: store.creditTransaction.group("account", account.id).map(present.toTransaction),
 });
-const listView = ({ store }: Domain, list: Parameters<typeof present.toList>[0]) => present.toList(list, store.listMember.group("list", list.id).length);
-const contactRow = (domain: Domain, contact: ContactRecord): Schemas["ContactRow"] => ({ ...present.toAdminContact(contact), listIds: listIdsOf(domain, contact.id) });
+const listView = ({ store }: Domain, list: Parameters<typeof present.toList>[0]) =>
+  present.toList(list, store.listMember.group("list", list.id).length);
+const contactRow = (domain: Domain, contact: ContactRecord): Schemas["ContactRow"] => ({
+  ...present.toAdminContact(contact),
+  listIds: listIdsOf(domain, contact.id),
+});
 const deliveryView = ({ store }: Domain, delivery: DeliveryRecord) =>
   present.toDelivery(delivery, store.deliveryAttempt.group("delivery", delivery.id), contactRef(deliveryContact(store, delivery)));
 const alertView = ({ store }: Domain, alert: AlertRecord) => present.toAlert(alert, contactRef(store.contact.get(alert.contactId)));
@@ -92,14 +98,21 @@ const clockView = ({ clock }: Domain): Schemas["Clock"] => ({ mode: clock.mode, 
  * the jobs it removed are never started. The record is found first (an unknown id is 404 with
  * nothing stopped), and again once the work has stopped: a reset meanwhile may have replaced it.
  */
-async function deleting<R>({ domain, engine }: AdminDeps, find: (domain: Domain) => R, remove: (domain: Domain, record: R) => void): Promise<Result> {
+async function deleting<R>(
+  { domain, engine }: AdminDeps,
+  find: (domain: Domain) => R,
+  remove: (domain: Domain, record: R) => void,
+): Promise<Result> {
   find(domain);
   await engine.whilePaused(() => remove(domain, find(domain)));
   return noContent;
 }
 
 /** All records of a table, or one account's. */
-const ofAccount = <R>(table: { all(): Iterable<R>; group(name: "account", value: string): readonly R[] }, { accountId }: { accountId?: string }) => {
+const ofAccount = <R>(
+  table: { all(): Iterable<R>; group(name: "account", value: string): readonly R[] },
+  { accountId }: { accountId?: string },
+) => {
   return accountId ? table.group("account", accountId) : [...table.all()];
 };
 
@@ -120,9 +133,12 @@ export const operations: { [Id in keyof contract]: AdminHandler<Id> } = {
   listAccounts: (_, { domain }) => ok([...domain.store.account.all()].map(present.toAccount)),
   createAccount: ({ body }, { domain }) => created(present.toAccount(createAccount(domain, body, body.kind ?? "standard", null, "admin"))),
   getAccount: ({ params }, { domain }) => ok(present.toAccount(accountOf(domain, params.accountId ?? ""))),
-  updateAccount: ({ params, body }, { domain }) => ok(present.toAccount(updateAccount(domain, accountOf(domain, params.accountId ?? ""), body))),
-  generateApiKey: ({ params, body }, { domain }) => ok(present.toAccount(rotateApiKey(domain, accountOf(domain, params.accountId ?? ""), body?.apiKey))),
-  createSubaccount: ({ params, body }, { domain }) => created(present.toAccount(createSubaccount(domain, accountOf(domain, params.accountId ?? ""), body))),
+  updateAccount: ({ params, body }, { domain }) =>
+    ok(present.toAccount(updateAccount(domain, accountOf(domain, params.accountId ?? ""), body))),
+  generateApiKey: ({ params, body }, { domain }) =>
+    ok(present.toAccount(rotateApiKey(domain, accountOf(domain, params.accountId ?? ""), body?.apiKey))),
+  createSubaccount: ({ params, body }, { domain }) =>
+    created(present.toAccount(createSubaccount(domain, accountOf(domain, params.accountId ?? ""), body))),
   sendTestWebhook: async ({ params }, { domain, engine }) => ok(await engine.testWebhook(accountOf(domain, params.accountId ?? ""))),
   getCredits: ({ params }, { domain }) => ok(credits(domain, accountOf(domain, params.accountId ?? ""))),
   adjustCredits({ params, body }, { domain }) {
@@ -140,14 +156,18 @@ export const operations: { [Id in keyof contract]: AdminHandler<Id> } = {
     return created(present.toCampaign(createCampaign(domain, accountOf(domain, accountId), settings)));
   },
   getCampaign: ({ params }, { domain }) => ok(present.toCampaign(campaignOf(domain, params.campaignId ?? ""))),
-  updateCampaign: ({ params, body }, { domain }) => ok(present.toCampaign(updateCampaign(domain, campaignOf(domain, params.campaignId ?? ""), body))),
+  updateCampaign: ({ params, body }, { domain }) =>
+    ok(present.toCampaign(updateCampaign(domain, campaignOf(domain, params.campaignId ?? ""), body))),
   deleteCampaign: ({ params }, deps) => deleting(deps, (domain) => campaignOf(domain, params.campaignId ?? ""), deleteCampaign),
   listLists: ({ query }, { domain }) => ok(ofAccount(domain.store.list, query).map((list) => listView(domain, list))),
   createList: ({ body }, { domain }) => created(listView(domain, createList(domain, accountOf(domain, body.accountId), body))),
   getList: ({ params }, { domain }) => ok(listView(domain, listOf(domain, params.listId ?? ""))),
   updateList({ params, body }, { domain }) {
     const list = listOf(domain, params.listId ?? "");
-    const patch = { ...(body.name !== undefined ? { name: body.name } : {}), ...(body.campaignId !== undefined ? { campaignId: body.campaignId } : {}) };
+    const patch = {
+      ...(body.name !== undefined ? { name: body.name } : {}),
+      ...(body.campaignId !== undefined ? { campaignId: body.campaignId } : {}),
+    };
     return ok(listView(domain, updateList(domain, list, patch)));
   },
   deleteList: ({ params }, deps) => deleting(deps, (domain) => listOf(domain, params.listId ?? ""), deleteList),
@@ -173,14 +193,18 @@ export const operations: { [Id in keyof contract]: AdminHandler<Id> } = {
   createContact({ body }, { domain }) {
     const { accountId, phone, ...fields } = body;
     // The rules of POST /v1/contacts: a phone number in E.164 (else INVALID_PHONE), a known one (or email) answers its contact.
-    const { contact, created } = createOrFindContact(domain, accountOf(domain, accountId), { ...fields, phone: phone === undefined ? null : toE164(phone) });
+    const { contact, created } = createOrFindContact(domain, accountOf(domain, accountId), {
+      ...fields,
+      phone: phone === undefined ? null : toE164(phone),
+    });
     return { status: created ? 201 : 200, body: present.toAdminContact(contact) };
   },
   async simulateInbound({ params, body }, { domain }) {
     const contact = contactOf(domain, params.contactId ?? "");
     return created(present.toMessage(await simulateInbound(domain, accountOf(domain, contact.accountId), contact, body)));
   },
-  updateContact: ({ params, body }, { domain }) => ok(present.toAdminContact(updateContact(domain, contactOf(domain, params.contactId ?? ""), { botPaused: body.botPaused }))),
+  updateContact: ({ params, body }, { domain }) =>
+    ok(present.toAdminContact(updateContact(domain, contactOf(domain, params.contactId ?? ""), { botPaused: body.botPaused }))),
   deleteContact: ({ params }, deps) => deleting(deps, (domain) => contactOf(domain, params.contactId ?? ""), deleteContact),
   replyToContact({ params, body }, { domain }) {
     const contact = contactOf(domain, params.contactId ?? "");
@@ -195,7 +219,8 @@ export const operations: { [Id in keyof contract]: AdminHandler<Id> } = {
   },
 
   // Webhooks, alerts and work
-  listDeliveries: ({ query }, { domain }) => ok(page(findDeliveries(domain, query), query).map((delivery) => deliveryView(domain, delivery))),
+  listDeliveries: ({ query }, { domain }) =>
+    ok(page(findDeliveries(domain, query), query).map((delivery) => deliveryView(domain, delivery))),
   getDelivery: ({ params }, { domain }) => ok(deliveryView(domain, deliveryOf(domain, params.deliveryId ?? ""))),
   redeliver({ params }, { domain }) {
     const delivery = deliveryOf(domain, params.deliveryId ?? "");
@@ -216,10 +241,20 @@ export const operations: { [Id in keyof contract]: AdminHandler<Id> } = {
 
   // The journal, faults and the clock
   getJournal({ query }, { journal }) {
-    const { operationId, status, accountId, limit } = query as { operationId?: string; status?: number; accountId?: string; limit?: number };
+    const { operationId, status, accountId, limit } = query as {
+      operationId?: string;
+      status?: number;
+      accountId?: string;
+      limit?: number;
+    };
     const entries = journal
       .list()
-      .filter((e) => (!operationId || e.operationId === operationId) && (status === undefined || e.status === status) && (!accountId || e.accountId === accountId));
+      .filter(
+        (e) =>
+          (!operationId || e.operationId === operationId) &&
+          (status === undefined || e.status === status) &&
+          (!accountId || e.accountId === accountId),
+      );
     return ok(limit ? entries.slice(-limit) : entries);
   },
   clearJournal: (_, { journal }) => (journal.clear(), noContent),
@@ -247,6 +282,7 @@ export const operations: { [Id in keyof contract]: AdminHandler<Id> } = {
 /** A Last-Event-ID header's id (the stream's ids are whole numbers). */
 function lastEventId(header: string | null): number | undefined {
   if (header === null || header.trim() === "") return undefined;
-  if (!/^\d{1,15}$/.test(header.trim())) throw new HttpError(400, "VALIDATION_ERROR", "Last-Event-ID must be the id of an event of this stream, a whole number.");
+  if (!/^\d{1,15}$/.test(header.trim()))
+    throw new HttpError(400, "VALIDATION_ERROR", "Last-Event-ID must be the id of an event of this stream, a whole number.");
   return Number(header.trim());
 }

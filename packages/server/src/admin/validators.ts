@@ -2,7 +2,14 @@
 import { listOperations, type OpenApiDocument } from "@intake/spec";
 import { adminDocument } from "../generated/admin-document.js";
 import type { operations } from "../generated/admin.js";
-import { builtOperationSchemas, onFirstUse, oncePerDocument, operationCompiler, type OperationSchemas, type OperationValidator } from "../contract/validation.js";
+import {
+  builtOperationSchemas,
+  onFirstUse,
+  oncePerDocument,
+  operationCompiler,
+  type OperationSchemas,
+  type OperationValidator,
+} from "../contract/validation.js";
 import { HttpError } from "../shared/errors.js";
 
 export type AdminOperationId = keyof operations;

@@ -46,7 +46,11 @@ export interface WaitCalls {
   jobs(): Promise<Array<Schemas["Job"]>>;
 }
 
-export async function waitForDelivery(calls: WaitCalls, match: (delivery: Delivery) => boolean, options: WaitForDeliveryOptions = {}): Promise<Delivery> {
+export async function waitForDelivery(
+  calls: WaitCalls,
+  match: (delivery: Delivery) => boolean,
+  options: WaitForDeliveryOptions = {},
+): Promise<Delivery> {
   const { timeoutMs = DEFAULT_WAIT_MS, intervalMs = 20, state } = options;
   const wanted = state ? `in state ${state}` : "finished";
   const deadline = Date.now() + timeoutMs;
@@ -117,11 +121,15 @@ async function timedOut(calls: WaitCalls, headline: string, matching: Delivery[]
 /** `whd_1 (reply to URL): pending after 1 attempt, last error "HTTP 500", next attempt due at T (in 4.5 s)`. */
 function describe(delivery: Delivery, now: number): string {
   const attempts = delivery.attempts.length;
-  const parts = [`${delivery.id} (${delivery.kind}${delivery.url ? ` to ${delivery.url}` : ""}): ${delivery.state} after ${attempts} attempt${attempts === 1 ? "" : "s"}`];
+  const parts = [
+    `${delivery.id} (${delivery.kind}${delivery.url ? ` to ${delivery.url}` : ""}): ${delivery.state} after ${attempts} attempt${attempts === 1 ? "" : "s"}`,
+  ];
   if (delivery.lastError) parts.push(`last error ${JSON.stringify(clip(delivery.lastError))}`);
   if (delivery.state === "pending" && delivery.nextAttemptAt) {
     const inMs = Date.parse(delivery.nextAttemptAt) - now;
-    parts.push(`next attempt due at ${delivery.nextAttemptAt}${inMs > 0 ? ` (in ${(inMs / 1000).toFixed(1)} s)` : " (due now: under way, or waiting its turn)"}`);
+    parts.push(
+      `next attempt due at ${delivery.nextAttemptAt}${inMs > 0 ? ` (in ${(inMs / 1000).toFixed(1)} s)` : " (due now: under way, or waiting its turn)"}`,
+    );
   }
   return parts.join(", ");
 }

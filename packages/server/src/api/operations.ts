@@ -21,7 +21,15 @@ export const operations: { [Id in OperationId]: Handler<Id> } = {
     // The Bearer form's snake_case body in the query form's terms.
     const snake = body as Schemas["ContactFieldsSnake"];
     const input: Schemas["ContactFields"] =
-      form === "bearer" ? { phone: snake.phone_number, email: snake.email, firstName: snake.first_name, lastName: snake.last_name, customFields: snake.custom_fields } : body;
+      form === "bearer"
+        ? {
+            phone: snake.phone_number,
+            email: snake.email,
+            firstName: snake.first_name,
+            lastName: snake.last_name,
+            customFields: snake.custom_fields,
+          }
+        : body;
     const phone = input.phone === undefined ? null : toE164(input.phone, form === "bearer" ? "phone_number" : "phone");
     const { firstName, lastName, email, customFields } = input;
     const { contact, created } = createOrFindContact(domain, account, { firstName, lastName, email, customFields, phone });
@@ -35,13 +43,16 @@ export const operations: { [Id in OperationId]: Handler<Id> } = {
     }
     if (phoneNumber !== undefined && email !== undefined) throw badRequest("VALIDATION_ERROR", "Give phoneNumber or email, not both.");
     const e164 = phoneNumber === undefined ? undefined : toE164(phoneNumber, "phoneNumber");
-    const contact = e164 !== undefined ? contactByPhone(domain, account.id, e164) : contactByEmail(domain, account.id, (email ?? "").trim());
-    if (!contact) throw notFound("CONTACT_NOT_FOUND", e164 !== undefined ? `No contact with phone number ${e164}.` : `No contact with email ${email}.`);
+    const contact =
+      e164 !== undefined ? contactByPhone(domain, account.id, e164) : contactByEmail(domain, account.id, (email ?? "").trim());
+    if (!contact)
+      throw notFound("CONTACT_NOT_FOUND", e164 !== undefined ? `No contact with phone number ${e164}.` : `No contact with email ${email}.`);
     return { status: 200, body: { success: true, contactId: contact.id, contact: toContact(contact) } };
   },
 
   addContactToList({ account, form, body, params }, domain) {
-    const contactId = form === "bearer" ? (body as Schemas["ListMemberInputSnake"]).contact_id : (body as Schemas["ListMemberInput"]).contactId;
+    const contactId =
+      form === "bearer" ? (body as Schemas["ListMemberInputSnake"]).contact_id : (body as Schemas["ListMemberInput"]).contactId;
     const listId = params.listId ?? "";
     const list = ownedBy(account.id, domain.store.list.get(listId));
     if (!list) {
@@ -53,7 +64,10 @@ export const operations: { [Id in OperationId]: Handler<Id> } = {
     const contact = ownedBy(account.id, domain.store.contact.get(contactId));
     if (!contact) throw notFound("CONTACT_NOT_FOUND", `No contact with id ${contactId}. Create it with POST /contacts first.`);
     if (join(domain, list, [contact], "api", `api:${list.id}`).length === 0) {
-      return { status: 200, body: { success: true, listId, contactId, added: false, message: "Contact is already in the list; nothing changed." } };
+      return {
+        status: 200,
+        body: { success: true, listId, contactId, added: false, message: "Contact is already in the list; nothing changed." },
+      };
     }
     return { status: 201, body: { success: true, listId, contactId, added: true, message: "Contact added to the list." } };
   },
@@ -66,7 +80,10 @@ export const operations: { [Id in OperationId]: Handler<Id> } = {
 
   async receiveCustomChannelMessage({ account, body }, domain) {
     const { message, duplicate } = await receiveMessage(domain, account, body);
-    return { status: 200, body: duplicate ? { success: true, messageId: message.id, duplicate: true } : { success: true, messageId: message.id } };
+    return {
+      status: 200,
+      body: duplicate ? { success: true, messageId: message.id, duplicate: true } : { success: true, messageId: message.id },
+    };
   },
 
   grantSubaccountCredits({ account, body, headers }, domain) {

@@ -3,7 +3,13 @@
  * it, each from that form's view of the contract, so the body schema is that form's spelling.
  */
 import { AUTH_SCHEMES, authFormView, bodySpellings, document, listOperations, type AuthForm, type OpenApiDocument } from "@intake/spec";
-import { builtOperationSchemas, onFirstUse, operationCompiler, type OperationSchemas, type OperationValidator } from "../contract/validation.js";
+import {
+  builtOperationSchemas,
+  onFirstUse,
+  operationCompiler,
+  type OperationSchemas,
+  type OperationValidator,
+} from "../contract/validation.js";
 
 /** The maker of each /v1 operation's validator in each auth form, by `key`; the generator calls every one. */
 export function apiValidatorMakers(doc: OpenApiDocument, schemas: OperationSchemas): Map<string, () => OperationValidator> {

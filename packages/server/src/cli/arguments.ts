@@ -113,7 +113,8 @@ function parseFault(spec: string): FaultRuleInput {
       default:
         fail(`--fault ${spec}: unknown key ${key} (latencyMs, status, retryAfter, drop, when, rate, times).`);
     }
-    if (value !== undefined && key !== "drop" && key !== "when" && !Number.isFinite(number)) fail(`--fault ${spec}: ${key} takes a number.`);
+    if (value !== undefined && key !== "drop" && key !== "when" && !Number.isFinite(number))
+      fail(`--fault ${spec}: ${key} takes a number.`);
   }
   return rule as FaultRuleInput;
 }
@@ -125,7 +126,8 @@ function size(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const match = /^(\d+(?:\.\d+)?)\s*([kmg]ib)?$/i.exec(value.trim());
   const bytes = match ? Math.floor(Number(match[1]) * UNITS[(match[2] ?? "").toLowerCase()]!) : NaN;
-  if (!Number.isSafeInteger(bytes)) fail(`--${name} takes a size: a number of bytes, or a number with KiB, MiB or GiB, such as 5MiB (got ${value}).`);
+  if (!Number.isSafeInteger(bytes))
+    fail(`--${name} takes a size: a number of bytes, or a number with KiB, MiB or GiB, such as 5MiB (got ${value}).`);
   return bytes;
 }
 
@@ -197,7 +199,8 @@ export function readArgs(): Args {
   } catch (error) {
     fail(`${(error as Error).message}${didYouMean(error)}\n\n${USAGE}`);
   }
-  if (args.clock !== undefined && args.clock !== "real" && args.clock !== "virtual") fail(`--clock is real or virtual (got ${args.clock}).`);
+  if (args.clock !== undefined && args.clock !== "real" && args.clock !== "virtual")
+    fail(`--clock is real or virtual (got ${args.clock}).`);
   if (args.seed && args.demo) fail("--seed and --demo both give a starting state: choose one.");
   if (!LOG_LEVELS.includes(args.log as LogLevel)) fail(`--log is quiet, info or debug (got ${args.log}).`);
   if (!LOG_FORMATS.includes(args["log-format"] as LogFormat)) fail(`--log-format is text or json (got ${args["log-format"]}).`);
@@ -215,7 +218,15 @@ export function readArgs(): Args {
   return args;
 }
 
-const MODEL_FLAGS = ["model-base-url", "model-key", "model-timeout", "model-max-tokens", "model-history", "model-record", "model-replay"] as const;
+const MODEL_FLAGS = [
+  "model-base-url",
+  "model-key",
+  "model-timeout",
+  "model-max-tokens",
+  "model-history",
+  "model-record",
+  "model-replay",
+] as const;
 
 /** The model bot's flags: each needs --model, which excludes --bot; record and replay are two modes. */
 function checkModelArgs(args: Args) {
@@ -231,7 +242,8 @@ function checkModelArgs(args: Args) {
   }
   for (const flag of ["model-timeout", "model-max-tokens", "model-history"] as const) {
     const value = args[flag];
-    if (value !== undefined && !(Number.isInteger(Number(value)) && Number(value) >= 1)) fail(`--${flag} takes a whole number, 1 or more (got ${value}).`);
+    if (value !== undefined && !(Number.isInteger(Number(value)) && Number(value) >= 1))
+      fail(`--${flag} takes a whole number, 1 or more (got ${value}).`);
   }
 }
 

@@ -25,7 +25,10 @@ const LISTED = 10;
 /** How time moves, and how to make it move the other way. */
 function clockLines({ mode, now }: Welcome["clock"], adminUrl: string): string[] {
   if (mode === "real") {
-    return ["Time: the real clock. Follow-ups wait real hours and days; to move time from the dashboard's Queue & clock page, start with --clock virtual.", ""];
+    return [
+      "Time: the real clock. Follow-ups wait real hours and days; to move time from the dashboard's Queue & clock page, start with --clock virtual.",
+      "",
+    ];
   }
   return [
     `Time: a virtual clock, now ${new Date(now).toISOString()}. It moves only when you move it: the dashboard's`,

@@ -72,7 +72,9 @@ export function textResponse(status: number, text: string, headers: Record<strin
 /** An error as the answer, in the route's shape: the one rule, for the core and for an adapter whose core failed. */
 export function errorResponse(shape: ErrorShape, error: HttpError<string>, headers: Record<string, string>): ApiResponse {
   Object.assign(headers, error.headers);
-  return shape === "text" ? textResponse(error.status, error.message, headers) : jsonResponse(error.status, errorBody(shape, error), headers);
+  return shape === "text"
+    ? textResponse(error.status, error.message, headers)
+    : jsonResponse(error.status, errorBody(shape, error), headers);
 }
 
 /**
@@ -81,7 +83,9 @@ export function errorResponse(shape: ErrorShape, error: HttpError<string>, heade
  */
 export function answerOf(result: Result, gathered: Record<string, string>): ApiResponse {
   const headers = result.headers ? { ...gathered, ...result.headers } : gathered;
-  return result.stream ? { status: result.status, headers, body: null, stream: result.stream } : jsonResponse(result.status, result.body, headers);
+  return result.stream
+    ? { status: result.status, headers, body: null, stream: result.stream }
+    : jsonResponse(result.status, result.body, headers);
 }
 
 export function fromFetchRequest(request: Request): ApiRequest {
@@ -95,7 +99,9 @@ export function fromFetchRequest(request: Request): ApiRequest {
 }
 
 export function toFetchResponse(response: ApiResponse): Response {
-  return response.drop ? Response.error() : new Response(response.stream ?? response.body, { status: response.status, headers: response.headers });
+  return response.drop
+    ? Response.error()
+    : new Response(response.stream ?? response.body, { status: response.status, headers: response.headers });
 }
 
 /** Reads at most maxBytes + 1 bytes of a fetch body. */

@@ -91,18 +91,25 @@ export function operationCompiler(doc: OpenApiDocument, base: string, { bodies, 
   const resolve = resolver(doc);
 
   /** `name` says which operation (and auth form): the validators' keys start with it. */
-  return function compile(name: string, operation: OperationObject, pathParameters: unknown[] = [], spelling?: Spelling): OperationValidator {
+  return function compile(
+    name: string,
+    operation: OperationObject,
+    pathParameters: unknown[] = [],
+    spelling?: Spelling,
+  ): OperationValidator {
     const key = `${base} ${name}`;
     const bodySchema = operation.requestBody?.content?.["application/json"]?.schema as Schema | undefined;
     const bodyCheck = bodySchema && bodies.get(`${key} body`, absolutize(bodySchema, base) as Schema);
     const fields = bodySchema ? fieldTree(bodySchema, resolve) : null;
     const expectsArray = bodySchema !== undefined && resolve(bodySchema).type === "array";
-    const parameters: Parameter[] = [...(pathParameters as Schema[]), ...((operation.parameters as Schema[] | undefined) ?? [])].map((p) => {
-      const parameter = resolve(p) as { name: string; in: Parameter["in"]; required?: boolean; schema?: Schema };
-      const wrapped = { type: "object", properties: { value: absolutize(parameter.schema ?? {}, base) } };
-      const check = coercing.get(`${key} ${parameter.in} ${parameter.name}`, wrapped);
-      return { name: parameter.name, in: parameter.in, required: parameter.required ?? false, check };
-    });
+    const parameters: Parameter[] = [...(pathParameters as Schema[]), ...((operation.parameters as Schema[] | undefined) ?? [])].map(
+      (p) => {
+        const parameter = resolve(p) as { name: string; in: Parameter["in"]; required?: boolean; schema?: Schema };
+        const wrapped = { type: "object", properties: { value: absolutize(parameter.schema ?? {}, base) } };
+        const check = coercing.get(`${key} ${parameter.in} ${parameter.name}`, wrapped);
+        return { name: parameter.name, in: parameter.in, required: parameter.required ?? false, check };
+      },
+    );
     const inQuery = parameters.filter((p) => p.in === "query");
     const inPath = parameters.filter((p) => p.in === "path");
     const inHeader = parameters.filter((p) => p.in === "header");
@@ -142,7 +149,11 @@ export function operationCompiler(doc: OpenApiDocument, base: string, { bodies, 
         for (const [name, raw] of url.searchParams) {
           if (name === "apiKey") continue;
           const parameter = declared.find((p) => p.name === name);
-          if (!parameter) throw unknownParameter(name, declared.map((p) => p.name));
+          if (!parameter)
+            throw unknownParameter(
+              name,
+              declared.map((p) => p.name),
+            );
           if (name in values) throw badRequest("VALIDATION_ERROR", `Query parameter ${name} is given more than once.`);
           values[name] = checked(parameter, name, raw);
         }
@@ -208,7 +219,10 @@ function absolutize(schema: unknown, base: string): unknown {
   if (Array.isArray(schema)) return schema.map((s) => absolutize(s, base));
   if (schema === null || typeof schema !== "object") return schema;
   return Object.fromEntries(
-    Object.entries(schema).map(([k, v]) => [k, k === "$ref" && typeof v === "string" && v.startsWith("#") ? base + v : absolutize(v, base)]),
+    Object.entries(schema).map(([k, v]) => [
+      k,
+      k === "$ref" && typeof v === "string" && v.startsWith("#") ? base + v : absolutize(v, base),
+    ]),
   );
 }
 

@@ -29,7 +29,12 @@ function checkWebhookUrls(domain: Domain, input: { webhookUrl?: string | null; a
  * Refuses a webhookUrl or autoRechargeUrl that is the inbox of no account (`/__inbox/acc_acmee`):
  * every webhook would fail 404. `self` is the account they are for, which may not be made yet.
  */
-export function checkInboxes(domain: Domain, input: { webhookUrl?: string | null; autoRechargeUrl?: string | null }, where = "", self?: string) {
+export function checkInboxes(
+  domain: Domain,
+  input: { webhookUrl?: string | null; autoRechargeUrl?: string | null },
+  where = "",
+  self?: string,
+) {
   for (const field of ["webhookUrl", "autoRechargeUrl"] as const) {
     const value = input[field];
     if (value == null || !isOwnInbox(value)) continue;
@@ -37,7 +42,9 @@ export function checkInboxes(domain: Domain, input: { webhookUrl?: string | null
     if (id === self || domain.store.account.get(id)) continue;
     const ids = [...domain.store.account.all()].map((account) => account.id);
     const near = nearestName(id, self ? [self, ...ids] : ids, { misspelt: true });
-    throw invalid(`${where}${field} ${value} is the inbox of no account here${near ? `: did you mean ${INBOX_BASE}/${near}?` : "."} An inbox's path ends with an account's id (GET /__admin/accounts lists them).`);
+    throw invalid(
+      `${where}${field} ${value} is the inbox of no account here${near ? `: did you mean ${INBOX_BASE}/${near}?` : "."} An inbox's path ends with an account's id (GET /__admin/accounts lists them).`,
+    );
   }
 }
 
@@ -48,7 +55,13 @@ export function createSubaccount(domain: Domain, agency: AccountRecord, input: A
 }
 
 /** A new account (a sub-account when `agency` is given), with its opening balance. */
-export function createAccount(domain: Domain, input: AccountInput, kind: "standard" | "agency" | "subaccount", agency: AccountRecord | null, source: "seed" | "admin"): AccountRecord {
+export function createAccount(
+  domain: Domain,
+  input: AccountInput,
+  kind: "standard" | "agency" | "subaccount",
+  agency: AccountRecord | null,
+  source: "seed" | "admin",
+): AccountRecord {
   const store = writable(domain);
   const id = input.id ?? domain.ids.id(kind === "subaccount" ? "sub_" : "acc_");
   if (store.account.get(id)) throw conflict(`An account with id ${id} already exists.`);

@@ -52,7 +52,12 @@ export function createCampaign(domain: Domain, owner: AccountRecord, input: Sche
   if (domain.store.campaign.get(id)) throw conflict(`A campaign with id ${id} already exists.`);
   checkTexts(input, input.id ? `Campaign ${input.id}` : `Campaign "${input.name ?? CAMPAIGN_DEFAULTS.name}"`);
   const { id: _id, ...settings } = input;
-  const campaign = writable(domain).campaign.insert({ id, accountId: owner.id, settings: JSON.stringify(merged(settings, CAMPAIGN_DEFAULTS)), createdAt: timestamp(domain) });
+  const campaign = writable(domain).campaign.insert({
+    id,
+    accountId: owner.id,
+    settings: JSON.stringify(merged(settings, CAMPAIGN_DEFAULTS)),
+    createdAt: timestamp(domain),
+  });
   publish(domain, { type: "campaign.created", campaign });
   // An account's first campaign answers its custom-channel messages until another is chosen.
   if (!owner.defaultCampaignId) {

@@ -18,7 +18,8 @@ export function roomFor(domain: Domain, kind: "contacts" | "messages"): void {
 
 /** Throws SANDBOX_FULL when records restored whole (a snapshot) hold more than the capacity. */
 export function roomForAll(domain: Domain, held: { contacts: number; messages: number }): void {
-  for (const kind of ["contacts", "messages"] as const) if (held[kind] > domain.limits.capacity[kind]) throw full(domain, kind, "the snapshot");
+  for (const kind of ["contacts", "messages"] as const)
+    if (held[kind] > domain.limits.capacity[kind]) throw full(domain, kind, "the snapshot");
 }
 
 function full(domain: Domain, kind: "contacts" | "messages", what: string) {

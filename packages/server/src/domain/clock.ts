@@ -18,7 +18,8 @@ export function advanceBy(domain: Domain, by: { ms?: number; to?: string }): num
   if (by.ms !== undefined && target !== undefined) throw invalid("Give ms or to, not both.");
   const ms = target !== undefined ? target - clock.now() : by.ms;
   if (ms === undefined) throw invalid("Give ms (how far to move the clock) or to (the time to move it to).");
-  if (ms < 0) throw conflict(`The clock is at ${isoTime(clock.now())}; it does not go back, except to its start with a reset (POST /__admin/reset).`);
+  if (ms < 0)
+    throw conflict(`The clock is at ${isoTime(clock.now())}; it does not go back, except to its start with a reset (POST /__admin/reset).`);
   // Past year 9999 a time has no date-time a snapshot can hold (nor, past 275760, any Date):
   // the state would no longer save or restore. A `to` with a negative offset can get there too.
   if (clock.now() + ms > LAST_TIME) {
@@ -40,7 +41,10 @@ export function clockAdvanced(domain: Domain): void {
 export function clockAfterReset(domain: Domain, start: number, choice: "rewind" | "keep" | undefined): number | undefined {
   if (choice === "keep") return undefined;
   if (domain.clock.mode === "virtual") return start;
-  if (choice === "rewind") throw conflict("The clock is real; a reset cannot rewind it. Start the server with --clock virtual (clock: \"virtual\"), or reset without clock=rewind.");
+  if (choice === "rewind")
+    throw conflict(
+      'The clock is real; a reset cannot rewind it. Start the server with --clock virtual (clock: "virtual"), or reset without clock=rewind.',
+    );
   return undefined;
 }
 

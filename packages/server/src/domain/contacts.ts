@@ -56,17 +56,27 @@ export function updateContact(
 }
 
 export const contactByPhone = (domain: Domain, accountId: string, e164: string) => domain.store.contact.find("phone", accountId, e164);
-export const contactByEmail = (domain: Domain, accountId: string, email: string) => domain.store.contact.find("email", accountId, email.toLowerCase());
+export const contactByEmail = (domain: Domain, accountId: string, email: string) =>
+  domain.store.contact.find("email", accountId, email.toLowerCase());
 
 /**
  * POST /contacts: a contact with this phone number (or, given none, this email) is returned as
  * it is; otherwise a new one is made.
  */
-export function createOrFindContact(domain: Domain, owner: AccountRecord, fields: ContactFields): { contact: ContactRecord; created: boolean } {
+export function createOrFindContact(
+  domain: Domain,
+  owner: AccountRecord,
+  fields: ContactFields,
+): { contact: ContactRecord; created: boolean } {
   const email = clean(fields.email);
   // /v1's contract requires one of them before this runs; the admin API's "New contact" is checked here.
-  if (!fields.phone && !email) throw invalid("A contact needs a phone number or an email: give phone (with its country code, starting with +) or email, or both.");
-  const existing = fields.phone ? contactByPhone(domain, owner.id, fields.phone) : email ? contactByEmail(domain, owner.id, email) : undefined;
+  if (!fields.phone && !email)
+    throw invalid("A contact needs a phone number or an email: give phone (with its country code, starting with +) or email, or both.");
+  const existing = fields.phone
+    ? contactByPhone(domain, owner.id, fields.phone)
+    : email
+      ? contactByEmail(domain, owner.id, email)
+      : undefined;
   if (existing) return { contact: existing, created: false };
   return { contact: createContact(domain, owner, fields), created: true };
 }
@@ -101,13 +111,24 @@ export interface SenderFields {
  * or the dashboard, which know the lead better than a chat platform's profile. A phone number or
  * email that another contact of the account has is not copied, so a lookup by it finds one contact.
  */
-export function contactForSender(domain: Domain, owner: AccountRecord, fromId: string, channel: string | null, fields: SenderFields): ContactRecord {
+export function contactForSender(
+  domain: Domain,
+  owner: AccountRecord,
+  fromId: string,
+  channel: string | null,
+  fields: SenderFields,
+): ContactRecord {
   const known = domain.store.contact.find("fromId", owner.id, fromId);
-  if (known) return updated(domain, known, { ...(channel && known.customChannel !== channel ? { customChannel: channel } : {}), ...missingFields(domain, known, fields) });
+  if (known)
+    return updated(domain, known, {
+      ...(channel && known.customChannel !== channel ? { customChannel: channel } : {}),
+      ...missingFields(domain, known, fields),
+    });
   const phone = phoneOf(fromId);
   const email = EMAIL.test(fromId) ? fromId : null;
   const linked = (phone && contactByPhone(domain, owner.id, phone)) || (email && contactByEmail(domain, owner.id, email)) || undefined;
-  if (linked && !linked.fromId) return updated(domain, linked, { fromId, ...(channel ? { customChannel: channel } : {}), ...missingFields(domain, linked, fields) });
+  if (linked && !linked.fromId)
+    return updated(domain, linked, { fromId, ...(channel ? { customChannel: channel } : {}), ...missingFields(domain, linked, fields) });
   const given = clean(fields.email) ?? email;
   return createContact(domain, owner, {
     firstName: fields.firstName,
@@ -120,7 +141,11 @@ export function contactForSender(domain: Domain, owner: AccountRecord, fromId: s
 }
 
 /** The names and email a message brings that its contact lacks (an email only if no other contact has it). */
-function missingFields(domain: Domain, contact: ContactRecord, fields: SenderFields): Partial<Pick<ContactRecord, "firstName" | "lastName" | "email">> {
+function missingFields(
+  domain: Domain,
+  contact: ContactRecord,
+  fields: SenderFields,
+): Partial<Pick<ContactRecord, "firstName" | "lastName" | "email">> {
   const patch: Partial<Pick<ContactRecord, "firstName" | "lastName" | "email">> = {};
   const firstName = clean(fields.firstName);
   const lastName = clean(fields.lastName);
@@ -140,9 +165,14 @@ function updated(domain: Domain, contact: ContactRecord, patch: Parameters<typeo
  * The contact a seed or import entry matches (by phone number, else by fromId), or, for a new
  * one, its phone number in E.164 once the entry is checked to have something to reach it by.
  */
-export function matchContact(domain: Domain, owner: AccountRecord, input: SeedContact): { known: ContactRecord } | { phone: string | null } {
+export function matchContact(
+  domain: Domain,
+  owner: AccountRecord,
+  input: SeedContact,
+): { known: ContactRecord } | { phone: string | null } {
   const phone = input.phone === undefined ? null : seedPhone(input.phone);
-  const known = (phone && contactByPhone(domain, owner.id, phone)) || (input.fromId && domain.store.contact.find("fromId", owner.id, input.fromId));
+  const known =
+    (phone && contactByPhone(domain, owner.id, phone)) || (input.fromId && domain.store.contact.find("fromId", owner.id, input.fromId));
   if (known) return { known };
   if (!phone && !input.email && !input.fromId) throw invalid("A contact needs at least one of phone, email or fromId.");
   return { phone };
@@ -196,7 +226,9 @@ export function searchContacts(domain: Domain, search: ContactSearch): ContactRe
   const all = search.accountId ? domain.store.contact.group("account", search.accountId) : [...domain.store.contact.all()];
   if (!q) {
     // Newest first is the same page counted from the end, so no copy of every contact is made.
-    return newest ? all.slice(Math.max(0, all.length - offset - limit), Math.max(0, all.length - offset)).reverse() : all.slice(offset, offset + limit);
+    return newest
+      ? all.slice(Math.max(0, all.length - offset - limit), Math.max(0, all.length - offset)).reverse()
+      : all.slice(offset, offset + limit);
   }
   const indexed = search.accountId ? indexedContact(domain, search.accountId, q) : undefined;
   if (indexed !== undefined) return offset === 0 && indexed ? [indexed] : [];

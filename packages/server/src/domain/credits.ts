@@ -49,7 +49,10 @@ export function moveCredits(domain: Domain, account: AccountRecord, amount: numb
 function isFirst(domain: Domain, contact: ContactRecord): boolean {
   return !domain.store.message
     .group("contact", contact.id)
-    .some((m) => m.direction === "outbound" && m.source !== "api_send" && (m.status === "sent" || m.status === "pending" || m.status === "failed"));
+    .some(
+      (m) =>
+        m.direction === "outbound" && m.source !== "api_send" && (m.status === "sent" || m.status === "pending" || m.status === "failed"),
+    );
 }
 
 /** One credit for the first message to a contact, one more for a bot reply. */
@@ -87,7 +90,14 @@ export function requestRecharge(domain: Domain, account: AccountRecord, before: 
   const copies = domain.rules.duplicateRechargeWebhooks ? 2 : 1;
   for (let copy = 1; copy <= copies; copy++) {
     // A duplicate is a separate delivery (its own webhook-id) carrying the same idempotency_key.
-    queueDelivery(domain, { account: agency, kind: "auto_recharge", messageId: null, url: agency.autoRechargeUrl, webhookId: copy === 1 ? key : `${key}_dup${copy}`, payload });
+    queueDelivery(domain, {
+      account: agency,
+      kind: "auto_recharge",
+      messageId: null,
+      url: agency.autoRechargeUrl,
+      webhookId: copy === 1 ? key : `${key}_dup${copy}`,
+      payload,
+    });
   }
 }
 

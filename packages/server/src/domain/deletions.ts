@@ -90,9 +90,11 @@ export function deleteCampaign(domain: Domain, campaign: CampaignRecord): void {
   if (account && wasDefault) store.account.update(account, { defaultCampaignId: null });
   for (const contact of store.contact.group("account", campaign.accountId)) {
     if (contact.campaignId === campaign.id) store.contact.update(contact, { campaignId: null });
-    for (const message of store.message.group("contact", contact.id)) if (message.campaignId === campaign.id) store.message.update(message, { campaignId: null });
+    for (const message of store.message.group("contact", contact.id))
+      if (message.campaignId === campaign.id) store.message.update(message, { campaignId: null });
   }
-  for (const alert of store.alert.group("account", campaign.accountId)) if (alert.campaignId === campaign.id) store.alert.update(alert, { campaignId: null });
+  for (const alert of store.alert.group("account", campaign.accountId))
+    if (alert.campaignId === campaign.id) store.alert.update(alert, { campaignId: null });
   store.campaign.remove(campaign.id);
   publish(domain, { type: "campaign.deleted", campaign });
   // Told as their own changes too, so whoever follows lists and accounts sees them move.

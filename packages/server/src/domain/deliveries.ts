@@ -61,7 +61,12 @@ export type Attempt = Omit<DeliveryAttemptRecord, "id" | "deliveryId" | "number"
  * Records an attempt: Delivered on a 2xx; otherwise pending until `nextAttemptAt` (epoch ms: the
  * engine chose it, and schedules that attempt), or Failed when there is none (that was the last).
  */
-export function recordAttempt(domain: Domain, delivery: DeliveryRecord, attempt: Attempt, nextAttemptAt: number | null): DeliveryAttemptRecord {
+export function recordAttempt(
+  domain: Domain,
+  delivery: DeliveryRecord,
+  attempt: Attempt,
+  nextAttemptAt: number | null,
+): DeliveryAttemptRecord {
   const store = writable(domain);
   const number = delivery.attempts + 1;
   const ok = attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
@@ -88,9 +93,16 @@ export function recordAttempt(domain: Domain, delivery: DeliveryRecord, attempt:
  */
 export function redeliver(domain: Domain, delivery: DeliveryRecord): void {
   if (delivery.state === "pending") {
-    throw conflict(`Delivery ${delivery.id} is still under way (next attempt at ${delivery.nextAttemptAt ?? "once one is free"}): it is sent again only once it has been delivered or has failed.`);
+    throw conflict(
+      `Delivery ${delivery.id} is still under way (next attempt at ${delivery.nextAttemptAt ?? "once one is free"}): it is sent again only once it has been delivered or has failed.`,
+    );
   }
-  writable(domain).delivery.update(delivery, { state: "pending", completedAt: null, nextAttemptAt: isoTime(domain.clock.now()), lastError: null });
+  writable(domain).delivery.update(delivery, {
+    state: "pending",
+    completedAt: null,
+    nextAttemptAt: isoTime(domain.clock.now()),
+    lastError: null,
+  });
   publish(domain, { type: "delivery.queued", delivery });
 }
 
@@ -117,9 +129,14 @@ export function findDeliveries(domain: Domain, filter: DeliveryFilter): Delivery
   const source = filter.messageId
     ? store.delivery.group("message", filter.messageId)
     : filter.contactId
-      ? store.message.group("contact", filter.contactId).flatMap((m) => (m.direction === "outbound" ? store.delivery.group("message", m.id) : []))
+      ? store.message
+          .group("contact", filter.contactId)
+          .flatMap((m) => (m.direction === "outbound" ? store.delivery.group("message", m.id) : []))
       : [...store.delivery.all()];
   return source.filter(
-    (d) => (!filter.accountId || d.accountId === filter.accountId) && (!filter.kind || d.kind === filter.kind) && (!filter.state || d.state === filter.state),
+    (d) =>
+      (!filter.accountId || d.accountId === filter.accountId) &&
+      (!filter.kind || d.kind === filter.kind) &&
+      (!filter.state || d.state === filter.state),
   );
 }

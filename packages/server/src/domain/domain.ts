@@ -44,7 +44,13 @@ export interface Domain {
 }
 
 /** A new domain: an empty store and the event stream, on this clock and id source. */
-export function createDomain(options: { clock: Clock; ids: IdSource; limits: Limits; rules: Rules; onError: (error: unknown) => void }): Domain {
+export function createDomain(options: {
+  clock: Clock;
+  ids: IdSource;
+  limits: Limits;
+  rules: Rules;
+  onError: (error: unknown) => void;
+}): Domain {
   const { clock, ids, limits, rules } = options;
   return { store: createStore(), events: createEventStream(() => clock.now(), options.onError), clock, ids, limits, rules };
 }

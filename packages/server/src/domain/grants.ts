@@ -11,9 +11,18 @@ import { publish, timestamp, writable, type Domain } from "./domain.js";
 
 type Schemas = components["schemas"];
 
-export function grantCredits(domain: Domain, agency: AccountRecord, input: Schemas["GrantCreditsInput"], key: string | null): { result: Schemas["GrantCreditsResult"]; replayed: boolean } {
+export function grantCredits(
+  domain: Domain,
+  agency: AccountRecord,
+  input: Schemas["GrantCreditsInput"],
+  key: string | null,
+): { result: Schemas["GrantCreditsResult"]; replayed: boolean } {
   if (agency.kind !== "agency") {
-    throw new HttpError(403, "NOT_AGENCY", `Only agency accounts can grant credits to sub-accounts; this key belongs to a ${agency.kind} account.`);
+    throw new HttpError(
+      403,
+      "NOT_AGENCY",
+      `Only agency accounts can grant credits to sub-accounts; this key belongs to a ${agency.kind} account.`,
+    );
   }
   const fingerprint = stableJson(input);
   if (key) {
@@ -21,7 +30,10 @@ export function grantCredits(domain: Domain, agency: AccountRecord, input: Schem
     const first = domain.store.idempotencyRecord.get(keyId(agency.id, key));
     if (first) {
       if (first.fingerprint !== fingerprint) {
-        throw badRequest("IDEMPOTENCY_KEY_REUSED", `Idempotency-Key ${key} was already used for a different request; use a new key for a new grant.`);
+        throw badRequest(
+          "IDEMPOTENCY_KEY_REUSED",
+          `Idempotency-Key ${key} was already used for a different request; use a new key for a new grant.`,
+        );
       }
       return { result: JSON.parse(first.body) as Schemas["GrantCreditsResult"], replayed: true };
     }
@@ -29,7 +41,11 @@ export function grantCredits(domain: Domain, agency: AccountRecord, input: Schem
   const subaccount = domain.store.account.find("subaccountEmail", agency.id, input.email.toLowerCase());
   if (!subaccount) throw notFound("SUBACCOUNT_NOT_FOUND", `No sub-account of this agency has the email ${input.email}.`);
   const amount = grantAmount(input.amount);
-  moveCredits(domain, subaccount, amount, { description: input.description?.trim() || `Credits granted by ${agency.name}`, source: "agency_grant", idempotencyKey: key });
+  moveCredits(domain, subaccount, amount, {
+    description: input.description?.trim() || `Credits granted by ${agency.name}`,
+    source: "agency_grant",
+    idempotencyKey: key,
+  });
   const result = { success: true, sub_account_id: subaccount.id, credits_added: amount, new_balance: subaccount.credits };
   if (key) remember(domain, agency, key, fingerprint, JSON.stringify(result));
   return { result, replayed: false };

@@ -29,7 +29,9 @@ export interface SortedEntries {
 export function sortEntries(domain: Domain, owner: AccountRecord, input: Schemas["ImportInput"]): SortedEntries {
   const entries = input.contacts ?? [];
   if (input.rows && input.rows.length !== entries.length) {
-    throw invalid(`rows has ${input.rows.length} entries and contacts ${entries.length}: give one row for each contact, or leave rows out.`);
+    throw invalid(
+      `rows has ${input.rows.length} entries and contacts ${entries.length}: give one row for each contact, or leave rows out.`,
+    );
   }
   const valid: Entry[] = [];
   const skipped: Schemas["SkippedEntry"][] = [];
@@ -44,7 +46,9 @@ export function sortEntries(domain: Domain, owner: AccountRecord, input: Schemas
 
 /** The refusal of an import with entries it cannot take: each named (the first 20), nothing added. */
 export function refusal(skipped: Schemas["SkippedEntry"][], total: number): HttpError<string> {
-  const named = skipped.slice(0, NAMED).map((entry) => `${entry.row === null ? `contacts[${entry.index}]` : `row ${entry.row}`}: ${entry.message.replace(/\.$/, "")}`);
+  const named = skipped
+    .slice(0, NAMED)
+    .map((entry) => `${entry.row === null ? `contacts[${entry.index}]` : `row ${entry.row}`}: ${entry.message.replace(/\.$/, "")}`);
   const more = skipped.length > NAMED ? `; and ${skipped.length - NAMED} more` : "";
   // One contact (the dashboard's add by hand) has no others to import.
   if (total === 1) return invalid(`${named[0]!}.`);
@@ -55,7 +59,8 @@ export function refusal(skipped: Schemas["SkippedEntry"][], total: number): Http
 
 /** What keeps an entry out, naming the value at fault; undefined when it can be imported. */
 function problemOf(domain: Domain, owner: AccountRecord, contact: Entry, newIds: Set<string>): string | undefined {
-  if (contact.email !== undefined && !EMAIL.test(contact.email)) return `email ${JSON.stringify(contact.email)} is not a valid email address.`;
+  if (contact.email !== undefined && !EMAIL.test(contact.email))
+    return `email ${JSON.stringify(contact.email)} is not a valid email address.`;
   let match: ReturnType<typeof matchContact>;
   try {
     match = matchContact(domain, owner, contact);

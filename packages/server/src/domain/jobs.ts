@@ -7,8 +7,21 @@ import type { JobRecord } from "../store/models.js";
 import { publish, timestamp, writable, type Domain } from "./domain.js";
 
 /** Stores a job, its payload as JSON text (the data file's and snapshots' shape). */
-export function queueJob<K extends JobKind>(domain: Domain, kind: K, payload: JobPayloads[K], runAt: number | null, key: string | null): JobRecord {
-  const job = writable(domain).job.insert({ id: domain.ids.id("job_"), kind, runAt, key, payload: JSON.stringify(payload), createdAt: timestamp(domain) });
+export function queueJob<K extends JobKind>(
+  domain: Domain,
+  kind: K,
+  payload: JobPayloads[K],
+  runAt: number | null,
+  key: string | null,
+): JobRecord {
+  const job = writable(domain).job.insert({
+    id: domain.ids.id("job_"),
+    kind,
+    runAt,
+    key,
+    payload: JSON.stringify(payload),
+    createdAt: timestamp(domain),
+  });
   publish(domain, { type: "job.queued", job });
   return job;
 }

@@ -14,11 +14,21 @@ import { refusal, sortEntries } from "./import-entries.js";
 
 type Schemas = components["schemas"];
 
-export function createList(domain: Domain, owner: AccountRecord, input: { id?: string; name: string; campaignId?: string | null }): ListRecord {
+export function createList(
+  domain: Domain,
+  owner: AccountRecord,
+  input: { id?: string; name: string; campaignId?: string | null },
+): ListRecord {
   const id = input.id ?? domain.ids.id("lst_");
   if (domain.store.list.get(id)) throw conflict(`A list with id ${id} already exists.`);
   if (input.campaignId) campaignIn(domain, owner.id, input.campaignId, `List ${id}`);
-  const list = writable(domain).list.insert({ id, accountId: owner.id, name: input.name, campaignId: input.campaignId ?? null, createdAt: timestamp(domain) });
+  const list = writable(domain).list.insert({
+    id,
+    accountId: owner.id,
+    name: input.name,
+    campaignId: input.campaignId ?? null,
+    createdAt: timestamp(domain),
+  });
   publish(domain, { type: "list.created", list });
   return list;
 }
@@ -31,10 +41,12 @@ export function updateList(domain: Domain, list: ListRecord, patch: Partial<Pick
   return list;
 }
 
-export const isMember = (domain: Domain, listId: string, contactId: string) => domain.store.listMember.get(memberId(listId, contactId)) !== undefined;
+export const isMember = (domain: Domain, listId: string, contactId: string) =>
+  domain.store.listMember.get(memberId(listId, contactId)) !== undefined;
 
 /** The ids of the lists a contact is on. */
-export const listIdsOf = (domain: Domain, contactId: string) => domain.store.listMember.group("contact", contactId).map((member) => member.listId);
+export const listIdsOf = (domain: Domain, contactId: string) =>
+  domain.store.listMember.group("contact", contactId).map((member) => member.listId);
 
 const memberId = (listId: string, contactId: string) => `${listId}:${contactId}`;
 
@@ -42,7 +54,13 @@ const memberId = (listId: string, contactId: string) => `${listId}:${contactId}`
  * Adds contacts to a list as one batch (`batch` names it); those already on it are left as they
  * are. The contacts that joined.
  */
-export function join(domain: Domain, list: ListRecord, contacts: readonly ContactRecord[], source: JoinSource | "seed", batch: string): ContactRecord[] {
+export function join(
+  domain: Domain,
+  list: ListRecord,
+  contacts: readonly ContactRecord[],
+  source: JoinSource | "seed",
+  batch: string,
+): ContactRecord[] {
   const store = writable(domain);
   const seen = new Set<string>();
   const joined = contacts.filter((contact) => !seen.has(contact.id) && seen.add(contact.id) && !isMember(domain, list.id, contact.id));
@@ -73,7 +91,16 @@ export function importContacts(domain: Domain, list: ListRecord, input: Schemas[
   const joined = join(domain, list, contacts, input.source ?? "import", domain.ids.id("imp_"));
   const campaignMoves = joined.flatMap(({ id }) => {
     const from = campaignsBefore.get(id);
-    return from && list.campaignId && from !== list.campaignId ? [{ contactId: id, fromCampaignId: from, toCampaignId: list.campaignId }] : [];
+    return from && list.campaignId && from !== list.campaignId
+      ? [{ contactId: id, fromCampaignId: from, toCampaignId: list.campaignId }]
+      : [];
   });
-  return { listId: list.id, added: joined.length, alreadyMembers: contacts.length - joined.length, contactIds: joined.map((c) => c.id), skipped, campaignMoves };
+  return {
+    listId: list.id,
+    added: joined.length,
+    alreadyMembers: contacts.length - joined.length,
+    contactIds: joined.map((c) => c.id),
+    skipped,
+    campaignMoves,
+  };
 }

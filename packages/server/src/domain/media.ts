@@ -137,7 +137,10 @@ function decodeBase64(encoded: string): Uint8Array {
 
 /** Text types that have a structure of their own are checked for it. */
 function textMatches(type: string, bytes: Uint8Array): boolean {
-  const text = new TextDecoder().decode(bytes).replace(/^\uFEFF/, "").trim();
+  const text = new TextDecoder()
+    .decode(bytes)
+    .replace(/^\uFEFF/, "")
+    .trim();
   if (type === "application/json" || type.endsWith("+json")) {
     try {
       JSON.parse(text);

@@ -79,7 +79,10 @@ const FAILED: ReadonlySet<string> = new Set<BotOutcome>(["bot_error", ...BOT_FAI
 export function clearFailedBotOutcome(domain: Domain, message: MessageRecord): void {
   if (message.direction !== "inbound") throw conflict(`Message ${message.id} is outgoing: only a received message is answered by the bot.`);
   if (message.botOutcome === null) throw conflict(`Message ${message.id} is still waiting for the bot's answer.`);
-  if (!FAILED.has(message.botOutcome)) throw conflict(`The bot did not fail on message ${message.id} (its outcome is ${message.botOutcome}): only a failed answer is tried again.`);
+  if (!FAILED.has(message.botOutcome))
+    throw conflict(
+      `The bot did not fail on message ${message.id} (its outcome is ${message.botOutcome}): only a failed answer is tried again.`,
+    );
   writable(domain).message.update(message, { botOutcome: null, bot: null });
   publish(domain, { type: "message.updated", message });
 }
@@ -91,13 +94,18 @@ function requireCampaign(domain: Domain, owner: AccountRecord, campaignId: strin
 }
 
 /** POST /send_custom_channel_message: the customer's own system sent it; it is recorded as sent. */
-export function sendMessage(domain: Domain, owner: AccountRecord, data: Schemas["SendCustomChannelMessageInput"]["customData"]): { message: MessageRecord; contact: ContactRecord } {
+export function sendMessage(
+  domain: Domain,
+  owner: AccountRecord,
+  data: Schemas["SendCustomChannelMessageInput"]["customData"],
+): { message: MessageRecord; contact: ContactRecord } {
   requireCampaign(domain, owner, data.campaignId);
   roomFor(domain, "messages");
   const contact = contactForSender(domain, owner, data.fromId, data.customChannel, data);
   // The campaign the customer's system wrote for is the conversation's: the contact's answers go
   // to its bot, as they do to the campaign whose funnel reached the contact.
-  if (data.campaignId !== undefined && contact.campaignId !== data.campaignId) updateContact(domain, contact, { campaignId: data.campaignId });
+  if (data.campaignId !== undefined && contact.campaignId !== data.campaignId)
+    updateContact(domain, contact, { campaignId: data.campaignId });
   const message = recordOutbound(domain, {
     contact,
     channel: data.customChannel,
@@ -133,7 +141,10 @@ export async function receiveMessage(
   const data = input.customData;
   // Two names for one id: two different values would leave one of them unchecked for duplicates.
   if (data.messageSid !== undefined && data.id !== undefined && data.messageSid !== data.id) {
-    throw badRequest("VALIDATION_ERROR", "customData.messageSid and customData.id are two names for the message's id: send one of them, or the same value in both.");
+    throw badRequest(
+      "VALIDATION_ERROR",
+      "customData.messageSid and customData.id are two names for the message's id: send one of them, or the same value in both.",
+    );
   }
   const sid = data.messageSid ?? data.id ?? "";
   const first = () => domain.store.message.find("sid", owner.id, sid);
@@ -175,7 +186,19 @@ export async function receiveMessage(
 /** What a received message is, besides what every one has (its id, account, contact, direction, time). */
 export type Inbound = Pick<
   MessageRecord,
-  "channel" | "messageSid" | "fromId" | "toId" | "messageType" | "body" | "status" | "mediaUrl" | "mediaContentType" | "reactionTo" | "campaignId" | "source" | "simulatedVia"
+  | "channel"
+  | "messageSid"
+  | "fromId"
+  | "toId"
+  | "messageType"
+  | "body"
+  | "status"
+  | "mediaUrl"
+  | "mediaContentType"
+  | "reactionTo"
+  | "campaignId"
+  | "source"
+  | "simulatedVia"
 >;
 
 /** Stores a message from the contact and tells the engine (`message.received`), which answers it. */
@@ -222,5 +245,7 @@ export interface MessageFilter {
 /** The messages that match, oldest first: a conversation, or all. */
 export function findMessages(domain: Domain, filter: MessageFilter): MessageRecord[] {
   const source = filter.contactId ? domain.store.message.group("contact", filter.contactId) : [...domain.store.message.all()];
-  return source.filter((m) => (!filter.accountId || m.accountId === filter.accountId) && (!filter.direction || m.direction === filter.direction));
+  return source.filter(
+    (m) => (!filter.accountId || m.accountId === filter.accountId) && (!filter.direction || m.direction === filter.direction),
+  );
 }

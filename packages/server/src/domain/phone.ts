@@ -30,16 +30,28 @@ export function toE164(input: string, field = "phone"): string {
   if (!parsed) {
     const within = parsePhoneNumberFromString(trimmed);
     if (within) {
-      throw badRequest("INVALID_PHONE", `Phone number ${JSON.stringify(input)} holds text besides the number: send the number alone (${within.number}).`);
+      throw badRequest(
+        "INVALID_PHONE",
+        `Phone number ${JSON.stringify(input)} holds text besides the number: send the number alone (${within.number}).`,
+      );
     }
-    throw badRequest("INVALID_PHONE", `Phone number must include a valid country code, starting with + (${EXAMPLE}); ${field} ${JSON.stringify(input)} has none.`);
+    throw badRequest(
+      "INVALID_PHONE",
+      `Phone number must include a valid country code, starting with + (${EXAMPLE}); ${field} ${JSON.stringify(input)} has none.`,
+    );
   }
   if (!parsed.isPossible()) {
-    throw badRequest("INVALID_PHONE", `Phone number ${JSON.stringify(input)} is not a possible number for country code +${parsed.countryCallingCode}.`);
+    throw badRequest(
+      "INVALID_PHONE",
+      `Phone number ${JSON.stringify(input)} is not a possible number for country code +${parsed.countryCallingCode}.`,
+    );
   }
   // E.164 has no extensions: storing the number without it would lose what the caller sent unsaid.
   if (parsed.ext) {
-    throw badRequest("INVALID_PHONE", `Phone number ${JSON.stringify(input)} has an extension (${parsed.ext}), which E.164 cannot hold: send the number alone (${parsed.number}).`);
+    throw badRequest(
+      "INVALID_PHONE",
+      `Phone number ${JSON.stringify(input)} has an extension (${parsed.ext}), which E.164 cannot hold: send the number alone (${parsed.number}).`,
+    );
   }
   return parsed.number;
 }

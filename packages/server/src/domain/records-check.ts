@@ -43,9 +43,11 @@ export class RecordRefused extends HttpError<"VALIDATION_ERROR"> {
  * seconds), and refused in the same words (`duplicateId`).
  */
 export function checkRecords(records: unknown, rules: Pick<Rules, "allowHttpWebhooks">): void {
-  if (typeof records !== "object" || records === null || Array.isArray(records)) throw invalid("records must be an object of arrays, by kind. Nothing was changed.");
+  if (typeof records !== "object" || records === null || Array.isArray(records))
+    throw invalid("records must be an object of arrays, by kind. Nothing was changed.");
   const unknown = Object.keys(records).find((kind) => !(KIND_NAMES as string[]).includes(kind));
-  if (unknown !== undefined) throw invalid(`Unknown field records.${unknown}. Allowed in records: ${KIND_NAMES.join(", ")}. Nothing was changed.`);
+  if (unknown !== undefined)
+    throw invalid(`Unknown field records.${unknown}. Allowed in records: ${KIND_NAMES.join(", ")}. Nothing was changed.`);
   const byKind = records as Partial<Record<KindName, unknown>>;
   const quick = validators("quick");
   const accounts = new Set<string>();
@@ -66,10 +68,21 @@ export function checkRecords(records: unknown, rules: Pick<Rules, "allowHttpWebh
         continue;
       }
       const text = jsonTextProblem(kind, record);
-      if (text) throw refused(kind, index, record, `${fieldPath(["records", kind, String(index), text])} must be the JSON text of an object: the server reads it as one.`);
+      if (text)
+        throw refused(
+          kind,
+          index,
+          record,
+          `${fieldPath(["records", kind, String(index), text])} must be the JSON text of an object: the server reads it as one.`,
+        );
       const { accountId } = record as { accountId?: string };
       if (accountId !== undefined && !accounts.has(accountId)) {
-        throw refused(kind, index, record, `records.${kind}[${index}].accountId names account ${accountId}, which these records do not have.`);
+        throw refused(
+          kind,
+          index,
+          record,
+          `records.${kind}[${index}].accountId names account ${accountId}, which these records do not have.`,
+        );
       }
     }
   }
@@ -102,7 +115,12 @@ function jsonTextProblem(kind: KindName, record: unknown): string | undefined {
 
 /** A record used the id of one before it, of its kind. */
 export function duplicateId(kind: KindName, index: number, id: string): RecordRefused {
-  return new RecordRefused(kind, index, id, `records.${kind}[${index}].id ${id} is also the id of an earlier ${kind} record: ids are unique within a kind.`);
+  return new RecordRefused(
+    kind,
+    index,
+    id,
+    `records.${kind}[${index}].id ${id} is also the id of an earlier ${kind} record: ids are unique within a kind.`,
+  );
 }
 
 function refused(kind: KindName, index: number, record: unknown, problem: string): RecordRefused {
@@ -110,7 +128,14 @@ function refused(kind: KindName, index: number, record: unknown, problem: string
   return new RecordRefused(kind, index, typeof id === "string" ? id : undefined, problem);
 }
 
-type AccountFields = { id: string; apiKey: string; agencyId: string | null; email: string | null; webhookUrl: string | null; autoRechargeUrl: string | null };
+type AccountFields = {
+  id: string;
+  apiKey: string;
+  agencyId: string | null;
+  email: string | null;
+  webhookUrl: string | null;
+  autoRechargeUrl: string | null;
+};
 
 /** What makes an account one of a kind (its API key, a sub-account's email in its agency), and its webhook URLs. */
 function accountKeys(rules: Pick<Rules, "allowHttpWebhooks">) {
@@ -119,12 +144,17 @@ function accountKeys(rules: Pick<Rules, "allowHttpWebhooks">) {
   return {
     problem(account: AccountFields): { field: string; text: string } | undefined {
       const holder = apiKeys.get(account.apiKey);
-      if (holder !== undefined) return { field: "apiKey", text: `is also the API key of account ${holder}: an API key belongs to one account.` };
+      if (holder !== undefined)
+        return { field: "apiKey", text: `is also the API key of account ${holder}: an API key belongs to one account.` };
       apiKeys.set(account.apiKey, account.id);
       if (account.agencyId !== null && account.email !== null) {
         const email = `${account.agencyId} ${account.email.toLowerCase()}`;
         const other = emails.get(email);
-        if (other !== undefined) return { field: "email", text: `${account.email} is also the email of sub-account ${other} of agency ${account.agencyId}: a sub-account's email is its own within its agency.` };
+        if (other !== undefined)
+          return {
+            field: "email",
+            text: `${account.email} is also the email of sub-account ${other} of agency ${account.agencyId}: a sub-account's email is its own within its agency.`,
+          };
         emails.set(email, account.id);
       }
       for (const field of ["webhookUrl", "autoRechargeUrl"] as const) {
@@ -155,7 +185,9 @@ function schemaProblem(record: unknown, kind: KindName, index: number): string {
 export function recordSchemas(doc: OpenApiDocument): Record<KindName, Record<string, unknown>> {
   const schemas = (doc.components as { schemas: Record<string, { properties?: Record<string, { items: { $ref: string } }> }> }).schemas;
   const records = schemas.SnapshotRecords!.properties!;
-  return Object.fromEntries(KIND_NAMES.map((kind): [KindName, Record<string, unknown>] => [kind, { $ref: `admin${records[kind]!.items.$ref}` }])) as Record<KindName, Record<string, unknown>>;
+  return Object.fromEntries(
+    KIND_NAMES.map((kind): [KindName, Record<string, unknown>] => [kind, { $ref: `admin${records[kind]!.items.$ref}` }]),
+  ) as Record<KindName, Record<string, unknown>>;
 }
 
 /**
@@ -173,5 +205,7 @@ function validators(which: "quick" | "full"): ByKind {
   const made = lookedUp[which];
   if (made) return made;
   const schemas = Object.entries(recordSchemas(adminDocument));
-  return (lookedUp[which] = Object.fromEntries(schemas.map(([kind, schema]) => [kind, recordValidators[which].get(kind, schema)])) as ByKind);
+  return (lookedUp[which] = Object.fromEntries(
+    schemas.map(([kind, schema]) => [kind, recordValidators[which].get(kind, schema)]),
+  ) as ByKind);
 }

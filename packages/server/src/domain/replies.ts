@@ -50,7 +50,14 @@ export function reply(
  * The interface sends reply webhooks for custom channels only, so none is sent. Without credits,
  * recorded as not sent.
  */
-export function replyOnChannel(domain: Domain, account: AccountRecord, contact: ContactRecord, body: string, channel: string, campaignId: string | null): MessageRecord {
+export function replyOnChannel(
+  domain: Domain,
+  account: AccountRecord,
+  contact: ContactRecord,
+  body: string,
+  channel: string,
+  campaignId: string | null,
+): MessageRecord {
   const outbound = { contact, channel, body, source: "bot", toId: contact.phone, campaignId } as const;
   if (!charge(domain, account, contact, "bot_reply")) return recordOutbound(domain, { ...outbound, status: "not_sent", error: NO_CREDITS });
   return recordOutbound(domain, { ...outbound, status: "sent" });
@@ -72,11 +79,25 @@ export function humanReply(domain: Domain, account: AccountRecord, contact: Cont
   if (!charge(domain, account, contact, "human")) throw unpaid();
   const campaign = contact.campaignId ? ownedBy(account.id, domain.store.campaign.get(contact.campaignId)) : undefined;
   const channel = campaign ? settingsOf(campaign).channel : "messaging_app";
-  return recordOutbound(domain, { contact, channel, body, source: "human", status: "sent", toId: contact.phone, campaignId: contact.campaignId });
+  return recordOutbound(domain, {
+    contact,
+    channel,
+    body,
+    source: "human",
+    status: "sent",
+    toId: contact.phone,
+    campaignId: contact.campaignId,
+  });
 }
 
 /** The bot asks a person to take over: a team alert, and the bot paused for this contact. */
-export function handOff(domain: Domain, message: MessageRecord, contact: ContactRecord, campaign: CampaignRecord, reason: string): AlertRecord {
+export function handOff(
+  domain: Domain,
+  message: MessageRecord,
+  contact: ContactRecord,
+  campaign: CampaignRecord,
+  reason: string,
+): AlertRecord {
   const alert = writable(domain).alert.insert({
     id: domain.ids.id("alr_"),
     accountId: contact.accountId,

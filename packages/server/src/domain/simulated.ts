@@ -30,7 +30,12 @@ export function onBuiltInChannel(message: MessageRecord): boolean {
 /** Errors name the admin request's own fields (`mediaUrl`), not the receive endpoint's (`customData.mediaUrl`). */
 const AT = "";
 
-export async function simulateInbound(domain: Domain, account: AccountRecord, contact: ContactRecord, input: InboundInput): Promise<MessageRecord> {
+export async function simulateInbound(
+  domain: Domain,
+  account: AccountRecord,
+  contact: ContactRecord,
+  input: InboundInput,
+): Promise<MessageRecord> {
   const channel = input.channel ?? "custom";
   const media = { mediaUrl: input.mediaUrl ?? null, mediaContentType: input.mediaUrl ? (input.mediaContentType ?? null) : null };
   const messageType = input.messageType ?? "text";

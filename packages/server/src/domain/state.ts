@@ -58,7 +58,9 @@ function seedOwned(domain: Domain, owner: AccountRecord, seed: Schemas["SeedAcco
   for (const list of seed.lists ?? []) {
     const record = createList(domain, owner, list);
     const members = (list.contactIds ?? []).map(
-      (contactId) => ownedBy(owner.id, domain.store.contact.get(contactId)) ?? fail(notIn(`List ${record.id}: no contact ${contactId} in account ${owner.id}.`)),
+      (contactId) =>
+        ownedBy(owner.id, domain.store.contact.get(contactId)) ??
+        fail(notIn(`List ${record.id}: no contact ${contactId} in account ${owner.id}.`)),
     );
     // Seeded members are the starting state: they do not trigger opening messages.
     join(domain, record, members, "seed", `seed:${record.id}`);
@@ -105,7 +107,8 @@ export function loadSnapshot(domain: Domain, snapshot: Snapshot, cause: "load" |
   if (snapshot.format !== SNAPSHOT_FORMAT) throw invalid(`Not a snapshot this server can read (format ${String(snapshot.format)}).`);
   checkRecords(snapshot.records, domain.rules);
   // What is loaded (at start, put back) was held already; a restore brings new records.
-  if (cause === "restore") roomForAll(domain, { contacts: snapshot.records.contact?.length ?? 0, messages: snapshot.records.message?.length ?? 0 });
+  if (cause === "restore")
+    roomForAll(domain, { contacts: snapshot.records.contact?.length ?? 0, messages: snapshot.records.message?.length ?? 0 });
   try {
     replace(domain, snapshot.records as unknown as Partial<Records>, cause);
   } catch (error) {

@@ -98,7 +98,8 @@ export function readState(db: SqlDatabase, refuse: RowRefusal): Snapshot {
   for (const kind of KIND_NAMES) {
     const rows: object[] = (records[kind] = []);
     const table = TABLES[kind];
-    for (const [id, text] of db.rows(`SELECT id, record FROM ${table} ORDER BY rowid`) as Iterable<[string, string]>) rows.push(parseRow(table, id, text, refuse));
+    for (const [id, text] of db.rows(`SELECT id, record FROM ${table} ORDER BY rowid`) as Iterable<[string, string]>)
+      rows.push(parseRow(table, id, text, refuse));
   }
   const clock = JSON.parse(meta.get("clock") ?? "null") as Snapshot["clock"] | null;
   return {
@@ -120,6 +121,7 @@ function parseRow(table: string, id: string, text: string, refuse: RowRefusal): 
   if (typeof record !== "object" || record === null || Array.isArray(record)) throw refuse(table, id, "it is not a JSON object.", false);
   // Written back under the record's id, it would become a second row of that id.
   const own = (record as { id?: unknown }).id;
-  if (own !== id) throw refuse(table, id, `its record's id is ${own === undefined ? "missing" : JSON.stringify(own)}, not the row's.`, false);
+  if (own !== id)
+    throw refuse(table, id, `its record's id is ${own === undefined ? "missing" : JSON.stringify(own)}, not the row's.`, false);
   return record;
 }

@@ -4,10 +4,10 @@
  * (and webhooks) that stem from them leave. A crash loses nothing that was answered, and a write
  * costs what it changed, however large the state. Two holders, two timings:
  *
- * | Holder | Commit | Before an answer leaves |
- * |---|---|---|
- * | a data file (`--data-file`, better-sqlite3) | once a turn, at its end | it waits here for the commit, which is durable when it returns |
- * | a hosted sandbox (a Durable Object's SQL storage) | at once, in the turn of the change | the platform holds it until the commit is durable (the object's output gate) |
+ * - a data file (`--data-file`, better-sqlite3) commits once a turn, at its end; an answer waits
+ *   here for the commit, which is durable when it returns;
+ * - a hosted sandbox (a Durable Object's SQL storage) commits at once, in the turn of the change;
+ *   the platform holds an answer until the commit is durable (the object's output gate).
  *
  * A data file's commit that fails (a full disk, another program's write lock) leaves the file as
  * it was, and the state in memory is put back to it: every change of that turn, the requests' and
@@ -231,7 +231,8 @@ class Committer {
     this.changes = new Map();
     this.everything = false;
     this.dirty = false;
-    if (this.options.commit === "at-once") this.options.abandon(new NotSavedError(`${this.file.explain(error)} ${ABANDONED}`, { cause: error }));
+    if (this.options.commit === "at-once")
+      this.options.abandon(new NotSavedError(`${this.file.explain(error)} ${ABANDONED}`, { cause: error }));
   }
 
   /** Back to what the file holds; throws, changing nothing, if it cannot be read or loaded. */
@@ -297,7 +298,11 @@ function notSaved() {
 
 /** The file could not be read back to undo the change: it is kept, and saved once that works. Its outcome is for the client to check. */
 function notUndone() {
-  return new HttpError<string>(500, "INTERNAL_ERROR", "The server could not save this change to its data file, nor undo it (its log says why): it is kept and saved once that works. Check whether it was made before you retry.");
+  return new HttpError<string>(
+    500,
+    "INTERNAL_ERROR",
+    "The server could not save this change to its data file, nor undo it (its log says why): it is kept and saved once that works. Check whether it was made before you retry.",
+  );
 }
 
 interface Deferred {

@@ -68,7 +68,11 @@ export function describeBot(name: BotInfo["name"]): BotInfo {
 }
 
 // Question words stay: "where" is what tells "Where are you?" from "Are you open?".
-const STOP_WORDS = new Set("a an and are as at be by can do does for from have i in is it me my of on or our please the there this to we will with you your".split(" "));
+const STOP_WORDS = new Set(
+  "a an and are as at be by can do does for from have i in is it me my of on or our please the there this to we will with you your".split(
+    " ",
+  ),
+);
 
 function words(text: string): Set<string> {
   return new Set(
@@ -100,7 +104,10 @@ export function matchFaq(text: string, faqs: Array<Schemas["Faq"]>): Schemas["Fa
  * The campaign's hand-off phrase the message contains, as a hand-off; undefined when it has none.
  * Every bot of the server's own checks it first: a model-backed one before it asks the model.
  */
-export function handOffByPhrase(message: Schemas["Message"], campaign: Schemas["Campaign"]): { handOff: { reason: string; reply: string } } | undefined {
+export function handOffByPhrase(
+  message: Schemas["Message"],
+  campaign: Schemas["Campaign"],
+): { handOff: { reason: string; reply: string } } | undefined {
   const text = message.body.toLowerCase();
   const phrase = campaign.handOffPhrases.find((p) => text.includes(p.toLowerCase()));
   if (!phrase) return undefined;
@@ -127,7 +134,11 @@ export const defaultBot: Bot = Object.assign(
       if (goal) parts.push(`Can I help you ${lowerFirst(goal)}`);
       return { reply: parts.join(" ") };
     }
-    return { reply: goal ? `Thanks${name}! Shall we ${lowerFirst(goal)}` : `Thanks${name}! A member of our team will get back to you if I can't help.` };
+    return {
+      reply: goal
+        ? `Thanks${name}! Shall we ${lowerFirst(goal)}`
+        : `Thanks${name}! A member of our team will get back to you if I can't help.`,
+    };
   },
   { info: describeBot("deterministic") },
 );

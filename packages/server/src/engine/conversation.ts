@@ -146,7 +146,13 @@ export function startConversations({ domain, scheduler, bot, onError, redact }: 
    * Asks the bot, timing it in real milliseconds: its answer (undefined when it threw), and the
    * run kept on the message (which bot, how long, what went wrong).
    */
-  async function ask(message: MessageRecord, contact: ContactRecord, campaign: CampaignRecord, account: AccountRecord, signal: AbortSignal) {
+  async function ask(
+    message: MessageRecord,
+    contact: ContactRecord,
+    campaign: CampaignRecord,
+    account: AccountRecord,
+    signal: AbortSignal,
+  ) {
     const started = startTimer();
     let result: BotOutput | undefined;
     let error: string | null = null;

@@ -80,10 +80,13 @@ export function startDeliveries({ domain, scheduler, fetch, options, random, red
     if (!delivery || delivery.state !== "pending") return;
     const account = store.account.get(delivery.accountId);
     const url = account && currentUrl(delivery, account);
-    const setting = delivery.kind === "reply" ? "Custom Channel Webhook URL (Settings > Custom Channel Webhook)" : "agency's auto-recharge URL";
+    const setting =
+      delivery.kind === "reply" ? "Custom Channel Webhook URL (Settings > Custom Channel Webhook)" : "agency's auto-recharge URL";
     if (!url || !account) {
       const field = delivery.kind === "reply" ? "webhookUrl" : "autoRechargeUrl";
-      const where = account ? ` Set it with PATCH /__admin/accounts/${account.id} (${field}), or at /__dashboard/settings?account=${account.id}.` : "";
+      const where = account
+        ? ` Set it with PATCH /__admin/accounts/${account.id} (${field}), or at /__dashboard/settings?account=${account.id}.`
+        : "";
       return giveUp(domain, delivery, `No ${setting} is set, so there is nowhere to deliver.${where}`);
     }
     // Every way a URL comes in refuses such a one (domain/accounts.ts, domain/records-check.ts);

@@ -21,7 +21,8 @@ const named = (campaign: CampaignRecord) => `campaign “${settingsOf(campaign).
 function campaignStops(campaign: CampaignRecord): Stopped | null {
   const settings = settingsOf(campaign);
   if (sendsNothingFirst(settings)) {
-    const why = settings.state === "Live" ? "is Incoming, which sends nothing first" : `is ${settings.state}, and only a Live campaign sends`;
+    const why =
+      settings.state === "Live" ? "is Incoming, which sends nothing first" : `is ${settings.state}, and only a Live campaign sends`;
     return stop("campaign_not_sending", `Follow-ups stopped: ${named(campaign)} ${why}.`);
   }
   if (!settings.followUps.enabled) return stop("follow_ups_off", `Follow-ups stopped: ${named(campaign)} has follow-ups off.`);
@@ -42,7 +43,13 @@ export function followUpStatus(domain: Domain, contact: ContactRecord, jobs: rea
       const next = { at: isoTime(job.runAt), number: payload.step + 1, of: cycles * messagesPerCycle, campaignId: campaign.id };
       const stopped = campaignStops(campaign);
       // Still scheduled, but the rules are checked again when it falls due: it would be dropped.
-      return { next, stopped: stopped && { ...stopped, message: `${stopped.message} The follow-up due then is dropped, and the rest with it, unless that changes first.` } };
+      return {
+        next,
+        stopped: stopped && {
+          ...stopped,
+          message: `${stopped.message} The follow-up due then is dropped, and the rest with it, unless that changes first.`,
+        },
+      };
     }
   }
   return { next: null, stopped: whyNone(domain, contact, campaignOf(contact.campaignId)) };
@@ -50,8 +57,10 @@ export function followUpStatus(domain: Domain, contact: ContactRecord, jobs: rea
 
 /** Why no follow-up is scheduled for the contact. */
 function whyNone(domain: Domain, contact: ContactRecord, campaign: CampaignRecord | undefined): Stopped {
-  if (hasWritten(domain, contact)) return stop("lead_wrote", "Follow-ups stopped: the lead wrote (follow-ups are for leads who have not answered).");
-  if (!campaign) return stop("no_campaign", "No follow-ups: no campaign has reached this contact (follow-ups follow a campaign's opening message).");
+  if (hasWritten(domain, contact))
+    return stop("lead_wrote", "Follow-ups stopped: the lead wrote (follow-ups are for leads who have not answered).");
+  if (!campaign)
+    return stop("no_campaign", "No follow-ups: no campaign has reached this contact (follow-ups follow a campaign's opening message).");
   const stopped = campaignStops(campaign);
   if (stopped) return stopped;
   const sent = domain.store.message.group("contact", contact.id).filter((m) => m.campaignId === campaign.id && m.direction === "outbound");
@@ -60,9 +69,11 @@ function whyNone(domain: Domain, contact: ContactRecord, campaign: CampaignRecor
   }
   const followUps = sent.filter((m) => m.source === "follow_up");
   const last = followUps[followUps.length - 1];
-  if (last?.status === "not_sent" && last.error === NO_CREDITS) return stop("no_credits", "Follow-ups stopped: the account had no credits left for the last one, so none follows it.");
+  if (last?.status === "not_sent" && last.error === NO_CREDITS)
+    return stop("no_credits", "Follow-ups stopped: the account had no credits left for the last one, so none follows it.");
   const { cycles, messagesPerCycle } = settingsOf(campaign).followUps;
   const total = cycles * messagesPerCycle;
-  if (followUps.filter((m) => m.status === "sent").length >= total) return stop("all_sent", `Follow-ups done: all ${total} of ${named(campaign)} were sent.`);
+  if (followUps.filter((m) => m.status === "sent").length >= total)
+    return stop("all_sent", `Follow-ups done: all ${total} of ${named(campaign)} were sent.`);
   return stop("none_scheduled", "No follow-up is scheduled.");
 }

@@ -17,7 +17,8 @@ const HOUR = 3_600_000;
 const DEFAULT_FOLLOW_UP = "Hi {{firstName}}, just checking in on my last message: are you still interested?";
 
 /** Follow-ups are for leads who have not written: one who has, at any time, is in a conversation. */
-export const hasWritten = (domain: Domain, contact: ContactRecord) => domain.store.message.group("contact", contact.id).some((m) => m.direction === "inbound");
+export const hasWritten = (domain: Domain, contact: ContactRecord) =>
+  domain.store.message.group("contact", contact.id).some((m) => m.direction === "inbound");
 
 export type FollowUps = ReturnType<typeof startFollowUps>;
 
@@ -28,7 +29,12 @@ export function startFollowUps(domain: Domain, scheduler: Scheduler) {
     if (!followUps.enabled || step >= followUps.cycles * followUps.messagesPerCycle || hasWritten(domain, contact)) return;
     const position = step % followUps.messagesPerCycle;
     const quiet = followUps.delaysHours[Math.min(position, followUps.delaysHours.length - 1)]!; // the contract: at least one
-    scheduler.add("follow_up", { campaignId: campaign.id, contactId: contact.id, step }, domain.clock.now() + quiet * HOUR, followUpKey(contact.id));
+    scheduler.add(
+      "follow_up",
+      { campaignId: campaign.id, contactId: contact.id, step },
+      domain.clock.now() + quiet * HOUR,
+      followUpKey(contact.id),
+    );
   }
 
   scheduler.on("follow_up", (payload) => {

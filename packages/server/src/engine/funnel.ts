@@ -38,7 +38,10 @@ export interface FunnelDeps {
 
 /** Why the trigger does not fire for this campaign, or undefined when it does: one that sends first, with the toggle on. */
 function triggerOff(settings: CampaignSettings): string | undefined {
-  return sendsNothingFirst(settings) ?? (settings.triggerOnNewListContacts ? undefined : "The campaign's Trigger on New Contacts Added to List is off.");
+  return (
+    sendsNothingFirst(settings) ??
+    (settings.triggerOnNewListContacts ? undefined : "The campaign's Trigger on New Contacts Added to List is off.")
+  );
 }
 
 export function startFunnel({ domain, scheduler, options }: FunnelDeps) {
@@ -114,7 +117,8 @@ export function startFunnel({ domain, scheduler, options }: FunnelDeps) {
     const { campaign, contact, account } = subject;
     const reason = whyNot(campaign, contact);
     if (reason) return void recordOnChannel(domain, campaign, contact, { status: "not_sent", error: reason });
-    if (!charge(domain, account, contact, "opening")) return void recordOnChannel(domain, campaign, contact, { status: "not_sent", error: NO_CREDITS });
+    if (!charge(domain, account, contact, "opening"))
+      return void recordOnChannel(domain, campaign, contact, { status: "not_sent", error: NO_CREDITS });
     recordOnChannel(domain, campaign, contact, { status: "sent" });
     if (contact.campaignId !== campaign.id) updateContact(domain, contact, { campaignId: campaign.id });
     followUps.schedule(campaign, contact, 0);

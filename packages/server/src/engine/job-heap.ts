@@ -24,7 +24,7 @@ export class JobHeap {
     const heap = this.items;
     this.order.set(job, this.sequence++);
     heap.push(job);
-    for (let i = heap.length - 1; i > 0; ) {
+    for (let i = heap.length - 1; i > 0;) {
       const parent = (i - 1) >> 1;
       if (!this.before(heap[i]!, heap[parent]!)) break;
       [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
@@ -39,7 +39,7 @@ export class JobHeap {
     const last = heap.pop();
     if (heap.length && last) {
       heap[0] = last;
-      for (let i = 0; ; ) {
+      for (let i = 0; ;) {
         const l = 2 * i + 1;
         const r = l + 1;
         let smallest = i;

@@ -17,7 +17,10 @@ export function sendsNothingFirst(settings: CampaignSettings): string | undefine
 }
 
 /** The campaign, its contact and its account a job's payload names, while all three are there. */
-export function subjectOf(domain: Domain, payload: JobPayloads["opening" | "follow_up"]): { campaign: CampaignRecord; contact: ContactRecord; account: AccountRecord } | undefined {
+export function subjectOf(
+  domain: Domain,
+  payload: JobPayloads["opening" | "follow_up"],
+): { campaign: CampaignRecord; contact: ContactRecord; account: AccountRecord } | undefined {
   const { store } = domain;
   const campaign = store.campaign.get(payload.campaignId);
   const contact = campaign && ownedBy(campaign.accountId, store.contact.get(payload.contactId));

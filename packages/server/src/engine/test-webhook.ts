@@ -14,7 +14,13 @@ import { postWebhook, type FetchLike } from "./webhook-post.js";
 
 type TestWebhookResult = components["schemas"]["TestWebhookResult"];
 
-export async function sendTestWebhook(domain: Domain, fetch: FetchLike, account: AccountRecord, timeoutMs: number, redact: Redact): Promise<TestWebhookResult> {
+export async function sendTestWebhook(
+  domain: Domain,
+  fetch: FetchLike,
+  account: AccountRecord,
+  timeoutMs: number,
+  redact: Redact,
+): Promise<TestWebhookResult> {
   const url = account.webhookUrl;
   const settings = `PATCH /__admin/accounts/${account.id} with a webhookUrl (${inboxUrl(account.id)} is this server's own inbox for it), or at /__dashboard/settings?account=${account.id}`;
   if (!url) throw conflict(`Account ${account.id} has no Custom Channel Webhook URL to test: set one with ${settings}.`);
@@ -33,7 +39,13 @@ export async function sendTestWebhook(domain: Domain, fetch: FetchLike, account:
   // Never aborted: a test webhook ends by its answer or its timeout. Made per call: Workers refuse
   // an AbortController made as a module loads.
   const neverStopped = new AbortController().signal;
-  const posted = await postWebhook(fetch, { url, secret: account.webhookSecret, webhookId, payload: JSON.stringify(payload) }, timeoutMs, neverStopped, redact);
+  const posted = await postWebhook(
+    fetch,
+    { url, secret: account.webhookSecret, webhookId, payload: JSON.stringify(payload) },
+    timeoutMs,
+    neverStopped,
+    redact,
+  );
   const ok = posted.status !== null && posted.status >= 200 && posted.status < 300;
   return { url, webhookId, payload, status: posted.status, ok, durationMs: posted.durationMs, error: posted.error };
 }

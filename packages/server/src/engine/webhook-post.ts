@@ -32,7 +32,13 @@ export interface Posted {
 }
 
 /** The receiver's answer is theirs to word: `redact` takes the server's secrets out of it before it is kept. */
-export async function postWebhook(fetch: FetchLike, { url, secret, webhookId, payload }: Signed, timeoutMs: number, stop: AbortSignal, redact: (text: string) => string): Promise<Posted> {
+export async function postWebhook(
+  fetch: FetchLike,
+  { url, secret, webhookId, payload }: Signed,
+  timeoutMs: number,
+  stop: AbortSignal,
+  redact: (text: string) => string,
+): Promise<Posted> {
   // Receivers check webhook-timestamp against their own clock, so it is wall-clock time even
   // when the server runs on a virtual clock.
   const sentAt = new Date();
@@ -64,7 +70,10 @@ export async function postWebhook(fetch: FetchLike, { url, secret, webhookId, pa
   else stop.addEventListener("abort", onStop, { once: true });
   try {
     // Raced against the signal too, so an injected fetch that ignores it still times out.
-    const response = await untilAborted(fetch(new Request(requestUrlOf(url), { method: "POST", headers, body: payload, redirect: "manual", signal })), signal);
+    const response = await untilAborted(
+      fetch(new Request(requestUrlOf(url), { method: "POST", headers, body: payload, redirect: "manual", signal })),
+      signal,
+    );
     // Redacted before it is cut, so a secret the cut runs through is still found whole.
     const text = redact((await untilAborted(response.text(), signal).catch(() => "")).slice(0, KEPT + MARGIN)).slice(0, KEPT);
     const ok = response.status >= 200 && response.status < 300;

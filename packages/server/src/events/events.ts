@@ -45,7 +45,14 @@ export type DomainEvent =
   | { type: "campaign.created" | "campaign.updated" | "campaign.deleted"; campaign: Stored.CampaignRecord }
   | { type: "list.created" | "list.updated" | "list.deleted"; list: Stored.ListRecord }
   /** `batch` names the contacts that joined together and `batchSize` counts them (1 for an API add). */
-  | { type: "list.joined"; list: Stored.ListRecord; contact: Stored.ContactRecord; source: JoinSource | "seed"; batch: string; batchSize: number }
+  | {
+      type: "list.joined";
+      list: Stored.ListRecord;
+      contact: Stored.ContactRecord;
+      source: JoinSource | "seed";
+      batch: string;
+      batchSize: number;
+    }
   | { type: "contact.created" | "contact.updated" | "contact.deleted"; contact: Stored.ContactRecord }
   | { type: "message.received"; message: Stored.MessageRecord; contact: Stored.ContactRecord }
   /** An outgoing message recorded, whatever its status (sent, pending delivery, not sent). */

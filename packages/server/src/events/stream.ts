@@ -75,7 +75,11 @@ export function createEventStream(now: () => number, onError: (error: unknown) =
       const own = listener as Listener;
       for (const type of types) byType.set(type, [...(byType.get(type) ?? []), own]);
       return () => {
-        for (const type of types) byType.set(type, (byType.get(type) ?? []).filter((other) => other !== own));
+        for (const type of types)
+          byType.set(
+            type,
+            (byType.get(type) ?? []).filter((other) => other !== own),
+          );
       };
     },
   };

@@ -44,14 +44,27 @@ export class Faults {
     const idle = inputs.findIndex((input) => input.latencyMs === undefined && input.status === undefined && !input.drop);
     if (idle !== -1) throw new HttpError(400, "VALIDATION_ERROR", `Fault rule ${idle} does nothing: give it latencyMs, status or drop.`);
     const untimed = inputs.findIndex((input) => input.when !== undefined && input.status === undefined && !input.drop);
-    if (untimed !== -1) throw new HttpError(400, "VALIDATION_ERROR", `Fault rule ${untimed} has when but no status or drop: when says whether they act before or after the operation (latency always comes before).`);
+    if (untimed !== -1)
+      throw new HttpError(
+        400,
+        "VALIDATION_ERROR",
+        `Fault rule ${untimed} has when but no status or drop: when says whether they act before or after the operation (latency always comes before).`,
+      );
     const promising = inputs.findIndex((input) => input.when === "after" && input.status === 429);
     if (promising !== -1) {
-      throw new HttpError(400, "VALIDATION_ERROR", `Fault rule ${promising} answers 429 after the operation, but a 429 promises nothing was done, so a client repeats any call on it and would double the effect: give it a 5xx (502, 503) or drop.`);
+      throw new HttpError(
+        400,
+        "VALIDATION_ERROR",
+        `Fault rule ${promising} answers 429 after the operation, but a 429 promises nothing was done, so a client repeats any call on it and would double the effect: give it a 5xx (502, 503) or drop.`,
+      );
     }
     const dropping = inputs.findIndex((input) => input.drop);
     if (dropping !== -1 && !this.canDrop) {
-      throw new HttpError(400, "VALIDATION_ERROR", `Fault rule ${dropping} drops the connection, which this server cannot do (a Cloudflare Worker always answers): give it a status (502, 503) or latencyMs instead.`);
+      throw new HttpError(
+        400,
+        "VALIDATION_ERROR",
+        `Fault rule ${dropping} drops the connection, which this server cannot do (a Cloudflare Worker always answers): give it a status (502, 503) or latencyMs instead.`,
+      );
     }
     this.rules = inputs.map((input) => ({
       id: this.ids.id("flt_"),

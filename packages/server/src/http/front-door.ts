@@ -3,12 +3,12 @@
  * numbered, routed (routes.ts) and run through its area's chain of named steps, composed once
  * (compose.ts). Each step is a file of steps/ named for it (`requireHttps`: require-https.ts):
  *
- * | Area | Steps |
- * |---|---|
- * | /v1 (and any request an adapter refused) | record, hold for the data file, adapter's refusal, HTTPS, route, the contract's own document (no key), faults, API key, rate limit, validate, account still current, operation |
- * | /__admin | hold for the data file, HTTPS, route, admin token, validate, operation |
- * | /__dashboard | security headers, HTTPS, route, file |
- * | /__inbox | HTTPS, route, inbox (record the request, answer the account's chosen status) |
+ * - /v1 (and any request an adapter refused): record, hold for the data file, adapter's refusal,
+ *   HTTPS, route, the contract's own document (no key), faults, API key, rate limit, validate,
+ *   account still current, operation;
+ * - /__admin: hold for the data file, HTTPS, route, admin token, validate, operation;
+ * - /__dashboard: security headers, HTTPS, route, file;
+ * - /__inbox: HTTPS, route, inbox (record the request, answer the account's chosen status).
  *
  * Nothing is written until every check before the operation has passed. The door has one HTTPS
  * rule for every area (steps/require-https.ts) and one error-shape rule (contract/exchange.ts's
@@ -116,7 +116,12 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
       .then(injectFaults(options.faults))
       .then(authenticate(store))
       .then(limitRate(options.rateLimiter))
-      .then(validateRequest<Authenticated>((context) => options.api.validator(context.route.operationId, context.auth.form), options.maxBodyBytes))
+      .then(
+        validateRequest<Authenticated>(
+          (context) => options.api.validator(context.route.operationId, context.auth.form),
+          options.maxBodyBytes,
+        ),
+      )
       .then(confirmAccount(store))
       .then(runApiOperation(options.api.operations, domain))
       .compose(ends),
@@ -171,7 +176,12 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
 
 /** The one route table: /v1 and the contract's own document, /__admin from its contract, the dashboard's files, the inbox. */
 export function serviceRouter(adminDocument: OpenApiDocument): Router {
-  return createRouter({ api: [...routesOf(document, "api"), ...CONTRACT_ROUTES], admin: routesOf(adminDocument, "admin"), dashboard: DASHBOARD_ROUTES, inbox: INBOX_ROUTES });
+  return createRouter({
+    api: [...routesOf(document, "api"), ...CONTRACT_ROUTES],
+    admin: routesOf(adminDocument, "admin"),
+    dashboard: DASHBOARD_ROUTES,
+    inbox: INBOX_ROUTES,
+  });
 }
 
 /** The path under the base the service is mounted at; a path outside it is none of the service's, routed as one no area has. */
@@ -186,7 +196,14 @@ function pathUnder(base: string, pathname: string): string {
  * adapter's refusal (`refused`: in the API's shapes, whatever the path), an adapter's last resort,
  * a host with no sandbox of that name or whose sandbox reset while answering.
  */
-export function errorAt(router: Router, base: string, method: string, pathname: string, error: HttpError<string>, refused = false): ApiResponse {
+export function errorAt(
+  router: Router,
+  base: string,
+  method: string,
+  pathname: string,
+  error: HttpError<string>,
+  refused = false,
+): ApiResponse {
   const { area, match } = router.match(method, pathUnder(base, pathname), refused);
   return errorResponse(shapeOf(area, match), error, {});
 }

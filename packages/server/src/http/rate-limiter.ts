@@ -17,7 +17,8 @@ export interface RateLimiter {
 
 /** `limit` requests per key in each window of `windowMs`, on real time (`now`, Date.now by default). */
 export function createRateLimiter(limit: number, windowMs = RATE_LIMIT_WINDOW_MS, now: () => number = Date.now): RateLimiter {
-  if (!Number.isInteger(windowMs) || windowMs < 1000) throw new RangeError(`rateLimitWindowMs must be a whole number of milliseconds, 1000 or more (got ${windowMs}).`);
+  if (!Number.isInteger(windowMs) || windowMs < 1000)
+    throw new RangeError(`rateLimitWindowMs must be a whole number of milliseconds, 1000 or more (got ${windowMs}).`);
   const windows = new Map<string, { start: number; count: number }>();
   return {
     take(key) {
@@ -31,12 +32,10 @@ export function createRateLimiter(limit: number, windowMs = RATE_LIMIT_WINDOW_MS
       }
       const resetSeconds = Math.max(1, Math.ceil((window.start + windowMs - at) / 1000));
       if (window.count >= limit) {
-        throw new HttpError(
-          429,
-          "RATE_LIMITED",
-          `Rate limit of ${limit} requests per minute exceeded; retry in ${resetSeconds} seconds.`,
-          { ...headers(limit, 0, resetSeconds), "retry-after": String(resetSeconds) },
-        );
+        throw new HttpError(429, "RATE_LIMITED", `Rate limit of ${limit} requests per minute exceeded; retry in ${resetSeconds} seconds.`, {
+          ...headers(limit, 0, resetSeconds),
+          "retry-after": String(resetSeconds),
+        });
       }
       window.count++;
       return headers(limit, limit - window.count, resetSeconds);

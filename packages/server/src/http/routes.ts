@@ -88,7 +88,8 @@ export function createRouter(tables: Record<Area, Route[]>): Router {
   };
   return {
     match(method, pathname, refused, html = false) {
-      if (html && !refused && pathname === "/" && (method === "GET" || method === "HEAD")) return { area: "dashboard", match: { kind: "found", route: DASHBOARD_ROOT, params: {} } };
+      if (html && !refused && pathname === "/" && (method === "GET" || method === "HEAD"))
+        return { area: "dashboard", match: { kind: "found", route: DASHBOARD_ROOT, params: {} } };
       const entry = areaOf(pathname);
       if (!entry || (refused && entry.area !== "api")) return { area: "api", match: NOT_FOUND };
       const relative = pathname.slice(entry.base.length);

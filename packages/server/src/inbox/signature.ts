@@ -26,7 +26,8 @@ const REASONS: Record<string, string> = {
 export function checkSignature(secret: string, body: string, header: (name: string) => string | null): SignatureCheck {
   const missing = HEADERS.filter((name) => !header(name));
   if (missing.length) {
-    const names = missing.length === 1 ? `The ${missing[0]} header is` : `The ${missing.slice(0, -1).join(", ")} and ${missing.at(-1)} headers are`;
+    const names =
+      missing.length === 1 ? `The ${missing[0]} header is` : `The ${missing.slice(0, -1).join(", ")} and ${missing.at(-1)} headers are`;
     return { verified: false, reason: `${names} missing: the request is not signed as Standard Webhooks signs it.` };
   }
   const headers = Object.fromEntries(HEADERS.map((name) => [name, header(name) ?? ""]));

@@ -48,7 +48,8 @@ export class EventFeed {
     private readonly onError: (error: unknown) => void = () => {},
   ) {
     this.capacity = options.replay ?? FEED_DEFAULTS.replay;
-    if (!Number.isInteger(this.capacity) || this.capacity < 0) throw new RangeError(`liveEvents.replay must be a whole number, 0 or more (got ${this.capacity}).`);
+    if (!Number.isInteger(this.capacity) || this.capacity < 0)
+      throw new RangeError(`liveEvents.replay must be a whole number, 0 or more (got ${this.capacity}).`);
   }
 
   /** Records what happened; `make` gives its data when somebody first needs it. */

@@ -21,7 +21,8 @@ export class Journal {
     readonly capacity: number,
     private readonly isKey: (value: string) => boolean = () => false,
   ) {
-    if (!Number.isInteger(capacity) || capacity < 0) throw new RangeError(`journalSize must be a whole number, 0 or more (got ${capacity}).`);
+    if (!Number.isInteger(capacity) || capacity < 0)
+      throw new RangeError(`journalSize must be a whole number, 0 or more (got ${capacity}).`);
   }
 
   /** Keeps each request answered from now on, and starts afresh when the state is reset. */
@@ -70,7 +71,10 @@ const REDACTED = "[REDACTED]";
 /** Text with every key in it redacted. */
 type Redact = (text: string) => string;
 
-function present({ at, search, requestText, responseText, key, method, path, ...rest }: AnsweredRequest, isKey: (value: string) => boolean): JournalEntry {
+function present(
+  { at, search, requestText, responseText, key, method, path, ...rest }: AnsweredRequest,
+  isKey: (value: string) => boolean,
+): JournalEntry {
   const redact: Redact = (text) => withoutKeys(text, isKey, key);
   const query: Record<string, string> = {};
   for (const [name, value] of new URLSearchParams(search)) query[redact(name)] = CREDENTIAL_NAME.test(name) ? REDACTED : redact(value);

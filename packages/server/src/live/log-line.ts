@@ -3,7 +3,8 @@
  * for programs. What a funnel builder watches at `info`: what happened to contacts, lists,
  * messages, the bot, webhooks, the inbox, alerts, campaigns, accounts and the clock, and the
  * requests that failed; at `debug` also every request, every job, and the small steps each of
- * those implies (a delivery queued, a message's status, a contact's fields, a credit charge). The events carry ids, never keys (a request's path is redacted as the journal's).
+ * those implies (a delivery queued, a message's status, a contact's fields, a credit charge). The
+ * events carry ids, never keys (a request's path is redacted as the journal's).
  */
 import type { AdminEvent } from "../shared/admin-event.js";
 import type { FeedEntry } from "./feed.js";

@@ -76,9 +76,12 @@ export function eventStream(feed: EventFeed, options: StreamOptions): ReadableSt
         const behind = () => options.maxQueued - (controller.desiredSize ?? 0);
         const drop = () => {
           stop();
-          controller.error(new SlowSubscriberError(`The subscriber fell more than ${options.maxQueued} events behind; reconnect with Last-Event-ID.`));
+          controller.error(
+            new SlowSubscriberError(`The subscriber fell more than ${options.maxQueued} events behind; reconnect with Last-Event-ID.`),
+          );
         };
-        if (options.after !== undefined) for (const entry of feed.since(options.after, options.accountId)) controller.enqueue(frameOf(entry));
+        if (options.after !== undefined)
+          for (const entry of feed.since(options.after, options.accountId)) controller.enqueue(frameOf(entry));
         unsubscribe = feed.subscribe({
           accountId: options.accountId,
           deliver(entry) {

@@ -55,8 +55,16 @@ export function interpret(answer: ModelAnswer, { maxChars, maxTokens, redact = (
     return { handOff: { reason: [...reason].slice(0, MAX_REASON).join(""), ...(reply ? { reply } : {}) } };
   }
   if (!text) {
-    const cut = answer.finishReason === "length" ? ` It stopped at its cap of ${maxTokens} tokens before writing any: raise --model-max-tokens (a model that reasons first spends tokens on that).` : "";
-    return { failed: { outcome: "bot_empty_answer", error: `The model gave an empty answer (finish reason: ${answer.finishReason ?? "none"}).${cut} The next message tries again.` } };
+    const cut =
+      answer.finishReason === "length"
+        ? ` It stopped at its cap of ${maxTokens} tokens before writing any: raise --model-max-tokens (a model that reasons first spends tokens on that).`
+        : "";
+    return {
+      failed: {
+        outcome: "bot_empty_answer",
+        error: `The model gave an empty answer (finish reason: ${answer.finishReason ?? "none"}).${cut} The next message tries again.`,
+      },
+    };
   }
   const size = charCount(text);
   if (size > maxChars) {
@@ -101,7 +109,10 @@ function textOf(content: unknown, redact: (text: string) => string): Read {
 }
 
 const isTextPart = (part: unknown): part is { type: "text"; text: string } =>
-  typeof part === "object" && part !== null && (part as { type?: unknown }).type === "text" && typeof (part as { text?: unknown }).text === "string";
+  typeof part === "object" &&
+  part !== null &&
+  (part as { type?: unknown }).type === "text" &&
+  typeof (part as { text?: unknown }).text === "string";
 
 /** A part's type as it said, or what it is when it says none. */
 function partType(part: unknown, redact: (text: string) => string): string {

@@ -92,7 +92,9 @@ export function openEndpoint(options: EndpointOptions): Endpoint {
           [tokensField]: options.maxTokens,
         } as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
         try {
-          const { data, response } = await openai.chat.completions.create(body, { signal: stop, timeout: options.timeoutMs }).withResponse();
+          const { data, response } = await openai.chat.completions
+            .create(body, { signal: stop, timeout: options.timeoutMs })
+            .withResponse();
           return { answer: readAnswer(completionOf(data, response, redact)), via: tools ? "tools" : "text" };
         } catch (error) {
           if (error instanceof EndpointError) throw error;
@@ -121,8 +123,14 @@ export function openEndpoint(options: EndpointOptions): Endpoint {
  * answers 200 with HTML, which the client hands over as text: that is no answer, empty or not.
  */
 function completionOf(data: unknown, response: Response, redact: (text: string) => string): OpenAI.Chat.ChatCompletion {
-  if (typeof data === "object" && data !== null && Array.isArray((data as { choices?: unknown }).choices)) return data as OpenAI.Chat.ChatCompletion;
-  throw new EndpointError({ kind: "not_completion", status: response.status, contentType: response.headers.get("content-type"), start: startOf(data, redact) });
+  if (typeof data === "object" && data !== null && Array.isArray((data as { choices?: unknown }).choices))
+    return data as OpenAI.Chat.ChatCompletion;
+  throw new EndpointError({
+    kind: "not_completion",
+    status: response.status,
+    contentType: response.headers.get("content-type"),
+    start: startOf(data, redact),
+  });
 }
 
 /** The first words of a body, as a person would read them: an HTML page's text, without its tags, scripts and styles; redacted before it is cut. */
@@ -164,7 +172,13 @@ function handOffArguments(text: string): { reason: string; reply?: string } {
 type Errors = Pick<typeof OpenAIModule, "APIError" | "APIConnectionError" | "APIConnectionTimeoutError">;
 
 /** The client's error, as what happened: the deadline passed, the server stopped, an error status, no connection. Anything else is a fault, thrown on. */
-function failureOf(error: unknown, errors: Errors, deadline: AbortSignal, signal: AbortSignal | undefined, redact: (text: string) => string): EndpointFailure {
+function failureOf(
+  error: unknown,
+  errors: Errors,
+  deadline: AbortSignal,
+  signal: AbortSignal | undefined,
+  redact: (text: string) => string,
+): EndpointFailure {
   if (signal?.aborted) return { kind: "aborted" };
   if (deadline.aborted || error instanceof errors.APIConnectionTimeoutError) return { kind: "timeout" };
   if (error instanceof errors.APIConnectionError) return { kind: "connection", code: systemCode(error.cause), message: error.message };

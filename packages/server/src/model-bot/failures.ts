@@ -47,7 +47,10 @@ export function failureOf(failure: EndpointFailure, { baseUrl, model, timeoutMs 
         error: `The model endpoint ${baseUrl} did not answer within ${timeoutMs} ms. A local model may still be loading (its first answer takes longest); raise --model-timeout if answers take this long. ${AGAIN}`,
       };
     case "aborted":
-      return { outcome: "bot_unavailable", error: `The server stopped before the model endpoint ${baseUrl} answered. A restarted server asks again.` };
+      return {
+        outcome: "bot_unavailable",
+        error: `The server stopped before the model endpoint ${baseUrl} answered. A restarted server asks again.`,
+      };
     case "connection":
       return {
         outcome: "bot_unavailable",
@@ -70,20 +73,36 @@ export function failureOf(failure: EndpointFailure, { baseUrl, model, timeoutMs 
   }
 }
 
-function statusFailure({ status, message, retryAfter }: Extract<EndpointFailure, { kind: "status" }>, baseUrl: string, model: string): Failed {
+function statusFailure(
+  { status, message, retryAfter }: Extract<EndpointFailure, { kind: "status" }>,
+  baseUrl: string,
+  model: string,
+): Failed {
   const said = `${status}${message ? `: ${message}` : ""}`;
   if (status === 401) {
-    return { outcome: "bot_refused", error: `The model endpoint ${baseUrl} refused the API key (${said}). Check --model-key or OPENAI_API_KEY.` };
+    return {
+      outcome: "bot_refused",
+      error: `The model endpoint ${baseUrl} refused the API key (${said}). Check --model-key or OPENAI_API_KEY.`,
+    };
   }
   if (status === 403) {
-    return { outcome: "bot_refused", error: `The model endpoint ${baseUrl} refused the request (${said}): the key may have no access to the model ${model}. Check the key's permissions.` };
+    return {
+      outcome: "bot_refused",
+      error: `The model endpoint ${baseUrl} refused the request (${said}): the key may have no access to the model ${model}. Check the key's permissions.`,
+    };
   }
   if (status === 429) {
     const wait = retryAfter ? ` It asks to wait ${retryAfter} s.` : "";
-    return { outcome: "bot_rate_limited", error: `The model endpoint ${baseUrl} is limiting requests (${said}).${wait} ${AGAIN} Slow down, or raise the key's limits.` };
+    return {
+      outcome: "bot_rate_limited",
+      error: `The model endpoint ${baseUrl} is limiting requests (${said}).${wait} ${AGAIN} Slow down, or raise the key's limits.`,
+    };
   }
   if (status >= 500) return { outcome: "bot_unavailable", error: `The model endpoint ${baseUrl} failed (${said}). ${AGAIN}` };
-  const hint = status === 404 ? ` Check --model (${model}) is a model the endpoint has (Ollama: ollama pull ${model}) and the base URL ends where its /chat/completions starts (often /v1).` : "";
+  const hint =
+    status === 404
+      ? ` Check --model (${model}) is a model the endpoint has (Ollama: ollama pull ${model}) and the base URL ends where its /chat/completions starts (often /v1).`
+      : "";
   return { outcome: "bot_unavailable", error: `The model endpoint ${baseUrl} refused the request (${said}).${hint} ${AGAIN}` };
 }
 

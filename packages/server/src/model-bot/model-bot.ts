@@ -36,8 +36,11 @@ export const MAX_MESSAGE_CHARS = 4096;
  */
 export function createModelBot(options: ModelBotOptions, openRecording?: (path: string) => RecordingFile): Bot {
   const settings = settle(options);
-  if (settings.file && !openRecording) throw new Error("Record and replay keep answers in a file: create the bot with createModelBot from @intake/server/node.");
-  const recording = settings.file ? new Recording(openRecording!(settings.file), settings.mode === "replay" ? "replay" : "record") : undefined;
+  if (settings.file && !openRecording)
+    throw new Error("Record and replay keep answers in a file: create the bot with createModelBot from @intake/server/node.");
+  const recording = settings.file
+    ? new Recording(openRecording!(settings.file), settings.mode === "replay" ? "replay" : "record")
+    : undefined;
   const key = settings.apiKey ?? (keyless(settings.baseUrl) ? "no-key" : null);
   // The endpoint's words may hold the key (a gateway that quotes what it was sent): taken out
   // before they are cut short, where a key cut in two could no longer be found.
@@ -51,7 +54,8 @@ export function createModelBot(options: ModelBotOptions, openRecording?: (path: 
   const answer = async (input: BotInput): Promise<BotOutput> => {
     const byPhrase = handOffByPhrase(input.message, input.campaign);
     if (byPhrase) return byPhrase;
-    const prompt = (handOffBy: "tool" | "text") => buildPrompt({ ...input, historyLimit: settings.historyLimit, handOffBy, maxChars: MAX_MESSAGE_CHARS });
+    const prompt = (handOffBy: "tool" | "text") =>
+      buildPrompt({ ...input, historyLimit: settings.historyLimit, handOffBy, maxChars: MAX_MESSAGE_CHARS });
     const question: Question = { model: settings.model, messages: prompt("tool"), tools: [HAND_OFF_TOOL] };
     const asked = await questionKey(question);
     if (settings.mode === "replay") {
@@ -65,7 +69,8 @@ export function createModelBot(options: ModelBotOptions, openRecording?: (path: 
       got = await endpoint.ask({ withTools: question.messages, withoutTools: prompt("text") }, input.signal);
     } catch (error) {
       if (error instanceof EndpointError) return { failed: failureOf(error.failure, called) };
-      if (error instanceof NotInstalledError) return { failed: { outcome: "bot_unconfigured", error: `${error.message} Nothing was asked.` } };
+      if (error instanceof NotInstalledError)
+        return { failed: { outcome: "bot_unconfigured", error: `${error.message} Nothing was asked.` } };
       throw error;
     }
     if (recording) {

@@ -47,15 +47,19 @@ export interface Settings {
 }
 
 /** Node's environment (OPENAI_BASE_URL, OPENAI_API_KEY); a Worker has none to read. */
-const environment = (): Record<string, string | undefined> => (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
+const environment = (): Record<string, string | undefined> =>
+  (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
 
 /** The options with their defaults; throws an Error naming the option that is wrong. */
 export function settle(options: ModelBotOptions, env: Record<string, string | undefined> = environment()): Settings {
-  if (typeof options.model !== "string" || !options.model.trim()) throw new Error("The model bot needs a model: the name the endpoint knows it by (e.g. gpt-4o-mini, llama3.2).");
-  if (options.record && options.replay) throw new Error("Record and replay are two modes: give a file to record to, or one to replay, not both.");
+  if (typeof options.model !== "string" || !options.model.trim())
+    throw new Error("The model bot needs a model: the name the endpoint knows it by (e.g. gpt-4o-mini, llama3.2).");
+  if (options.record && options.replay)
+    throw new Error("Record and replay are two modes: give a file to record to, or one to replay, not both.");
   const baseUrl = options.baseUrl ?? (env.OPENAI_BASE_URL || MODEL_BOT_DEFAULTS.baseUrl);
   const url = parsed(baseUrl);
-  if (!url || (url.protocol !== "https:" && url.protocol !== "http:")) throw new Error(`The model endpoint's base URL must be an http(s) URL (got ${baseUrl}).`);
+  if (!url || (url.protocol !== "https:" && url.protocol !== "http:"))
+    throw new Error(`The model endpoint's base URL must be an http(s) URL (got ${baseUrl}).`);
   const whole = (name: string, value: number | undefined, fallback: number) => {
     if (value === undefined) return fallback;
     if (!Number.isInteger(value) || value < 1) throw new Error(`The model bot's ${name} must be a whole number, 1 or more (got ${value}).`);

@@ -51,7 +51,10 @@ function systemPrompt({ campaign, contact, account, handOffBy, maxChars }: Promp
   };
   section("Instructions:", campaign.botInstructions);
   section("About the company:", campaign.companyInfo);
-  section("Frequently asked questions (answer with these when they fit):", campaign.faqs.map((faq) => `Q: ${faq.question}\nA: ${faq.answer}`).join("\n"));
+  section(
+    "Frequently asked questions (answer with these when they fit):",
+    campaign.faqs.map((faq) => `Q: ${faq.question}\nA: ${faq.answer}`).join("\n"),
+  );
   section("Resources you may share:", campaign.resources.map(resourceLine).join("\n"));
   if (campaign.goal.trim()) sections.push(`The goal of this conversation: ${campaign.goal.trim()}\nSteer toward it, without being pushy.`);
   const name = [contact.firstName, contact.lastName].filter((part) => part?.trim()).join(" ");

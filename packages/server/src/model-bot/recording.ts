@@ -80,7 +80,9 @@ export class Recording {
       throw new Error(`cannot ${what} the recording ${file.path}: ${(error as Error).message}.`, { cause: error });
     }
     if (text === undefined && mode === "replay") {
-      throw new Error(`cannot replay the recording ${file.path}: there is no such file. Record one first: run with --model-record FILE against an endpoint.`);
+      throw new Error(
+        `cannot replay the recording ${file.path}: there is no such file. Record one first: run with --model-record FILE against an endpoint.`,
+      );
     }
     if (text === undefined) {
       try {

@@ -43,7 +43,14 @@ export function toCampaign(record: CampaignRecord): Schemas["Campaign"] {
 }
 
 export function toList(record: ListRecord, memberCount: number): Schemas["List"] {
-  return { id: record.id, accountId: record.accountId, name: record.name, campaignId: record.campaignId, memberCount, createdAt: record.createdAt };
+  return {
+    id: record.id,
+    accountId: record.accountId,
+    name: record.name,
+    campaignId: record.campaignId,
+    memberCount,
+    createdAt: record.createdAt,
+  };
 }
 
 export function toAdminContact(record: ContactRecord): Schemas["Contact"] {

@@ -54,7 +54,10 @@ export function jobSubject(store: StoreReader, record: JobRecord): JobSubject {
   }
 }
 
-const messageSubject = (message: MessageRecord | undefined): JobSubject => ({ accountId: message?.accountId ?? null, contactId: message?.contactId ?? null });
+const messageSubject = (message: MessageRecord | undefined): JobSubject => ({
+  accountId: message?.accountId ?? null,
+  contactId: message?.contactId ?? null,
+});
 
 /** The contact a job is for, as a reference. */
 export function jobContact(store: StoreReader, job: JobRecord): ContactRef {

@@ -12,4 +12,10 @@ export type AdminEventType = AdminEvent["type"];
  * The event of one type, `AdminEventOf<"job.queued">`, its `type` narrowed to it. (Some schemas
  * serve two types, `job.queued` and `job.rescheduled`, where `Extract` would find neither.)
  */
-export type AdminEventOf<T extends AdminEventType> = AdminEvent extends infer E ? (E extends { type: infer U } ? (T extends U ? E & { type: T } : never) : never) : never;
+export type AdminEventOf<T extends AdminEventType> = AdminEvent extends infer E
+  ? E extends { type: infer U }
+    ? T extends U
+      ? E & { type: T }
+      : never
+    : never
+  : never;

@@ -39,7 +39,9 @@ export function built(module: BuiltModule, file: string): Validators {
     get(key) {
       const validator = module.validators.get(key);
       if (!validator) {
-        throw new Error(`No validator "${key}" in packages/server/src/generated/${file}.ts: the contract changed since it was generated. Run \`npm run generate\`.`);
+        throw new Error(
+          `No validator "${key}" in packages/server/src/generated/${file}.ts: the contract changed since it was generated. Run \`npm run generate\`.`,
+        );
       }
       return validator;
     },

@@ -48,11 +48,14 @@ export function realClock(): Clock {
       // setTimeout fires at once past 2^31 - 1 ms (24.8 days): a later timer wakes at the cap and
       // waits again for the rest.
       const arm = (remaining: number) =>
-        setTimeout(() => {
-          if (remaining > MAX_TIMEOUT) return void timers.set(id, unref(arm(remaining - MAX_TIMEOUT)));
-          timers.delete(id);
-          void Promise.resolve().then(callback);
-        }, Math.min(Math.max(0, remaining), MAX_TIMEOUT));
+        setTimeout(
+          () => {
+            if (remaining > MAX_TIMEOUT) return void timers.set(id, unref(arm(remaining - MAX_TIMEOUT)));
+            timers.delete(id);
+            void Promise.resolve().then(callback);
+          },
+          Math.min(Math.max(0, remaining), MAX_TIMEOUT),
+        );
       const timer = arm(delayMs);
       timers.set(id, unref(timer));
       return { id };

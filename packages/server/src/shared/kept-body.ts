@@ -21,5 +21,7 @@ export function keptBody(text: string | null): string | null {
  * the webhook inbox keeps of a body: its start is what a person reads).
  */
 export function keptHead(text: string): string {
-  return text.length > MAX_KEPT_BODY_CHARS ? `${text.slice(0, MAX_KEPT_BODY_CHARS)}\n[... ${text.length - MAX_KEPT_BODY_CHARS} more characters not kept; ${text.length} in all]` : text;
+  return text.length > MAX_KEPT_BODY_CHARS
+    ? `${text.slice(0, MAX_KEPT_BODY_CHARS)}\n[... ${text.length - MAX_KEPT_BODY_CHARS} more characters not kept; ${text.length} in all]`
+    : text;
 }

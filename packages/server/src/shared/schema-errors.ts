@@ -16,7 +16,9 @@ export function schemaError(errors: ErrorObject[]): HttpError {
     if (typeof stated === "string") return badRequest("VALIDATION_ERROR", stated);
   }
   const required = errors.filter((e) => e.keyword === "required");
-  const others = errors.filter((e) => !["required", "anyOf", "oneOf", "if", "unevaluatedProperties", "additionalProperties"].includes(e.keyword));
+  const others = errors.filter(
+    (e) => !["required", "anyOf", "oneOf", "if", "unevaluatedProperties", "additionalProperties"].includes(e.keyword),
+  );
 
   // A field missing in every alternative of an anyOf is simply required; one missing in some
   // alternatives only is "one of these", or not the problem at all (another error is).
@@ -82,7 +84,9 @@ export function describe(error: ErrorObject, field: string, value?: unknown): st
       return params.limit === 1 ? `${field} must not be empty.` : `${field} must be at least ${String(params.limit)} characters.`;
     case "pattern":
       // The contract's mark of a text that must hold more than whitespace.
-      return params.pattern === "\\S" ? `${field} must not be empty or only whitespace.` : `${field} must match pattern "${String(params.pattern)}".`;
+      return params.pattern === "\\S"
+        ? `${field} must not be empty or only whitespace.`
+        : `${field} must match pattern "${String(params.pattern)}".`;
     case "maxLength":
       return `${field} must be at most ${String(params.limit)} characters.`;
     case "enum":

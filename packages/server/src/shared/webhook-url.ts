@@ -34,7 +34,8 @@ export const requestUrlOf = (url: string): string => (isOwnInbox(url) ? `${IN_PR
 /** What is wrong with a webhook URL, as the end of a sentence that starts with its name; undefined when it is accepted. */
 export function webhookUrlProblem(value: string, allowHttp: boolean): string | undefined {
   if (isOwnInbox(value)) return undefined;
-  if (value.startsWith("/")) return `is a path other than this server's own inbox (/__inbox/<accountId>, an account id after it). ${WEBHOOK_URL_RULE}`;
+  if (value.startsWith("/"))
+    return `is a path other than this server's own inbox (/__inbox/<accountId>, an account id after it). ${WEBHOOK_URL_RULE}`;
   let url: URL;
   try {
     url = new URL(value);
@@ -43,7 +44,8 @@ export function webhookUrlProblem(value: string, allowHttp: boolean): string | u
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") return `uses the ${url.protocol} scheme. ${WEBHOOK_URL_RULE}`;
   // fetch refuses to build a request whose URL carries credentials: every attempt would fail.
-  if (url.username || url.password) return "carries a user name or password, which a webhook request cannot send; put the receiver's credentials elsewhere (the webhook is signed).";
+  if (url.username || url.password)
+    return "carries a user name or password, which a webhook request cannot send; put the receiver's credentials elsewhere (the webhook is signed).";
   if (url.protocol === "http:" && !allowHttp && !isLoopbackHost(url.hostname)) {
     return `is plain http:// to ${url.hostname}, which is not a loopback host. ${WEBHOOK_URL_RULE}`;
   }

@@ -21,7 +21,9 @@ export { DuplicateId };
 /** A kind of record `R`, its index names inferred from the declaration. */
 const kind =
   <R extends Entry>() =>
-  <L extends string = never, G extends string = never, T extends string = never>(spec: KindSpec<R, L, G, T> & { model?: Stored.ModelName }) =>
+  <L extends string = never, G extends string = never, T extends string = never>(
+    spec: KindSpec<R, L, G, T> & { model?: Stored.ModelName },
+  ) =>
     spec;
 
 const byAccount = (record: { accountId: string }) => record.accountId;
@@ -61,10 +63,17 @@ export const KINDS = {
     },
     groups: { account: byAccount },
   }),
-  alert: kind<Stored.AlertRecord>()({ table: "alerts", model: "alert", groups: { account: byAccount, contact: (alert) => alert.contactId } }),
+  alert: kind<Stored.AlertRecord>()({
+    table: "alerts",
+    model: "alert",
+    groups: { account: byAccount, contact: (alert) => alert.contactId },
+  }),
   creditTransaction: kind<Stored.CreditTransactionRecord>()({ table: "credit_transactions", groups: { account: byAccount } }),
   delivery: kind<Stored.DeliveryRecord>()({ table: "deliveries", groups: { message: (delivery) => delivery.messageId } }),
-  deliveryAttempt: kind<Stored.DeliveryAttemptRecord>()({ table: "delivery_attempts", groups: { delivery: (attempt) => attempt.deliveryId } }),
+  deliveryAttempt: kind<Stored.DeliveryAttemptRecord>()({
+    table: "delivery_attempts",
+    groups: { delivery: (attempt) => attempt.deliveryId },
+  }),
   message: kind<Stored.MessageRecord>()({
     table: "messages",
     lookups: {
@@ -150,7 +159,9 @@ export function createStore(): Store {
     const spec = KINDS[kind] as KindSpec<{ id: string }, string, string, string> & { model?: keyof Database };
     const model = spec.model;
     // A model's record is made by @mswjs/data (in the database of the moment: a load starts a new one).
-    const make = model ? (fields: { id: string }) => (db[model].create as (values: object) => { id: string })(fields) : (fields: { id: string }) => ({ ...fields });
+    const make = model
+      ? (fields: { id: string }) => (db[model].create as (values: object) => { id: string })(fields)
+      : (fields: { id: string }) => ({ ...fields });
     tables[kind] = new Table(kind, spec, make, (id, record) => {
       store.version++;
       changes.push({ kind, id, record });

@@ -85,7 +85,12 @@ interface TallyIndex<R> extends Tally<R> {
   readonly entries: Map<string, number>;
 }
 
-export class Table<R extends Entry, L extends string = string, G extends string = string, T extends string = string> implements ReadTable<R, L, G, T> {
+export class Table<R extends Entry, L extends string = string, G extends string = string, T extends string = string> implements ReadTable<
+  R,
+  L,
+  G,
+  T
+> {
   private byId = new Map<string, R>();
   private readonly lookups: Map<L, LookupIndex<R>>;
   private readonly groups: Map<G, GroupIndex<R>>;
@@ -147,7 +152,8 @@ export class Table<R extends Entry, L extends string = string, G extends string 
 
   /** Changes a stored record in place, re-indexing what the change moved. */
   update(record: R, patch: Partial<Omit<R, "id">>): R {
-    if (this.byId.get(record.id) !== record) throw new Error(`The ${this.name} record ${record.id} is not the one stored: it was replaced (a reset, a load).`);
+    if (this.byId.get(record.id) !== record)
+      throw new Error(`The ${this.name} record ${record.id} is not the one stored: it was replaced (a reset, a load).`);
     this.readKeys(record, patch);
     Object.assign(record, patch);
     this.reindex(record);

@@ -19,7 +19,15 @@ beforeAll(async () => {
   page = await servePage(new URL("../browser/funnel-page.ts", import.meta.url).pathname);
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
 });
 afterAll(async () => {
@@ -34,9 +42,11 @@ describe("in a browser page, with msw's service worker", () => {
     tab.on("console", (message) => console.push(`${message.type()}: ${message.text()}`));
     tab.on("pageerror", (error) => console.push(`pageerror: ${error.message}`));
     await tab.goto(page!.url);
-    await tab.waitForFunction(() => window.__intakeResult !== undefined, undefined, { timeout: 45_000 }).catch((error: Error) => {
-      throw new Error(`The page did not finish: ${error.message}\nIts console:\n${console.join("\n")}`);
-    });
+    await tab
+      .waitForFunction(() => window.__intakeResult !== undefined, undefined, { timeout: 45_000 })
+      .catch((error: Error) => {
+        throw new Error(`The page did not finish: ${error.message}\nIts console:\n${console.join("\n")}`);
+      });
     const outcome = (await tab.evaluate(() => window.__intakeResult)) as { ok: boolean; error?: string; result?: any };
     expect(outcome.error ?? "", console.join("\n")).toBe("");
     const result = outcome.result;

@@ -2,7 +2,18 @@
 // serves, replaced (and the reason given) when it no longer does; and the run's own, made in a
 // folder of its own when there is neither.
 import { X509Certificate } from "node:crypto";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { createIntake } from "@intake/server";
@@ -46,7 +57,16 @@ describe("the certificate kept beside a data file", () => {
       curve: "P-256",
       notBeforeDate,
       notAfterDate: new Date(Date.now() + 3600 * 1000),
-      extensions: [{ name: "subjectAltName", altNames: [{ type: 2, value: "localhost" }, { type: 7, ip: "127.0.0.1" }, { type: 7, ip: "::1" }] }],
+      extensions: [
+        {
+          name: "subjectAltName",
+          altNames: [
+            { type: 2, value: "localhost" },
+            { type: 7, ip: "127.0.0.1" },
+            { type: 7, ip: "::1" },
+          ],
+        },
+      ],
     });
     writeFileSync(`${file}.cert.pem`, old.cert);
     writeFileSync(`${file}.key.pem`, old.private);
@@ -94,7 +114,9 @@ describe("the certificate kept in a folder (the CLI's: the user's cache folder)"
     expect(new X509Certificate(other.cert).checkHost("intake.test")).toBe("intake.test");
     expect((await loadCertificate({ certDir: folder, hosts: ["intake.test"] })).cert).toBe(other.cert);
     expect((await loadCertificate({ certDir: folder })).cert).toBe(first.cert);
-    expect(readdirSync(folder).sort()).toEqual([...new Set([basename(first.certPath), basename(other.certPath)].flatMap((c) => [c, c.replace(".cert.", ".key.")]))].sort());
+    expect(readdirSync(folder).sort()).toEqual(
+      [...new Set([basename(first.certPath), basename(other.certPath)].flatMap((c) => [c, c.replace(".cert.", ".key.")]))].sort(),
+    );
   });
 
   it("is replaced in place when it expires within a day, saying why", async () => {
@@ -106,7 +128,16 @@ describe("the certificate kept in a folder (the CLI's: the user's cache folder)"
       curve: "P-256",
       notBeforeDate,
       notAfterDate: new Date(Date.now() + 3600 * 1000),
-      extensions: [{ name: "subjectAltName", altNames: [{ type: 2, value: "localhost" }, { type: 7, ip: "127.0.0.1" }, { type: 7, ip: "::1" }] }],
+      extensions: [
+        {
+          name: "subjectAltName",
+          altNames: [
+            { type: 2, value: "localhost" },
+            { type: 7, ip: "127.0.0.1" },
+            { type: 7, ip: "::1" },
+          ],
+        },
+      ],
     });
     writeFileSync(first.certPath, old.cert);
     writeFileSync(first.certPath.replace(".cert.", ".key."), old.private);
@@ -175,7 +206,9 @@ describe("the node adapter's generated certificate, without a folder to keep it 
       try {
         expect(dirname(folder)).toBe(temporary);
         if (process.platform !== "win32") expect(statSync(folder).mode & 0o777).toBe(0o700);
-        await expect(serve(createIntake({ seed: SEED }), { port: first.port, host: "127.0.0.1" })).rejects.toThrow(`Port ${first.port} on 127.0.0.1 is in use`);
+        await expect(serve(createIntake({ seed: SEED }), { port: first.port, host: "127.0.0.1" })).rejects.toThrow(
+          `Port ${first.port} on 127.0.0.1 is in use`,
+        );
         expect(readdirSync(temporary)).toEqual([basename(folder)]);
       } finally {
         await first.close();

@@ -70,6 +70,4 @@ describe("the data file", () => {
       expect(readFileSync(lock, "utf8")).toBe(unreadable);
     }
   });
-
-
 });

@@ -1,7 +1,22 @@
 // --data-file given a file the server cannot keep its state in: each start exits 2 with one line
 // that says what to do, serves nothing, and leaves the file as it was. And the files it takes: an
 // intake-snapshot/1 JSON file (imported), an empty file, an empty SQLite database.
-import { chmodSync, chownSync, closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -45,13 +60,18 @@ afterAll(() => {
 });
 
 const createContact = (run: CliRun, phone: string) =>
-  run.fetch(`${run.info.baseUrl}/contacts?apiKey=${KEY}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ phone }) });
+  run.fetch(`${run.info.baseUrl}/contacts?apiKey=${KEY}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ phone }),
+  });
 const snapshotOf = async (run: CliRun) => {
   const response = await run.fetch(`${run.info.adminUrl}/snapshot`, { headers: { authorization: `Bearer ${TOKEN}` } });
   expect(response.status).toBe(200);
   return response.text();
 };
-const phonesIn = (snapshot: string) => (JSON.parse(snapshot) as { records: { contact: Array<{ phone: string }> } }).records.contact.map((c) => c.phone);
+const phonesIn = (snapshot: string) =>
+  (JSON.parse(snapshot) as { records: { contact: Array<{ phone: string }> } }).records.contact.map((c) => c.phone);
 
 /**
  * Starts the CLI on the file, which it must refuse: exit 2, stderr the one line given (no stack
@@ -106,7 +126,10 @@ describe("intake-server --data-file", { timeout: 90_000 }, () => {
   it("refuses a file that is neither SQLite nor JSON", async () => {
     const file = join(dir(), "contacts.csv");
     writeFileSync(file, "name,phone\nAda,+14155550101\n");
-    await refused(file, `${file} is not an Intake data file (neither an SQLite database nor an intake-snapshot/1 JSON file): give --data-file another file, or move this one away.`);
+    await refused(
+      file,
+      `${file} is not an Intake data file (neither an SQLite database nor an intake-snapshot/1 JSON file): give --data-file another file, or move this one away.`,
+    );
   });
 
   it("refuses a damaged database, torn short or with a page overwritten, saying how to recover", async () => {
@@ -138,7 +161,10 @@ describe("intake-server --data-file", { timeout: 90_000 }, () => {
     const fd = openSync(file, "r+");
     writeSync(fd, randomBytes(pageSize), 0, pageSize, (root - 1) * pageSize);
     closeSync(fd);
-    await refused(file, `${file} is damaged (database disk image is malformed): restore it from a copy, or move it away to start empty (sqlite3 ${file} .recover may save what is left).`);
+    await refused(
+      file,
+      `${file} is damaged (database disk image is malformed): restore it from a copy, or move it away to start empty (sqlite3 ${file} .recover may save what is left).`,
+    );
   });
 
   it("refuses a data file or an imported JSON file holding a record the server would refuse, naming the table, the row and what is wrong", async () => {
@@ -150,11 +176,14 @@ describe("intake-server --data-file", { timeout: 90_000 }, () => {
       db.close();
       return file;
     };
-    const account = (db: Database.Database, id: string) => JSON.parse(db.prepare("SELECT record FROM accounts WHERE id = ?").pluck().get(id) as string) as Record<string, unknown>;
-    const setAccount = (db: Database.Database, id: string, record: object) => db.prepare("INSERT OR REPLACE INTO accounts (id, record) VALUES (?, ?)").run(id, JSON.stringify(record));
+    const account = (db: Database.Database, id: string) =>
+      JSON.parse(db.prepare("SELECT record FROM accounts WHERE id = ?").pluck().get(id) as string) as Record<string, unknown>;
+    const setAccount = (db: Database.Database, id: string, record: object) =>
+      db.prepare("INSERT OR REPLACE INTO accounts (id, record) VALUES (?, ?)").run(id, JSON.stringify(record));
     const refusedRow = (file: string, row: string, table: string, problem: string) =>
       `${file} holds a record this server cannot load, the row ${row} of ${table}: ${problem} Fix or delete that row (sqlite3 ${file}), or restore the file from a copy.`;
-    const RULE = "Webhooks go to https:// URLs, or to this server's own inbox, /__inbox/<accountId>; http:// is accepted for localhost, 127.0.0.0/8 and [::1], and for any host when the server runs with --allow-http-webhooks (allowHttpWebhooks in code).";
+    const RULE =
+      "Webhooks go to https:// URLs, or to this server's own inbox, /__inbox/<accountId>; http:// is accepted for localhost, 127.0.0.0/8 and [::1], and for any host when the server runs with --allow-http-webhooks (allowHttpWebhooks in code).";
 
     const numberId = edited((db) => db.prepare("INSERT INTO accounts (id, record) VALUES (?, ?)").run("acc_edited", '{"id": 42}'));
     let firstId = "";
@@ -176,7 +205,15 @@ describe("intake-server --data-file", { timeout: 90_000 }, () => {
 
     await Promise.all([
       refused(numberId, refusedRow(numberId, "acc_edited", "accounts", "its record's id is 42, not the row's.")),
-      refused(sharedKey, refusedRow(sharedKey, "acc_copy", "accounts", `records.account[1].apiKey is also the API key of account ${firstId}: an API key belongs to one account.`)),
+      refused(
+        sharedKey,
+        refusedRow(
+          sharedKey,
+          "acc_copy",
+          "accounts",
+          `records.account[1].apiKey is also the API key of account ${firstId}: an API key belongs to one account.`,
+        ),
+      ),
       refused(dataUrl, refusedRow(dataUrl, firstId, "accounts", `records.account[0].webhookUrl uses the data: scheme. ${RULE}`)),
       refused(wrongType, refusedRow(wrongType, contactId, "contacts", "records.contact[1].botPaused must be a boolean.")),
       refused(
@@ -192,7 +229,10 @@ describe("intake-server --data-file", { timeout: 90_000 }, () => {
     db.exec("CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO users (name) VALUES ('Ada')");
     db.close();
     expect(readFileSync(file)[18]).toBe(1); // a rollback journal, not WAL
-    await refused(file, `${file} is an SQLite database of another program (tables users), not an Intake data file: give --data-file another file.`);
+    await refused(
+      file,
+      `${file} is an SQLite database of another program (tables users), not an Intake data file: give --data-file another file.`,
+    );
   });
 
   it("refuses a data file of a newer schema version, and one of an older, saying what to do", async () => {
@@ -247,7 +287,8 @@ describe("intake-server --data-file", { timeout: 90_000 }, () => {
     ]);
   });
 
-  const NOT_SAVED = "The server could not save this change to its data file (its log says why), so nothing of it was saved or applied. Retry after 1 second.";
+  const NOT_SAVED =
+    "The server could not save this change to its data file (its log says why), so nothing of it was saved or applied. Retry after 1 second.";
   const UNDONE = "Changes are undone, and answered 503 NOT_SAVED, until a save works again (tried each second).";
   const diskFull = (file: string) =>
     `The disk holding ${file} is full, or a limit on file sizes or a quota was reached (disk I/O error): free some space, or raise the limit.`;
@@ -278,7 +319,9 @@ describe("intake-server --data-file", { timeout: 90_000 }, () => {
     expect(notSaved!.headers.get("retry-after")).toBe("1");
     expect(await notSaved!.json()).toEqual({ error: { code: "NOT_SAVED", message: NOT_SAVED } });
     // One line (tried again each second), not an unexpected error's stack trace.
-    await vi.waitFor(() => expect(run.stderr().split("\n")).toContain(`intake-server: ${diskFull(dataFile)} ${UNDONE}`), { timeout: 5_000 });
+    await vi.waitFor(() => expect(run.stderr().split("\n")).toContain(`intake-server: ${diskFull(dataFile)} ${UNDONE}`), {
+      timeout: 5_000,
+    });
     expect(run.stderr()).not.toContain("unexpected error");
     // Reads still answer.
     expect((await run.fetch(`${run.info.baseUrl}/contacts?apiKey=${KEY}&phoneNumber=${encodeURIComponent(saved[0]!)}`)).status).toBe(200);
@@ -311,7 +354,10 @@ describe("intake-server --data-file", { timeout: 90_000 }, () => {
     freeDisk(run.info.pid);
     await sleep(Number(notSaved!.headers.get("retry-after")) * 1000);
     expect((await send(body)).status).toBe(200);
-    const sent = (snapshot: string) => (JSON.parse(snapshot) as { records: { message: Array<{ body: string }> } }).records.message.filter((message) => message.body === body);
+    const sent = (snapshot: string) =>
+      (JSON.parse(snapshot) as { records: { message: Array<{ body: string }> } }).records.message.filter(
+        (message) => message.body === body,
+      );
     expect(sent(await snapshotOf(run))).toHaveLength(1);
     await stop(run);
     const again = await start(dataFile);
@@ -355,9 +401,18 @@ describe("intake-server --data-file", { timeout: 90_000 }, () => {
       }
     })();
     await Promise.all([
-      refused(other, `${other} is JSON but not an intake-snapshot/1 file (it names no format): give --data-file another file, or move this one away.`),
-      refused(newer, `${newer} is JSON but not an intake-snapshot/1 file (format "intake-snapshot/2"): give --data-file another file, or move this one away.`),
-      refused(broken, `${broken} is not an Intake data file (JSON that does not parse: ${parseError}): give --data-file another file, or move this one away.`),
+      refused(
+        other,
+        `${other} is JSON but not an intake-snapshot/1 file (it names no format): give --data-file another file, or move this one away.`,
+      ),
+      refused(
+        newer,
+        `${newer} is JSON but not an intake-snapshot/1 file (format "intake-snapshot/2"): give --data-file another file, or move this one away.`,
+      ),
+      refused(
+        broken,
+        `${broken} is not an Intake data file (JSON that does not parse: ${parseError}): give --data-file another file, or move this one away.`,
+      ),
     ]);
   });
 

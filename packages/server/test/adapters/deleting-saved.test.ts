@@ -65,7 +65,8 @@ describe("a deletion with --data-file", { timeout: 60_000 }, () => {
     running.splice(running.indexOf(first), 1);
 
     const again = adminOf(await start(dataFile));
-    for (const path of ["/contacts/ct_gone", "/lists/lst_gone", "/campaigns/cmp_gone"]) expect((await again("GET", path)).status, path).toBe(404);
+    for (const path of ["/contacts/ct_gone", "/lists/lst_gone", "/campaigns/cmp_gone"])
+      expect((await again("GET", path)).status, path).toBe(404);
     expect((await again("GET", "/lists/lst_kept")).body).toMatchObject({ campaignId: null, memberCount: 1 });
     expect((await again("GET", "/contacts/ct_kept")).body.listIds).toEqual(["lst_kept"]);
     expect((await again("GET", "/accounts/acc_keep")).body).toMatchObject({ defaultCampaignId: null, credits: 0 });

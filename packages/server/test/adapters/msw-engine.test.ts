@@ -60,7 +60,9 @@ describe("msw mode", () => {
 
     const lead = await funnel.contacts.create({ phone_number: "+14155550123", first_name: "Ada" });
     await funnel.lists.addContact("lst_leads", { contact_id: lead.id });
-    await channel.messages.receive({ customData: { messageSid: "SM-1", fromId: "+14155550123", toId: "acme", body: "How much is a membership?", channel: "acme-chat" } });
+    await channel.messages.receive({
+      customData: { messageSid: "SM-1", fromId: "+14155550123", toId: "acme", body: "How much is a membership?", channel: "acme-chat" },
+    });
     await settle(mock.adminUrl, "adm_msw");
 
     const messages = (await mock.intake.admin.contact(lead.id)).messages;
@@ -71,7 +73,13 @@ describe("msw mode", () => {
     ]);
     expect(captured).toHaveLength(1);
     const body = await captured[0]!.text();
-    expect(JSON.parse(body)).toMatchObject({ contactId: lead.id, body: "29 a month.", toId: "+14155550123", channel: "acme-chat", userId: "usr_acme" });
+    expect(JSON.parse(body)).toMatchObject({
+      contactId: lead.id,
+      body: "29 a month.",
+      toId: "+14155550123",
+      channel: "acme-chat",
+      userId: "usr_acme",
+    });
     expect(() => new Webhook(SECRET).verify(body, Object.fromEntries(captured[0]!.headers))).not.toThrow();
   });
 
@@ -110,7 +118,13 @@ describe("msw mode", () => {
     server = setupServer(...mock.handlers);
     server.listen({ onUnhandledRequest: "error" });
     const retries: number[] = [];
-    const client = createIntakeClient({ auth: "query", apiKey: KEY, baseUrl: mock.baseUrl, maxRetries: 2, logger: (entry) => entry.event === "retry" && retries.push(entry.delayMs ?? 0) });
+    const client = createIntakeClient({
+      auth: "query",
+      apiKey: KEY,
+      baseUrl: mock.baseUrl,
+      maxRetries: 2,
+      logger: (entry) => entry.event === "retry" && retries.push(entry.delayMs ?? 0),
+    });
     await expect(client.contacts.find({ email: "a@example.com" })).resolves.toBeNull();
     await expect(client.contacts.find({ email: "a@example.com" })).resolves.toBeNull();
     expect(retries).toEqual([1000]);
@@ -122,6 +136,8 @@ describe("msw mode", () => {
     server = setupServer(...a.handlers, ...b.handlers);
     server.listen({ onUnhandledRequest: "error" });
     await createIntakeClient({ auth: "query", apiKey: KEY, baseUrl: a.baseUrl }).contacts.create({ phone: "+14155550123" });
-    await expect(createIntakeClient({ auth: "query", apiKey: KEY, baseUrl: b.baseUrl }).contacts.find({ phoneNumber: "+14155550123" })).resolves.toBeNull();
+    await expect(
+      createIntakeClient({ auth: "query", apiKey: KEY, baseUrl: b.baseUrl }).contacts.find({ phoneNumber: "+14155550123" }),
+    ).resolves.toBeNull();
   });
 });

@@ -4,7 +4,13 @@ import { SUITES } from "../behaviour/suites.js";
 import { startMswHarness, type Harness, type Target } from "../support/harness.js";
 
 let harness: Harness;
-const target = (): Target => ({ name: "msw", baseUrl: harness.baseUrl, viaProxy: false, clientFetch: (request) => fetch(request), harness });
+const target = (): Target => ({
+  name: "msw",
+  baseUrl: harness.baseUrl,
+  viaProxy: false,
+  clientFetch: (request) => fetch(request),
+  harness,
+});
 
 beforeAll(async () => {
   harness = await startMswHarness();

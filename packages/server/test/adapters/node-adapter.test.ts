@@ -27,11 +27,30 @@ describe("the node adapter", () => {
   /** A request over HTTPS to the harness with headers as given (repeats too); the answer, and whether its connection was used before. */
   const send = (method: string, path: string, headers: Record<string, string | string[]>, body?: string, agent?: Agent) =>
     new Promise<{ status: number; body: string; reused: boolean; requestId: string | undefined }>((resolve, reject) => {
-      const req = request({ host: "127.0.0.1", port: harness!.server.port, path, method, headers, agent, ca: harness!.server.certificate, servername: "localhost" }, (res) => {
-        let text = "";
-        res.on("data", (c) => (text += c));
-        res.on("end", () => resolve({ status: res.statusCode!, body: text, reused: req.reusedSocket, requestId: res.headers["x-request-id"] as string | undefined }));
-      });
+      const req = request(
+        {
+          host: "127.0.0.1",
+          port: harness!.server.port,
+          path,
+          method,
+          headers,
+          agent,
+          ca: harness!.server.certificate,
+          servername: "localhost",
+        },
+        (res) => {
+          let text = "";
+          res.on("data", (c) => (text += c));
+          res.on("end", () =>
+            resolve({
+              status: res.statusCode!,
+              body: text,
+              reused: req.reusedSocket,
+              requestId: res.headers["x-request-id"] as string | undefined,
+            }),
+          );
+        },
+      );
       req.on("error", reject);
       req.end(body);
     });
@@ -39,12 +58,17 @@ describe("the node adapter", () => {
   it("routes by the request's path, whatever the Host header says; answers odd targets and oversized headers in the API's shape", async () => {
     harness = await startHarness();
     // Were the Host header part of the URL, this would reach GET /__admin/clock with a valid admin token.
-    const steered = await send("GET", "/v1/contacts?email=a%40example.com", { host: "h/__admin/clock#", authorization: "Bearer adm_test_token_0123456789" });
+    const steered = await send("GET", "/v1/contacts?email=a%40example.com", {
+      host: "h/__admin/clock#",
+      authorization: "Bearer adm_test_token_0123456789",
+    });
     expect(steered.status).toBe(401);
     expect(JSON.parse(steered.body).error.code).toBe("INVALID_API_KEY");
     const star = await send("GET", "*", {});
     expect(star.status).toBe(400);
-    expect(JSON.parse(star.body)).toEqual({ error: { code: "VALIDATION_ERROR", message: "The request target must be a path such as /v1/contacts." } });
+    expect(JSON.parse(star.body)).toEqual({
+      error: { code: "VALIDATION_ERROR", message: "The request target must be a path such as /v1/contacts." },
+    });
     expect(star.requestId).toMatch(/^req_/);
     // URL and headers past 16 KiB: answered by the core in the shape of the route the request
     // line names, with a request id, and journaled.
@@ -52,7 +76,12 @@ describe("the node adapter", () => {
     const huge = await send("GET", `/v1/contacts?apiKey=${KEYS.acme}&email=${"a".repeat(20_000)}`, {});
     expect(huge).toMatchObject({ status: 400, requestId: expect.stringMatching(/^req_/) });
     expect(JSON.parse(huge.body)).toEqual({ error: { code: "PAYLOAD_TOO_LARGE", message: tooLarge } });
-    const receive = await send("POST", `/v1/incoming_custom_channel_message?apiKey=${KEYS.acme}`, { "content-type": "application/json", "x-pad": "a".repeat(17_000) }, "{}");
+    const receive = await send(
+      "POST",
+      `/v1/incoming_custom_channel_message?apiKey=${KEYS.acme}`,
+      { "content-type": "application/json", "x-pad": "a".repeat(17_000) },
+      "{}",
+    );
     expect(receive).toMatchObject({ status: 400, requestId: expect.stringMatching(/^req_/) });
     expect(JSON.parse(receive.body)).toEqual({ error: tooLarge });
     // A refused request's path is journaled to 1 KiB (it may run to 64 KiB).
@@ -64,7 +93,12 @@ describe("the node adapter", () => {
     const huger = await send("GET", "/v1/contacts", { "x-pad": "a".repeat(70_000) });
     expect(huger).toMatchObject({ status: 400, requestId: expect.stringMatching(/^req_/) });
     expect(JSON.parse(huger.body)).toEqual({ error: { code: "PAYLOAD_TOO_LARGE", message: tooLarge } });
-    const journal = (await harness.admin("GET", "/journal")).body as Array<{ path: string; query: object; status: number; errorCode: string }>;
+    const journal = (await harness.admin("GET", "/journal")).body as Array<{
+      path: string;
+      query: object;
+      status: number;
+      errorCode: string;
+    }>;
     expect(journal.slice(-5)).toEqual([
       expect.objectContaining({ path: "/", query: {}, status: 400, errorCode: "VALIDATION_ERROR" }),
       expect.objectContaining({ path: "/v1/contacts", query: {}, status: 400, errorCode: "PAYLOAD_TOO_LARGE" }),
@@ -97,7 +131,9 @@ describe("the node adapter", () => {
       ] as const) {
         const refused = await send("GET", target, headers, undefined, agent);
         expect(refused, target).toMatchObject({ status: 400, reused: true, requestId: expect.stringMatching(/^req_/) });
-        expect((await send("GET", `/v1/contacts?apiKey=${KEYS.acme}&email=a%40example.com`, {}, undefined, agent)).reused, target).toBe(false);
+        expect((await send("GET", `/v1/contacts?apiKey=${KEYS.acme}&email=a%40example.com`, {}, undefined, agent)).reused, target).toBe(
+          false,
+        );
       }
     } finally {
       agent.destroy();
@@ -111,34 +147,69 @@ describe("the node adapter", () => {
     harness = await startHarness();
     const phones = ["+14155550101", "+14155550102", "+14155550103"];
     for (const phone of phones) {
-      expect((await send("POST", `/v1/contacts?apiKey=${KEYS.acme}`, { "content-type": "application/json" }, JSON.stringify({ phone, firstName: "Pat" }))).status).toBe(201);
+      expect(
+        (
+          await send(
+            "POST",
+            `/v1/contacts?apiKey=${KEYS.acme}`,
+            { "content-type": "application/json" },
+            JSON.stringify({ phone, firstName: "Pat" }),
+          )
+        ).status,
+      ).toBe(201);
     }
     const byPhone = (i: number, last = false) => find(`phoneNumber=${encodeURIComponent(phones[i]!)}`, last);
     const message = JSON.stringify({ customData: { messageSid: "SM-pipelined", fromId: "user-9", toId: "acme-support", body: "Hello" } });
     const receive = `POST /v1/incoming_custom_channel_message?apiKey=${KEYS.acme} HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: ${message.length}\r\n\r\n${message}`;
     // One write: node reads all five at once, and the answers must still leave in the order asked.
-    const answers = answersIn(await exchange(tlsTo(harness), byPhone(0) + receive + byPhone(1) + find("email=nobody%40example.com") + byPhone(2, true)));
+    const answers = answersIn(
+      await exchange(tlsTo(harness), byPhone(0) + receive + byPhone(1) + find("email=nobody%40example.com") + byPhone(2, true)),
+    );
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 404, 200]);
     expect([0, 2, 4].map((i) => (answers[i]!.body as { contact: { phone: string } }).contact.phone)).toEqual(phones);
     expect(answers[1]!.body).toEqual({ success: true, messageId: expect.stringMatching(/^msg_/) });
     expect((answers[3]!.body as { error: { code: string } }).error.code).toBe("CONTACT_NOT_FOUND");
     // Ten connections opened first, then a request written on each in one go: each gets its own answer.
-    const sockets = await Promise.all(Array.from({ length: 10 }, () => new Promise<Socket>((resolve) => { const socket: Socket = tlsTo(harness!)(() => resolve(socket)); })));
-    const together = sockets.map((socket) => new Promise<string>((resolve, reject) => {
-      let text = "";
-      socket.on("data", (chunk) => (text += chunk)).on("end", () => resolve(text)).on("error", reject);
-    }));
+    const sockets = await Promise.all(
+      Array.from(
+        { length: 10 },
+        () =>
+          new Promise<Socket>((resolve) => {
+            const socket: Socket = tlsTo(harness!)(() => resolve(socket));
+          }),
+      ),
+    );
+    const together = sockets.map(
+      (socket) =>
+        new Promise<string>((resolve, reject) => {
+          let text = "";
+          socket
+            .on("data", (chunk) => (text += chunk))
+            .on("end", () => resolve(text))
+            .on("error", reject);
+        }),
+    );
     sockets.forEach((socket, i) => socket.write(byPhone(i % 3, true)));
-    expect((await Promise.all(together)).map((text) => (answersIn(text)[0]!.body as { contact: { phone: string } }).contact.phone)).toEqual(sockets.map((_, i) => phones[i % 3]));
+    expect((await Promise.all(together)).map((text) => (answersIn(text)[0]!.body as { contact: { phone: string } }).contact.phone)).toEqual(
+      sockets.map((_, i) => phones[i % 3]),
+    );
   });
 
   it("on one connection, a request that is not HTTP, or one a fault rule drops, comes after the answers to the requests before it", async () => {
     // The lookup is slow: what follows it must still wait for its answer.
-    harness = await startHarness({ faults: [{ operationId: "findContact", latencyMs: 300 }, { operationId: "createContact", drop: true }] });
+    harness = await startHarness({
+      faults: [
+        { operationId: "findContact", latencyMs: 300 },
+        { operationId: "createContact", drop: true },
+      ],
+    });
     const lookup = find("email=nobody%40example.com");
     for (const refused of [NOT_HTTP, `GET /v1/contacts HTTP/1.1\r\nx-pad: ${"a".repeat(70_000)}\r\n\r\n`]) {
       const answers = answersIn(await exchange(tlsTo(harness), lookup + refused));
-      expect(answers.map((a) => a.status), refused.slice(0, 20)).toEqual([404, 400]);
+      expect(
+        answers.map((a) => a.status),
+        refused.slice(0, 20),
+      ).toEqual([404, 400]);
     }
     // Bytes arriving while the refusal waits make node report the error again: still one refusal.
     const journalBefore = ((await harness.admin("GET", "/journal")).body as unknown[]).length;
@@ -149,7 +220,10 @@ describe("the node adapter", () => {
         setTimeout(() => socket.writable && socket.write("MORE BYTES\r\n\r\n"), 30);
       });
       // A reset after the server closed is no failure here: what it answered is what counts.
-      socket.on("data", (chunk) => (text += chunk)).on("close", () => resolve(text)).on("error", () => {});
+      socket
+        .on("data", (chunk) => (text += chunk))
+        .on("close", () => resolve(text))
+        .on("error", () => {});
     });
     expect(answersIn(again).map((a) => a.status)).toEqual([404, 400]);
     const journal = (await harness.admin("GET", "/journal")).body as Array<{ status: number }>;
@@ -178,7 +252,14 @@ describe("the node adapter", () => {
     let closed: Promise<void> | undefined;
     // Called as soon as the answer is made, as a SIGTERM handled then would.
     const core = internals(intake);
-    const closing = { ...core, handle: async (request: Parameters<typeof core.handle>[0]) => { const answer = await core.handle(request); process.nextTick(() => (closed = server.close())); return answer; } };
+    const closing = {
+      ...core,
+      handle: async (request: Parameters<typeof core.handle>[0]) => {
+        const answer = await core.handle(request);
+        process.nextTick(() => (closed = server.close()));
+        return answer;
+      },
+    };
     const server = await serveCore(closing, { port: 0 });
     try {
       const answer = await exchange(tlsTo({ server }), find("email=nobody%40example.com"));
@@ -243,7 +324,9 @@ describe("the node adapter", () => {
       socket.write("more\r\n");
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    await expect(Promise.race([closed.then(() => "closed"), new Promise((resolve) => setTimeout(() => resolve("still open"), 1000))])).resolves.toBe("closed");
+    await expect(
+      Promise.race([closed.then(() => "closed"), new Promise((resolve) => setTimeout(() => resolve("still open"), 1000))]),
+    ).resolves.toBe("closed");
   });
 
   it("does not wait for ever on a client: silence and a request line left unfinished are closed after headersTimeoutMs", async () => {
@@ -255,7 +338,10 @@ describe("the node adapter", () => {
           const started = Date.now();
           let answer = "";
           const socket: Socket = connect(server.port, "127.0.0.1", () => send && socket.write(send));
-          socket.on("data", (chunk) => (answer += chunk)).on("close", () => resolve({ answer, ms: Date.now() - started })).on("error", reject);
+          socket
+            .on("data", (chunk) => (answer += chunk))
+            .on("close", () => resolve({ answer, ms: Date.now() - started }))
+            .on("error", reject);
           setTimeout(() => reject(new Error("the connection is still open after 5 s")), 5000).unref();
         });
       const [silent, unfinished] = await Promise.all([open(), open("POST /v1/incoming_custom_channel_message HTTP/1.1\r\nHost: x\r\n")]);
@@ -272,13 +358,21 @@ describe("the node adapter", () => {
     harness = await startHarness({ maxBodyBytes: 1_000 });
     const one = await send("GET", "/v1/contacts?email=a%40example.com", { authorization: `Bearer ${KEYS.acme}` });
     expect(one.status).toBe(404);
-    const twice = await send("GET", "/v1/contacts?email=a%40example.com", { authorization: [`Bearer ${KEYS.acme}`, "Bearer ik_someone_else_000000001"] });
+    const twice = await send("GET", "/v1/contacts?email=a%40example.com", {
+      authorization: [`Bearer ${KEYS.acme}`, "Bearer ik_someone_else_000000001"],
+    });
     expect(twice.status).toBe(401);
     expect(JSON.parse(twice.body).error.code).toBe("INVALID_API_KEY");
     // Not read (nor refused as too large, which would close the connection): the connection is used again.
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
-      const unread = await send("POST", "/v1/contacts", { "content-type": "application/json" }, JSON.stringify({ phone: "+14155550100", firstName: "x".repeat(50_000) }), agent);
+      const unread = await send(
+        "POST",
+        "/v1/contacts",
+        { "content-type": "application/json" },
+        JSON.stringify({ phone: "+14155550100", firstName: "x".repeat(50_000) }),
+        agent,
+      );
       expect(unread.status).toBe(401);
       expect(JSON.parse(unread.body).error.code).toBe("MISSING_API_KEY");
       const next = await send("GET", "/v1/contacts?email=a%40example.com", { authorization: `Bearer ${KEYS.acme}` }, undefined, agent);
@@ -347,21 +441,27 @@ function exchange(open: (onConnect: () => void) => Socket, request: string): Pro
   return new Promise((resolve, reject) => {
     const socket = open(() => socket.write(request));
     let text = "";
-    socket.on("data", (chunk) => (text += chunk)).on("end", () => resolve(text)).on("error", reject);
+    socket
+      .on("data", (chunk) => (text += chunk))
+      .on("end", () => resolve(text))
+      .on("error", reject);
   });
 }
 const plainTo = (port: number) => (onConnect: () => void) => connect(port, "127.0.0.1", onConnect);
 /** The JSON body of a raw HTTP answer. */
 const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4));
 /** A lookup as raw HTTP, the last on its connection when `last`. */
-const find = (query: string, last = false) => `GET /v1/contacts?apiKey=${KEYS.acme}&${query} HTTP/1.1\r\nhost: localhost\r\n${last ? "connection: close\r\n" : ""}\r\n`;
+const find = (query: string, last = false) =>
+  `GET /v1/contacts?apiKey=${KEYS.acme}&${query} HTTP/1.1\r\nhost: localhost\r\n${last ? "connection: close\r\n" : ""}\r\n`;
 /** Opens a TLS connection to a running server (for `exchange`). */
-const tlsTo = ({ server }: { server: { port: number; certificate: string } }) => (onConnect: () => void) =>
-  tlsConnect({ port: server.port, host: "127.0.0.1", ca: server.certificate, servername: "localhost" }, onConnect);
+const tlsTo =
+  ({ server }: { server: { port: number; certificate: string } }) =>
+  (onConnect: () => void) =>
+    tlsConnect({ port: server.port, host: "127.0.0.1", ca: server.certificate, servername: "localhost" }, onConnect);
 /** The answers in a connection's raw bytes, one after another, each framed by its Content-Length. */
 function answersIn(text: string): Array<{ status: number; body: unknown }> {
   const answers = [];
-  for (let at = 0; at < text.length; ) {
+  for (let at = 0; at < text.length;) {
     const headEnd = text.indexOf("\r\n\r\n", at);
     const head = text.slice(at, headEnd);
     const length = Number(/\r\ncontent-length: (\d+)/i.exec(head)![1]);

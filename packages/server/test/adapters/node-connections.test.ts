@@ -30,15 +30,24 @@ async function start(serveOptions: ServeOptions = {}, options: IntakeOptions = {
     await intake.close();
   });
   const journal = async () => {
-    const answer = await exchange(tlsTo(server), `GET /__admin/journal HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${ADMIN_TOKEN}\r\nconnection: close\r\n\r\n`);
+    const answer = await exchange(
+      tlsTo(server),
+      `GET /__admin/journal HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${ADMIN_TOKEN}\r\nconnection: close\r\n\r\n`,
+    );
     return JSON.parse(bodyText(answer.text)) as Array<{ path: string; status: number; errorCode: string | null; id: string }>;
   };
   return { server, errors, journal };
 }
 
 type Open = (onConnect: () => void) => Socket;
-const tlsTo = (server: RunningServer): Open => (onConnect) => tlsConnect({ port: server.port, host: "127.0.0.1", ca: server.certificate, servername: "localhost" }, onConnect);
-const plainTo = (server: RunningServer): Open => (onConnect) => connect(server.port, "127.0.0.1", onConnect);
+const tlsTo =
+  (server: RunningServer): Open =>
+  (onConnect) =>
+    tlsConnect({ port: server.port, host: "127.0.0.1", ca: server.certificate, servername: "localhost" }, onConnect);
+const plainTo =
+  (server: RunningServer): Open =>
+  (onConnect) =>
+    connect(server.port, "127.0.0.1", onConnect);
 
 /**
  * Writes `request` on a new connection and reads until the server closes it, or `limitMs` pass
@@ -78,7 +87,8 @@ function expectAnswer(answer: { text: string; open: boolean }, status: number, b
 
 const CONTACTS = `/v1/contacts?apiKey=${KEYS.acme}`;
 const RECEIVE = `/v1/incoming_custom_channel_message?apiKey=${KEYS.acme}`;
-const head = (method: string, target: string, headers: string[]) => `${method} ${target} HTTP/1.1\r\n${headers.map((h) => `${h}\r\n`).join("")}\r\n`;
+const head = (method: string, target: string, headers: string[]) =>
+  `${method} ${target} HTTP/1.1\r\n${headers.map((h) => `${h}\r\n`).join("")}\r\n`;
 const general = (code: string, message: string) => ({ error: { code, message } });
 
 describe("a request body node cannot frame", () => {
@@ -101,7 +111,10 @@ describe("a request body node cannot frame", () => {
       }
     }
     // On the plain-HTTP side the core refuses it for its scheme, and the connection closes all the same.
-    const plain = await exchange(plainTo(server), head("POST", CONTACTS, ["host: x", "content-type: application/json", "transfer-encoding: chunked"]) + "zz\r\n");
+    const plain = await exchange(
+      plainTo(server),
+      head("POST", CONTACTS, ["host: x", "content-type: application/json", "transfer-encoding: chunked"]) + "zz\r\n",
+    );
     expectAnswer(plain, 400, { error: expect.objectContaining({ code: "HTTPS_REQUIRED" }) });
     // One answer each, journaled with its request id.
     const kept = await journal();
@@ -118,7 +131,10 @@ describe("a request body node cannot frame", () => {
   it("after the core answered without reading it, closes the connection with no second answer", async () => {
     const { server } = await start();
     // No key: refused before the body is read; the bad chunk comes after.
-    const answer = await exchange(tlsTo(server), head("POST", "/v1/contacts", ["host: x", "content-type: application/json", "transfer-encoding: chunked"]) + "zz\r\n");
+    const answer = await exchange(
+      tlsTo(server),
+      head("POST", "/v1/contacts", ["host: x", "content-type: application/json", "transfer-encoding: chunked"]) + "zz\r\n",
+    );
     expect(answer.open).toBe(false);
     expect(answer.text.match(/HTTP\/1\.1 /g)).toHaveLength(1);
     expect(statusOf(answer.text)).toBe(401);
@@ -161,7 +177,8 @@ function converse(open: Open, request: string, piece = 0, limitMs = 5000): Promi
 }
 
 describe("malformed framing, in one write and in pieces", () => {
-  const post = (headers: string[], body: string) => head("POST", CONTACTS, ["host: x", "content-type: application/json", ...headers]) + body;
+  const post = (headers: string[], body: string) =>
+    head("POST", CONTACTS, ["host: x", "content-type: application/json", ...headers]) + body;
   const chunked = (body: string) => post(["transfer-encoding: chunked"], body);
   const notHttp = ["VALIDATION_ERROR", "The request is not valid HTTP."] as const;
   const tooLarge = ["PAYLOAD_TOO_LARGE", "The request's URL and headers are larger than the server accepts (16 KiB)."] as const;
@@ -169,11 +186,21 @@ describe("malformed framing, in one write and in pieces", () => {
   const cases: Array<[string, string, number, readonly [string, string]]> = [
     ["a chunk size that is not hexadecimal", chunked("zz\r\nabc\r\n0\r\n\r\n"), 400, notHttp],
     ["a chunk size past 64 bits", chunked(`1${"0".repeat(17)}\r\nabc\r\n0\r\n\r\n`), 400, notHttp],
-    ["a chunk extension over 16 KiB", chunked(`2;ext=${"a".repeat(17_000)}\r\n{}\r\n0\r\n\r\n`), 400, ["PAYLOAD_TOO_LARGE", "The request body's chunk extensions are larger than the server accepts (16 KiB)."]],
+    [
+      "a chunk extension over 16 KiB",
+      chunked(`2;ext=${"a".repeat(17_000)}\r\n{}\r\n0\r\n\r\n`),
+      400,
+      ["PAYLOAD_TOO_LARGE", "The request body's chunk extensions are larger than the server accepts (16 KiB)."],
+    ],
     ["chunk data longer than its size", chunked("2\r\n{}}\r\n0\r\n\r\n"), 400, notHttp],
     ["a Transfer-Encoding other than chunked", post(["transfer-encoding: gzip"], "abc"), 400, notHttp],
     ["chunked, then another coding", post(["transfer-encoding: chunked, gzip"], "2\r\n{}\r\n0\r\n\r\n"), 400, notHttp],
-    ["Transfer-Encoding and Content-Length", post(["transfer-encoding: chunked", "content-length: 7"], "2\r\n{}\r\n0\r\n\r\n"), 400, notHttp],
+    [
+      "Transfer-Encoding and Content-Length",
+      post(["transfer-encoding: chunked", "content-length: 7"], "2\r\n{}\r\n0\r\n\r\n"),
+      400,
+      notHttp,
+    ],
     ["two Content-Lengths that differ", post(["content-length: 2", "content-length: 3"], "{}"), 400, notHttp],
     ["a Content-Length that is not a number", post(["content-length: 2x"], "{}"), 400, notHttp],
     ["a header line without a colon", post(["content-length: 2", "x-broken header"], "{}"), 400, notHttp],
@@ -194,7 +221,16 @@ describe("malformed framing, in one write and in pieces", () => {
       [0, request.length > 10_000 ? 1024 : 3].map(async (piece) => {
         const answer = await converse(tlsTo(server), request, piece);
         const how = `${name}, ${piece ? `in pieces of ${piece} bytes` : "in one write"}: ${answer.ending} ${answer.detail} ${JSON.stringify(answer.text.slice(0, 120))}`;
-        return { how, got: [answer.ending, answer.text.match(/HTTP\/1\.1 /g)?.length ?? 0, statusOf(answer.text), answer.text.includes("\r\n\r\n") ? JSON.parse(bodyText(answer.text)) : null], wanted: ["closed", 1, status, general(code, message)] };
+        return {
+          how,
+          got: [
+            answer.ending,
+            answer.text.match(/HTTP\/1\.1 /g)?.length ?? 0,
+            statusOf(answer.text),
+            answer.text.includes("\r\n\r\n") ? JSON.parse(bodyText(answer.text)) : null,
+          ],
+          wanted: ["closed", 1, status, general(code, message)],
+        };
       }),
     );
     // Every case that went otherwise, at once.
@@ -209,7 +245,11 @@ describe("malformed framing, in one write and in pieces", () => {
       [0, request.length > 10_000 ? 1024 : 3].map(async (piece) => {
         const answer = await converse(plainTo(server), request, piece);
         const how = `${name}, ${piece ? `in pieces of ${piece} bytes` : "in one write"}: ${answer.ending} ${answer.detail} ${JSON.stringify(answer.text.slice(0, 120))}`;
-        return { how, got: [answer.ending, answer.text.match(/HTTP\/1\.1 /g)?.length ?? 0, statusOf(answer.text)], wanted: ["closed", 1, 400] };
+        return {
+          how,
+          got: [answer.ending, answer.text.match(/HTTP\/1\.1 /g)?.length ?? 0, statusOf(answer.text)],
+          wanted: ["closed", 1, 400],
+        };
       }),
     );
     // Every case that went otherwise, at once.
@@ -225,12 +265,32 @@ describe("requests node would answer itself", () => {
     // Refused as the adapter's refusals are, before anything else: on the plain-HTTP side of the port too.
     for (const open of [tlsTo(server), plainTo(server)]) {
       // HTTP/1.1 without Host: node's own answer is an empty 400.
-      expectAnswer(await exchange(open, head("GET", `/v1/contacts?apiKey=${KEYS.acme}&email=a%40example.com`, [])), 400, general("VALIDATION_ERROR", "An HTTP/1.1 request must have a Host header."));
-      expectAnswer(await exchange(open, head("POST", RECEIVE, ["content-type: application/json", "content-length: 2"]) + "{}"), 400, { error: "An HTTP/1.1 request must have a Host header." });
+      expectAnswer(
+        await exchange(open, head("GET", `/v1/contacts?apiKey=${KEYS.acme}&email=a%40example.com`, [])),
+        400,
+        general("VALIDATION_ERROR", "An HTTP/1.1 request must have a Host header."),
+      );
+      expectAnswer(await exchange(open, head("POST", RECEIVE, ["content-type: application/json", "content-length: 2"]) + "{}"), 400, {
+        error: "An HTTP/1.1 request must have a Host header.",
+      });
       // An Expect other than 100-continue: node's own is an empty 417.
       const expectation = "The server meets no Expect but 100-continue.";
-      expectAnswer(await exchange(open, head("POST", CONTACTS, ["host: x", "expect: 200-ok", "content-type: application/json", "content-length: 2"]) + "{}"), 417, general("VALIDATION_ERROR", expectation));
-      expectAnswer(await exchange(open, head("POST", RECEIVE, ["host: x", "expect: 200-ok", "content-type: application/json", "content-length: 2"]) + "{}"), 417, { error: expectation });
+      expectAnswer(
+        await exchange(
+          open,
+          head("POST", CONTACTS, ["host: x", "expect: 200-ok", "content-type: application/json", "content-length: 2"]) + "{}",
+        ),
+        417,
+        general("VALIDATION_ERROR", expectation),
+      );
+      expectAnswer(
+        await exchange(
+          open,
+          head("POST", RECEIVE, ["host: x", "expect: 200-ok", "content-type: application/json", "content-length: 2"]) + "{}",
+        ),
+        417,
+        { error: expectation },
+      );
     }
     // CONNECT: node closes the connection with no answer at all. Refused on either side of the port.
     for (const open of [tlsTo(server), plainTo(server)]) {
@@ -243,7 +303,8 @@ describe("requests node would answer itself", () => {
   it("a head past node's own limit (64 KiB) on the receive endpoint is refused in its string shape, on a new connection", async () => {
     const { server } = await start();
     const tooLarge = "The request's URL and headers are larger than the server accepts (16 KiB).";
-    const huge = head("POST", RECEIVE, ["host: x", `x-pad: ${"a".repeat(70_000)}`, "content-type: application/json", "content-length: 2"]) + "{}";
+    const huge =
+      head("POST", RECEIVE, ["host: x", `x-pad: ${"a".repeat(70_000)}`, "content-type: application/json", "content-length: 2"]) + "{}";
     expectAnswer(await exchange(tlsTo(server), huge), 400, { error: tooLarge });
     expectAnswer(await exchange(tlsTo(server), huge.replace(RECEIVE, CONTACTS)), 400, general("PAYLOAD_TOO_LARGE", tooLarge));
     // After a request on the same connection the line is no longer known: the general shape.
@@ -264,19 +325,33 @@ describe("an upload the client gives up on", () => {
     const console_ = vi.spyOn(console, "error").mockImplementation(() => {});
     try {
       const { server, errors, journal } = await start();
-      const uploads = Array.from({ length: 20 }, (_, i) =>
-        new Promise<void>((resolve) => {
-          // Node says 100 Continue as it hands the request over: the client leaves once the server has it.
-          const socket = tlsTo(server)(() => socket.write(head("POST", i % 2 ? RECEIVE : CONTACTS, ["host: x", "content-type: application/json", "content-length: 1000", "expect: 100-continue"])));
-          socket.once("data", () => {
-            socket.write('{"phone": "+1415');
-            setTimeout(() => {
-              socket.destroy();
-              resolve();
-            }, i % 4 < 2 ? 0 : 50);
-          });
-          socket.on("error", () => {});
-        }),
+      const uploads = Array.from(
+        { length: 20 },
+        (_, i) =>
+          new Promise<void>((resolve) => {
+            // Node says 100 Continue as it hands the request over: the client leaves once the server has it.
+            const socket = tlsTo(server)(() =>
+              socket.write(
+                head("POST", i % 2 ? RECEIVE : CONTACTS, [
+                  "host: x",
+                  "content-type: application/json",
+                  "content-length: 1000",
+                  "expect: 100-continue",
+                ]),
+              ),
+            );
+            socket.once("data", () => {
+              socket.write('{"phone": "+1415');
+              setTimeout(
+                () => {
+                  socket.destroy();
+                  resolve();
+                },
+                i % 4 < 2 ? 0 : 50,
+              );
+            });
+            socket.on("error", () => {});
+          }),
       );
       await Promise.all(uploads);
       let kept: Awaited<ReturnType<typeof journal>> = [];
@@ -306,25 +381,27 @@ describe("slow clients", () => {
     const { server } = await start({ headersTimeoutMs: 4000 });
     // Ten clients 100 ms apart: were node's checks a second apart, one would start just after a check.
     const answers = await Promise.all(
-      Array.from({ length: 10 }, (_, i) =>
-        new Promise<{ text: string; ms: number }>((resolve) => {
-          setTimeout(() => {
-            let started = 0;
-            let text = "";
-            let trickle: NodeJS.Timeout | undefined;
-            const socket = tlsTo(server)(() => {
-              started = Date.now();
-              socket.write("POST /v1/contacts HTTP/1.1\r\nhost: x\r\nx-slow: ");
-              trickle = setInterval(() => socket.writable && socket.write("a"), 100);
-            });
-            socket.on("data", (chunk: Buffer) => (text += chunk)).on("error", () => {});
-            socket.once("data", () => resolve({ text, ms: Date.now() - started }));
-            socket.on("close", () => {
-              clearInterval(trickle);
-              resolve({ text, ms: Date.now() - started });
-            });
-          }, 100 * i);
-        }),
+      Array.from(
+        { length: 10 },
+        (_, i) =>
+          new Promise<{ text: string; ms: number }>((resolve) => {
+            setTimeout(() => {
+              let started = 0;
+              let text = "";
+              let trickle: NodeJS.Timeout | undefined;
+              const socket = tlsTo(server)(() => {
+                started = Date.now();
+                socket.write("POST /v1/contacts HTTP/1.1\r\nhost: x\r\nx-slow: ");
+                trickle = setInterval(() => socket.writable && socket.write("a"), 100);
+              });
+              socket.on("data", (chunk: Buffer) => (text += chunk)).on("error", () => {});
+              socket.once("data", () => resolve({ text, ms: Date.now() - started }));
+              socket.on("close", () => {
+                clearInterval(trickle);
+                resolve({ text, ms: Date.now() - started });
+              });
+            }, 100 * i);
+          }),
       ),
     );
     for (const { text, ms } of answers) {
@@ -341,7 +418,10 @@ describe("slow clients", () => {
       [CONTACTS, general("VALIDATION_ERROR", stalled)],
       [RECEIVE, { error: stalled }],
     ] as const) {
-      const answer = await exchange(tlsTo(server), head("POST", path, ["host: x", "content-type: application/json", "content-length: 100"]) + '{"phone"');
+      const answer = await exchange(
+        tlsTo(server),
+        head("POST", path, ["host: x", "content-type: application/json", "content-length: 100"]) + '{"phone"',
+      );
       expectAnswer(answer, 408, body);
       expect(answer.ms).toBeGreaterThanOrEqual(250);
     }
@@ -377,7 +457,14 @@ describe("slow clients", () => {
 describe("the connection cap", () => {
   it("closes connections past maxConnections as they come; one freed is taken again", async () => {
     const { server } = await start({ maxConnections: 2, maxConnectionsPerClient: 2 });
-    const held = await Promise.all([0, 1].map(() => new Promise<Socket>((resolve) => { const socket: Socket = tlsTo(server)(() => resolve(socket)); })));
+    const held = await Promise.all(
+      [0, 1].map(
+        () =>
+          new Promise<Socket>((resolve) => {
+            const socket: Socket = tlsTo(server)(() => resolve(socket));
+          }),
+      ),
+    );
     const lookup = head("GET", "/v1/contacts?email=a%40example.com", ["host: x", "connection: close"]);
     const refused = await exchange(plainTo(server), lookup, 2000);
     expect(refused).toMatchObject({ text: "", open: false });
@@ -414,8 +501,18 @@ describe("the connection cap", () => {
       expect(await exchange(plainTo(server), lookup, 2000)).toMatchObject({ text: "", open: false });
       // Another client (127.0.0.2, also loopback) is served, the admin API and the API both.
       const other: Open = (onConnect) =>
-        tlsConnect({ socket: connect({ port: server.port, host: "127.0.0.1", localAddress: "127.0.0.2" }), ca: server.certificate, servername: "localhost" }, onConnect);
-      const admin = await exchange(other, head("GET", "/__admin/journal", ["host: x", `authorization: Bearer ${ADMIN_TOKEN}`, "connection: close"]));
+        tlsConnect(
+          {
+            socket: connect({ port: server.port, host: "127.0.0.1", localAddress: "127.0.0.2" }),
+            ca: server.certificate,
+            servername: "localhost",
+          },
+          onConnect,
+        );
+      const admin = await exchange(
+        other,
+        head("GET", "/__admin/journal", ["host: x", `authorization: Bearer ${ADMIN_TOKEN}`, "connection: close"]),
+      );
       expect(statusOf(admin.text)).toBe(200);
       expect(statusOf((await exchange(other, lookup)).text)).toBe(401);
     } finally {
@@ -426,65 +523,76 @@ describe("the connection cap", () => {
 });
 
 describe("a stop under load", () => {
-  it("answers every create it stored: 10 stops under concurrent keep-alive creates, then the data file holds only answered ones", { timeout: 60_000 }, async () => {
-    const path = join(mkdtempSync(join(tmpdir(), "intake-stop-")), "state.db");
-    // Each phone sent, and what its client got: a status, or the error its request failed with.
-    const outcomes = new Map<string, string>();
-    const errors: unknown[] = [];
-    let sent = 0;
-    for (let stop = 0; stop < 10; stop++) {
-      // As intake-server runs with --data-file, and stops on SIGTERM: the connections, the work in flight, the last save.
-      const file = openDataFile(path, { durability: "normal" });
-      const snapshot = file.read();
-      const intake = createIntake({ ...(snapshot ? { snapshot } : { seed: SEED }), adminToken: ADMIN_TOKEN, rateLimit: 0, onError: (e) => errors.push(e) });
-      const persistence = persist(intake, file);
-      const server = await serve(intake, { port: 0, dataFile: path });
-      const dispatcher = new Agent({ connect: { ca: server.certificate, servername: "localhost" } });
-      let stopped = false;
-      let answered = 0;
-      // The stop starts as an answer arrives, in the same phase of the event loop as the server's
-      // reads (as a signal does, not as a timer): requests read then are still in the core.
-      let closing: Promise<void> | undefined;
-      const client = async () => {
-        while (!stopped) {
-          const phone = `+1415${2_000_000 + sent++}`;
-          try {
-            const init = { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ phone }), dispatcher };
-            const response = await fetch(`${server.baseUrl}/contacts?apiKey=${KEYS.acme}`, init as RequestInit);
-            await response.arrayBuffer();
-            outcomes.set(phone, String(response.status));
-            // Once creates flow, at a moment that moves from one stop to the next.
-            if (++answered >= 20 + 10 * stop) closing ??= server.close();
-          } catch (error) {
-            const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-            outcomes.set(phone, cause?.code ?? cause?.message ?? String(error));
-            await new Promise((resolve) => setTimeout(resolve, 5));
+  it(
+    "answers every create it stored: 10 stops under concurrent keep-alive creates, then the data file holds only answered ones",
+    { timeout: 60_000 },
+    async () => {
+      const path = join(mkdtempSync(join(tmpdir(), "intake-stop-")), "state.db");
+      // Each phone sent, and what its client got: a status, or the error its request failed with.
+      const outcomes = new Map<string, string>();
+      const errors: unknown[] = [];
+      let sent = 0;
+      for (let stop = 0; stop < 10; stop++) {
+        // As intake-server runs with --data-file, and stops on SIGTERM: the connections, the work in flight, the last save.
+        const file = openDataFile(path, { durability: "normal" });
+        const snapshot = file.read();
+        const intake = createIntake({
+          ...(snapshot ? { snapshot } : { seed: SEED }),
+          adminToken: ADMIN_TOKEN,
+          rateLimit: 0,
+          onError: (e) => errors.push(e),
+        });
+        const persistence = persist(intake, file);
+        const server = await serve(intake, { port: 0, dataFile: path });
+        const dispatcher = new Agent({ connect: { ca: server.certificate, servername: "localhost" } });
+        let stopped = false;
+        let answered = 0;
+        // The stop starts as an answer arrives, in the same phase of the event loop as the server's
+        // reads (as a signal does, not as a timer): requests read then are still in the core.
+        let closing: Promise<void> | undefined;
+        const client = async () => {
+          while (!stopped) {
+            const phone = `+1415${2_000_000 + sent++}`;
+            try {
+              const init = { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ phone }), dispatcher };
+              const response = await fetch(`${server.baseUrl}/contacts?apiKey=${KEYS.acme}`, init as RequestInit);
+              await response.arrayBuffer();
+              outcomes.set(phone, String(response.status));
+              // Once creates flow, at a moment that moves from one stop to the next.
+              if (++answered >= 20 + 10 * stop) closing ??= server.close();
+            } catch (error) {
+              const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+              outcomes.set(phone, cause?.code ?? cause?.message ?? String(error));
+              await new Promise((resolve) => setTimeout(resolve, 5));
+            }
           }
-        }
-      };
-      // Sixteen clients on kept-alive connections, sending on as the server stops.
-      const clients = Array.from({ length: 16 }, client);
-      while (!closing) await new Promise((resolve) => setTimeout(resolve, 5));
-      await closing;
-      await intake.close();
-      persistence.stop();
-      stopped = true;
-      await Promise.all(clients);
-      await dispatcher.close();
-    }
-    // What a restart from the data file loads.
-    const file = openDataFile(path);
-    const { contact } = file.read()!.records as unknown as { contact: Array<{ phone: string | null }> };
-    const stored = new Set(contact.map((c) => c.phone ?? "").filter((phone) => phone.startsWith("+14152")));
-    file.close();
-    const storedUnanswered = [...stored].filter((phone) => outcomes.get(phone) !== "201").map((phone) => `${phone}: ${outcomes.get(phone)}`);
-    expect(storedUnanswered).toEqual([]);
-    // Nor is an answered create lost, and every answer is a create's.
-    expect([...outcomes].filter(([phone, outcome]) => outcome === "201" && !stored.has(phone))).toEqual([]);
-    expect([...outcomes.values()].filter((outcome) => /^\d+$/.test(outcome) && outcome !== "201")).toEqual([]);
-    // The load ran through each stop: creates stored, and creates refused once the server was gone.
-    expect(stored.size).toBeGreaterThanOrEqual(650);
-    expect([...outcomes.values()].filter((outcome) => !/^\d+$/.test(outcome)).length).toBeGreaterThan(10);
-    expect(errors).toEqual([]);
-  });
+        };
+        // Sixteen clients on kept-alive connections, sending on as the server stops.
+        const clients = Array.from({ length: 16 }, client);
+        while (!closing) await new Promise((resolve) => setTimeout(resolve, 5));
+        await closing;
+        await intake.close();
+        persistence.stop();
+        stopped = true;
+        await Promise.all(clients);
+        await dispatcher.close();
+      }
+      // What a restart from the data file loads.
+      const file = openDataFile(path);
+      const { contact } = file.read()!.records as unknown as { contact: Array<{ phone: string | null }> };
+      const stored = new Set(contact.map((c) => c.phone ?? "").filter((phone) => phone.startsWith("+14152")));
+      file.close();
+      const storedUnanswered = [...stored]
+        .filter((phone) => outcomes.get(phone) !== "201")
+        .map((phone) => `${phone}: ${outcomes.get(phone)}`);
+      expect(storedUnanswered).toEqual([]);
+      // Nor is an answered create lost, and every answer is a create's.
+      expect([...outcomes].filter(([phone, outcome]) => outcome === "201" && !stored.has(phone))).toEqual([]);
+      expect([...outcomes.values()].filter((outcome) => /^\d+$/.test(outcome) && outcome !== "201")).toEqual([]);
+      // The load ran through each stop: creates stored, and creates refused once the server was gone.
+      expect(stored.size).toBeGreaterThanOrEqual(650);
+      expect([...outcomes.values()].filter((outcome) => !/^\d+$/.test(outcome)).length).toBeGreaterThan(10);
+      expect(errors).toEqual([]);
+    },
+  );
 });

@@ -5,7 +5,14 @@
 import { createIntakeClient } from "@intake/client";
 import { createIntake, type Seed } from "@intake/server";
 import { createIntakeHandlers } from "@intake/server/msw";
-import { AdminApiError, createAdminClient, DeliveryWaitError, startIntakeServer, type AdminClient, type IntakeTestServer } from "@intake/server/testing";
+import {
+  AdminApiError,
+  createAdminClient,
+  DeliveryWaitError,
+  startIntakeServer,
+  type AdminClient,
+  type IntakeTestServer,
+} from "@intake/server/testing";
 import { setupServer } from "msw/node";
 import { afterEach, describe, expect, it } from "vitest";
 import { startReceiver } from "../support/receiver.js";
@@ -67,7 +74,9 @@ describe("waiting for a delivery", () => {
     expect(delivery).toMatchObject({ state: "pending", lastError: expect.stringContaining("HTTP 500") });
     const due = delivery!.nextAttemptAt!;
     expect(Date.parse(due)).toBeGreaterThan(Date.parse(START));
-    expect(error.message).toContain(`No matching delivery can be finished until the virtual clock is advanced: the server's clock is virtual, at ${START}`);
+    expect(error.message).toContain(
+      `No matching delivery can be finished until the virtual clock is advanced: the server's clock is virtual, at ${START}`,
+    );
     expect(error.message).toContain(`${delivery!.id} (reply to /__inbox/acc_demo): pending after 1 attempt, last error "HTTP 500`);
     expect(error.message).toContain(`next attempt due at ${due}`);
     expect(error.message).toContain(`\`await admin.advanceClock({ to: "${due}" })\` (POST /__admin/clock/advance)`);
@@ -75,19 +84,27 @@ describe("waiting for a delivery", () => {
     // Advanced as it says, with the receiver fixed: the wait finishes.
     await server.admin.setInboxAnswer("acc_demo", 200);
     await server.admin.advanceClock({ to: due });
-    expect(await server.admin.waitForDelivery(isReply, { timeoutMs: 60_000 })).toMatchObject({ state: "delivered", attempts: [{ status: 500 }, { status: 200 }] });
+    expect(await server.admin.waitForDelivery(isReply, { timeoutMs: 60_000 })).toMatchObject({
+      state: "delivered",
+      attempts: [{ status: 500 }, { status: 200 }],
+    });
   });
 
   it("through the msw handlers too", async () => {
     const mock = createIntakeHandlers({ seed, clock: "virtual", clockStart: START, adminToken: "adm_clock_waits" });
     const msw = setupServer(...mock.handlers);
     msw.listen({ onUnhandledRequest: "error" });
-    closing.push(() => msw.close(), () => mock.intake.close());
+    closing.push(
+      () => msw.close(),
+      () => mock.intake.close(),
+    );
     const admin = createAdminClient({ adminUrl: mock.adminUrl, token: "adm_clock_waits" });
     await replyTo(admin, mock.baseUrl, undefined, 503);
 
     const error = await stuckWait(admin);
-    expect(error.message).toMatch(/pending after 1 attempt, last error "HTTP 503[^]*next attempt due at 2026-03-02T09:00:0\d\.\d{3}Z[^]*advanceClock/);
+    expect(error.message).toMatch(
+      /pending after 1 attempt, last error "HTTP 503[^]*next attempt due at 2026-03-02T09:00:0\d\.\d{3}Z[^]*advanceClock/,
+    );
     await admin.setInboxAnswer("acc_demo", 200);
     await admin.advanceClock(60_000);
     expect(await admin.waitForDelivery(isReply)).toMatchObject({ state: "delivered" });
@@ -104,19 +121,17 @@ describe("waiting for a delivery", () => {
     );
   });
 
-  it(
-    "a receiver that does not answer holds it no longer than its timeout, and its message says the attempt is under way",
-    async () => {
-      const hooks = await startReceiver();
-      closing.push(() => hooks.close());
-      hooks.answer(() => ({ status: 200, delayMs: 3000 }));
-      server = await startIntakeServer({ seed: { accounts: [{ ...seed.accounts![0]!, webhookUrl: hooks.url }] } });
-      await replyTo(server.admin, server.baseUrl, server.fetch, 200);
-      const error = await failureOf(server.admin.waitForDelivery(isReply, { timeoutMs: 300 }));
-      expect(error.message).toMatch(/^No matching delivery finished within 300 ms\. Matching deliveries: whd_\w+ \(reply to http:[^)]+\): pending after 0 attempts, next attempt due at [\d:.TZ-]+ \(due now: under way, or waiting its turn\)\.$/);
-    },
-    5000,
-  );
+  it("a receiver that does not answer holds it no longer than its timeout, and its message says the attempt is under way", async () => {
+    const hooks = await startReceiver();
+    closing.push(() => hooks.close());
+    hooks.answer(() => ({ status: 200, delayMs: 3000 }));
+    server = await startIntakeServer({ seed: { accounts: [{ ...seed.accounts![0]!, webhookUrl: hooks.url }] } });
+    await replyTo(server.admin, server.baseUrl, server.fetch, 200);
+    const error = await failureOf(server.admin.waitForDelivery(isReply, { timeoutMs: 300 }));
+    expect(error.message).toMatch(
+      /^No matching delivery finished within 300 ms\. Matching deliveries: whd_\w+ \(reply to http:[^)]+\): pending after 0 attempts, next attempt due at [\d:.TZ-]+ \(due now: under way, or waiting its turn\)\.$/,
+    );
+  }, 5000);
 
   it("when nothing matches in time under a virtual clock, its message names the jobs waiting for a later time and the call that runs them", async () => {
     server = await startIntakeServer({ seed, clock: "virtual", clockStart: START });
@@ -130,14 +145,10 @@ describe("waiting for a delivery", () => {
     );
   });
 
-  it(
-    "its default timeout ends the wait with its own message before the test runner's 5000 ms",
-    async () => {
-      server = await startIntakeServer({ seed: { accounts: [{ name: "Demo", apiKey: KEY }] } });
-      await expect(server.admin.waitForDelivery()).rejects.toThrow("No matching delivery finished within 4000 ms. Deliveries: none.");
-    },
-    5000,
-  );
+  it("its default timeout ends the wait with its own message before the test runner's 5000 ms", async () => {
+    server = await startIntakeServer({ seed: { accounts: [{ name: "Demo", apiKey: KEY }] } });
+    await expect(server.admin.waitForDelivery()).rejects.toThrow("No matching delivery finished within 4000 ms. Deliveries: none.");
+  }, 5000);
 });
 
 describe("reset and the clock", () => {
@@ -177,7 +188,11 @@ describe("reset and the clock", () => {
     await expect(server.admin.reset()).resolves.toMatchObject({ accounts: 1 });
     const error = await server.admin.reset({ clock: "rewind" }).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(AdminApiError);
-    expect(error).toMatchObject({ status: 409, code: "CONFLICT", message: expect.stringContaining("The clock is real; a reset cannot rewind it.") });
+    expect(error).toMatchObject({
+      status: 409,
+      code: "CONFLICT",
+      message: expect.stringContaining("The clock is real; a reset cannot rewind it."),
+    });
     expect(Math.abs(Date.parse(await clockNow()) - Date.now())).toBeLessThan(60_000);
   });
 });

@@ -19,9 +19,13 @@ describe("redelivering a webhook", () => {
     harness = await startHarness({ clock: "virtual" });
     const { admin } = harness;
     const account = (await admin("PATCH", "/accounts/acc_acme", { webhookUrl: receiver.url })).body;
-    await client(httpsTarget(harness), "query", KEYS.acme).messages.receive({ customData: { messageSid: "SM-re-1", fromId: "user-re", toId: "acme", body: "Hello" } });
+    await client(httpsTarget(harness), "query", KEYS.acme).messages.receive({
+      customData: { messageSid: "SM-re-1", fromId: "user-re", toId: "acme", body: "Hello" },
+    });
     await admin("POST", "/settle");
-    const contactId = (await admin("GET", "/messages?accountId=acc_acme&direction=inbound")).body.find((m: any) => m.fromId === "user-re").contactId;
+    const contactId = (await admin("GET", "/messages?accountId=acc_acme&direction=inbound")).body.find(
+      (m: any) => m.fromId === "user-re",
+    ).contactId;
     const reply = (await admin("POST", `/contacts/${contactId}/replies`, { body: "Thanks, we will call you." })).body;
     await admin("POST", "/settle");
     const [first] = (await admin("GET", `/deliveries?messageId=${reply.id}`)).body;
@@ -36,11 +40,15 @@ describe("redelivering a webhook", () => {
     const again = await admin("POST", `/deliveries/${first.id}/redeliver`);
     expect(again).toMatchObject({ status: 200, body: { id: first.id, state: "pending", completedAt: null } });
     await admin("POST", "/settle");
-    expect((await admin("GET", `/deliveries/${first.id}`)).body).toMatchObject({ state: "delivered", attempts: [{ number: 1 }, { number: 2, status: 200 }] });
+    expect((await admin("GET", `/deliveries/${first.id}`)).body).toMatchObject({
+      state: "delivered",
+      attempts: [{ number: 1 }, { number: 2, status: 200 }],
+    });
     const sent = receiver.received.filter((r) => r.json?.body === "Thanks, we will call you.");
     expect(sent).toHaveLength(2);
     expect(sent[1]!.headers["webhook-id"]).toBe(sent[0]!.headers["webhook-id"]);
-    for (const request of sent) expect(receiver.verify(request, account.webhookSecret)).toMatchObject({ body: "Thanks, we will call you." });
+    for (const request of sent)
+      expect(receiver.verify(request, account.webhookSecret)).toMatchObject({ body: "Thanks, we will call you." });
 
     // A failing receiver: the redelivery is retried, and while it waits it cannot be redelivered.
     receiver.answer(() => ({ status: 500 }));
@@ -48,7 +56,10 @@ describe("redelivering a webhook", () => {
     await admin("POST", "/settle");
     const retrying = (await admin("GET", `/deliveries/${first.id}`)).body;
     expect(retrying).toMatchObject({ state: "pending", attempts: [{ number: 1 }, { number: 2 }, { number: 3, status: 500 }] });
-    expect(await admin("POST", `/deliveries/${first.id}/redeliver`)).toMatchObject({ status: 409, body: { error: { code: "CONFLICT", message: expect.stringContaining("still under way") } } });
+    expect(await admin("POST", `/deliveries/${first.id}/redeliver`)).toMatchObject({
+      status: 409,
+      body: { error: { code: "CONFLICT", message: expect.stringContaining("still under way") } },
+    });
     expect((await admin("POST", "/deliveries/whd_nope/redeliver")).status).toBe(404);
   });
 });

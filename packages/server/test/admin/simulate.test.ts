@@ -61,14 +61,26 @@ async function start(options: IntakeOptions = {}) {
   return { h: harness, admin, api: client(httpsTarget(harness), "query", KEY) };
 }
 
-const errorOf = (promise: Promise<unknown>) => promise.then(() => expect.unreachable("it succeeded"), (error: { status: number; code: string; message: string }) => error);
+const errorOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => expect.unreachable("it succeeded"),
+    (error: { status: number; code: string; message: string }) => error,
+  );
 
 describe("POST /__admin/contacts (New contact)", () => {
   it("creates a contact by POST /v1/contacts's rules: 201 new, 200 with the contact a phone number or email already finds", async () => {
     const { admin, api } = await start();
-    const made = await admin.raw.POST("/contacts", { body: { accountId: "acc_a", firstName: "Grace", phone: "+1 (415) 555-0199", email: "grace@example.com" } });
+    const made = await admin.raw.POST("/contacts", {
+      body: { accountId: "acc_a", firstName: "Grace", phone: "+1 (415) 555-0199", email: "grace@example.com" },
+    });
     expect(made.response.status).toBe(201);
-    expect(made.data).toMatchObject({ accountId: "acc_a", firstName: "Grace", phone: "+14155550199", email: "grace@example.com", fromId: null });
+    expect(made.data).toMatchObject({
+      accountId: "acc_a",
+      firstName: "Grace",
+      phone: "+14155550199",
+      email: "grace@example.com",
+      fromId: null,
+    });
     // The API finds it as any other contact.
     await expect(api.contacts.find({ phoneNumber: "+14155550199" })).resolves.toMatchObject({ id: made.data!.id });
 
@@ -89,9 +101,19 @@ describe("POST /__admin/contacts (New contact)", () => {
       code: "VALIDATION_ERROR",
       message: "A contact needs a phone number or an email: give phone (with its country code, starting with +) or email, or both.",
     });
-    expect(await errorOf(admin.createContact({ accountId: "acc_a", phone: "4155550199" }))).toMatchObject({ status: 400, code: "INVALID_PHONE", message: expect.stringContaining("country code") });
-    expect(await errorOf(admin.createContact({ accountId: "acc_a", email: "not-an-email" }))).toMatchObject({ status: 400, code: "VALIDATION_ERROR" });
-    expect(await errorOf(admin.createContact({ accountId: "acc_nobody", email: "x@example.com" }))).toMatchObject({ status: 404, message: "No account with id acc_nobody." });
+    expect(await errorOf(admin.createContact({ accountId: "acc_a", phone: "4155550199" }))).toMatchObject({
+      status: 400,
+      code: "INVALID_PHONE",
+      message: expect.stringContaining("country code"),
+    });
+    expect(await errorOf(admin.createContact({ accountId: "acc_a", email: "not-an-email" }))).toMatchObject({
+      status: 400,
+      code: "VALIDATION_ERROR",
+    });
+    expect(await errorOf(admin.createContact({ accountId: "acc_nobody", email: "x@example.com" }))).toMatchObject({
+      status: 404,
+      message: "No account with id acc_nobody.",
+    });
   });
 });
 
@@ -112,7 +134,11 @@ describe("POST /__admin/contacts/{id}/inbound (Simulate a message)", () => {
     // The phone number is now the contact's custom-channel id, as a receive from it would make it.
     expect((await admin.contact("ct_ada")).contact).toMatchObject({ fromId: "+14155550100", customChannel: "custom", campaignId: "cmp_a" });
     const delivery = await admin.waitForDelivery();
-    expect(delivery).toMatchObject({ state: "delivered", contact: { id: "ct_ada", name: "Ada Lovelace" }, payload: { body: "18 dollars.", toId: "+14155550100", channel: "custom" } });
+    expect(delivery).toMatchObject({
+      state: "delivered",
+      contact: { id: "ct_ada", name: "Ada Lovelace" },
+      payload: { body: "18 dollars.", toId: "+14155550100", channel: "custom" },
+    });
     expect((await admin.message(delivery.messageId!)).status).toBe("sent");
 
     // A contact with a custom-channel id writes from it, on its channel.
@@ -145,13 +171,26 @@ describe("POST /__admin/contacts/{id}/inbound (Simulate a message)", () => {
     const { admin } = await start();
     const text = await admin.simulateInbound("ct_sam", { channel: "sms", body: "Is it open?" });
     const reaction = await admin.simulateInbound("ct_sam", { channel: "sms", body: "👍", messageType: "reaction", reactionTo: text.id });
-    const picture = await admin.simulateInbound("ct_sam", { body: "my card", mediaUrl: "https://example.com/card.png", mediaContentType: "image/png" });
-    const embedded = await admin.simulateInbound("ct_sam", { channel: "sms", body: "photo", mediaUrl: `data:image/png;base64,${PNG}`, mediaContentType: "image/png" });
+    const picture = await admin.simulateInbound("ct_sam", {
+      body: "my card",
+      mediaUrl: "https://example.com/card.png",
+      mediaContentType: "image/png",
+    });
+    const embedded = await admin.simulateInbound("ct_sam", {
+      channel: "sms",
+      body: "photo",
+      mediaUrl: `data:image/png;base64,${PNG}`,
+      mediaContentType: "image/png",
+    });
     await admin.settle();
     expect(await admin.message(reaction.id)).toMatchObject({ messageType: "reaction", reactionTo: text.id, botOutcome: "reaction" });
     expect(picture).toMatchObject({ mediaUrl: "https://example.com/card.png", mediaContentType: "image/png", channel: "custom" });
     expect(embedded).toMatchObject({ mediaContentType: "image/png", channel: "sms" });
-    expect(await errorOf(admin.simulateInbound("ct_sam", { body: "x", mediaUrl: `data:image/jpeg;base64,${PNG}`, mediaContentType: "image/jpeg" }))).toMatchObject({
+    expect(
+      await errorOf(
+        admin.simulateInbound("ct_sam", { body: "x", mediaUrl: `data:image/jpeg;base64,${PNG}`, mediaContentType: "image/jpeg" }),
+      ),
+    ).toMatchObject({
       status: 400,
       message: "mediaContentType is image/jpeg but the file's content is image/png.",
     });
@@ -170,31 +209,63 @@ describe("POST /__admin/contacts/{id}/inbound (Simulate a message)", () => {
     const others = (await admin.messages({ accountId: "acc_a" })).filter((m) => m.source !== "simulated");
     expect(others.length).toBeGreaterThan(0);
     for (const message of others) expect(message, message.source).not.toHaveProperty("simulatedVia");
-    expect(await errorOf(admin.simulateInbound("ct_ada", { body: "hi", via: "browser" as never }))).toMatchObject({ status: 400, code: "VALIDATION_ERROR", message: expect.stringContaining("via") });
+    expect(await errorOf(admin.simulateInbound("ct_ada", { body: "hi", via: "browser" as never }))).toMatchObject({
+      status: 400,
+      code: "VALIDATION_ERROR",
+      message: expect.stringContaining("via"),
+    });
   });
 
   it("refuses what the receive endpoint refuses, in this request's field names; 404 for an unknown contact", async () => {
     const { admin } = await start();
     const refused = (input: Parameters<typeof admin.simulateInbound>[1]) => errorOf(admin.simulateInbound("ct_ada", input));
-    expect(await refused({ body: "👍", messageType: "reaction" })).toMatchObject({ status: 400, message: "reactionTo is required for a reaction: the messageSid or id of the message reacted to." });
-    expect(await refused({ body: "hi", reactionTo: "msg_1" })).toMatchObject({ status: 400, message: 'reactionTo is only for messageType "reaction".' });
-    expect(await refused({ body: "hi", mediaUrl: "https://example.com/a.png" })).toMatchObject({ status: 400, message: "mediaContentType is required when mediaUrl is given." });
+    expect(await refused({ body: "👍", messageType: "reaction" })).toMatchObject({
+      status: 400,
+      message: "reactionTo is required for a reaction: the messageSid or id of the message reacted to.",
+    });
+    expect(await refused({ body: "hi", reactionTo: "msg_1" })).toMatchObject({
+      status: 400,
+      message: 'reactionTo is only for messageType "reaction".',
+    });
+    expect(await refused({ body: "hi", mediaUrl: "https://example.com/a.png" })).toMatchObject({
+      status: 400,
+      message: "mediaContentType is required when mediaUrl is given.",
+    });
     expect(await refused({ body: "   " })).toMatchObject({ status: 400, code: "VALIDATION_ERROR" });
     expect(await refused({ body: "hi", channel: "fax" as never })).toMatchObject({ status: 400, code: "VALIDATION_ERROR" });
-    expect(await refused({ body: "hi", mediaUrl: "ftp://example.com/a.png", mediaContentType: "image/png" })).toMatchObject({ status: 400, message: expect.stringMatching(/^mediaUrl must be/) });
-    expect(await errorOf(admin.simulateInbound("ct_nobody", { body: "hi" }))).toMatchObject({ status: 404, message: "No contact with id ct_nobody." });
+    expect(await refused({ body: "hi", mediaUrl: "ftp://example.com/a.png", mediaContentType: "image/png" })).toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/^mediaUrl must be/),
+    });
+    expect(await errorOf(admin.simulateInbound("ct_nobody", { body: "hi" }))).toMatchObject({
+      status: 404,
+      message: "No contact with id ct_nobody.",
+    });
     expect((await admin.messages({ contactId: "ct_ada" })).length).toBe(0);
   });
 
   it("409 when the contact's phone number is another contact's custom-channel id; on a built-in channel it is the contact's own", async () => {
     const { admin } = await start();
     // A sender known by a phone number as its fromId, and a contact with that phone number.
-    await admin.seed({ accounts: [{ id: "acc_c", name: "C", defaultCampaignId: "cmp_c", campaigns: [{ id: "cmp_c", name: "C", state: "Live" }], contacts: [{ id: "ct_c1", fromId: "+14155550188" }, { id: "ct_c2", phone: "+14155550188" }] }] });
+    await admin.seed({
+      accounts: [
+        {
+          id: "acc_c",
+          name: "C",
+          defaultCampaignId: "cmp_c",
+          campaigns: [{ id: "cmp_c", name: "C", state: "Live" }],
+          contacts: [
+            { id: "ct_c1", fromId: "+14155550188" },
+            { id: "ct_c2", phone: "+14155550188" },
+          ],
+        },
+      ],
+    });
     expect(await errorOf(admin.simulateInbound("ct_c2", { body: "hi" }))).toMatchObject({
       status: 409,
       code: "CONFLICT",
       message:
-        'Contact ct_c2\'s phone number +14155550188 is the custom-channel id (fromId) of contact ct_c1: a message from it on the custom channel would be that contact\'s. Simulate it from ct_c1, or on a built-in channel (channel: "messaging_app").',
+        "Contact ct_c2's phone number +14155550188 is the custom-channel id (fromId) of contact ct_c1: a message from it on the custom channel would be that contact's. Simulate it from ct_c1, or on a built-in channel (channel: \"messaging_app\").",
     });
     expect(await admin.messages({ contactId: "ct_c1" })).toEqual([]);
     expect(await admin.simulateInbound("ct_c2", { channel: "sms", body: "hi" })).toMatchObject({ contactId: "ct_c2", channel: "sms" });
@@ -208,7 +279,13 @@ describe("POST /__admin/accounts/{id}/test-webhook", () => {
     expect(result).toMatchObject({
       url: "/__inbox/acc_a",
       webhookId: expect.stringMatching(/^test_/),
-      payload: { test: true, contactId: expect.stringMatching(/^test_/), messageId: result.webhookId, channel: "custom", body: expect.any(String) },
+      payload: {
+        test: true,
+        contactId: expect.stringMatching(/^test_/),
+        messageId: result.webhookId,
+        channel: "custom",
+        body: expect.any(String),
+      },
       status: 200,
       ok: true,
       error: null,
@@ -239,7 +316,9 @@ describe("POST /__admin/accounts/{id}/test-webhook", () => {
     expect(await errorOf(admin.sendTestWebhook("acc_b"))).toMatchObject({
       status: 409,
       code: "CONFLICT",
-      message: expect.stringContaining("Account acc_b has no Custom Channel Webhook URL to test: set one with PATCH /__admin/accounts/acc_b with a webhookUrl (/__inbox/acc_b is this server's own inbox for it)"),
+      message: expect.stringContaining(
+        "Account acc_b has no Custom Channel Webhook URL to test: set one with PATCH /__admin/accounts/acc_b with a webhookUrl (/__inbox/acc_b is this server's own inbox for it)",
+      ),
     });
     expect(await errorOf(admin.sendTestWebhook("acc_nobody"))).toMatchObject({ status: 404 });
   });
@@ -268,7 +347,15 @@ describe("names a person reads", () => {
 
     // An auto-recharge request names no contact.
     await admin.seed({
-      accounts: [{ id: "acc_ag", kind: "agency", name: "Ag", autoRechargeUrl: "/__inbox/acc_ag", subaccounts: [{ id: "sub_x", email: "x@ag.example", credits: 10, autoRecharge: { threshold: 10, amount: 50 } }] }],
+      accounts: [
+        {
+          id: "acc_ag",
+          kind: "agency",
+          name: "Ag",
+          autoRechargeUrl: "/__inbox/acc_ag",
+          subaccounts: [{ id: "sub_x", email: "x@ag.example", credits: 10, autoRecharge: { threshold: 10, amount: 50 } }],
+        },
+      ],
     });
     await admin.adjustCredits("sub_x", -1);
     const recharge = await admin.waitForDelivery((d) => d.kind === "auto_recharge");

@@ -15,12 +15,15 @@ export const auth: Register = (target, options) => {
         body: {
           error: {
             code: "MISSING_API_KEY",
-            message: "Missing API key: POST /contacts takes it as the query parameter ?apiKey=<API_KEY> or the header Authorization: Bearer <API_KEY>.",
+            message:
+              "Missing API key: POST /contacts takes it as the query parameter ?apiKey=<API_KEY> or the header Authorization: Bearer <API_KEY>.",
           },
         },
       });
       const receive = await json(await raw(target(), "/incoming_custom_channel_message", contactBody));
-      expect(receive.body).toEqual({ error: "Missing API key: POST /incoming_custom_channel_message takes it as the query parameter ?apiKey=<API_KEY>." });
+      expect(receive.body).toEqual({
+        error: "Missing API key: POST /incoming_custom_channel_message takes it as the query parameter ?apiKey=<API_KEY>.",
+      });
     });
 
     direct("every operation without a key is 401 MISSING_API_KEY in its shape, and changes nothing", async () => {
@@ -37,7 +40,13 @@ export const auth: Register = (target, options) => {
         const response = await json(await raw(target(), path, init));
         expect([response.status, response.body.error.code], path).toEqual([401, "MISSING_API_KEY"]);
       }
-      const receive = await json(await raw(target(), "/incoming_custom_channel_message", post({ customData: { messageSid: "S", fromId: "u", toId: "t", body: "x" } })));
+      const receive = await json(
+        await raw(
+          target(),
+          "/incoming_custom_channel_message",
+          post({ customData: { messageSid: "S", fromId: "u", toId: "t", body: "x" } }),
+        ),
+      );
       expect(receive).toMatchObject({ status: 401, body: { error: expect.stringMatching(/^Missing API key/) } });
       expect((await target().harness.admin("GET", "/snapshot")).body.records).toEqual(records);
     });
@@ -47,7 +56,9 @@ export const auth: Register = (target, options) => {
         status: 401,
         code: "INVALID_API_KEY",
         // The interface's place for a key, and this server's way to make one.
-        message: expect.stringMatching(/Settings > Account > API Key \(on the reference server: POST \/__admin\/accounts\/\{id\}\/api-key, or \/__dashboard\/settings\)/),
+        message: expect.stringMatching(
+          /Settings > Account > API Key \(on the reference server: POST \/__admin\/accounts\/\{id\}\/api-key, or \/__dashboard\/settings\)/,
+        ),
       });
       const receive = await client(target(), "query", "ik_unknown_key_0000000")
         .messages.receive({ customData: { messageSid: "S", fromId: "u", toId: "t", body: "x" } })
@@ -61,12 +72,19 @@ export const auth: Register = (target, options) => {
       expect(rotated.status).toBe(200);
       const next = rotated.body.apiKey as string;
       expect(next).not.toBe(KEYS.acme);
-      await expect(client(target(), "query", KEYS.acme).contacts.find({ phoneNumber: "+14155550123" })).rejects.toMatchObject({ status: 401, code: "INVALID_API_KEY" });
-      await expect(client(target(), "bearer", next).contacts.find({ phoneNumber: "+14155550123" })).resolves.toMatchObject({ phone: "+14155550123" });
+      await expect(client(target(), "query", KEYS.acme).contacts.find({ phoneNumber: "+14155550123" })).rejects.toMatchObject({
+        status: 401,
+        code: "INVALID_API_KEY",
+      });
+      await expect(client(target(), "bearer", next).contacts.find({ phoneNumber: "+14155550123" })).resolves.toMatchObject({
+        phone: "+14155550123",
+      });
     });
 
     direct("a key in a form the operation does not take is 401 WRONG_AUTH_FORM", async () => {
-      const header = await json(await raw(target(), "/contacts", { ...contactBody, headers: { ...contactBody.headers, "x-api-key": KEYS.acme } }));
+      const header = await json(
+        await raw(target(), "/contacts", { ...contactBody, headers: { ...contactBody.headers, "x-api-key": KEYS.acme } }),
+      );
       expect(header.body.error).toEqual({
         code: "WRONG_AUTH_FORM",
         message:
@@ -89,23 +107,37 @@ export const auth: Register = (target, options) => {
 
     direct("a key header sent twice (x-api-key, Authorization) is 401, not read as its first copy", async () => {
       const grant = JSON.stringify({ email: "nobody@example.com", amount: 1 });
-      const headers = new Headers([["content-type", "application/json"], ["x-api-key", KEYS.agency], ["x-api-key", KEYS.otherAgency]]);
+      const headers = new Headers([
+        ["content-type", "application/json"],
+        ["x-api-key", KEYS.agency],
+        ["x-api-key", KEYS.otherAgency],
+      ]);
       const twice = await json(await raw(target(), "/subaccounts/credits", { method: "POST", headers, body: grant }));
       expect(twice.status).toBe(401);
       expect(twice.body.error.code).toBe("INVALID_API_KEY");
-      const bearer = new Headers([["authorization", `Bearer ${KEYS.acme}`], ["authorization", `Bearer ${KEYS.globex}`]]);
+      const bearer = new Headers([
+        ["authorization", `Bearer ${KEYS.acme}`],
+        ["authorization", `Bearer ${KEYS.globex}`],
+      ]);
       const twiceBearer = await json(await raw(target(), "/contacts?email=a%40example.com", { headers: bearer }));
       expect(twiceBearer.status).toBe(401);
       expect(twiceBearer.body.error.code).toBe("INVALID_API_KEY");
     });
 
     direct("a key in two places is 401", async () => {
-      const both = await json(await raw(target(), `/contacts?apiKey=${KEYS.acme}`, { ...contactBody, headers: { ...contactBody.headers, authorization: `Bearer ${KEYS.acme}` } }));
+      const both = await json(
+        await raw(target(), `/contacts?apiKey=${KEYS.acme}`, {
+          ...contactBody,
+          headers: { ...contactBody.headers, authorization: `Bearer ${KEYS.acme}` },
+        }),
+      );
       expect(both.body.error).toMatchObject({ code: "WRONG_AUTH_FORM", message: expect.stringContaining("in one place only") });
     });
 
     direct("an Authorization header that is not Bearer is 401 saying so", async () => {
-      const basic = await json(await raw(target(), "/contacts", { ...contactBody, headers: { ...contactBody.headers, authorization: `Basic ${KEYS.acme}` } }));
+      const basic = await json(
+        await raw(target(), "/contacts", { ...contactBody, headers: { ...contactBody.headers, authorization: `Basic ${KEYS.acme}` } }),
+      );
       expect(basic.body.error).toEqual({ code: "INVALID_API_KEY", message: "The Authorization header must be 'Bearer <API_KEY>'." });
     });
   });
@@ -121,7 +153,9 @@ export const auth: Register = (target, options) => {
       await expect(globex.lists.addContact("lst_acme", { contactId: ada.id })).rejects.toMatchObject({ code: "LIST_NOT_FOUND" });
       const theirs = await globex.contacts.create({ phone: "+14155550123" });
       expect(theirs.id).not.toBe(ada.id);
-      await expect(globex.messages.send({ customData: { fromId: "u", customChannel: "c", body: "x", campaignId: "cmp_acme" } })).rejects.toMatchObject({ code: "CAMPAIGN_NOT_FOUND" });
+      await expect(
+        globex.messages.send({ customData: { fromId: "u", customChannel: "c", body: "x", campaignId: "cmp_acme" } }),
+      ).rejects.toMatchObject({ code: "CAMPAIGN_NOT_FOUND" });
       const a = await acme.messages.receive({ customData: { messageSid: "SM-1", fromId: "u", toId: "t", body: "x" } });
       const g = await globex.messages.receive({ customData: { messageSid: "SM-1", fromId: "u", toId: "t", body: "x" } });
       expect(g).toEqual({ success: true, messageId: expect.not.stringMatching(a.messageId) });

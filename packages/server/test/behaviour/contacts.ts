@@ -14,8 +14,19 @@ export const contacts: Register = (target, options) => {
 
   describe("POST /contacts", () => {
     it("creates a contact (201) with an id, the fields sent, and createdAt in ISO 8601 UTC", async () => {
-      const contact = await acme().contacts.create({ phone: "+14155550123", firstName: "Ada", lastName: "Lovelace", email: "ada@example.com" });
-      expect(contact).toMatchObject({ phone: "+14155550123", firstName: "Ada", lastName: "Lovelace", email: "ada@example.com", customFields: {} });
+      const contact = await acme().contacts.create({
+        phone: "+14155550123",
+        firstName: "Ada",
+        lastName: "Lovelace",
+        email: "ada@example.com",
+      });
+      expect(contact).toMatchObject({
+        phone: "+14155550123",
+        firstName: "Ada",
+        lastName: "Lovelace",
+        email: "ada@example.com",
+        customFields: {},
+      });
       expect(contact.id).toMatch(/^ct_/);
       expect(contact.createdAt).toMatch(ISO_UTC);
       const journal = await target().harness.admin("GET", "/journal?operationId=createContact");
@@ -23,7 +34,12 @@ export const contacts: Register = (target, options) => {
     });
 
     it("the Bearer form takes snake_case fields", async () => {
-      const contact = await acmeBearer().contacts.create({ phone_number: "+14155550124", first_name: "Grace", last_name: "Hopper", email: "grace@example.com" });
+      const contact = await acmeBearer().contacts.create({
+        phone_number: "+14155550124",
+        first_name: "Grace",
+        last_name: "Hopper",
+        email: "grace@example.com",
+      });
       expect(contact).toMatchObject({ phone: "+14155550124", firstName: "Grace", lastName: "Hopper", email: "grace@example.com" });
     });
 
@@ -41,7 +57,9 @@ export const contacts: Register = (target, options) => {
 
     it("a known phone number returns the existing contact (200), unchanged, and makes no duplicate", async () => {
       const first = await acme().contacts.create({ phone: "+14155550123", firstName: "Ada" });
-      const response = await acme().raw.POST("/contacts", { body: { phone: "+1 415 555 0123", firstName: "Someone else", email: "else@example.com" } });
+      const response = await acme().raw.POST("/contacts", {
+        body: { phone: "+1 415 555 0123", firstName: "Someone else", email: "else@example.com" },
+      });
       expect(response.response.status).toBe(200);
       expect(response.data).toEqual(first);
       expect(await contactCount()).toBe(1);
@@ -67,7 +85,10 @@ export const contacts: Register = (target, options) => {
     });
 
     it("stores custom fields and returns them", async () => {
-      const contact = await acme().contacts.create({ phone: "+14155550123", customFields: { utm_source: "ads", score: 7, vip: true, note: null } });
+      const contact = await acme().contacts.create({
+        phone: "+14155550123",
+        customFields: { utm_source: "ads", score: 7, vip: true, note: null },
+      });
       expect(contact.customFields).toEqual({ utm_source: "ads", score: 7, vip: true, note: null });
       const found = await acme().contacts.find({ phoneNumber: "+14155550123" });
       expect(found?.customFields).toEqual(contact.customFields);
@@ -88,26 +109,41 @@ export const contacts: Register = (target, options) => {
       ["+1 415", "too short for its country"],
       ["phone", "that is not a number"],
     ])("%s (%s) is 400 INVALID_PHONE saying it must include a valid country code", async (phone) => {
-      const error = await acme().contacts.create({ phone }).catch((e: unknown) => e);
+      const error = await acme()
+        .contacts.create({ phone })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(BadRequestError);
       expect(error).toMatchObject({ status: 400, code: "INVALID_PHONE" });
       expect((error as Error).message).toMatch(/must include a valid country code|is not a possible number for country code/);
       expect(await contactCount()).toBe(0);
     });
 
-    it.each(["+14155550126 ext 5", "+14155550126;ext=9", "+1 415 555 0126 x12"])("%s, a number with an extension, is 400 INVALID_PHONE (E.164 cannot hold it)", async (phone) => {
-      const error = await acme().contacts.create({ phone }).catch((e: unknown) => e);
-      expect(error).toMatchObject({ status: 400, code: "INVALID_PHONE" });
-      expect((error as Error).message).toMatch(/has an extension \(\d+\), which E\.164 cannot hold: send the number alone \(\+14155550126\)\./);
-      expect(await contactCount()).toBe(0);
-    });
+    it.each(["+14155550126 ext 5", "+14155550126;ext=9", "+1 415 555 0126 x12"])(
+      "%s, a number with an extension, is 400 INVALID_PHONE (E.164 cannot hold it)",
+      async (phone) => {
+        const error = await acme()
+          .contacts.create({ phone })
+          .catch((e: unknown) => e);
+        expect(error).toMatchObject({ status: 400, code: "INVALID_PHONE" });
+        expect((error as Error).message).toMatch(
+          /has an extension \(\d+\), which E\.164 cannot hold: send the number alone \(\+14155550126\)\./,
+        );
+        expect(await contactCount()).toBe(0);
+      },
+    );
 
     it.each([
       ["+14155550126 abc", "+14155550126"],
       ["+14155550127 x", "+14155550127"],
     ])("%s, a number with other text, is 400 INVALID_PHONE naming the number to send", async (phone, number) => {
-      const error = await acme().contacts.create({ phone }).catch((e: unknown) => e);
-      expect(error).toMatchObject({ status: 400, code: "INVALID_PHONE", message: `Phone number ${JSON.stringify(phone)} holds text besides the number: send the number alone (${number}).` });
+      const error = await acme()
+        .contacts.create({ phone })
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({
+        status: 400,
+        code: "INVALID_PHONE",
+        message: `Phone number ${JSON.stringify(phone)} holds text besides the number: send the number alone (${number}).`,
+      });
       expect(await contactCount()).toBe(0);
     });
 
@@ -118,7 +154,7 @@ export const contacts: Register = (target, options) => {
     direct("an email that is not an email is 400 naming the field", async () => {
       await expect(acme().contacts.create({ email: "not-an-email" })).rejects.toMatchObject({
         code: "VALIDATION_ERROR",
-        message: 'email must be a valid email address.',
+        message: "email must be a valid email address.",
       });
     });
 
@@ -150,7 +186,10 @@ export const contacts: Register = (target, options) => {
 
     direct("id and createdAt are the service's to give: a create that sends them is 400, and nothing is stored", async () => {
       for (const field of ["id", "createdAt"]) {
-        await expect(acme().contacts.create({ phone: "+14155550123", [field]: field === "id" ? "ct_mine" : "2020-01-01T00:00:00.000Z" } as never), field).rejects.toMatchObject({
+        await expect(
+          acme().contacts.create({ phone: "+14155550123", [field]: field === "id" ? "ct_mine" : "2020-01-01T00:00:00.000Z" } as never),
+          field,
+        ).rejects.toMatchObject({
           status: 400,
           code: "VALIDATION_ERROR",
           message: `Unknown field ${field}. Allowed: phone, email, firstName, lastName, customFields.`,
@@ -172,8 +211,12 @@ export const contacts: Register = (target, options) => {
         code: "VALIDATION_ERROR",
         message: "customFields may have at most 50 entries.",
       });
-      expect((await acmeBearer().contacts.create({ phone_number: "+14155550128", custom_fields: { plan: "pro" } })).customFields).toEqual({ plan: "pro" });
-      await expect(acmeBearer().contacts.create({ phone_number: "+14155550129", customFields: { plan: "pro" } } as never)).rejects.toMatchObject({
+      expect((await acmeBearer().contacts.create({ phone_number: "+14155550128", custom_fields: { plan: "pro" } })).customFields).toEqual({
+        plan: "pro",
+      });
+      await expect(
+        acmeBearer().contacts.create({ phone_number: "+14155550129", customFields: { plan: "pro" } } as never),
+      ).rejects.toMatchObject({
         status: 400,
         code: "WRONG_FIELD_SPELLING",
       });
@@ -210,16 +253,29 @@ export const contacts: Register = (target, options) => {
 
     direct("neither or both of phoneNumber and email is 400", async () => {
       const neither = await json(await raw(target(), `/contacts?apiKey=${KEYS.acme}`));
-      expect(neither).toMatchObject({ status: 400, body: { error: { code: "VALIDATION_ERROR", message: expect.stringContaining("phoneNumber or by email") } } });
+      expect(neither).toMatchObject({
+        status: 400,
+        body: { error: { code: "VALIDATION_ERROR", message: expect.stringContaining("phoneNumber or by email") } },
+      });
       const both = await json(await raw(target(), `/contacts?apiKey=${KEYS.acme}&phoneNumber=%2B14155550123&email=a%40example.com`));
-      expect(both).toMatchObject({ status: 400, body: { error: { code: "VALIDATION_ERROR", message: "Give phoneNumber or email, not both." } } });
+      expect(both).toMatchObject({
+        status: 400,
+        body: { error: { code: "VALIDATION_ERROR", message: "Give phoneNumber or email, not both." } },
+      });
     });
 
     direct("phone_number as the query parameter is 400 WRONG_FIELD_SPELLING", async () => {
-      const response = await json(await raw(target(), `/contacts?phone_number=%2B14155550123`, { headers: { authorization: `Bearer ${KEYS.acme}` } }));
+      const response = await json(
+        await raw(target(), `/contacts?phone_number=%2B14155550123`, { headers: { authorization: `Bearer ${KEYS.acme}` } }),
+      );
       expect(response).toMatchObject({
         status: 400,
-        body: { error: { code: "WRONG_FIELD_SPELLING", message: "Unknown query parameter phone_number: it is spelled phoneNumber in every auth form." } },
+        body: {
+          error: {
+            code: "WRONG_FIELD_SPELLING",
+            message: "Unknown query parameter phone_number: it is spelled phoneNumber in every auth form.",
+          },
+        },
       });
     });
 
@@ -231,7 +287,8 @@ export const contacts: Register = (target, options) => {
       const response = await json(await raw(target(), `/contacts?apiKey=${KEYS.acme}&phoneNumber=+14155550123`));
       expect(response.body.error).toEqual({
         code: "INVALID_PHONE",
-        message: "Phone number must include a valid country code, starting with + (for example +14155550123). In a query string, send + as %2B.",
+        message:
+          "Phone number must include a valid country code, starting with + (for example +14155550123). In a query string, send + as %2B.",
       });
     });
   });

@@ -11,7 +11,8 @@ const PHONES = ["+14155550141", "+14155550142", "+14155550143", "+14155550144", 
 
 export const deleting: Register = (target, options) => {
   const { it, direct } = cases(options);
-  const adminOf = (t: Target) => createAdminClient({ adminUrl: t.harness.adminUrl, token: t.harness.adminToken, fetch: (request) => t.harness.fetch(request) });
+  const adminOf = (t: Target) =>
+    createAdminClient({ adminUrl: t.harness.adminUrl, token: t.harness.adminToken, fetch: (request) => t.harness.fetch(request) });
   const call = (method: string, path: string, body?: unknown) => target().harness.admin(method, path, body);
 
   /**
@@ -21,8 +22,16 @@ export const deleting: Register = (target, options) => {
    */
   async function funnel() {
     const admin = adminOf(target());
-    await admin.updateCampaign("cmp_acme", { state: "Live", triggerOnNewListContacts: true, openingTemplate: { body: "Hi {{firstName}}", approval: "approved" }, followUps: { enabled: true } });
-    const imported = await admin.importContacts("lst_acme", { source: "import", contacts: PHONES.map((phone, i) => ({ phone, firstName: `Lead${i}` })) });
+    await admin.updateCampaign("cmp_acme", {
+      state: "Live",
+      triggerOnNewListContacts: true,
+      openingTemplate: { body: "Hi {{firstName}}", approval: "approved" },
+      followUps: { enabled: true },
+    });
+    const imported = await admin.importContacts("lst_acme", {
+      source: "import",
+      contacts: PHONES.map((phone, i) => ({ phone, firstName: `Lead${i}` })),
+    });
     await admin.settle();
     const [first, ...queued] = imported.contactIds;
     return { admin, first: first!, queued };
@@ -37,7 +46,9 @@ export const deleting: Register = (target, options) => {
       const acme = client(target(), "query", KEYS.acme);
       expect((await admin.jobs()).some((job) => job.kind === "follow_up" && job.contact?.id === first)).toBe(true);
       // A custom-channel lead writes in: the bot answers on the webhook (which has nowhere to go), then hands off.
-      const written = await acme.messages.receive({ customData: { messageSid: "SM-del-1", fromId: "lead-del", toId: "page", body: "Hello" } });
+      const written = await acme.messages.receive({
+        customData: { messageSid: "SM-del-1", fromId: "lead-del", toId: "page", body: "Hello" },
+      });
       await acme.messages.receive({ customData: { messageSid: "SM-del-2", fromId: "lead-del", toId: "page", body: "talk to a human" } });
       await admin.settle();
       const lead = (await admin.message(written.messageId)).contactId;
@@ -62,7 +73,9 @@ export const deleting: Register = (target, options) => {
       expect(credits.transactions.reduce((sum, t) => sum + t.amount, 0)).toBeCloseTo(credits.balance, 6);
       // /v1: a lookup is 404, the same sid is a new message from a new contact.
       await expect(acme.contacts.find({ phoneNumber: PHONES[0]! })).resolves.toBeNull();
-      const again = await acme.messages.receive({ customData: { messageSid: "SM-del-1", fromId: "lead-del", toId: "page", body: "Hello again" } });
+      const again = await acme.messages.receive({
+        customData: { messageSid: "SM-del-1", fromId: "lead-del", toId: "page", body: "Hello again" },
+      });
       expect(again).not.toMatchObject({ duplicate: true });
       expect((await admin.message(again.messageId)).contactId).not.toBe(lead);
       // The state saved now loads as it is.
@@ -72,15 +85,24 @@ export const deleting: Register = (target, options) => {
 
     it("a list: its memberships and the openings still queued for them go; its contacts and campaign stay", async () => {
       const { admin, first, queued } = await funnel();
-      expect((await admin.jobs()).filter((job) => job.kind === "opening").map((job) => job.contact?.id).sort()).toEqual([...queued].sort());
+      expect(
+        (await admin.jobs())
+          .filter((job) => job.kind === "opening")
+          .map((job) => job.contact?.id)
+          .sort(),
+      ).toEqual([...queued].sort());
       await admin.deleteList("lst_acme");
-      await expect(admin.members("lst_acme")).rejects.toMatchObject({ status: 404, code: "NOT_FOUND", message: "No list with id lst_acme." });
+      await expect(admin.members("lst_acme")).rejects.toMatchObject({
+        status: 404,
+        code: "NOT_FOUND",
+        message: "No list with id lst_acme.",
+      });
       expect((await admin.jobs()).filter((job) => job.kind === "opening")).toEqual([]);
       // The first lead's opening was sent: its follow-up goes on, as do the contacts and the campaign.
       expect((await admin.jobs()).some((job) => job.kind === "follow_up" && job.contact?.id === first)).toBe(true);
       for (const id of [first, ...queued]) expect((await admin.contact(id)).listIds).toEqual([]);
       await expect(admin.campaigns("acc_acme")).resolves.toContainEqual(expect.objectContaining({ id: "cmp_acme" }));
-      expect(await stored()).not.toContain("lst_acme\"");
+      expect(await stored()).not.toContain('lst_acme"');
       const acme = client(target(), "query", KEYS.acme);
       await expect(acme.lists.addContact("lst_acme", { contactId: first })).rejects.toMatchObject({ status: 404, code: "LIST_NOT_FOUND" });
     });
@@ -99,7 +121,11 @@ export const deleting: Register = (target, options) => {
       expect((await admin.contact(first)).contact.campaignId).toBe("cmp_acme");
       await admin.deleteCampaign("cmp_acme");
       await expect(admin.campaigns("acc_acme")).resolves.toEqual([]);
-      await expect(admin.deleteCampaign("cmp_acme")).rejects.toMatchObject({ status: 404, code: "NOT_FOUND", message: "No campaign with id cmp_acme." });
+      await expect(admin.deleteCampaign("cmp_acme")).rejects.toMatchObject({
+        status: 404,
+        code: "NOT_FOUND",
+        message: "No campaign with id cmp_acme.",
+      });
       expect((await admin.lists("acc_acme")).find((list) => list.id === "lst_acme")).toMatchObject({ campaignId: null, memberCount: 5 });
       expect((await admin.account("acc_acme")).defaultCampaignId).toBeNull();
       expect((await admin.contact(first)).contact.campaignId).toBeNull();
@@ -107,7 +133,9 @@ export const deleting: Register = (target, options) => {
       expect(await stored()).not.toContain("cmp_acme");
       // /v1 after: the campaign is unknown, and a message with none to route it to is answered by no bot.
       const acme = client(target(), "query", KEYS.acme);
-      await expect(acme.messages.receive({ customData: { messageSid: "SM-del-4", fromId: "x", toId: "y", body: "Hi", campaignId: "cmp_acme" } })).rejects.toMatchObject({ status: 404 });
+      await expect(
+        acme.messages.receive({ customData: { messageSid: "SM-del-4", fromId: "x", toId: "y", body: "Hi", campaignId: "cmp_acme" } }),
+      ).rejects.toMatchObject({ status: 404 });
       const written = await acme.messages.receive({ customData: { messageSid: "SM-del-3", fromId: "x", toId: "y", body: "Hi" } });
       await admin.settle();
       expect((await admin.message(written.messageId)).botOutcome).toBe("no_campaign");
@@ -119,7 +147,10 @@ export const deleting: Register = (target, options) => {
     it("unknown ids are 404 in the admin shape", async () => {
       for (const path of ["/contacts/ct_nope", "/lists/lst_nope", "/campaigns/cmp_nope"]) {
         const answer = await call("DELETE", path);
-        expect(answer).toMatchObject({ status: 404, body: { error: { code: "NOT_FOUND", message: expect.stringMatching(/^No (contact|list|campaign) with id \w+_nope\.$/) } } });
+        expect(answer).toMatchObject({
+          status: 404,
+          body: { error: { code: "NOT_FOUND", message: expect.stringMatching(/^No (contact|list|campaign) with id \w+_nope\.$/) } },
+        });
       }
     });
 
@@ -127,25 +158,45 @@ export const deleting: Register = (target, options) => {
       const admin = adminOf(target());
       const zero = await admin.setCredits("acc_acme", 0, "Rehearse no credits");
       expect(zero.balance).toBe(0);
-      expect(zero.transactions.at(-1)).toMatchObject({ amount: -100, balanceAfter: 0, source: "admin", description: "Rehearse no credits" });
+      expect(zero.transactions.at(-1)).toMatchObject({
+        amount: -100,
+        balanceAfter: 0,
+        source: "admin",
+        description: "Rehearse no credits",
+      });
       expect((await admin.setCredits("acc_acme", 0)).transactions).toHaveLength(zero.transactions.length);
-      expect((await admin.setCredits("acc_acme", 12.5)).transactions.at(-1)).toMatchObject({ amount: 12.5, balanceAfter: 12.5, description: "Balance set to 12.5" });
+      expect((await admin.setCredits("acc_acme", 12.5)).transactions.at(-1)).toMatchObject({
+        amount: 12.5,
+        balanceAfter: 12.5,
+        description: "Balance set to 12.5",
+      });
       await admin.setCredits("acc_acme", 0);
       await admin.updateCampaign("cmp_acme", { state: "Live" });
       const acme = client(target(), "query", KEYS.acme);
-      const written = await acme.messages.receive({ customData: { messageSid: "SM-credits", fromId: "broke", toId: "page", body: "Hello?" } });
+      const written = await acme.messages.receive({
+        customData: { messageSid: "SM-credits", fromId: "broke", toId: "page", body: "Hello?" },
+      });
       await admin.settle();
       expect((await admin.message(written.messageId)).botOutcome).toBe("no_credits");
     });
 
     direct("credits: amount and balance together, neither, or a balance out of range is 400, and the balance stays", async () => {
       for (const [body, message] of [
-        [{ amount: 1, balance: 2 }, "Send either amount (credits to add, or remove when negative) or balance (the balance to set), not both."],
-        [{ description: "nothing" }, "Send either amount (credits to add, or remove when negative) or balance (the balance to set), not both."],
+        [
+          { amount: 1, balance: 2 },
+          "Send either amount (credits to add, or remove when negative) or balance (the balance to set), not both.",
+        ],
+        [
+          { description: "nothing" },
+          "Send either amount (credits to add, or remove when negative) or balance (the balance to set), not both.",
+        ],
         [{ balance: -1 }, "balance must be a number of credits from 0 to 1000000000, with at most 6 decimal places."],
         [{ balance: 0.0000001 }, "balance must be a number of credits from 0 to 1000000000, with at most 6 decimal places."],
       ] as const) {
-        expect(await call("POST", "/accounts/acc_acme/credits", body), JSON.stringify(body)).toMatchObject({ status: 400, body: { error: { code: "VALIDATION_ERROR", message } } });
+        expect(await call("POST", "/accounts/acc_acme/credits", body), JSON.stringify(body)).toMatchObject({
+          status: 400,
+          body: { error: { code: "VALIDATION_ERROR", message } },
+        });
       }
       expect((await call("GET", "/accounts/acc_acme/credits")).body.balance).toBe(100);
     });

@@ -15,10 +15,18 @@ export const faults: Register = (target, options) => {
   describe("fault injection", () => {
     direct("an error status, in the operation's shape, that a client's retries get through", async () => {
       const rules = await set([{ operationId: "findContact", status: 503, times: 2 }]);
-      expect(rules.body).toEqual([expect.objectContaining({ id: expect.stringMatching(/^flt_/), operationId: "findContact", status: 503, remaining: 2 })]);
-      await expect(acme().contacts.find({ email: "a@example.com" })).rejects.toMatchObject({ constructor: ServerError, status: 503, code: "INTERNAL_ERROR" });
+      expect(rules.body).toEqual([
+        expect.objectContaining({ id: expect.stringMatching(/^flt_/), operationId: "findContact", status: 503, remaining: 2 }),
+      ]);
+      await expect(acme().contacts.find({ email: "a@example.com" })).rejects.toMatchObject({
+        constructor: ServerError,
+        status: 503,
+        code: "INTERNAL_ERROR",
+      });
       // The client retries a GET after a 5xx: the second fault, then the real answer.
-      await expect(acme({ maxRetries: 2, retry: { initialDelayMs: 1, maxDelayMs: 2 } }).contacts.find({ email: "a@example.com" })).resolves.toBeNull();
+      await expect(
+        acme({ maxRetries: 2, retry: { initialDelayMs: 1, maxDelayMs: 2 } }).contacts.find({ email: "a@example.com" }),
+      ).resolves.toBeNull();
       const journal = (await target().harness.admin("GET", "/journal?operationId=findContact")).body;
       expect(journal.map((e: { status: number; fault: string | null }) => [e.status, e.fault !== null])).toEqual([
         [503, true],
@@ -34,14 +42,24 @@ export const faults: Register = (target, options) => {
         { operationId: "findContact", status: 500, times: 1 },
       ]);
       const statuses = [];
-      for (let i = 0; i < 3; i++) statuses.push(await acme().contacts.find({ email: "a@example.com" }).then(() => 404, (e: { status: number }) => e.status));
+      for (let i = 0; i < 3; i++)
+        statuses.push(
+          await acme()
+            .contacts.find({ email: "a@example.com" })
+            .then(
+              () => 404,
+              (e: { status: number }) => e.status,
+            ),
+        );
       expect(statuses).toEqual([503, 500, 404]);
       expect((await target().harness.admin("GET", "/faults")).body.map((r: { remaining: number }) => r.remaining)).toEqual([0, 0]);
     });
 
     direct("a forced 429 with Retry-After, in the receive endpoint's string shape too", async () => {
       await set([{ status: 429, retryAfter: 7 }]);
-      const error = await acme().messages.receive({ customData: { messageSid: "S", fromId: "u", toId: "t", body: "x" } }).catch((e: unknown) => e);
+      const error = await acme()
+        .messages.receive({ customData: { messageSid: "S", fromId: "u", toId: "t", body: "x" } })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(RateLimitError);
       expect(error).toMatchObject({ code: undefined, retryAfterMs: 7000 });
       expect((await target().harness.admin("GET", "/messages")).body).toEqual([]);
@@ -55,23 +73,31 @@ export const faults: Register = (target, options) => {
       expect((await target().harness.admin("GET", "/contacts")).body).toEqual([]);
     });
 
-    direct("when: after, the grant is applied and its answer fails: granted once, and an idempotencyKey retry does not double it", async () => {
-      await set([{ operationId: "grantSubaccountCredits", status: 503, when: "after", times: 1 }]);
-      const agency = client(target(), "header", KEYS.agency, { maxRetries: 2, retry: { initialDelayMs: 1, maxDelayMs: 2 } });
-      const grant = () => agency.subaccounts.grantCredits({ email: "one@northwind.example", amount: 500 }, { idempotencyKey: "rch_lost" });
-      // The client does not retry a grant after a 5xx: it may have been applied, and here it was.
-      await expect(grant()).rejects.toMatchObject({ constructor: ServerError, status: 503, message: expect.stringContaining("after the operation was applied") });
-      const balance = async () => (await target().harness.admin("GET", "/accounts/sub_one/credits")).body.balance;
-      expect(await balance()).toBe(505);
-      // The integration's own retry, with the same key, gets the first result and grants nothing more.
-      await expect(grant()).resolves.toMatchObject({ credits_added: 500, new_balance: 505 });
-      expect(await balance()).toBe(505);
-      const journal = (await target().harness.admin("GET", "/journal?operationId=grantSubaccountCredits")).body;
-      expect(journal.map((e: { status: number; fault: string | null }) => [e.status, e.fault !== null])).toEqual([
-        [503, true],
-        [200, false],
-      ]);
-    });
+    direct(
+      "when: after, the grant is applied and its answer fails: granted once, and an idempotencyKey retry does not double it",
+      async () => {
+        await set([{ operationId: "grantSubaccountCredits", status: 503, when: "after", times: 1 }]);
+        const agency = client(target(), "header", KEYS.agency, { maxRetries: 2, retry: { initialDelayMs: 1, maxDelayMs: 2 } });
+        const grant = () =>
+          agency.subaccounts.grantCredits({ email: "one@northwind.example", amount: 500 }, { idempotencyKey: "rch_lost" });
+        // The client does not retry a grant after a 5xx: it may have been applied, and here it was.
+        await expect(grant()).rejects.toMatchObject({
+          constructor: ServerError,
+          status: 503,
+          message: expect.stringContaining("after the operation was applied"),
+        });
+        const balance = async () => (await target().harness.admin("GET", "/accounts/sub_one/credits")).body.balance;
+        expect(await balance()).toBe(505);
+        // The integration's own retry, with the same key, gets the first result and grants nothing more.
+        await expect(grant()).resolves.toMatchObject({ credits_added: 500, new_balance: 505 });
+        expect(await balance()).toBe(505);
+        const journal = (await target().harness.admin("GET", "/journal?operationId=grantSubaccountCredits")).body;
+        expect(journal.map((e: { status: number; fault: string | null }) => [e.status, e.fault !== null])).toEqual([
+          [503, true],
+          [200, false],
+        ]);
+      },
+    );
 
     direct("when: after with a drop, the contact is stored and the client sees a lost connection", async ({ skip }) => {
       skip(target().name === "worker", "a Worker always answers: it refuses drop rules, after the effect too (the Worker's own tests)");
@@ -86,19 +112,29 @@ export const faults: Register = (target, options) => {
       const agency = client(target(), "header", KEYS.agency);
       // No such sub-account: the operation answers 404, which the fault replaces.
       const error = await agency.subaccounts.grantCredits({ email: "nobody@northwind.example", amount: 500 }).catch((e: unknown) => e);
-      expect(error).toMatchObject({ constructor: ServerError, status: 503, message: expect.stringContaining("after the operation answered 404, nothing applied") });
+      expect(error).toMatchObject({
+        constructor: ServerError,
+        status: 503,
+        message: expect.stringContaining("after the operation answered 404, nothing applied"),
+      });
       expect((error as Error).message).not.toContain("was applied");
     });
 
     direct("when: after with a 429 is refused: a 429 tells a client to repeat the call, which would double the effect", async () => {
       const response = await set([{ operationId: "grantSubaccountCredits", status: 429, when: "after" }]);
-      expect(response).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining("Fault rule 0 answers 429 after the operation") } } });
+      expect(response).toMatchObject({
+        status: 400,
+        body: { error: { message: expect.stringContaining("Fault rule 0 answers 429 after the operation") } },
+      });
       expect((await target().harness.admin("GET", "/faults")).body).toEqual([]);
     });
 
     direct("when without a status or drop is refused", async () => {
       const response = await set([{ operationId: "createContact", latencyMs: 10, when: "after" }]);
-      expect(response).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining("Fault rule 0 has when but no status or drop") } } });
+      expect(response).toMatchObject({
+        status: 400,
+        body: { error: { message: expect.stringContaining("Fault rule 0 has when but no status or drop") } },
+      });
       expect((await target().harness.admin("GET", "/faults")).body).toEqual([]);
     });
 
@@ -110,7 +146,15 @@ export const faults: Register = (target, options) => {
     direct("a rate hits that fraction of requests", async () => {
       await set([{ operationId: "findContact", status: 500, rate: 0.5 }]);
       const outcomes = [];
-      for (let i = 0; i < 200; i++) outcomes.push(await acme().contacts.find({ email: "a@example.com" }).then(() => "ok", () => "fault"));
+      for (let i = 0; i < 200; i++)
+        outcomes.push(
+          await acme()
+            .contacts.find({ email: "a@example.com" })
+            .then(
+              () => "ok",
+              () => "fault",
+            ),
+        );
       const faulted = outcomes.filter((o) => o === "fault").length;
       expect(faulted).toBeGreaterThan(60);
       expect(faulted).toBeLessThan(140);
@@ -118,7 +162,10 @@ export const faults: Register = (target, options) => {
 
     direct("a rule that does nothing is refused", async () => {
       const response = await set([{ operationId: "createContact", rate: 0.5 }]);
-      expect(response).toMatchObject({ status: 400, body: { error: { message: "Fault rule 0 does nothing: give it latencyMs, status or drop." } } });
+      expect(response).toMatchObject({
+        status: 400,
+        body: { error: { message: "Fault rule 0 does nothing: give it latencyMs, status or drop." } },
+      });
     });
   });
 };

@@ -53,7 +53,9 @@ async function roundTrip() {
   const lead = await funnel.contacts.create({ phone_number: "+14155550123", first_name: "Ada" });
   const found = await funnel.contacts.find({ phoneNumber: "+14155550123" });
   const membership = await funnel.lists.addContact("lst_leads", { contact_id: lead.id });
-  const inbound = await channel.messages.receive({ customData: { messageSid: "SM-browser-1", fromId: "user-1", toId: "acme", body: "How much is a membership?" } });
+  const inbound = await channel.messages.receive({
+    customData: { messageSid: "SM-browser-1", fromId: "user-1", toId: "acme", body: "How much is a membership?" },
+  });
   let refused: unknown;
   try {
     await funnel.contacts.create({ phone_number: "not a phone", first_name: "X" });
@@ -68,7 +70,12 @@ async function roundTrip() {
     membership,
     inbound,
     refused,
-    messages: (await mock.intake.admin.messages({ accountId: "acc_browser" })).map((m) => ({ direction: m.direction, source: m.source, status: m.status, body: m.body })),
+    messages: (await mock.intake.admin.messages({ accountId: "acc_browser" })).map((m) => ({
+      direction: m.direction,
+      source: m.source,
+      status: m.status,
+      body: m.body,
+    })),
     webhooks,
   };
 }

@@ -21,16 +21,28 @@ async function start(args: string[], account: Record<string, unknown> = {}) {
   running.push(run);
   const v1 = (path: string, init: RequestInit = {}) => run.fetch(`${run.info.baseUrl}${path}`, init);
   const created = async (email: string) => {
-    const response = await v1(`/contacts?apiKey=${KEY}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email }) });
+    const response = await v1(`/contacts?apiKey=${KEY}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email }),
+    });
     return ((await response.json()) as { id: string }).id;
   };
   const advance = (ms = 1000) =>
-    run.fetch(`${run.info.adminUrl}/clock/advance`, { method: "POST", headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" }, body: JSON.stringify({ ms }) });
+    run.fetch(`${run.info.adminUrl}/clock/advance`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ ms }),
+    });
   return { run, v1, created, advance };
 }
 
 /** Stderr after the welcome that --seed prints at start (its keys are for the person who started it): what --log adds. */
-const logged = (run: CliRun) => run.stderr().split(/^Node clients: NODE_EXTRA_CA_CERTS=.*\n/m).at(-1)!;
+const logged = (run: CliRun) =>
+  run
+    .stderr()
+    .split(/^Node clients: NODE_EXTRA_CA_CERTS=.*\n/m)
+    .at(-1)!;
 
 describe("intake-server --log", { timeout: 90_000 }, () => {
   it("by default prints a readable line per happening and per failed request, never a key", async () => {
@@ -42,7 +54,9 @@ describe("intake-server --log", { timeout: 90_000 }, () => {
     const lines = logged(run).trim().split("\n");
     // Under the virtual clock a line carries the date too: its days move when the clock is advanced.
     expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^2026-01-01 00:00:00\\.000 acc_log +contact ${id} created$`)));
-    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`GET /v1/contacts/${id} -> 4\\d\\d [A-Z_]+ in \\d+(?:\\.\\d+)? ms \\(req_\\w+\\)$`)));
+    expect(lines).toContainEqual(
+      expect.stringMatching(new RegExp(`GET /v1/contacts/${id} -> 4\\d\\d [A-Z_]+ in \\d+(?:\\.\\d+)? ms \\(req_\\w+\\)$`)),
+    );
     // A request answered 2xx is a debug line.
     expect(logged(run)).not.toContain("POST /v1/contacts");
     expect(logged(run)).not.toContain(KEY);
@@ -60,9 +74,16 @@ describe("intake-server --log", { timeout: 90_000 }, () => {
     const { run, created } = await start(["--log", "debug", "--log-format", "json"]);
     const id = await created("grace@example.com");
     await expect.poll(() => logged(run)).toContain('"request.answered"');
-    const events = logged(run).trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(events).toContainEqual(expect.objectContaining({ type: "contact.created", contactId: id, accountId: "acc_log", id: expect.any(Number) }));
-    expect(events).toContainEqual(expect.objectContaining({ type: "request.answered", method: "POST", path: "/v1/contacts", status: 201, code: null }));
+    const events = logged(run)
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: "contact.created", contactId: id, accountId: "acc_log", id: expect.any(Number) }),
+    );
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: "request.answered", method: "POST", path: "/v1/contacts", status: 201, code: null }),
+    );
     expect(logged(run)).not.toContain(KEY);
   });
 
@@ -81,7 +102,11 @@ describe("intake-server --log", { timeout: 90_000 }, () => {
   it("prints the studio's happenings at info (what the inbox received, a list joined, settings changed), and their small steps only at debug", async () => {
     const { run } = await start([]);
     const admin = async (method: string, path: string, body?: unknown) => {
-      const init = { method, headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) };
+      const init = {
+        method,
+        headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      };
       return (await (await run.fetch(`${run.info.adminUrl}${path}`, init)).json()) as any;
     };
     await admin("PATCH", "/accounts/acc_log", { webhookUrl: "/__inbox/acc_log" });
@@ -92,9 +117,13 @@ describe("intake-server --log", { timeout: 90_000 }, () => {
     await expect.poll(() => logged(run)).toMatch(/joined list/);
     const lines = logged(run).trim().split("\n");
     expect(lines).toContainEqual(expect.stringMatching(/ acc_log +account updated$/));
-    expect(lines).toContainEqual(expect.stringMatching(new RegExp(` acc_log +inbox inb_\\w+ received webhook ${test.webhookId}: signature verified, answered 200$`)));
+    expect(lines).toContainEqual(
+      expect.stringMatching(new RegExp(` acc_log +inbox inb_\\w+ received webhook ${test.webhookId}: signature verified, answered 200$`)),
+    );
     expect(lines).toContainEqual(expect.stringMatching(new RegExp(` acc_log +list ${list.id} created$`)));
-    expect(lines).toContainEqual(expect.stringMatching(new RegExp(` acc_log +contact ct_\\w+ joined list ${list.id} \\((manual|import)\\)$`)));
+    expect(lines).toContainEqual(
+      expect.stringMatching(new RegExp(` acc_log +contact ct_\\w+ joined list ${list.id} \\((manual|import)\\)$`)),
+    );
     // A credit charge is a debug line.
     expect(logged(run)).not.toContain("credits +5");
   });

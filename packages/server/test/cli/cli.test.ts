@@ -70,7 +70,9 @@ describe("intake-server", { timeout: 90_000 }, () => {
       clock: "real",
       dataFile: null,
     });
-    expect(run.stderr()).toContain(`Dashboard: ${run.info.dashboardUrl} (plain HTTP, for a browser on this machine only: no certificate to trust)\n`);
+    expect(run.stderr()).toContain(
+      `Dashboard: ${run.info.dashboardUrl} (plain HTTP, for a browser on this machine only: no certificate to trust)\n`,
+    );
     expect(readFileSync(run.info.certificate, "utf8")).toMatch(/^-----BEGIN CERTIFICATE-----/);
     expect((await createContact(run, "+14155550123")).status).toBe(201);
     const accounts = await run.fetch(`${run.info.adminUrl}/accounts`, { headers: { authorization: "Bearer adm_cli_token_000000" } });
@@ -82,9 +84,15 @@ describe("intake-server", { timeout: 90_000 }, () => {
     expect(run.info.demoKeys).toMatchObject({ business: expect.stringMatching(/^ik_demo_/), agency: expect.stringMatching(/^ik_demo_/) });
     const stderr = run.stderr();
     expect(stderr).toContain(run.info.demoKeys!.business);
-    const curl = stderr.split("\n").find((line) => line.trim().startsWith("curl "))!.trim();
+    const curl = stderr
+      .split("\n")
+      .find((line) => line.trim().startsWith("curl "))!
+      .trim();
     expect(curl).toContain(`--cacert ${run.info.certificate}`);
-    const hasCurl = await promisify(execFile)("curl", ["--version"]).then(() => true, () => false);
+    const hasCurl = await promisify(execFile)("curl", ["--version"]).then(
+      () => true,
+      () => false,
+    );
     if (hasCurl) {
       const { stdout } = await promisify(execFile)("sh", ["-c", `${curl} -s -w ' %{http_code}'`]);
       expect(stdout).toMatch(/"phone":"\+14155550123".* 201$/);
@@ -98,7 +106,8 @@ describe("intake-server", { timeout: 90_000 }, () => {
     // The printed webhook secrets are the ones the demo accounts sign with.
     const secrets = run.info.demoWebhookSecrets!;
     const admin = { headers: { authorization: `Bearer ${run.info.adminToken}` } };
-    const account = async (id: string) => (await (await run.fetch(`${run.info.adminUrl}/accounts/${id}`, admin)).json()) as { webhookSecret: string };
+    const account = async (id: string) =>
+      (await (await run.fetch(`${run.info.adminUrl}/accounts/${id}`, admin)).json()) as { webhookSecret: string };
     const signing = await Promise.all(["acc_acme", "acc_agency", "sub_client_one"].map(async (id) => (await account(id)).webhookSecret));
     expect(signing).toEqual([secrets.business, secrets.agency, secrets.subaccount]);
     // Every secret stderr shows people, the JSON line gives programs.
@@ -113,7 +122,8 @@ describe("intake-server", { timeout: 90_000 }, () => {
     const after = Date.now();
     expect(run.info.clock).toBe("virtual");
     const auth = { authorization: `Bearer ${run.info.adminToken}` };
-    const clock = async () => (await (await run.fetch(`${run.info.adminUrl}/clock`, { headers: auth })).json()) as { mode: string; now: string };
+    const clock = async () =>
+      (await (await run.fetch(`${run.info.adminUrl}/clock`, { headers: auth })).json()) as { mode: string; now: string };
     const started = Date.parse((await clock()).now);
     expect(started).toBeGreaterThanOrEqual(before);
     expect(started).toBeLessThanOrEqual(after);
@@ -122,7 +132,11 @@ describe("intake-server", { timeout: 90_000 }, () => {
     expect(banner).toContain("Queue & clock page (Advance a minute, an hour, a day)");
     expect(banner).toContain(`POST ${run.info.adminUrl}/clock/advance {"ms":86400000}`);
     // The line as printed moves it.
-    const advanced = await run.fetch(`${run.info.adminUrl}/clock/advance`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ ms: 86_400_000 }) });
+    const advanced = await run.fetch(`${run.info.adminUrl}/clock/advance`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ ms: 86_400_000 }),
+    });
     expect(advanced.status).toBe(200);
     expect(Date.parse((await clock()).now)).toBe(started + 86_400_000);
   });
@@ -130,7 +144,9 @@ describe("intake-server", { timeout: 90_000 }, () => {
   it("--demo --clock real keeps the real clock, and its banner says so and how to get one to move", async () => {
     const run = await start(["--demo", "--port", "0", "--clock", "real"]);
     expect(run.info.clock).toBe("real");
-    expect(run.stderr()).toContain("Time: the real clock. Follow-ups wait real hours and days; to move time from the dashboard's Queue & clock page, start with --clock virtual.");
+    expect(run.stderr()).toContain(
+      "Time: the real clock. Follow-ups wait real hours and days; to move time from the dashboard's Queue & clock page, start with --clock virtual.",
+    );
   });
 
   it.each([
@@ -142,8 +158,14 @@ describe("intake-server", { timeout: 90_000 }, () => {
     [["--seed", "/nonexistent/seed.yaml"], "cannot read the seed file /nonexistent/seed.yaml"],
     [["--demo", "--seed", "x.json"], "--seed and --demo both give a starting state: choose one."],
     [["--max-connections", "0"], "--max-connections takes a whole number, 1 or more (got 0)."],
-    [["--max-connections-per-client", "0"], "--max-connections-per-client takes a whole number from 1 to --max-connections (1000) (got 0)."],
-    [["--max-connections", "4", "--max-connections-per-client", "5"], "--max-connections-per-client takes a whole number from 1 to --max-connections (4) (got 5)."],
+    [
+      ["--max-connections-per-client", "0"],
+      "--max-connections-per-client takes a whole number from 1 to --max-connections (1000) (got 0).",
+    ],
+    [
+      ["--max-connections", "4", "--max-connections-per-client", "5"],
+      "--max-connections-per-client takes a whole number from 1 to --max-connections (4) (got 5).",
+    ],
   ])("%o exits 2 saying what is wrong", async (args, message) => {
     const result = await runCli(args);
     expect(result.code).toBe(2);
@@ -152,35 +174,55 @@ describe("intake-server", { timeout: 90_000 }, () => {
 
   it("--demo is ready with a first delivery delivered to the demo's inbox: its custom-channel lead wrote in and the bot's answer arrived, signed", async () => {
     const run = await start(["--demo", "--port", "0"]);
-    const admin = async (path: string) => (await (await run.fetch(`${run.info.adminUrl}${path}`, { headers: { authorization: `Bearer ${run.info.adminToken}` } })).json()) as any;
+    const admin = async (path: string) =>
+      (await (
+        await run.fetch(`${run.info.adminUrl}${path}`, { headers: { authorization: `Bearer ${run.info.adminToken}` } })
+      ).json()) as any;
     // Read as soon as the ready line is out: nothing waited for.
     const [delivery] = await admin("/deliveries?accountId=acc_acme");
-    expect(delivery).toMatchObject({ state: "delivered", url: "/__inbox/acc_acme", contact: { id: "ct_demo_grace", name: "Grace Hopper" }, payload: { toId: "grace.hopper", channel: "site_chat" } });
+    expect(delivery).toMatchObject({
+      state: "delivered",
+      url: "/__inbox/acc_acme",
+      contact: { id: "ct_demo_grace", name: "Grace Hopper" },
+      payload: { toId: "grace.hopper", channel: "site_chat" },
+    });
     expect(delivery.payload.body).toMatch(/^Memberships start at 29 dollars/);
     const inbox = await admin("/inbox/acc_acme");
     expect(inbox.requests).toHaveLength(1);
     expect(inbox.requests[0]).toMatchObject({ webhookId: delivery.webhookId, signature: { verified: true }, answeredStatus: 200 });
     const [message] = await admin("/messages?contactId=ct_demo_grace&direction=inbound");
-    expect(message).toMatchObject({ source: "simulated", simulatedVia: "demo", body: "Hi! How much is a membership?", botOutcome: "replied" });
+    expect(message).toMatchObject({
+      source: "simulated",
+      simulatedVia: "demo",
+      body: "Hi! How much is a membership?",
+      botOutcome: "replied",
+    });
     // Every demo account's webhooks go to its own inbox.
     const accounts = await admin("/accounts");
     for (const account of accounts) expect(account.webhookUrl, account.id).toBe(`/__inbox/${account.id}`);
   });
 
-  it("--demo with --data-file: the inbox is not saved, and a restart from the file's state simulates nothing again", { timeout: 120_000 }, async () => {
-    const dataFile = join(dir(), "state.db");
-    const get = async (run: CliRun, path: string) => (await (await run.fetch(`${run.info.adminUrl}${path}`, { headers: { authorization: `Bearer ${run.info.adminToken}` } })).json()) as any;
-    const first = await start(["--demo", "--port", "0", "--data-file", dataFile]);
-    expect((await get(first, "/inbox/acc_acme")).requests).toHaveLength(1);
-    const [delivery] = await get(first, "/deliveries");
-    expect(await first.stop("SIGTERM")).toBe(0);
-    running.pop();
+  it(
+    "--demo with --data-file: the inbox is not saved, and a restart from the file's state simulates nothing again",
+    { timeout: 120_000 },
+    async () => {
+      const dataFile = join(dir(), "state.db");
+      const get = async (run: CliRun, path: string) =>
+        (await (
+          await run.fetch(`${run.info.adminUrl}${path}`, { headers: { authorization: `Bearer ${run.info.adminToken}` } })
+        ).json()) as any;
+      const first = await start(["--demo", "--port", "0", "--data-file", dataFile]);
+      expect((await get(first, "/inbox/acc_acme")).requests).toHaveLength(1);
+      const [delivery] = await get(first, "/deliveries");
+      expect(await first.stop("SIGTERM")).toBe(0);
+      running.pop();
 
-    const second = await start(["--demo", "--port", "0", "--data-file", dataFile]);
-    expect(await get(second, "/deliveries")).toEqual([delivery]);
-    expect(await get(second, "/messages?contactId=ct_demo_grace")).toHaveLength(2);
-    expect((await get(second, "/inbox/acc_acme")).requests).toEqual([]);
-  });
+      const second = await start(["--demo", "--port", "0", "--data-file", dataFile]);
+      expect(await get(second, "/deliveries")).toEqual([delivery]);
+      expect(await get(second, "/messages?contactId=ct_demo_grace")).toHaveLength(2);
+      expect((await get(second, "/inbox/acc_acme")).requests).toEqual([]);
+    },
+  );
 
   it("a data file under a file, not a folder, exits 2 saying what to do", async () => {
     const file = join(dir(), "plain");
@@ -197,13 +239,18 @@ describe("intake-server", { timeout: 90_000 }, () => {
     const folder = dir();
     const result = await runCli(["--port", "0", "--data-file", folder]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`intake-server: ${folder} is a folder: give --data-file a file, such as ${folder}/intake.db (made if missing).\n`);
+    expect(result.stderr).toBe(
+      `intake-server: ${folder} is a folder: give --data-file a file, such as ${folder}/intake.db (made if missing).\n`,
+    );
     expect(existsSync(`${folder}.lock`)).toBe(false);
   });
 
   it("--tls-cert without --tls-key exits saying both are needed, and starts nothing, not even a data file", async () => {
     const dataFile = join(dir(), "state.db");
-    for (const half of [["--tls-cert", join(dir(), "cert.pem")], ["--tls-key", join(dir(), "key.pem")]]) {
+    for (const half of [
+      ["--tls-cert", join(dir(), "cert.pem")],
+      ["--tls-key", join(dir(), "key.pem")],
+    ]) {
       const result = await runCli(["--port", "0", "--data-file", dataFile, ...half]);
       expect(result.code).toBe(2);
       expect(result.stderr).toContain("--tls-cert and --tls-key go together: give both files.");
@@ -217,7 +264,9 @@ describe("intake-server", { timeout: 90_000 }, () => {
     const port = new URL(first.info.url).port;
     const second = await runCli(["--port", port]);
     expect(second.code).toBe(2);
-    expect(second.stderr).toContain(`Port ${port} on 127.0.0.1 is in use: stop what holds it, or use port 0 (--port 0, or port: 0 in code) for any free port.`);
+    expect(second.stderr).toContain(
+      `Port ${port} on 127.0.0.1 is in use: stop what holds it, or use port 0 (--port 0, or port: 0 in code) for any free port.`,
+    );
     expect((await first.fetch(`${first.info.baseUrl}/contacts?apiKey=${KEY}&email=a%40b.co`)).status).toBe(401);
   });
 
@@ -226,8 +275,20 @@ describe("intake-server", { timeout: 90_000 }, () => {
     const seedFile = join(folder, "seed.json");
     writeFileSync(seedFile, JSON.stringify({ accounts: [{ name: "Flags", apiKey: KEY }] }));
     const run = await start([
-      "--port", "0", "--seed", seedFile, "--tls-cert", join(folder, "cert.pem"), "--tls-key", join(folder, "key.pem"),
-      "--clock", "virtual", "--clock-start", "2030-05-01T12:00:00Z", "--rate-limit", "1",
+      "--port",
+      "0",
+      "--seed",
+      seedFile,
+      "--tls-cert",
+      join(folder, "cert.pem"),
+      "--tls-key",
+      join(folder, "key.pem"),
+      "--clock",
+      "virtual",
+      "--clock-start",
+      "2030-05-01T12:00:00Z",
+      "--rate-limit",
+      "1",
     ]);
     expect(run.info.certificate).toBe(join(folder, "cert.pem"));
     expect(run.info.clock).toBe("virtual");
@@ -247,7 +308,10 @@ describe("intake-server", { timeout: 90_000 }, () => {
       const refused = await new Promise<string>((resolve) => {
         let text = "";
         const socket = connect(port, "127.0.0.1", () => socket.write("GET /v1/contacts HTTP/1.1\r\nhost: x\r\n\r\n"));
-        socket.on("data", (chunk) => (text += chunk)).on("error", () => {}).on("close", () => resolve(text));
+        socket
+          .on("data", (chunk) => (text += chunk))
+          .on("error", () => {})
+          .on("close", () => resolve(text));
       });
       expect(refused).toBe("");
     } finally {
@@ -282,12 +346,25 @@ describe("intake-server", { timeout: 90_000 }, () => {
   it("--fault rules apply from the start, and a bad one is refused", async () => {
     const seedFile = join(dir(), "seed.json");
     writeFileSync(seedFile, JSON.stringify({ accounts: [{ name: "Faulty", apiKey: KEY }] }));
-    const run = await start(["--port", "0", "--seed", seedFile, "--fault", "createContact:status=503,times=1", "--fault", "findContact:drop", "--fault", "addContactToList:status=500,when=after"]);
+    const run = await start([
+      "--port",
+      "0",
+      "--seed",
+      seedFile,
+      "--fault",
+      "createContact:status=503,times=1",
+      "--fault",
+      "findContact:drop",
+      "--fault",
+      "addContactToList:status=500,when=after",
+    ]);
     const first = await createContact(run, "+14155550123");
     expect(first.status).toBe(503);
     expect(first.headers.get("retry-after")).toBe("1");
     expect((await createContact(run, "+14155550123")).status).toBe(201);
-    const rules = await (await run.fetch(`${run.info.adminUrl}/faults`, { headers: { authorization: `Bearer ${run.info.adminToken}` } })).json();
+    const rules = await (
+      await run.fetch(`${run.info.adminUrl}/faults`, { headers: { authorization: `Bearer ${run.info.adminToken}` } })
+    ).json();
     expect(rules.map((rule: { operationId: string; when: string }) => [rule.operationId, rule.when])).toEqual([
       ["createContact", "before"],
       ["findContact", "before"],
@@ -332,7 +409,8 @@ describe("intake-server", { timeout: 90_000 }, () => {
 
   it("answers --help and usage errors before loading the server, and loads no certificate generator for a certificate it is given or keeps", async () => {
     const probe = ["--import", fileURLToPath(new URL("../support/loaded-packages.mjs", import.meta.url))];
-    const loaded = (stderr: string) => [...stderr.matchAll(/^loaded packages: (.*)$/gm)].flatMap((line) => JSON.parse(line[1]!) as string[]);
+    const loaded = (stderr: string) =>
+      [...stderr.matchAll(/^loaded packages: (.*)$/gm)].flatMap((line) => JSON.parse(line[1]!) as string[]);
     for (const args of [["--help"], ["--rate-limit", "lots"], ["--fault", "createContact:explode=1"]]) {
       const result = await runCli(args, probe);
       expect(result.code, args[0]).toBe(args[0] === "--help" ? 0 : 2);
@@ -371,7 +449,9 @@ describe("intake-server", { timeout: 90_000 }, () => {
     // One server keeps a data file at a time: a second stops at start, naming the first.
     const refused = await runCli(["--port", "0", "--data-file", dataFile]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain(`intake-server: ${dataFile} is in use by another server (process ${first.info.pid}; ${dataFile}.lock): stop it, or give this one another --data-file.`);
+    expect(refused.stderr).toContain(
+      `intake-server: ${dataFile} is in use by another server (process ${first.info.pid}; ${dataFile}.lock): stop it, or give this one another --data-file.`,
+    );
     expect(await first.stop("SIGTERM")).toBe(0);
     running.pop();
     // Readable with any SQLite tool: a table per kind of record, each row the record as JSON.
@@ -388,44 +468,66 @@ describe("intake-server", { timeout: 90_000 }, () => {
     expect((await createContact(second, "+14155550101")).status).toBe(200);
   });
 
-  it("--max-media, --max-account-media and --allow-http-webhooks reach the server; the media held is counted again after a restart", { timeout: 120_000 }, async () => {
-    const dataFile = join(dir(), "state.db");
-    const seedFile = writeSeed({ accounts: [{ id: "acc_media", name: "Media", apiKey: KEY }] });
-    const args = ["--port", "0", "--data-file", dataFile, "--max-media", "1KiB", "--max-account-media", "2KiB", "--allow-http-webhooks"];
-    const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
-    const receive = (run: CliRun, sid: string, size: number) =>
-      run.fetch(`${run.info.baseUrl}/incoming_custom_channel_message?apiKey=${KEY}`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({
-          customData: { messageSid: sid, fromId: "u", toId: "t", body: "x", mediaUrl: `data:image/png;base64,${Buffer.concat([png, Buffer.alloc(size - png.length)]).toString("base64")}`, mediaContentType: "image/png" },
-        }),
+  it(
+    "--max-media, --max-account-media and --allow-http-webhooks reach the server; the media held is counted again after a restart",
+    { timeout: 120_000 },
+    async () => {
+      const dataFile = join(dir(), "state.db");
+      const seedFile = writeSeed({ accounts: [{ id: "acc_media", name: "Media", apiKey: KEY }] });
+      const args = ["--port", "0", "--data-file", dataFile, "--max-media", "1KiB", "--max-account-media", "2KiB", "--allow-http-webhooks"];
+      const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+      const receive = (run: CliRun, sid: string, size: number) =>
+        run.fetch(`${run.info.baseUrl}/incoming_custom_channel_message?apiKey=${KEY}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            customData: {
+              messageSid: sid,
+              fromId: "u",
+              toId: "t",
+              body: "x",
+              mediaUrl: `data:image/png;base64,${Buffer.concat([png, Buffer.alloc(size - png.length)]).toString("base64")}`,
+              mediaContentType: "image/png",
+            },
+          }),
+        });
+      const first = await start([...args, "--seed", seedFile]);
+      expect((await receive(first, "S-1", 1025)).status).toBe(400);
+      expect((await receive(first, "S-1", 1024)).status).toBe(200);
+      expect((await receive(first, "S-2", 1024)).status).toBe(200);
+      const patch = await first.fetch(`${first.info.adminUrl}/accounts/acc_media`, {
+        method: "PATCH",
+        headers: { authorization: `Bearer ${first.info.adminToken}`, "content-type": "application/json" },
+        body: JSON.stringify({ webhookUrl: "http://hooks.example.com/intake" }),
       });
-    const first = await start([...args, "--seed", seedFile]);
-    expect((await receive(first, "S-1", 1025)).status).toBe(400);
-    expect((await receive(first, "S-1", 1024)).status).toBe(200);
-    expect((await receive(first, "S-2", 1024)).status).toBe(200);
-    const patch = await first.fetch(`${first.info.adminUrl}/accounts/acc_media`, {
-      method: "PATCH",
-      headers: { authorization: `Bearer ${first.info.adminToken}`, "content-type": "application/json" },
-      body: JSON.stringify({ webhookUrl: "http://hooks.example.com/intake" }),
-    });
-    expect(patch.status).toBe(200);
-    expect(await first.stop("SIGTERM")).toBe(0);
-    running.pop();
+      expect(patch.status).toBe(200);
+      expect(await first.stop("SIGTERM")).toBe(0);
+      running.pop();
 
-    const second = await start(args);
-    const full = await receive(second, "S-3", 100);
-    expect(full.status).toBe(413);
-    expect(((await full.json()) as { error: string }).error).toContain("already hold 2048 bytes (2 KiB) of media; the file in customData.mediaUrl, 100 bytes,");
-    const bad = await runCli(["--port", "0", "--max-media", "5MB"]);
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("--max-media takes a size: a number of bytes, or a number with KiB, MiB or GiB, such as 5MiB (got 5MB).");
-  });
+      const second = await start(args);
+      const full = await receive(second, "S-3", 100);
+      expect(full.status).toBe(413);
+      expect(((await full.json()) as { error: string }).error).toContain(
+        "already hold 2048 bytes (2 KiB) of media; the file in customData.mediaUrl, 100 bytes,",
+      );
+      const bad = await runCli(["--port", "0", "--max-media", "5MB"]);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain(
+        "--max-media takes a size: a number of bytes, or a number with KiB, MiB or GiB, such as 5MiB (got 5MB).",
+      );
+    },
+  );
 
   it("a data file with a record of an account it does not have stops the start, naming the file, the row and what to do", async () => {
     const dataFile = join(dir(), "state.db");
-    const first = await start(["--port", "0", "--data-file", dataFile, "--seed", writeSeed({ accounts: [{ id: "acc_kept", name: "Kept", apiKey: KEY }] })]);
+    const first = await start([
+      "--port",
+      "0",
+      "--data-file",
+      dataFile,
+      "--seed",
+      writeSeed({ accounts: [{ id: "acc_kept", name: "Kept", apiKey: KEY }] }),
+    ]);
     expect(await first.stop("SIGTERM")).toBe(0);
     running.pop();
     const db = new Database(dataFile);
@@ -452,7 +554,9 @@ describe("intake-server", { timeout: 90_000 }, () => {
     expect(second.info.certificate).toBe(first.info.certificate);
     const agent = new Agent({ connect: { ca: trusted } });
     try {
-      const answer = await fetch(`${second.info.baseUrl}/contacts?apiKey=ik_nobody_00000000000&email=a%40example.com`, { dispatcher: agent } as RequestInit);
+      const answer = await fetch(`${second.info.baseUrl}/contacts?apiKey=ik_nobody_00000000000&email=a%40example.com`, {
+        dispatcher: agent,
+      } as RequestInit);
       expect(answer.status).toBe(401);
     } finally {
       await agent.close();
@@ -480,7 +584,11 @@ describe("intake-server", { timeout: 90_000 }, () => {
     writeFileSync(`${dataFile}.creating`, "half a database");
     const first = await start(["--port", "0", "--clock", "virtual", "--data-file", dataFile]);
     const auth = { authorization: `Bearer ${first.info.adminToken}`, "content-type": "application/json" };
-    const advanced = await first.fetch(`${first.info.adminUrl}/clock/advance`, { method: "POST", headers: auth, body: JSON.stringify({ ms: 86_400_000 }) });
+    const advanced = await first.fetch(`${first.info.adminUrl}/clock/advance`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ ms: 86_400_000 }),
+    });
     expect(advanced.status).toBe(200);
     for (const file of [dataFile, `${dataFile}-wal`, `${dataFile}-shm`]) expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(existsSync(`${dataFile}.creating`)).toBe(false);
@@ -542,7 +650,14 @@ describe("intake-server", { timeout: 90_000 }, () => {
       await admin(first, "POST", "/settle");
       expect(hooks.received).toHaveLength(1);
       // The bot's reply failed once; one opening went at once (its follow-up is due in an hour); four are queued.
-      expect((await admin(first, "GET", "/jobs")).map((j: { kind: string }) => j.kind).sort()).toEqual(["deliver", "follow_up", "opening", "opening", "opening", "opening"]);
+      expect((await admin(first, "GET", "/jobs")).map((j: { kind: string }) => j.kind).sort()).toEqual([
+        "deliver",
+        "follow_up",
+        "opening",
+        "opening",
+        "opening",
+        "opening",
+      ]);
       expect(await first.stop("SIGTERM")).toBe(0);
       running.pop();
 
@@ -553,7 +668,8 @@ describe("intake-server", { timeout: 90_000 }, () => {
       expect(hooks.received).toHaveLength(2);
       expect(hooks.received[1]!.headers["webhook-id"]).toBe(hooks.received[0]!.headers["webhook-id"]);
       expect((await admin(second, "GET", "/deliveries"))[0]).toMatchObject({ state: "delivered" });
-      const bySource = async (source: string) => (await admin(second, "GET", "/messages")).filter((m: { source: string }) => m.source === source);
+      const bySource = async (source: string) =>
+        (await admin(second, "GET", "/messages")).filter((m: { source: string }) => m.source === source);
       expect((await bySource("opening")).map((m: { status: string }) => m.status)).toEqual(["sent", "sent", "sent", "sent", "sent"]);
       // Each opening scheduled a follow-up an hour later; those stored before the stop came back too.
       expect((await admin(second, "GET", "/jobs")).map((j: { kind: string }) => j.kind)).toEqual(Array(5).fill("follow_up"));
@@ -587,7 +703,9 @@ describe("intake-server's process", { timeout: 90_000 }, () => {
     const first = await start(["--port", "0", "--data-file", dataFile]);
     const refused = await runCli(["--port", "0", "--data-file", dataFile]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain(`intake-server: ${dataFile} is in use by another server (process ${first.info.pid}; ${dataFile}.lock)`);
+    expect(refused.stderr).toContain(
+      `intake-server: ${dataFile} is in use by another server (process ${first.info.pid}; ${dataFile}.lock)`,
+    );
     // stop() resolves on the child's exit, once this process has reaped it: its pid runs no more.
     expect(await first.stop("SIGKILL")).toBeNull();
     expect(existsSync(`${dataFile}.lock`)).toBe(true);

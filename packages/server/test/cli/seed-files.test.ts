@@ -32,16 +32,30 @@ function client(run: CliRun) {
     });
     return { status: response.status, body: (await response.json().catch(() => null)) as any };
   };
-  const admin = (method: string, path: string, body?: unknown) => call(method, `${run.info.adminUrl}${path}`, body, { authorization: `Bearer ${run.info.adminToken}` });
-  const v1 = (method: string, path: string, key: string, body?: unknown) => call(method, `${run.info.baseUrl}${path}${path.includes("?") ? "&" : "?"}apiKey=${key}`, body);
+  const admin = (method: string, path: string, body?: unknown) =>
+    call(method, `${run.info.adminUrl}${path}`, body, { authorization: `Bearer ${run.info.adminToken}` });
+  const v1 = (method: string, path: string, key: string, body?: unknown) =>
+    call(method, `${run.info.baseUrl}${path}${path.includes("?") ? "&" : "?"}apiKey=${key}`, body);
   return { admin, v1 };
 }
 
 // Each case starts the CLI from source (through tsx): a cold start on a busy machine takes seconds.
 describe("seed files", { timeout: 90_000 }, () => {
   it.each([
-    ["examples/seeds/funnel.yaml", () => join(seeds, "funnel.yaml"), "ik_seed_funnel_studio_0001", "lst_trial_leads", /^Hi Grace, thanks for asking about Harbour Yoga/],
-    ["examples/seeds/agency.yaml", () => join(seeds, "agency.yaml"), "ik_seed_sub_smile_dental_01", "lst_checkup_due", /^Hi Grace, it's time for your check-up/],
+    [
+      "examples/seeds/funnel.yaml",
+      () => join(seeds, "funnel.yaml"),
+      "ik_seed_funnel_studio_0001",
+      "lst_trial_leads",
+      /^Hi Grace, thanks for asking about Harbour Yoga/,
+    ],
+    [
+      "examples/seeds/agency.yaml",
+      () => join(seeds, "agency.yaml"),
+      "ik_seed_sub_smile_dental_01",
+      "lst_checkup_due",
+      /^Hi Grace, it's time for your check-up/,
+    ],
     [
       "--print-demo-seed's output",
       async () => {
@@ -77,19 +91,28 @@ describe("seed files", { timeout: 90_000 }, () => {
     const seed = file("seed.yaml", "accounts:\n  - name: X\n    apikey: ik_seed_test_key_0000001\n");
     const { code, stderr } = await runCli(["--port", "0", "--seed", seed]);
     expect(code).toBe(2);
-    expect(stderr).toContain(`${seed}: Unknown field accounts[0].apikey: did you mean accounts[0].apiKey? Allowed in accounts[0]: id, kind, name,`);
+    expect(stderr).toContain(
+      `${seed}: Unknown field accounts[0].apikey: did you mean accounts[0].apiKey? Allowed in accounts[0]: id, kind, name,`,
+    );
   });
 
   it("a field misspelt inside a campaign of a JSON seed is named by its path", async () => {
-    const seed = file("seed.json", JSON.stringify({ accounts: [{ name: "X", campaigns: [{ name: "C", openingTemplte: { body: "Hi", approval: "approved" } }] }] }));
+    const seed = file(
+      "seed.json",
+      JSON.stringify({ accounts: [{ name: "X", campaigns: [{ name: "C", openingTemplte: { body: "Hi", approval: "approved" } }] }] }),
+    );
     const { code, stderr } = await runCli(["--port", "0", "--seed", seed]);
     expect(code).toBe(2);
-    expect(stderr).toContain(`${seed}: Unknown field accounts[0].campaigns[0].openingTemplte: did you mean accounts[0].campaigns[0].openingTemplate?`);
+    expect(stderr).toContain(
+      `${seed}: Unknown field accounts[0].campaigns[0].openingTemplte: did you mean accounts[0].campaigns[0].openingTemplate?`,
+    );
   });
 
   it("a wrong value is named by path and what was expected; a broken reference names the file", async () => {
     const typed = file("seed.yaml", "accounts:\n  - name: X\n    subaccounts:\n      - email: not-an-email\n");
-    expect((await runCli(["--port", "0", "--seed", typed])).stderr).toContain(`${typed}: accounts[0].subaccounts[0].email must be a valid email address`);
+    expect((await runCli(["--port", "0", "--seed", typed])).stderr).toContain(
+      `${typed}: accounts[0].subaccounts[0].email must be a valid email address`,
+    );
     const dangling = file("seed.yaml", "accounts:\n  - name: X\n    lists: [{ name: L, campaignId: cmp_nope }]\n");
     const { code, stderr } = await runCli(["--port", "0", "--seed", dangling]);
     expect(code).toBe(2);
@@ -100,7 +123,9 @@ describe("seed files", { timeout: 90_000 }, () => {
     const seed = file("seed.yaml", "accounts:\n  - { id: acc_shop, name: Shop, webhookUrl: /__inbox/acc_shopp }\n");
     const { code, stderr } = await runCli(["--port", "0", "--seed", seed]);
     expect(code).toBe(2);
-    expect(stderr).toContain(`${seed}: Seed account acc_shop: webhookUrl /__inbox/acc_shopp is the inbox of no account here: did you mean /__inbox/acc_shop?`);
+    expect(stderr).toContain(
+      `${seed}: Seed account acc_shop: webhookUrl /__inbox/acc_shopp is the inbox of no account here: did you mean /__inbox/acc_shop?`,
+    );
     const forward = file("seed.yaml", "accounts:\n  - { id: acc_a, name: A, webhookUrl: /__inbox/acc_b }\n  - { id: acc_b, name: B }\n");
     const run = await start(["--port", "0", "--seed", forward]);
     expect((await client(run).admin("GET", "/accounts/acc_a")).body.webhookUrl).toBe("/__inbox/acc_b");
@@ -108,30 +133,48 @@ describe("seed files", { timeout: 90_000 }, () => {
 
   it("a misspelt campaignId (a list's, the default campaign's) gets a did-you-mean", async () => {
     const campaigns = "    campaigns: [{ id: cmp_trial, name: Trial }]\n";
-    const listed = file("seed.yaml", `accounts:\n  - id: acc_x\n    name: X\n${campaigns}    lists: [{ id: lst_x, name: L, campaignId: cmp_trail }]\n`);
+    const listed = file(
+      "seed.yaml",
+      `accounts:\n  - id: acc_x\n    name: X\n${campaigns}    lists: [{ id: lst_x, name: L, campaignId: cmp_trail }]\n`,
+    );
     const list = await runCli(["--port", "0", "--seed", listed]);
     expect(list.code).toBe(2);
     expect(list.stderr).toContain(`${listed}: List lst_x: no campaign cmp_trail in account acc_x: did you mean cmp_trial?`);
     const defaulted = file("seed.yaml", `accounts:\n  - id: acc_x\n    name: X\n${campaigns}    defaultCampaignId: cmp_tria\n`);
     const account = await runCli(["--port", "0", "--seed", defaulted]);
     expect(account.code).toBe(2);
-    expect(account.stderr).toContain(`${defaulted}: Account acc_x's defaultCampaignId: no campaign cmp_tria in account acc_x: did you mean cmp_trial?`);
+    expect(account.stderr).toContain(
+      `${defaulted}: Account acc_x's defaultCampaignId: no campaign cmp_tria in account acc_x: did you mean cmp_trial?`,
+    );
   });
 
   it("a snapshot given as a seed is named as one, with how to load it", async () => {
-    const snapshot = { format: "intake-snapshot/1", savedAt: "2026-01-01T00:00:00.000Z", clock: { mode: "virtual", now: "2026-01-01T00:00:00.000Z" }, ids: null, records: {} };
+    const snapshot = {
+      format: "intake-snapshot/1",
+      savedAt: "2026-01-01T00:00:00.000Z",
+      clock: { mode: "virtual", now: "2026-01-01T00:00:00.000Z" },
+      ids: null,
+      records: {},
+    };
     const seed = file("state.json", JSON.stringify(snapshot));
     const { code, stderr } = await runCli(["--port", "0", "--seed", seed]);
     expect(code).toBe(2);
-    expect(stderr).toContain(`${seed}: This is a snapshot (format intake-snapshot/1, what GET /__admin/snapshot gives), not a seed. Load it with PUT /__admin/snapshot`);
+    expect(stderr).toContain(
+      `${seed}: This is a snapshot (format intake-snapshot/1, what GET /__admin/snapshot gives), not a seed. Load it with PUT /__admin/snapshot`,
+    );
     expect(stderr).not.toContain("Unknown field");
   });
 
   it("an unknown placeholder in a campaign's texts is refused, with a did-you-mean", async () => {
-    const seed = file("seed.yaml", "accounts:\n  - name: X\n    campaigns:\n      - { id: cmp_x, name: C, openingTemplate: { body: 'Hi {{first_name}}, welcome!', approval: approved } }\n");
+    const seed = file(
+      "seed.yaml",
+      "accounts:\n  - name: X\n    campaigns:\n      - { id: cmp_x, name: C, openingTemplate: { body: 'Hi {{first_name}}, welcome!', approval: approved } }\n",
+    );
     const { code, stderr } = await runCli(["--port", "0", "--seed", seed]);
     expect(code).toBe(2);
-    expect(stderr).toContain(`${seed}: Campaign cmp_x: openingTemplate.body has an unknown placeholder {{first_name}}: did you mean {{firstName}}?`);
+    expect(stderr).toContain(
+      `${seed}: Campaign cmp_x: openingTemplate.body has an unknown placeholder {{first_name}}: did you mean {{firstName}}?`,
+    );
   });
 
   it("a .json seed is read as JSON (its errors are JSON's)", async () => {
@@ -152,7 +195,9 @@ describe("admin bodies and --fault", { timeout: 90_000 }, () => {
 
     const faults = await admin("PUT", "/faults", [{ latency: 200 }]);
     expect(faults).toMatchObject({ status: 400, body: { error: { code: "VALIDATION_ERROR" } } });
-    expect(faults.body.error.message).toMatch(/^Unknown field \[0\]\.latency: did you mean \[0\]\.latencyMs\? Allowed in \[0\]: operationId, latencyMs, status/);
+    expect(faults.body.error.message).toMatch(
+      /^Unknown field \[0\]\.latency: did you mean \[0\]\.latencyMs\? Allowed in \[0\]: operationId, latencyMs, status/,
+    );
     expect((await admin("GET", "/faults")).body).toEqual(before);
 
     const seed = await admin("POST", "/seed", { accounts: [{ name: "X", apikey: "ik_seed_test_key_0000001" }] });

@@ -34,7 +34,16 @@ describe("a list of many bad entries", () => {
   it("a seed of contacts with a number for a name, and an import of ids not an id: refused, nothing added", async () => {
     harness = await startHarness();
     const count = await contactCount(harness);
-    const seed = await harness.admin("POST", "/seed", { accounts: [{ id: "acc_many", name: "Many", apiKey: "ik_test_many_000000000001", contacts: Array.from({ length: MANY }, () => ({ firstName: 5 })) }] });
+    const seed = await harness.admin("POST", "/seed", {
+      accounts: [
+        {
+          id: "acc_many",
+          name: "Many",
+          apiKey: "ik_test_many_000000000001",
+          contacts: Array.from({ length: MANY }, () => ({ firstName: 5 })),
+        },
+      ],
+    });
     expect(seed.status).toBe(400);
     expect(seed.body.error.message).toContain("accounts[0].contacts[0].firstName");
     const rows = Array.from({ length: MANY }, (_, i) => ({ id: `bad id ${i}` }));

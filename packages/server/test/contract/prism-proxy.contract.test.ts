@@ -9,7 +9,13 @@ import { KEYS } from "../support/seed.js";
 
 let harness: HttpsHarness;
 let prism: Prism;
-const target = (): Target => ({ name: "prism proxy", baseUrl: prism.url, viaProxy: true, clientFetch: (request) => fetch(request), harness });
+const target = (): Target => ({
+  name: "prism proxy",
+  baseUrl: prism.url,
+  viaProxy: true,
+  clientFetch: (request) => fetch(request),
+  harness,
+});
 
 beforeAll(async () => {
   harness = await startHarness();
@@ -27,7 +33,11 @@ beforeEach(async () => {
 describe("through prism proxy --errors", () => {
   it("the proxy is really checking: a response that breaks the contract is refused", async () => {
     // A request the contract forbids (no key) is stopped by prism itself, not answered by the server.
-    const response = await fetch(`${prism.url}/contacts`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"phone":"+14155550123"}' });
+    const response = await fetch(`${prism.url}/contacts`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"phone":"+14155550123"}',
+    });
     expect(response.status).toBe(401);
     expect(await response.text()).toMatch(/stoplight\.io\/prism\/errors#UNAUTHORIZED/);
     const journal = await harness.admin("GET", "/journal");

@@ -20,7 +20,21 @@ import { importGraph } from "../support/import-graph.js";
 /** Every entry point of the package (package.json's exports and its bin). */
 const ENTRIES = ["src/index.ts", "src/node.ts", "src/msw.ts", "src/testing.ts", "src/connect.ts", "src/admin-client.ts", "src/cli.ts"];
 /** What the server imports, but ajv and ajv-formats (followed into, so a way to ajv through them is found). */
-const EXTERNAL = ["@intake/spec", "msw", "@mswjs/data", "libphonenumber-js", "file-type", "leven", "yaml", "standardwebhooks", "openapi-fetch", "eventsource-parser", "better-sqlite3", "selfsigned", "openai"];
+const EXTERNAL = [
+  "@intake/spec",
+  "msw",
+  "@mswjs/data",
+  "libphonenumber-js",
+  "file-type",
+  "leven",
+  "yaml",
+  "standardwebhooks",
+  "openapi-fetch",
+  "eventsource-parser",
+  "better-sqlite3",
+  "selfsigned",
+  "openai",
+];
 
 describe("no validator is compiled at run time", () => {
   it("no entry point loads ajv (only its types are imported), nor its compiler through ajv-formats' plugin", async () => {
@@ -67,7 +81,10 @@ describe("no validator is compiled at run time", () => {
 
   it("makes every operation's validator of both contracts, and checks with it, without making code", () => {
     withoutCodeGeneration(() => {
-      const makers = [...apiValidatorMakers(document, builtOperationSchemas).values(), ...adminValidatorMakers(adminDocument, builtOperationSchemas).values()];
+      const makers = [
+        ...apiValidatorMakers(document, builtOperationSchemas).values(),
+        ...adminValidatorMakers(adminDocument, builtOperationSchemas).values(),
+      ];
       expect(makers.length).toBeGreaterThan(50);
       for (const make of makers) {
         const validator = make();
@@ -99,9 +116,11 @@ describe("the built validators", () => {
       release() {},
     });
     const schemas = { bodies: recording(bodies), parameters: recording(parameters) };
-    for (const make of [...apiValidatorMakers(document, schemas).values(), ...adminValidatorMakers(adminDocument, schemas).values()]) make();
+    for (const make of [...apiValidatorMakers(document, schemas).values(), ...adminValidatorMakers(adminDocument, schemas).values()])
+      make();
     expect(new Set(asked)).toEqual(new Set([...bodies.validators.keys(), ...parameters.validators.keys()]));
-    for (const form of Object.keys(AUTH_SCHEMES)) expect(asked.some((key) => key.startsWith("intake ") && key.includes(` ${form} `))).toBe(true);
+    for (const form of Object.keys(AUTH_SCHEMES))
+      expect(asked.some((key) => key.startsWith("intake ") && key.includes(` ${form} `))).toBe(true);
     const kinds = Object.keys(recordSchemas(adminDocument));
     expect([...quick.validators.keys()]).toEqual(kinds);
     expect([...full.validators.keys()]).toEqual(kinds);
@@ -116,7 +135,9 @@ describe("the built validators", () => {
   });
 
   it("say to run npm run generate when the server asks for one that is not there", () => {
-    expect(() => builtOperationSchemas.bodies.get("intake noSuchOperation query body", {})).toThrow(/validators-body\.ts.*npm run generate/);
+    expect(() => builtOperationSchemas.bodies.get("intake noSuchOperation query body", {})).toThrow(
+      /validators-body\.ts.*npm run generate/,
+    );
   });
 
   it("count a string's length in code points, as ajv's runtime does", () => {

@@ -36,14 +36,24 @@ let setup: Setup;
 
 /** A Live campaign, the account's default (custom-channel messages reach its bot), replies to the built-in inbox. */
 async function liveCampaign(): Promise<string> {
-  const id = (await admin(setup, "POST", "/campaigns", { accountId: "acc_fit", name: "Trial week", state: "Live", channel: "messaging_app", goal: "Book a first class." })).id;
+  const id = (
+    await admin(setup, "POST", "/campaigns", {
+      accountId: "acc_fit",
+      name: "Trial week",
+      state: "Live",
+      channel: "messaging_app",
+      goal: "Book a first class.",
+    })
+  ).id;
   await admin(setup, "PATCH", "/accounts/acc_fit", { defaultCampaignId: id, webhookUrl: "/__inbox/acc_fit" });
   return id;
 }
 
 /** Says `body` on the custom channel as the lead `fromId`; the contact's id. */
 async function say(fromId: string, sid: string, body: string): Promise<string> {
-  const { messageId } = await (await channel(setup)).messages.receive({ customData: { fromId, toId: "fit-club", firstName: "Maya", lastName: "Model", messageSid: sid, body } });
+  const { messageId } = await (
+    await channel(setup)
+  ).messages.receive({ customData: { fromId, toId: "fit-club", firstName: "Maya", lastName: "Model", messageSid: sid, body } });
   return (await admin(setup, "GET", `/messages/${messageId}`)).contactId;
 }
 
@@ -60,7 +70,10 @@ async function openAt(path: string, width?: number) {
 
 /** The page fits 420 px with no sideways scroll, and axe finds nothing serious. */
 async function fitsAndPasses(page: Page, what: string) {
-  const { scrollWidth, clientWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));
+  const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    clientWidth: document.documentElement.clientWidth,
+  }));
   expect(scrollWidth, `${what} scrolls sideways at 420 px`).toBeLessThanOrEqual(clientWidth);
   expect(await accessibilityProblems(page), what).toEqual([]);
 }
@@ -86,11 +99,16 @@ describe("the bot on the dashboard: a bot that says it is a model replaying a re
     const { page, problems } = await openAt(`contacts/${contactId}`, 420);
 
     // The top of the conversation: the bot answering on this server.
-    await page.getByRole("definition").getByText("active: Model llama3.2 — replaying from model-replies.json, no endpoint called").waitFor();
+    await page
+      .getByRole("definition")
+      .getByText("active: Model llama3.2 — replaying from model-replies.json, no endpoint called")
+      .waitFor();
     const asked = (body: string) => bubbles(page).filter({ hasText: body }).filter({ hasText: "From the contact" });
     const replied = asked("What time are the evening classes?");
     await replied.filter({ hasText: "replayed from the recording" }).waitFor();
-    expect(await replied.locator(".bot-run").innerText()).toMatch(new RegExp(`^Model llama3\\.2 replied in ${LATENCY.source}\\s*replayed from the recording$`));
+    expect(await replied.locator(".bot-run").innerText()).toMatch(
+      new RegExp(`^Model llama3\\.2 replied in ${LATENCY.source}\\s*replayed from the recording$`),
+    );
     await bubbles(page).filter({ hasText: "Evening classes start at 6:00 and 7:30 pm on weekdays." }).filter({ hasText: "Bot" }).waitFor();
 
     // Failures, in words, each with its error sentence; the next message is asked again.
@@ -100,15 +118,21 @@ describe("the bot on the dashboard: a bot that says it is a model replaying a re
     expect(await timedOut.innerText()).toMatch(/^✗ Model llama3\.2 timed out after 1(\.\d)? s\n/);
     await lead("SM-bot-3", "Do you have a pool?");
     await asked("Do you have a pool?").getByText("Model llama3.2 failed: no recording of this question (replay)").waitFor();
-    await asked("Do you have a pool?").getByText(/^Why: No recording of what was asked/).waitFor();
+    await asked("Do you have a pool?")
+      .getByText(/^Why: No recording of what was asked/)
+      .waitFor();
     await lead("SM-bot-4", "Are you open on Sundays?");
     const refused = asked("Are you open on Sundays?");
-    await refused.getByText(new RegExp(`Model llama3\\.2 failed: key refused by the endpoint \\(401 or 403\\) after ${LATENCY.source}`)).waitFor();
+    await refused
+      .getByText(new RegExp(`Model llama3\\.2 failed: key refused by the endpoint \\(401 or 403\\) after ${LATENCY.source}`))
+      .waitFor();
     await refused.getByText("Why: The endpoint refused the key (401 Unauthorized: Incorrect API key provided).").waitFor();
 
     // A hand-off asked for by the model; then the contact is paused, and the bot is not asked.
     await lead("SM-bot-5", "Can my company get a corporate plan?");
-    await asked("Can my company get a corporate plan?").getByText(new RegExp(`Model llama3\\.2 handed off to a person in ${LATENCY.source}`)).waitFor();
+    await asked("Can my company get a corporate plan?")
+      .getByText(new RegExp(`Model llama3\\.2 handed off to a person in ${LATENCY.source}`))
+      .waitFor();
     await lead("SM-bot-6", "Hello?");
     await asked("Hello?").getByText("Bot not asked: the bot is paused for this contact (a person answers).").waitFor();
     const [first] = (await admin(setup, "GET", `/contacts/${contactId}`)).messages;
@@ -153,18 +177,35 @@ describe("the bot on the dashboard: the model bot (--model) against an OpenAI-co
     const lead = (sid: string, body: string) => say("+14155550601", sid, body);
     const contactId = await lead("SM-model-1", "What time are the evening classes?");
     const { page, problems } = await openAt(`contacts/${contactId}`);
-    await page.getByRole("definition").getByText(`active: Model llama3.2 at ${model.baseUrl} — live: every answer from the endpoint`).waitFor();
+    await page
+      .getByRole("definition")
+      .getByText(`active: Model llama3.2 at ${model.baseUrl} — live: every answer from the endpoint`)
+      .waitFor();
     const asked = (body: string) => bubbles(page).filter({ hasText: body }).filter({ hasText: "From the contact" }).locator(".bot-run");
-    await asked("What time are the evening classes?").getByText(new RegExp(`^Model llama3\\.2 replied in ${LATENCY.source}$`)).waitFor();
+    await asked("What time are the evening classes?")
+      .getByText(new RegExp(`^Model llama3\\.2 replied in ${LATENCY.source}$`))
+      .waitFor();
     await bubbles(page).filter({ hasText: "Evening classes start at 6:00 and 7:30 pm on weekdays." }).filter({ hasText: "Bot" }).waitFor();
 
     await lead("SM-model-2", "Are you open on Sundays?");
-    await asked("Are you open on Sundays?").getByText(new RegExp(`Model llama3\\.2 failed: key refused by the endpoint \\(401 or 403\\) after ${LATENCY.source}`)).waitFor();
-    await asked("Are you open on Sundays?").getByText(/^Why: .*Incorrect API key provided/).waitFor();
+    await asked("Are you open on Sundays?")
+      .getByText(new RegExp(`Model llama3\\.2 failed: key refused by the endpoint \\(401 or 403\\) after ${LATENCY.source}`))
+      .waitFor();
+    await asked("Are you open on Sundays?")
+      .getByText(/^Why: .*Incorrect API key provided/)
+      .waitFor();
     await lead("SM-model-3", "Is there parking?");
-    await asked("Is there parking?").getByText(/^✗ Model llama3\.2 timed out after 1(\.\d)? s$/).waitFor();
-    await asked("Is there parking?").getByText(/^Why: ./).waitFor();
-    expect(model.requests.map((r) => r.body.messages.at(-1)?.content)).toEqual(["What time are the evening classes?", "Are you open on Sundays?", "Is there parking?"]);
+    await asked("Is there parking?")
+      .getByText(/^✗ Model llama3\.2 timed out after 1(\.\d)? s$/)
+      .waitFor();
+    await asked("Is there parking?")
+      .getByText(/^Why: ./)
+      .waitFor();
+    expect(model.requests.map((r) => r.body.messages.at(-1)?.content)).toEqual([
+      "What time are the evening classes?",
+      "Are you open on Sundays?",
+      "Is there parking?",
+    ]);
     noProblems(problems);
   }, 60_000);
 

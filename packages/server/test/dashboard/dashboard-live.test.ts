@@ -111,7 +111,11 @@ describe("every dashboard page follows the event stream, without a reload", () =
 
     await row.getByRole("link", { name: "Autumn push" }).click();
     await expect.poll(() => heading(page)).toBe("Campaign: Autumn push");
-    await admin(setup, "PATCH", `/campaigns/${made.id}`, { name: "Autumn push, take two", goal: "Book a trial class", faqs: [{ question: "Parking?", answer: "Free." }] });
+    await admin(setup, "PATCH", `/campaigns/${made.id}`, {
+      name: "Autumn push, take two",
+      goal: "Book a trial class",
+      faqs: [{ question: "Parking?", answer: "Free." }],
+    });
     await expect.poll(() => heading(page)).toBe("Campaign: Autumn push, take two");
     await expect.poll(() => page.getByLabel("Goal").inputValue()).toBe("Book a trial class");
     await expect.poll(() => page.getByLabel("Question 1").inputValue()).toBe("Parking?");
@@ -181,16 +185,37 @@ describe("every dashboard page follows the event stream, without a reload", () =
   it("inbox: what reaches /__inbox appears, newest first, with its signature checked", async () => {
     const { page, problems } = await openAt("inbox");
     await page.getByText("Nothing received yet.").waitFor();
-    const send = (headers: Record<string, string>, body: string) => setup.cli.fetch(`${setup.cli.info.url}/__inbox/acc_fit`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
+    const send = (headers: Record<string, string>, body: string) =>
+      setup.cli.fetch(`${setup.cli.info.url}/__inbox/acc_fit`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body,
+      });
     const signedBody = JSON.stringify({ body: "signed by the test" });
     const at = new Date();
     const signature = new Webhook(SECRET).sign("msg_signed_1", at, signedBody);
-    expect((await send({ "webhook-id": "msg_signed_1", "webhook-timestamp": String(Math.floor(at.getTime() / 1000)), "webhook-signature": signature }, signedBody)).status).toBe(200);
+    expect(
+      (
+        await send(
+          { "webhook-id": "msg_signed_1", "webhook-timestamp": String(Math.floor(at.getTime() / 1000)), "webhook-signature": signature },
+          signedBody,
+        )
+      ).status,
+    ).toBe(200);
     const received = page.getByRole("list", { name: "Received requests, newest first" }).getByRole("listitem");
-    await received.filter({ hasText: "msg_signed_1" }).filter({ hasText: "✓ Signature verified" }).filter({ hasText: "Answered 200" }).waitFor();
+    await received
+      .filter({ hasText: "msg_signed_1" })
+      .filter({ hasText: "✓ Signature verified" })
+      .filter({ hasText: "Answered 200" })
+      .waitFor();
 
     await send({ "webhook-id": "msg_unsigned_1" }, JSON.stringify({ body: "not signed" }));
-    await received.first().filter({ hasText: "msg_unsigned_1" }).filter({ hasText: "✗ Signature not verified" }).filter({ hasText: /Why: ./ }).waitFor();
+    await received
+      .first()
+      .filter({ hasText: "msg_unsigned_1" })
+      .filter({ hasText: "✗ Signature not verified" })
+      .filter({ hasText: /Why: ./ })
+      .waitFor();
     await received.first().getByText("Headers and body").click();
     await received.first().getByText('"body": "not signed"').waitFor();
     await done(page, problems);
@@ -220,7 +245,12 @@ describe("acting from the dashboard", () => {
     await page.getByRole("button", { name: "Create contact" }).click();
     await expect.poll(() => heading(page)).toBe("Ada Studio");
     const contactId = page.url().match(/contacts\/(ct_[^?]+)/)![1]!;
-    expect((await admin(setup, "GET", `/contacts/${contactId}`)).contact).toMatchObject({ accountId: "acc_fit", firstName: "Ada", lastName: "Studio", phone: "+14155550310" });
+    expect((await admin(setup, "GET", `/contacts/${contactId}`)).contact).toMatchObject({
+      accountId: "acc_fit",
+      firstName: "Ada",
+      lastName: "Studio",
+      phone: "+14155550310",
+    });
 
     // The funnel's trigger: the list linked to the Live campaign, which says what joining does.
     const addForm = page.getByRole("form", { name: "Add to a list" });
@@ -230,7 +260,10 @@ describe("acting from the dashboard", () => {
     await addForm.getByRole("status").filter({ hasText: "Added to Studio leads." }).waitFor();
     expect((await admin(setup, "GET", `/lists/${listId}/contacts?limit=1000`)).map((c: any) => c.id)).toContain(contactId);
     const opening = bubbles(page).filter({ hasText: "Hi Ada, welcome to the studio!" });
-    await opening.filter({ hasText: "Opening message (template)" }).filter({ hasText: "Messaging app (simulated: no webhook for built-in channels)" }).waitFor();
+    await opening
+      .filter({ hasText: "Opening message (template)" })
+      .filter({ hasText: "Messaging app (simulated: no webhook for built-in channels)" })
+      .waitFor();
 
     // The lead answers on the messaging app (picked: the custom channel is the default, as in the
     // admin API): the bot's answer goes there too, with no webhook, as the hint says.
@@ -240,8 +273,15 @@ describe("acting from the dashboard", () => {
     await simulate.getByText("Stored as received on Messaging app; the bot answers there, recorded as sent with no webhook").waitFor();
     await simulate.getByLabel("Message from the contact").fill("How much is a membership?");
     await simulate.getByRole("button", { name: "Simulate message" }).click();
-    await bubbles(page).filter({ hasText: "How much is a membership?" }).filter({ hasText: "From the contact (simulated)" }).filter({ hasText: "Received on Messaging app" }).waitFor();
-    await bubbles(page).filter({ hasText: "29 a month." }).filter({ hasText: "Messaging app (simulated: no webhook for built-in channels)" }).waitFor();
+    await bubbles(page)
+      .filter({ hasText: "How much is a membership?" })
+      .filter({ hasText: "From the contact (simulated)" })
+      .filter({ hasText: "Received on Messaging app" })
+      .waitFor();
+    await bubbles(page)
+      .filter({ hasText: "29 a month." })
+      .filter({ hasText: "Messaging app (simulated: no webhook for built-in channels)" })
+      .waitFor();
     const { messages } = await admin(setup, "GET", `/contacts/${contactId}`);
     expect(messages.map((m: any) => [m.direction, m.source, m.channel, m.body])).toEqual([
       ["outbound", "opening", "messaging_app", "Hi Ada, welcome to the studio!"],
@@ -280,7 +320,10 @@ describe("acting from the dashboard", () => {
     await simulate.getByLabel("Media URL").fill("https://files.example.com/form.pdf");
     await simulate.getByLabel("Content type").fill("application/pdf");
     await simulate.getByRole("button", { name: "Simulate message" }).click();
-    await bubbles(page).filter({ hasText: "My signed form" }).filter({ hasText: "Media (application/pdf): https://files.example.com/form.pdf" }).waitFor();
+    await bubbles(page)
+      .filter({ hasText: "My signed form" })
+      .filter({ hasText: "Media (application/pdf): https://files.example.com/form.pdf" })
+      .waitFor();
 
     const { contact, messages } = await admin(setup, "GET", `/contacts/${cora.id}`);
     expect(contact.fromId).toBe("+14155550320");
@@ -288,7 +331,13 @@ describe("acting from the dashboard", () => {
     expect(messages.filter((m: any) => m.source === "simulated")).toMatchObject([
       { channel: "custom", messageType: "text", body: "How much is a membership?" },
       { channel: "custom", messageType: "reaction", body: "👍", reactionTo: bot.messageSid ?? bot.id },
-      { channel: "custom", messageType: "text", body: "My signed form", mediaUrl: "https://files.example.com/form.pdf", mediaContentType: "application/pdf" },
+      {
+        channel: "custom",
+        messageType: "text",
+        body: "My signed form",
+        mediaUrl: "https://files.example.com/form.pdf",
+        mediaContentType: "application/pdf",
+      },
     ]);
 
     await nav(page, "Inbox");
@@ -326,10 +375,40 @@ describe("acting from the dashboard", () => {
 
 /** The Fit Club's pages, with a record of each kind where a page shows one: a conversation on a custom channel with a file and a webhook. */
 async function everyPage(): Promise<string[]> {
-  const customData = { fromId: "+14155550190", toId: "fit-club", channel: "whatsapp-bridge", firstName: "Nia", lastName: "Narrow-Screen-With-A-Long-Name" };
-  await (await custom()).receive({ customData: { ...customData, messageSid: "SM-narrow-1", body: "How much is a membership? ".repeat(8), mediaUrl: `https://files.example.com/${"long-path/".repeat(12)}form.pdf`, mediaContentType: "application/pdf" } });
+  const customData = {
+    fromId: "+14155550190",
+    toId: "fit-club",
+    channel: "whatsapp-bridge",
+    firstName: "Nia",
+    lastName: "Narrow-Screen-With-A-Long-Name",
+  };
+  await (
+    await custom()
+  ).receive({
+    customData: {
+      ...customData,
+      messageSid: "SM-narrow-1",
+      body: "How much is a membership? ".repeat(8),
+      mediaUrl: `https://files.example.com/${"long-path/".repeat(12)}form.pdf`,
+      mediaContentType: "application/pdf",
+    },
+  });
   const [contact] = await admin(setup, "GET", "/contacts?accountId=acc_fit&q=%2B14155550190");
-  return ["contacts", `contacts/${contact.id}`, "lists", `lists/${listId}`, "campaigns", `campaigns/${campaignId}`, "deliveries", "inbox", "queue", "alerts", "journal", "faults", "settings"];
+  return [
+    "contacts",
+    `contacts/${contact.id}`,
+    "lists",
+    `lists/${listId}`,
+    "campaigns",
+    `campaigns/${campaignId}`,
+    "deliveries",
+    "inbox",
+    "queue",
+    "alerts",
+    "journal",
+    "faults",
+    "settings",
+  ];
 }
 
 describe("the dashboard on a phone", () => {
@@ -356,7 +435,8 @@ describe("the dashboard on a phone", () => {
     }
     // Every link of the navigation is on the screen, none hidden behind another.
     const links = page.getByRole("navigation", { name: "Pages" }).getByRole("link");
-    for (const box of await links.evaluateAll((all) => all.map((a) => a.getBoundingClientRect().right))) expect(box).toBeLessThanOrEqual(420);
+    for (const box of await links.evaluateAll((all) => all.map((a) => a.getBoundingClientRect().right)))
+      expect(box).toBeLessThanOrEqual(420);
     noProblems(problems);
   }, 90_000);
 });

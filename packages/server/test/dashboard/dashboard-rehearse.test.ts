@@ -46,7 +46,10 @@ describe("rehearsing in the dashboard", () => {
     // A balance the server refuses says why, and the balance stays.
     await page.getByLabel("Set the balance to").fill("0.0000001");
     await page.getByRole("button", { name: "Set balance" }).click();
-    await page.getByRole("alert").filter({ hasText: "balance must be a number of credits from 0 to 1000000000, with at most 6 decimal places." }).waitFor();
+    await page
+      .getByRole("alert")
+      .filter({ hasText: "balance must be a number of credits from 0 to 1000000000, with at most 6 decimal places." })
+      .waitFor();
     await refusedOnce(problems);
     expect((await admin(setup, "GET", "/accounts/acc_fit")).credits).toBe(7.5);
     noProblems(problems);
@@ -60,7 +63,10 @@ describe("rehearsing in the dashboard", () => {
     expect(download.suggestedFilename()).toMatch(/^intake-snapshot-.+\.json$/);
     const file = await download.path();
     const text = readFileSync(file, "utf8");
-    expect(JSON.parse(text)).toMatchObject({ format: "intake-snapshot/1", records: { contact: [expect.objectContaining({ firstName: "Saved" })] } });
+    expect(JSON.parse(text)).toMatchObject({
+      format: "intake-snapshot/1",
+      records: { contact: [expect.objectContaining({ firstName: "Saved" })] },
+    });
     await page.getByRole("status").filter({ hasText: "Exported: 3 accounts, 1 contact, 0 messages." }).waitFor();
 
     // Something new, then the file imported over it: asked first, then the state is the file's.
@@ -81,15 +87,26 @@ describe("rehearsing in the dashboard", () => {
 
     // Files that are not snapshots are refused before anything is sent, saying what to do.
     await chooser.setInputFiles({ name: "notes.json", mimeType: "application/json", buffer: Buffer.from("not json") });
-    await page.getByRole("alert").filter({ hasText: /^notes\.json is not JSON \(.+\)\. Choose a file saved by Export\.$/ }).waitFor();
+    await page
+      .getByRole("alert")
+      .filter({ hasText: /^notes\.json is not JSON \(.+\)\. Choose a file saved by Export\.$/ })
+      .waitFor();
     await chooser.setInputFiles({ name: "other.json", mimeType: "application/json", buffer: Buffer.from('{"format":"other/2"}') });
-    await page.getByRole("alert").filter({ hasText: 'other.json is not an Intake snapshot: its format is "other/2", not intake-snapshot/1. Choose a file saved by Export.' }).waitFor();
+    await page
+      .getByRole("alert")
+      .filter({
+        hasText: 'other.json is not an Intake snapshot: its format is "other/2", not intake-snapshot/1. Choose a file saved by Export.',
+      })
+      .waitFor();
     // One the server refuses (a record it would not take) says so, and changes nothing.
     const broken = JSON.parse(text);
     broken.records.contact[0].accountId = "acc_missing";
     await chooser.setInputFiles({ name: "broken.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(broken)) });
     await asked.getByRole("button", { name: "Yes, import" }).click();
-    await asked.getByRole("alert").filter({ hasText: "records.contact[0].accountId names account acc_missing, which these records do not have. Nothing was changed." }).waitFor();
+    await asked
+      .getByRole("alert")
+      .filter({ hasText: "records.contact[0].accountId names account acc_missing, which these records do not have. Nothing was changed." })
+      .waitFor();
     await refusedOnce(problems);
     await asked.getByRole("button", { name: "Cancel" }).click();
     expect(await contactCount()).toBe(1);
@@ -113,7 +130,12 @@ describe("rehearsing in the dashboard", () => {
       const { page, problems } = await openTab(setup, { viewport });
       const campaign = await admin(setup, "POST", "/campaigns", { accountId: "acc_fit", name: "Doomed campaign" });
       const list = await admin(setup, "POST", "/lists", { accountId: "acc_fit", name: "Doomed list", campaignId: campaign.id });
-      const contactId = (await admin(setup, "POST", `/lists/${list.id}/contacts`, { source: "manual", contacts: [{ phone: "+14155550183", firstName: "Doomed" }] })).contactIds[0];
+      const contactId = (
+        await admin(setup, "POST", `/lists/${list.id}/contacts`, {
+          source: "manual",
+          contacts: [{ phone: "+14155550183", firstName: "Doomed" }],
+        })
+      ).contactIds[0];
       for (const [path, noun, name, section, gone] of [
         [`contacts/${contactId}`, "contact", "Doomed", "Contacts", `/contacts/${contactId}`],
         [`lists/${list.id}`, "list", "Doomed list", "Lists", `/lists/${list.id}`],

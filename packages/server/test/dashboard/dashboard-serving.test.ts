@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHarness, type HttpsHarness } from "../support/harness.js";
 
 const built = fileURLToPath(new URL("../../../dashboard/dist/", import.meta.url));
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'";
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'";
 
 let harness: HttpsHarness;
 beforeAll(async () => {
@@ -45,7 +46,11 @@ describe("the dashboard's files", () => {
     expect(js.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     expect((await js.text()).length).toBeGreaterThan(1000);
     expect((await get(`/__dashboard/assets/${style}`)).headers.get("content-type")).toBe("text/css; charset=utf-8");
-    for (const path of ["/__dashboard/assets/nope.js", "/__dashboard/assets/nested/index.js", "/__dashboard/assets/%2e%2e%2fpackage.json"]) {
+    for (const path of [
+      "/__dashboard/assets/nope.js",
+      "/__dashboard/assets/nested/index.js",
+      "/__dashboard/assets/%2e%2e%2fpackage.json",
+    ]) {
       const response = await get(path);
       expect(response.status, path).not.toBe(200);
       expect(await response.text()).not.toContain("<html");
@@ -62,7 +67,9 @@ describe("the dashboard's files", () => {
     const head = await get("/__dashboard/", { method: "HEAD" });
     expect(head.status).toBe(200);
     // Plain HTTP from this machine is served (local-http.test.ts); relayed by a proxy, it is not.
-    const relayed = await globalThis.fetch(`${harness.origin.replace("https://", "http://")}/__dashboard/`, { headers: { "x-forwarded-for": "203.0.113.9" } });
+    const relayed = await globalThis.fetch(`${harness.origin.replace("https://", "http://")}/__dashboard/`, {
+      headers: { "x-forwarded-for": "203.0.113.9" },
+    });
     expect(relayed.status).toBe(400);
     expect(await relayed.text()).toContain(`The dashboard is served over HTTPS: https://`);
   });

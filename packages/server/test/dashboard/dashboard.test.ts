@@ -93,7 +93,9 @@ describe("the dashboard in a browser", () => {
     await api.lists.addContact(listId, { contact_id: quiet.id });
 
     // An inbound message on the custom channel: the bot's answer, delivered to the receiver, with its attempt.
-    await channel(setup).messages.receive({ customData: { messageSid: "SM-dash-1", fromId: "+14155550123", toId: "fit-club", body: "How much is a membership?" } });
+    await channel(setup).messages.receive({
+      customData: { messageSid: "SM-dash-1", fromId: "+14155550123", toId: "fit-club", body: "How much is a membership?" },
+    });
     await bubbles(page).filter({ hasText: "How much is a membership?" }).waitFor();
     const botReply = bubbles(page).filter({ hasText: "29 a month." });
     await botReply.getByText("1 delivery attempt (delivered)").waitFor();
@@ -143,7 +145,12 @@ describe("the dashboard in a browser", () => {
     await page.getByRole("button", { name: "Advance a day" }).click();
     await expect.poll(() => page.getByRole("row").filter({ hasText: "follow-up" }).filter({ hasText: "Grace Hopper" }).count()).toBe(0);
     await nav(page, "Contacts");
-    await page.getByRole("row").filter({ hasText: "Grace Hopper" }).filter({ hasText: "Spring leads" }).filter({ hasText: "Spring intake" }).waitFor();
+    await page
+      .getByRole("row")
+      .filter({ hasText: "Grace Hopper" })
+      .filter({ hasText: "Spring leads" })
+      .filter({ hasText: "Spring intake" })
+      .waitFor();
     await page.getByRole("link", { name: "Grace Hopper" }).click();
     await bubbles(page).filter({ hasText: "Still keen, Grace?" }).filter({ hasText: "Follow-up" }).waitFor();
 
@@ -171,7 +178,7 @@ describe("the dashboard in a browser", () => {
     await page.getByLabel("First name").fill("Katherine");
     await page.getByRole("button", { name: "Add contact" }).click();
     await page.getByRole("status").filter({ hasText: "1 added, 0 already members." }).waitFor();
-    const csv = "phone,firstName,lastName,email\n+14155550141,Dorothy,Vaughan,dorothy@example.com\n\"+14155550140\",Katherine,,\n";
+    const csv = 'phone,firstName,lastName,email\n+14155550141,Dorothy,Vaughan,dorothy@example.com\n"+14155550140",Katherine,,\n';
     await page.getByLabel("CSV file", { exact: true }).setInputFiles({ name: "leads.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
     await page.getByRole("button", { name: "Import" }).click();
     await page.getByRole("status").filter({ hasText: "1 added, 1 already members." }).waitFor();
@@ -211,15 +218,36 @@ describe("the dashboard in a browser", () => {
 
   it("has no serious or critical accessibility violation on any page", async () => {
     const { page, problems } = await openTab(setup);
-    const campaignId = (await admin(setup, "POST", "/campaigns", { accountId: "acc_fit", name: "Checked", faqs: [{ question: "Hours?", answer: "9 to 5." }] })).id;
+    const campaignId = (
+      await admin(setup, "POST", "/campaigns", { accountId: "acc_fit", name: "Checked", faqs: [{ question: "Hours?", answer: "9 to 5." }] })
+    ).id;
     const listId = (await admin(setup, "POST", "/lists", { accountId: "acc_fit", name: "Checked list", campaignId })).id;
-    const contactId = (await admin(setup, "POST", `/lists/${listId}/contacts`, { source: "manual", contacts: [{ phone: "+14155550177", firstName: "Grace" }] })).contactIds[0];
+    const contactId = (
+      await admin(setup, "POST", `/lists/${listId}/contacts`, {
+        source: "manual",
+        contacts: [{ phone: "+14155550177", firstName: "Grace" }],
+      })
+    ).contactIds[0];
     await admin(setup, "POST", `/contacts/${contactId}/replies`, { body: "Hello Grace" });
     const base = new URL(setup.cli.info.dashboardUrl).origin;
     await page.goto(`${base}/__dashboard/`);
     expect(await accessibilityProblems(page), "login").toEqual([]);
     await page.goto(setup.cli.info.dashboardUrl);
-    const pages = ["contacts", `contacts/${contactId}`, "lists", `lists/${listId}`, "campaigns", `campaigns/${campaignId}`, "deliveries", "inbox", "queue", "alerts", "journal", "faults", "settings"];
+    const pages = [
+      "contacts",
+      `contacts/${contactId}`,
+      "lists",
+      `lists/${listId}`,
+      "campaigns",
+      `campaigns/${campaignId}`,
+      "deliveries",
+      "inbox",
+      "queue",
+      "alerts",
+      "journal",
+      "faults",
+      "settings",
+    ];
     for (const path of pages) {
       await page.goto(`${base}/__dashboard/${path}?account=acc_fit`);
       await page.locator("main h1").waitFor();

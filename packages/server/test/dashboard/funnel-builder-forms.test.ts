@@ -21,7 +21,11 @@ const besidesRefusals = (problems: string[]) => problems.filter((problem) => !/t
 describe("the funnel builder's forms", () => {
   it("refuses a follow-up delay that is not a number of hours, naming it, and keeps the delays saved", async () => {
     const { page, problems } = await openTab(setup);
-    const campaign = await admin(setup, "POST", "/campaigns", { accountId: "acc_fit", name: "Delays", followUps: { enabled: true, delaysHours: [24, 48] } });
+    const campaign = await admin(setup, "POST", "/campaigns", {
+      accountId: "acc_fit",
+      name: "Delays",
+      followUps: { enabled: true, delaysHours: [24, 48] },
+    });
     await open(page, `campaigns/${campaign.id}`);
     for (const typed of ["2h, 72", "abc, 72"]) {
       await page.getByLabel("Delays (hours)").fill(typed);
@@ -39,11 +43,17 @@ describe("the funnel builder's forms", () => {
 
   it("refuses an opening template with an unknown placeholder, suggesting the one meant", async () => {
     const { page, problems } = await openTab(setup);
-    const campaign = await admin(setup, "POST", "/campaigns", { accountId: "acc_fit", name: "Placeholders", openingTemplate: { body: "Hi {{firstName}}!", approval: "approved" } });
+    const campaign = await admin(setup, "POST", "/campaigns", {
+      accountId: "acc_fit",
+      name: "Placeholders",
+      openingTemplate: { body: "Hi {{firstName}}!", approval: "approved" },
+    });
     await open(page, `campaigns/${campaign.id}`);
     await page.getByLabel("Opening template", { exact: true }).fill("Hi {{first_name}}, thanks for signing up!");
     await page.getByRole("button", { name: "Save campaign" }).click();
-    await expect.poll(() => alert(page).textContent()).toContain("openingTemplate.body has an unknown placeholder {{first_name}}: did you mean {{firstName}}?");
+    await expect
+      .poll(() => alert(page).textContent())
+      .toContain("openingTemplate.body has an unknown placeholder {{first_name}}: did you mean {{firstName}}?");
     expect((await admin(setup, "GET", `/campaigns/${campaign.id}`)).openingTemplate.body).toBe("Hi {{firstName}}!");
     noProblems(besidesRefusals(problems));
   }, 60_000);
@@ -57,16 +67,26 @@ describe("the funnel builder's forms", () => {
     const file = { name: "leads.csv", mimeType: "text/csv", buffer: Buffer.from(csv) };
     await page.getByLabel("CSV file", { exact: true }).setInputFiles(file);
     await page.getByRole("button", { name: "Import" }).click();
-    await expect.poll(() => alert(page).textContent()).toMatch(/1 of 4 contacts cannot be imported, so none was: row 5: phone "4155550202": Phone number must include a valid country code/);
+    await expect
+      .poll(() => alert(page).textContent())
+      .toMatch(
+        /1 of 4 contacts cannot be imported, so none was: row 5: phone "4155550202": Phone number must include a valid country code/,
+      );
     expect((await admin(setup, "GET", `/lists/${list.id}`)).memberCount).toBe(0);
 
     await page.getByLabel("Import the valid rows and list the others").check();
     await page.getByRole("button", { name: "Import" }).click();
     await page.getByRole("status").filter({ hasText: "3 added, 0 already members. 1 row skipped:" }).waitFor();
     const skipped = page.getByRole("list", { name: "Skipped rows" }).getByRole("listitem");
-    expect(await skipped.allTextContents()).toEqual([expect.stringMatching(/^Row 5: phone "4155550202": Phone number must include a valid country code/)]);
+    expect(await skipped.allTextContents()).toEqual([
+      expect.stringMatching(/^Row 5: phone "4155550202": Phone number must include a valid country code/),
+    ]);
     await page.getByRole("heading", { name: "Members (3)" }).waitFor();
-    expect((await admin(setup, "GET", `/lists/${list.id}/contacts`)).map((c: { firstName: string }) => c.firstName)).toEqual(["Ada", "Grace", "Dorothy"]);
+    expect((await admin(setup, "GET", `/lists/${list.id}/contacts`)).map((c: { firstName: string }) => c.firstName)).toEqual([
+      "Ada",
+      "Grace",
+      "Dorothy",
+    ]);
     noProblems(besidesRefusals(problems));
   }, 60_000);
 });

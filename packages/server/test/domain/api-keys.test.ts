@@ -14,7 +14,13 @@ describe("API keys", () => {
     harness = await startHarness({ clock: "virtual" });
     await harness.admin("POST", "/clock/advance", { ms: 3 * 366 * 24 * 3600 * 1000 });
     const created = await client(httpsTarget(harness), "query", KEYS.acme).contacts.create({ phone: "+14155550123" });
-    await expect(client(httpsTarget(harness), "bearer", KEYS.acme).lists.addContact("lst_acme", { contact_id: created.id })).resolves.toMatchObject({ added: true });
-    await expect(client(httpsTarget(harness), "query", KEYS.acme).messages.receive({ customData: { messageSid: "S", fromId: "u", toId: "t", body: "x" } })).resolves.toMatchObject({ success: true });
+    await expect(
+      client(httpsTarget(harness), "bearer", KEYS.acme).lists.addContact("lst_acme", { contact_id: created.id }),
+    ).resolves.toMatchObject({ added: true });
+    await expect(
+      client(httpsTarget(harness), "query", KEYS.acme).messages.receive({
+        customData: { messageSid: "S", fromId: "u", toId: "t", body: "x" },
+      }),
+    ).resolves.toMatchObject({ success: true });
   });
 });

@@ -13,7 +13,8 @@ describe("Idempotency-Key memory", () => {
   it("is kept for 24 hours, then the key grants again", async () => {
     harness = await startHarness({ clock: "virtual" });
     const agency = client(httpsTarget(harness), "header", KEYS.agency);
-    const grant = (key = "rch_1") => agency.subaccounts.grantCredits({ email: "one@northwind.example", amount: 10 }, { idempotencyKey: key });
+    const grant = (key = "rch_1") =>
+      agency.subaccounts.grantCredits({ email: "one@northwind.example", amount: 10 }, { idempotencyKey: key });
     const balance = async () => (await harness!.admin("GET", "/accounts/sub_one/credits")).body.balance;
     await grant();
     await harness.admin("POST", "/clock/advance", { ms: 12 * 3600 * 1000 });

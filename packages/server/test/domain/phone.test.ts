@@ -20,7 +20,7 @@ function answer(input: string): string {
 describe("phone numbers", () => {
   it("answers +1 and ten digits as the full parse does, whatever the first three digits", () => {
     let state = 20261126;
-    const random = () => ((state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0) / 2 ** 32);
+    const random = () => (state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0) / 2 ** 32;
     const mismatches: string[] = [];
     for (let start = 0; start < 1000; start++) {
       for (let k = 0; k < 5; k++) {

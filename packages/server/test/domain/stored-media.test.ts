@@ -21,7 +21,14 @@ function start(options: IntakeOptions) {
 }
 
 async function receive(intake: Intake, sid: string, mediaUrl: string | null, key = KEYS.acme) {
-  const customData = { messageSid: sid, fromId: "user-1", toId: "support", body: "A file", mediaUrl, mediaContentType: mediaUrl ? "image/png" : null };
+  const customData = {
+    messageSid: sid,
+    fromId: "user-1",
+    toId: "support",
+    body: "A file",
+    mediaUrl,
+    mediaContentType: mediaUrl ? "image/png" : null,
+  };
   const response = await intake.fetch(
     new Request(`https://intake.test/v1/incoming_custom_channel_message?apiKey=${key}`, {
       method: "POST",
@@ -54,7 +61,8 @@ describe("media per message", () => {
     expect(await receive(intake, "S-1", png(1001))).toEqual({
       status: 400,
       body: {
-        error: "The file in customData.mediaUrl is 1001 bytes; the per-message media limit is 1000 bytes. Send a smaller file, or a public https:// URL to it.",
+        error:
+          "The file in customData.mediaUrl is 1001 bytes; the per-message media limit is 1000 bytes. Send a smaller file, or a public https:// URL to it.",
       },
     });
     expect((await admin(intake, "GET", "/messages")).body).toHaveLength(0);
@@ -71,7 +79,10 @@ describe("media per account", () => {
     expect((await receive(intake, "S-2", png(1000))).status).toBe(200);
     expect(await receive(intake, "S-3", png(1000))).toEqual({ status: 413, body: { error: FULL } });
     expect((await admin(intake, "GET", "/messages?accountId=acc_acme")).body).toHaveLength(2);
-    const journal = (await admin(intake, "GET", "/journal?operationId=receiveCustomChannelMessage")).body as Array<{ status: number; errorCode: string }>;
+    const journal = (await admin(intake, "GET", "/journal?operationId=receiveCustomChannelMessage")).body as Array<{
+      status: number;
+      errorCode: string;
+    }>;
     expect(journal.at(-1)).toMatchObject({ status: 413, errorCode: "MEDIA_STORAGE_FULL" });
     // What still fits is taken, to the byte; a public URL takes nothing; another account has its own.
     expect((await receive(intake, "S-4", png(500))).status).toBe(200);
@@ -138,10 +149,24 @@ describe("media per account", () => {
 describe("the largest media file", () => {
   it("is Intake's maxMediaBytes, named in bytes and in a unit people read", async () => {
     const intake = createIntake({ seed: SEED, maxMediaBytes: 10_000 });
-    const png = Buffer.concat([Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64"), Buffer.alloc(12_000)]);
-    const customData = { messageSid: "S-media", fromId: "u", toId: "t", body: "x", mediaUrl: `data:image/png;base64,${png.toString("base64")}`, mediaContentType: "image/png" };
+    const png = Buffer.concat([
+      Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64"),
+      Buffer.alloc(12_000),
+    ]);
+    const customData = {
+      messageSid: "S-media",
+      fromId: "u",
+      toId: "t",
+      body: "x",
+      mediaUrl: `data:image/png;base64,${png.toString("base64")}`,
+      mediaContentType: "image/png",
+    };
     const response = await intake.fetch(
-      new Request(`https://intake.test/v1/incoming_custom_channel_message?apiKey=${KEYS.acme}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ customData }) }),
+      new Request(`https://intake.test/v1/incoming_custom_channel_message?apiKey=${KEYS.acme}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ customData }),
+      }),
     );
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: string }).error).toMatch(/the per-message media limit is 10000 bytes \(9\.8 KiB\)\. /);

@@ -11,7 +11,8 @@ describe("the data file", () => {
     const { intake, errors, console_ } = rethrowingIntake();
     const saver = persist(intake, openDataFile(path));
     const create = (phone: string) => post(intake, JSON.stringify({ phone }));
-    const find = (phone: string) => intake.fetch(new Request(`https://intake.test/v1/contacts?apiKey=${KEYS.acme}&phoneNumber=${encodeURIComponent(phone)}`));
+    const find = (phone: string) =>
+      intake.fetch(new Request(`https://intake.test/v1/contacts?apiKey=${KEYS.acme}&phoneNumber=${encodeURIComponent(phone)}`));
     // Another program holds the file's write lock (a sqlite3 shell in a transaction, say).
     const other = new Database(path);
     try {
@@ -23,7 +24,8 @@ describe("the data file", () => {
       expect(await refused.json()).toEqual({
         error: {
           code: "NOT_SAVED",
-          message: "The server could not save this change to its data file (its log says why), so nothing of it was saved or applied. Retry after 1 second.",
+          message:
+            "The server could not save this change to its data file (its log says why), so nothing of it was saved or applied. Retry after 1 second.",
         },
       });
       expect((errors[0] as Error).message).toBe(

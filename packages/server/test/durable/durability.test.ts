@@ -216,12 +216,27 @@ describe("--data-file killed with SIGKILL mid-writes", () => {
       if (r < 0.27 || (r < 0.47 && known.length === 0)) {
         // A new phone, or now and then one whose create went unanswered before (it may be stored).
         const lost = contacts.filter((w) => !answered(w) && w.round < round);
-        const phone = lost.length && random() < 0.2 ? pick(lost).params.phone : `+1555${String(round).padStart(2, "0")}${String(phoneCount++).padStart(5, "0")}`;
-        return send(contacts, { round, params: { phone } }, () => post(run, `/contacts?apiKey=${BIZ_KEY}`, { phone, firstName: "Lead" }), [200, 201], stopped);
+        const phone =
+          lost.length && random() < 0.2
+            ? pick(lost).params.phone
+            : `+1555${String(round).padStart(2, "0")}${String(phoneCount++).padStart(5, "0")}`;
+        return send(
+          contacts,
+          { round, params: { phone } },
+          () => post(run, `/contacts?apiKey=${BIZ_KEY}`, { phone, firstName: "Lead" }),
+          [200, 201],
+          stopped,
+        );
       }
       if (r < 0.47) {
         const contactId = pick(known);
-        return send(adds, { round, params: { contactId } }, () => post(run, `/lists/lst_durable/contacts?apiKey=${BIZ_KEY}`, { contactId }), [200, 201], stopped);
+        return send(
+          adds,
+          { round, params: { contactId } },
+          () => post(run, `/lists/lst_durable/contacts?apiKey=${BIZ_KEY}`, { contactId }),
+          [200, 201],
+          stopped,
+        );
       }
       if (r < 0.72) {
         // Two messages per sender, so one contact's replies queue behind each other; some retries.
@@ -229,16 +244,39 @@ describe("--data-file killed with SIGKILL mid-writes", () => {
           inbound.length && random() < 0.12
             ? pick(inbound).params
             : { sid: `SM-${round}-${sidCount}`, fromId: `user-${round}-${Math.floor(sidCount / 2)}`, body: `Hello, message ${sidCount++}` };
-        const body = { customData: { messageSid: params.sid, fromId: params.fromId, toId: "durable-support", body: params.body, channel: "durable-chat" } };
-        return send(inbound, { round, params }, () => post(run, `/incoming_custom_channel_message?apiKey=${BIZ_KEY}`, body), [200], stopped);
+        const body = {
+          customData: {
+            messageSid: params.sid,
+            fromId: params.fromId,
+            toId: "durable-support",
+            body: params.body,
+            channel: "durable-chat",
+          },
+        };
+        return send(
+          inbound,
+          { round, params },
+          () => post(run, `/incoming_custom_channel_message?apiKey=${BIZ_KEY}`, body),
+          [200],
+          stopped,
+        );
       }
       if (r < 0.96) {
         // A new Idempotency-Key, or a retry of an earlier one with the same body.
-        const params = grants.length && random() < 0.2 ? pick(grants).params : { key: `grant-${round}-${keyCount++}`, amount: 1 + Math.floor(random() * 50) + (random() < 0.2 ? 0.25 : 0) };
+        const params =
+          grants.length && random() < 0.2
+            ? pick(grants).params
+            : { key: `grant-${round}-${keyCount++}`, amount: 1 + Math.floor(random() * 50) + (random() < 0.2 ? 0.25 : 0) };
         return send(
           grants,
           { round, params },
-          () => post(run, "/subaccounts/credits", { email: SUB_EMAIL, amount: params.amount }, { "x-api-key": AGENCY_KEY, "idempotency-key": params.key }),
+          () =>
+            post(
+              run,
+              "/subaccounts/credits",
+              { email: SUB_EMAIL, amount: params.amount },
+              { "x-api-key": AGENCY_KEY, "idempotency-key": params.key },
+            ),
           [200],
           stopped,
         );
@@ -270,13 +308,19 @@ describe("--data-file killed with SIGKILL mid-writes", () => {
       const byPhone = groupBy(stored, (c) => c.phone);
       for (const [phone, found] of byPhone) expect(found.length, context(`${when}: contacts with phone ${phone}`)).toBe(1);
       for (const write of contacts.filter(answered)) {
-        expect(byPhone.get(write.params.phone)?.map((c) => c.id), context(`${when}: the contact created for ${write.params.phone} in round ${write.round}`)).toEqual([write.body.id]);
+        expect(
+          byPhone.get(write.params.phone)?.map((c) => c.id),
+          context(`${when}: the contact created for ${write.params.phone} in round ${write.round}`),
+        ).toEqual([write.body.id]);
       }
 
       const members = ((await admin.call("GET", "/lists/lst_durable/contacts")) as any[]).map((c) => c.id as string);
       expect(new Set(members).size, context(`${when}: list members are unique`)).toBe(members.length);
       const memberSet = new Set(members);
-      for (const write of adds.filter(answered)) expect(memberSet.has(write.params.contactId), context(`${when}: ${write.params.contactId} added in round ${write.round}`)).toBe(true);
+      for (const write of adds.filter(answered))
+        expect(memberSet.has(write.params.contactId), context(`${when}: ${write.params.contactId} added in round ${write.round}`)).toBe(
+          true,
+        );
 
       const messages = await admin.all(`/messages?accountId=${BIZ}`);
       const messageIds = new Set(messages.map((m) => m.id as string));
@@ -285,7 +329,10 @@ describe("--data-file killed with SIGKILL mid-writes", () => {
       const bySid = groupBy(received, (m) => m.messageSid);
       for (const [sid, found] of bySid) expect(found.length, context(`${when}: messages with messageSid ${sid}`)).toBe(1);
       for (const write of inbound.filter(answered)) {
-        expect(bySid.get(write.params.sid)?.map((m) => m.id), context(`${when}: the message ${write.params.sid} of round ${write.round}`)).toEqual([write.body.messageId]);
+        expect(
+          bySid.get(write.params.sid)?.map((m) => m.id),
+          context(`${when}: the message ${write.params.sid} of round ${write.round}`),
+        ).toEqual([write.body.messageId]);
       }
       // Each received message was answered by the bot exactly once (replies queue per contact).
       for (const m of received) expect(m.botOutcome, context(`${when}: the bot's outcome for ${m.messageSid}`)).toBe("replied");
@@ -294,7 +341,10 @@ describe("--data-file killed with SIGKILL mid-writes", () => {
       for (const [contactId, found] of groupBy(received, (m) => m.contactId)) {
         expect(repliesByContact.get(contactId)?.length ?? 0, context(`${when}: bot replies to ${contactId}`)).toBe(found.length);
       }
-      for (const contactId of repliesByContact.keys()) expect(groupBy(received, (m) => m.contactId).has(contactId), context(`${when}: a reply to ${contactId}, who wrote nothing`)).toBe(true);
+      for (const contactId of repliesByContact.keys())
+        expect(groupBy(received, (m) => m.contactId).has(contactId), context(`${when}: a reply to ${contactId}, who wrote nothing`)).toBe(
+          true,
+        );
       for (const m of replies) expect(["pending", "sent"], context(`${when}: reply ${m.id}'s status`)).toContain(m.status);
 
       // Opening messages: at most one per contact, to list members only (the queue's rest come later).
@@ -303,7 +353,8 @@ describe("--data-file killed with SIGKILL mid-writes", () => {
         expect(m.status, context(`${when}: opening ${m.id}`)).toBe("sent");
         expect(memberSet.has(m.contactId), context(`${when}: opening ${m.id} to a member`)).toBe(true);
       }
-      for (const [contactId, found] of groupBy(openings, (m) => m.contactId)) expect(found.length, context(`${when}: openings to ${contactId}`)).toBe(1);
+      for (const [contactId, found] of groupBy(openings, (m) => m.contactId))
+        expect(found.length, context(`${when}: openings to ${contactId}`)).toBe(1);
 
       // Credits: each history adds up to its balance; grants are there once per key, as answered.
       const history = async (accountId: string) => {
@@ -311,9 +362,15 @@ describe("--data-file killed with SIGKILL mid-writes", () => {
         let balance = 0;
         for (const t of credits.transactions) {
           balance += t.amount;
-          expect(close(t.balanceAfter, balance), context(`${when}: ${accountId}'s balance after ${t.id} (${t.balanceAfter}, the history adds up to ${balance})`)).toBe(true);
+          expect(
+            close(t.balanceAfter, balance),
+            context(`${when}: ${accountId}'s balance after ${t.id} (${t.balanceAfter}, the history adds up to ${balance})`),
+          ).toBe(true);
         }
-        expect(close(credits.balance, balance), context(`${when}: ${accountId}'s balance ${credits.balance}, its history adds up to ${balance}`)).toBe(true);
+        expect(
+          close(credits.balance, balance),
+          context(`${when}: ${accountId}'s balance ${credits.balance}, its history adds up to ${balance}`),
+        ).toBe(true);
         return credits.transactions as any[];
       };
       const granted = groupBy(await history(SUB), (t) => t.idempotencyKey);
@@ -322,11 +379,18 @@ describe("--data-file killed with SIGKILL mid-writes", () => {
         const [t] = granted.get(write.params.key) ?? [];
         expect(t, context(`${when}: the grant ${write.params.key} answered in round ${write.round}`)).toBeDefined();
         expect([t.amount, t.source], context(`${when}: the grant ${write.params.key}`)).toEqual([write.params.amount, "agency_grant"]);
-        expect(write.body, context(`${when}: the answer to ${write.params.key}`)).toEqual({ success: true, sub_account_id: SUB, credits_added: write.params.amount, new_balance: t.balanceAfter });
+        expect(write.body, context(`${when}: the answer to ${write.params.key}`)).toEqual({
+          success: true,
+          sub_account_id: SUB,
+          credits_added: write.params.amount,
+          new_balance: t.balanceAfter,
+        });
       }
       // However the retries of a key raced, one answer at most granted; the others were replays.
       for (const [key, writes] of groupBy(grants.filter(answered), (w) => w.params.key)) {
-        expect(writes.filter((w) => !w.replayed).length, context(`${when}: answers to ${key} that were not replays`)).toBeLessThanOrEqual(1);
+        expect(writes.filter((w) => !w.replayed).length, context(`${when}: answers to ${key} that were not replays`)).toBeLessThanOrEqual(
+          1,
+        );
       }
       // The business pays a credit per first message to a contact and one per bot reply, each a transaction.
       const spent = await history(BIZ);
@@ -336,7 +400,9 @@ describe("--data-file killed with SIGKILL mid-writes", () => {
 
       // No webhook reached the receiver for a message the server does not have, nor under another id.
       for (const hook of hooks.received) {
-        expect(messageIds.has(hook.json.messageId), context(`${when}: the webhook for ${hook.json.messageId} is of a stored message`)).toBe(true);
+        expect(messageIds.has(hook.json.messageId), context(`${when}: the webhook for ${hook.json.messageId} is of a stored message`)).toBe(
+          true,
+        );
         expect(hook.headers["webhook-id"], context(`${when}: the webhook-id of ${hook.json.messageId}`)).toBe(hook.json.messageId);
       }
       return { messages, replies, members, openings };
@@ -363,8 +429,12 @@ describe("--data-file killed with SIGKILL mid-writes", () => {
       stopped = true;
       await kill(run);
       await Promise.all(workers);
-      const made = ([contacts, adds, inbound, grants, advances] as Write<unknown>[][]).flatMap((writes) => writes.filter((w) => w.round === round));
-      summary.push(`round ${round}: killed at ${delay} ms, ${made.filter(answered).length} answered, ${made.filter((w) => !answered(w)).length} cut off`);
+      const made = ([contacts, adds, inbound, grants, advances] as Write<unknown>[][]).flatMap((writes) =>
+        writes.filter((w) => w.round === round),
+      );
+      summary.push(
+        `round ${round}: killed at ${delay} ms, ${made.filter(answered).length} answered, ${made.filter((w) => !answered(w)).length} cut off`,
+      );
     }
 
     // The last restart: every webhook driven to its end on the virtual clock.
@@ -396,7 +466,9 @@ describe("--data-file killed with SIGKILL mid-writes", () => {
       expect(answers.get(delivery.webhookId) ?? [], context(`what the receiver answered ${delivery.webhookId}`)).toContain(200);
       // Each attempt the server recorded with an answer reached the receiver (more may have: in flight at a kill).
       const heard = delivery.attempts.filter((a: any) => a.status !== null).length;
-      expect(heard, context(`attempts of ${delivery.webhookId} the server heard answered`)).toBeLessThanOrEqual(answers.get(delivery.webhookId)!.length);
+      expect(heard, context(`attempts of ${delivery.webhookId} the server heard answered`)).toBeLessThanOrEqual(
+        answers.get(delivery.webhookId)!.length,
+      );
       delivered.add(delivery.webhookId);
     }
     // The receiver heard of no message under two ids, nor of one without a delivery; each is signed.
@@ -429,81 +501,93 @@ describe("a SIGKILL during the funnel's queue", () => {
   const KEY = "ik_durable_funnel_0000000001";
   const INTERVAL = 10_000; // --funnel-rate 6: one queued opening per campaign every 10 s
 
-  it("the queued openings resume at the safe rate after the restart; each contact gets one, the sent ones are not sent again", { timeout: 120_000 }, async () => {
-    const folder = dir();
-    const dataFile = join(folder, "state.db");
-    const seedFile = join(folder, "seed.json");
-    writeFileSync(
-      seedFile,
-      JSON.stringify({
-        accounts: [
-          {
-            id: "acc_funnel",
-            name: "Funnel",
-            apiKey: KEY,
-            credits: 100,
-            campaigns: [
-              {
-                id: "cmp_funnel",
-                name: "Funnel",
-                type: "Outgoing",
-                state: "Live",
-                triggerOnNewListContacts: true,
-                openingTemplate: { body: "Hi {{firstName}}, welcome!", approval: "approved" },
-              },
-            ],
-            lists: [{ id: "lst_funnel", name: "Leads", campaignId: "cmp_funnel" }],
-          },
-        ],
-      }),
-    );
-    const args = ["--clock", "virtual", "--funnel-rate", "6"];
-    const first = await start(dataFile, [...args, "--seed", seedFile]);
-    const leads: string[] = [];
-    for (let i = 0; i < 10; i++) {
-      const created = await post(first, `/contacts?apiKey=${KEY}`, { phone: `+1415555070${i}`, firstName: `Lead${i}` });
-      expect(created.status).toBe(201);
-      leads.push((await created.json()).id);
-    }
-    // Ten adds to one list at once: the first ones go now, the rest are queued.
-    for (const contactId of leads) expect((await post(first, `/lists/lst_funnel/contacts?apiKey=${KEY}`, { contactId })).status).toBe(201);
-    await kill(first);
-
-    const openingsOf = async (run: CliRun) => ((await adminOf(run).call("GET", "/messages?accountId=acc_funnel")) as any[]).filter((m) => m.source === "opening");
-    let run = await start(dataFile, args);
-    let admin = adminOf(run);
-    const t0 = Date.parse((await admin.call("GET", "/clock")).now);
-    const sentBefore = await openingsOf(run);
-    // Three at once, and the queue's first slot, which is now.
-    expect(sentBefore.map((m) => [m.contactId, m.status, m.body, Date.parse(m.createdAt)])).toEqual(leads.slice(0, 4).map((id, i) => [id, "sent", `Hi Lead${i}, welcome!`, t0]));
-    const jobs = (await admin.call("GET", "/jobs")) as any[];
-    expect(jobs.map((j) => [j.kind, j.payload.contactId, Date.parse(j.runAt)])).toEqual(leads.slice(4).map((id, i) => ["opening", id, t0 + (i + 1) * INTERVAL]));
-
-    for (let k = 1; k <= 6; k++) {
-      // Half an interval: nothing; the rest of it: the next one, alone.
-      await admin.call("POST", "/clock/advance", { ms: INTERVAL / 2 });
-      expect((await openingsOf(run)).length, `half of interval ${k}`).toBe(3 + k);
-      await admin.call("POST", "/clock/advance", { ms: INTERVAL / 2 });
-      const openings = await openingsOf(run);
-      expect(openings.length, `interval ${k}`).toBe(4 + k);
-      expect([openings.at(-1).contactId, Date.parse(openings.at(-1).createdAt)]).toEqual([leads[3 + k], t0 + k * INTERVAL]);
-      if (k === 2) {
-        // Killed again halfway through the queue: the rest keep their slots.
-        await kill(run);
-        run = await start(dataFile, args);
-        admin = adminOf(run);
-        expect((await openingsOf(run)).length).toBe(6);
-        expect(((await admin.call("GET", "/jobs")) as any[]).map((j) => Date.parse(j.runAt))).toEqual([3, 4, 5, 6].map((n) => t0 + n * INTERVAL));
+  it(
+    "the queued openings resume at the safe rate after the restart; each contact gets one, the sent ones are not sent again",
+    { timeout: 120_000 },
+    async () => {
+      const folder = dir();
+      const dataFile = join(folder, "state.db");
+      const seedFile = join(folder, "seed.json");
+      writeFileSync(
+        seedFile,
+        JSON.stringify({
+          accounts: [
+            {
+              id: "acc_funnel",
+              name: "Funnel",
+              apiKey: KEY,
+              credits: 100,
+              campaigns: [
+                {
+                  id: "cmp_funnel",
+                  name: "Funnel",
+                  type: "Outgoing",
+                  state: "Live",
+                  triggerOnNewListContacts: true,
+                  openingTemplate: { body: "Hi {{firstName}}, welcome!", approval: "approved" },
+                },
+              ],
+              lists: [{ id: "lst_funnel", name: "Leads", campaignId: "cmp_funnel" }],
+            },
+          ],
+        }),
+      );
+      const args = ["--clock", "virtual", "--funnel-rate", "6"];
+      const first = await start(dataFile, [...args, "--seed", seedFile]);
+      const leads: string[] = [];
+      for (let i = 0; i < 10; i++) {
+        const created = await post(first, `/contacts?apiKey=${KEY}`, { phone: `+1415555070${i}`, firstName: `Lead${i}` });
+        expect(created.status).toBe(201);
+        leads.push((await created.json()).id);
       }
-    }
-    await admin.call("POST", "/clock/advance", { ms: 10 * 60_000 });
-    const openings = await openingsOf(run);
-    expect(openings.map((m) => [m.contactId, m.status])).toEqual(leads.map((id) => [id, "sent"]));
-    // The four sent before the kill are the same messages, not sent again.
-    expect(openings.slice(0, 4).map((m) => m.id)).toEqual(sentBefore.map((m) => m.id));
-    expect(await admin.call("GET", "/jobs")).toEqual([]);
-    expect((await admin.call("GET", "/accounts/acc_funnel/credits")).balance).toBe(90);
-  });
+      // Ten adds to one list at once: the first ones go now, the rest are queued.
+      for (const contactId of leads)
+        expect((await post(first, `/lists/lst_funnel/contacts?apiKey=${KEY}`, { contactId })).status).toBe(201);
+      await kill(first);
+
+      const openingsOf = async (run: CliRun) =>
+        ((await adminOf(run).call("GET", "/messages?accountId=acc_funnel")) as any[]).filter((m) => m.source === "opening");
+      let run = await start(dataFile, args);
+      let admin = adminOf(run);
+      const t0 = Date.parse((await admin.call("GET", "/clock")).now);
+      const sentBefore = await openingsOf(run);
+      // Three at once, and the queue's first slot, which is now.
+      expect(sentBefore.map((m) => [m.contactId, m.status, m.body, Date.parse(m.createdAt)])).toEqual(
+        leads.slice(0, 4).map((id, i) => [id, "sent", `Hi Lead${i}, welcome!`, t0]),
+      );
+      const jobs = (await admin.call("GET", "/jobs")) as any[];
+      expect(jobs.map((j) => [j.kind, j.payload.contactId, Date.parse(j.runAt)])).toEqual(
+        leads.slice(4).map((id, i) => ["opening", id, t0 + (i + 1) * INTERVAL]),
+      );
+
+      for (let k = 1; k <= 6; k++) {
+        // Half an interval: nothing; the rest of it: the next one, alone.
+        await admin.call("POST", "/clock/advance", { ms: INTERVAL / 2 });
+        expect((await openingsOf(run)).length, `half of interval ${k}`).toBe(3 + k);
+        await admin.call("POST", "/clock/advance", { ms: INTERVAL / 2 });
+        const openings = await openingsOf(run);
+        expect(openings.length, `interval ${k}`).toBe(4 + k);
+        expect([openings.at(-1).contactId, Date.parse(openings.at(-1).createdAt)]).toEqual([leads[3 + k], t0 + k * INTERVAL]);
+        if (k === 2) {
+          // Killed again halfway through the queue: the rest keep their slots.
+          await kill(run);
+          run = await start(dataFile, args);
+          admin = adminOf(run);
+          expect((await openingsOf(run)).length).toBe(6);
+          expect(((await admin.call("GET", "/jobs")) as any[]).map((j) => Date.parse(j.runAt))).toEqual(
+            [3, 4, 5, 6].map((n) => t0 + n * INTERVAL),
+          );
+        }
+      }
+      await admin.call("POST", "/clock/advance", { ms: 10 * 60_000 });
+      const openings = await openingsOf(run);
+      expect(openings.map((m) => [m.contactId, m.status])).toEqual(leads.map((id) => [id, "sent"]));
+      // The four sent before the kill are the same messages, not sent again.
+      expect(openings.slice(0, 4).map((m) => m.id)).toEqual(sentBefore.map((m) => m.id));
+      expect(await admin.call("GET", "/jobs")).toEqual([]);
+      expect((await admin.call("GET", "/accounts/acc_funnel/credits")).balance).toBe(90);
+    },
+  );
 });
 
 describe("work that fell due while the server was down", () => {
@@ -531,7 +615,13 @@ describe("work that fell due while the server was down", () => {
                 state: "Live",
                 triggerOnNewListContacts: true,
                 openingTemplate: { body: "Hi {{firstName}}!", approval: "approved" },
-                followUps: { enabled: true, delaysHours: [quietMs / 3_600_000], cycles: 1, messagesPerCycle: 1, messages: ["Still there, {{firstName}}?"] },
+                followUps: {
+                  enabled: true,
+                  delaysHours: [quietMs / 3_600_000],
+                  cycles: 1,
+                  messagesPerCycle: 1,
+                  messages: ["Still there, {{firstName}}?"],
+                },
               },
             ],
             lists: [{ id: "lst_overdue", name: "Leads", campaignId: "cmp_overdue" }],

@@ -19,7 +19,8 @@ const TOKEN = "adm_not_saved_test_token";
 const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 const LEAD = "+14155550100";
 
-const NOT_SAVED = "The server could not save this change to its data file (its log says why), so nothing of it was saved or applied. Retry after 1 second.";
+const NOT_SAVED =
+  "The server could not save this change to its data file (its log says why), so nothing of it was saved or applied. Retry after 1 second.";
 
 function seed(webhookUrl: string): Seed {
   return {
@@ -76,7 +77,12 @@ async function open(path: string, hooks: Receiver, options: IntakeOptions = {}, 
   const file = fileOf(openDataFile(path));
   const saved = file.read();
   const errors: unknown[] = [];
-  const intake = createIntake({ ...(saved ? { snapshot: saved } : { seed: seed(hooks.url) }), adminToken: TOKEN, onError: (error) => errors.push(error), ...options });
+  const intake = createIntake({
+    ...(saved ? { snapshot: saved } : { seed: seed(hooks.url) }),
+    adminToken: TOKEN,
+    onError: (error) => errors.push(error),
+    ...options,
+  });
   const persistence = persist(intake, file);
   const server = await serve(intake, { port: 0, dashboard: false });
   const dispatcher = new Agent({ connect: { ca: server.certificate } });
@@ -101,7 +107,11 @@ async function open(path: string, hooks: Receiver, options: IntakeOptions = {}, 
     errors,
     stop,
     post: (path: string, body: unknown, headers: Record<string, string> = {}) =>
-      fetch(`${server.baseUrl}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) }),
+      fetch(`${server.baseUrl}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify(body),
+      }),
     /** The whole state, once the engine's work is done. */
     records: async () => {
       await admin("POST", "/settle");
@@ -112,7 +122,10 @@ async function open(path: string, hooks: Receiver, options: IntakeOptions = {}, 
 type Server = Awaited<ReturnType<typeof open>>;
 
 type Row = Record<string, any>;
-type Records = Record<"contact" | "listMember" | "message" | "delivery" | "deliveryAttempt" | "creditTransaction" | "idempotencyRecord" | "account", Row[]>;
+type Records = Record<
+  "contact" | "listMember" | "message" | "delivery" | "deliveryAttempt" | "creditTransaction" | "idempotencyRecord" | "account",
+  Row[]
+>;
 
 async function started(options: IntakeOptions = {}, fileOf?: (file: DataFile) => DataFile) {
   const folder = mkdtempSync(join(tmpdir(), "intake-not-saved-"));
@@ -197,7 +210,10 @@ describe("a write answered 503 NOT_SAVED did not happen: retried as Retry-After 
 
   it("sendCustomChannelMessage: one message stored, to one new contact", async () => {
     const { path, hooks, server } = await started();
-    const send = () => server.post(`/send_custom_channel_message?apiKey=${KEY}`, { customData: { fromId: "user-7", customChannel: "acme-chat", body: "Your class is at 6pm." } });
+    const send = () =>
+      server.post(`/send_custom_channel_message?apiKey=${KEY}`, {
+        customData: { fromId: "user-7", customChannel: "acme-chat", body: "Your class is at 6pm." },
+      });
     const retried = await refusedThenRetried(path, send);
     expect(retried.status).toBe(200);
     await countedTwice(
@@ -214,7 +230,10 @@ describe("a write answered 503 NOT_SAVED did not happen: retried as Retry-After 
 
   it("receiveCustomChannelMessage: the retry is not a duplicate; one message, one bot reply, one webhook sent", async () => {
     const { path, hooks, server } = await started();
-    const receive = () => server.post(`/incoming_custom_channel_message?apiKey=${KEY}`, { customData: { messageSid: "SM-1", fromId: "user-8", toId: "acme", body: "How much is a membership?" } });
+    const receive = () =>
+      server.post(`/incoming_custom_channel_message?apiKey=${KEY}`, {
+        customData: { messageSid: "SM-1", fromId: "user-8", toId: "acme", body: "How much is a membership?" },
+      });
     const retried = await refusedThenRetried(path, receive, "receive");
     expect(retried.status).toBe(200);
     expect(await retried.json()).not.toHaveProperty("duplicate");
@@ -224,7 +243,9 @@ describe("a write answered 503 NOT_SAVED did not happen: retried as Retry-After 
       return {
         received: records.message.filter((message) => message.messageSid === "SM-1").length,
         replies: replies.length,
-        deliveries: records.delivery.filter((delivery) => replies.some((reply) => reply.id === delivery.messageId)).map((delivery) => [delivery.state, delivery.attempts]),
+        deliveries: records.delivery
+          .filter((delivery) => replies.some((reply) => reply.id === delivery.messageId))
+          .map((delivery) => [delivery.state, delivery.attempts]),
         webhooks: hooks.received.length,
       };
     };
@@ -243,7 +264,9 @@ describe("a write answered 503 NOT_SAVED did not happen: retried as Retry-After 
       server,
       (records) => ({
         balance: records.account.find((account) => account.id === "sub_one")?.credits,
-        grants: records.creditTransaction.filter((transaction) => transaction.accountId === "sub_one" && transaction.source === "agency_grant").length,
+        grants: records.creditTransaction.filter(
+          (transaction) => transaction.accountId === "sub_one" && transaction.source === "agency_grant",
+        ).length,
       }),
       { balance: 15, grants: 1 },
     );
@@ -251,7 +274,12 @@ describe("a write answered 503 NOT_SAVED did not happen: retried as Retry-After 
 
   it("grantSubaccountCredits with an Idempotency-Key: the retry grants (not a replay of a grant that never was), a second retry replays it", async () => {
     const { path, hooks, server } = await started();
-    const grant = () => server.post("/subaccounts/credits", { email: "one@northwind.example", amount: 10 }, { "x-api-key": AGENCY_KEY, "idempotency-key": "rch_2026-01-01_001" });
+    const grant = () =>
+      server.post(
+        "/subaccounts/credits",
+        { email: "one@northwind.example", amount: 10 },
+        { "x-api-key": AGENCY_KEY, "idempotency-key": "rch_2026-01-01_001" },
+      );
     const retried = await refusedThenRetried(path, grant);
     expect(retried.status).toBe(200);
     expect(retried.headers.get("idempotent-replayed")).toBeNull();
@@ -265,7 +293,9 @@ describe("a write answered 503 NOT_SAVED did not happen: retried as Retry-After 
       server,
       (records) => ({
         balance: records.account.find((account) => account.id === "sub_one")?.credits,
-        grants: records.creditTransaction.filter((transaction) => transaction.accountId === "sub_one" && transaction.source === "agency_grant").length,
+        grants: records.creditTransaction.filter(
+          (transaction) => transaction.accountId === "sub_one" && transaction.source === "agency_grant",
+        ).length,
         keys: records.idempotencyRecord.length,
       }),
       { balance: 15, grants: 1, keys: 1 },
@@ -275,7 +305,9 @@ describe("a write answered 503 NOT_SAVED did not happen: retried as Retry-After 
 
 describe("a commit that fails, beyond the requests", { timeout: 30_000 }, () => {
   const receive = (server: Server) =>
-    server.post(`/incoming_custom_channel_message?apiKey=${KEY}`, { customData: { messageSid: "SM-1", fromId: "user-8", toId: "acme", body: "When are you open?" } });
+    server.post(`/incoming_custom_channel_message?apiKey=${KEY}`, {
+      customData: { messageSid: "SM-1", fromId: "user-8", toId: "acme", body: "When are you open?" },
+    });
 
   it("the engine's work (a bot reply) is undone with it, and done once from its stored job when saving works again: one reply, one webhook attempt", async () => {
     let answer!: () => void;
@@ -303,7 +335,12 @@ describe("a commit that fails, beyond the requests", { timeout: 30_000 }, () => 
         webhooks: hooks.received.length,
       };
     };
-    await countedTwice(path, hooks, server, count, { replies: ["We open at 6am."], answered: ["replied"], deliveries: [[true, "delivered", 1]], webhooks: 1 });
+    await countedTwice(path, hooks, server, count, {
+      replies: ["We open at 6am."],
+      answered: ["replied"],
+      deliveries: [[true, "delivered", 1]],
+      webhooks: 1,
+    });
     expect(asked).toBe(2);
   });
 
@@ -327,14 +364,18 @@ describe("a commit that fails, beyond the requests", { timeout: 30_000 }, () => 
       close: () => file.close(),
     });
     const { path, hooks, server } = await started({}, unreadable);
-    const send = () => server.post(`/send_custom_channel_message?apiKey=${KEY}`, { customData: { fromId: "user-7", customChannel: "acme-chat", body: "Your class is at 6pm." } });
+    const send = () =>
+      server.post(`/send_custom_channel_message?apiKey=${KEY}`, {
+        customData: { fromId: "user-7", customChannel: "acme-chat", body: "Your class is at 6pm." },
+      });
     const answered = await whileLocked(path, send);
     expect(answered.status).toBe(500);
     expect(answered.headers.get("retry-after")).toBeNull();
     expect(await answered.json()).toEqual({
       error: {
         code: "INTERNAL_ERROR",
-        message: "The server could not save this change to its data file, nor undo it (its log says why): it is kept and saved once that works. Check whether it was made before you retry.",
+        message:
+          "The server could not save this change to its data file, nor undo it (its log says why): it is kept and saved once that works. Check whether it was made before you retry.",
       },
     });
     expect((server.errors as Error[]).map((error) => error.message)).toEqual([
@@ -343,6 +384,12 @@ describe("a commit that fails, beyond the requests", { timeout: 30_000 }, () => 
     ]);
     server.errors.length = 0;
     await sleep(1_500);
-    await countedTwice(path, hooks, server, (records) => records.message.filter((message) => message.body === "Your class is at 6pm.").length, 1);
+    await countedTwice(
+      path,
+      hooks,
+      server,
+      (records) => records.message.filter((message) => message.body === "Your class is at 6pm.").length,
+      1,
+    );
   });
 });

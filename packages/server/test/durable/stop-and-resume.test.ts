@@ -3,7 +3,16 @@ import { describe, expect, it } from "vitest";
 
 const KEY = "ik_stop_resume_000000000001";
 const seed: Seed = {
-  accounts: [{ id: "acc_gym", name: "Acme Fitness", apiKey: KEY, webhookUrl: null, credits: 10, campaigns: [{ id: "cmp_spring", name: "Spring", type: "Combined", state: "Live" }] }],
+  accounts: [
+    {
+      id: "acc_gym",
+      name: "Acme Fitness",
+      apiKey: KEY,
+      webhookUrl: null,
+      credits: 10,
+      campaigns: [{ id: "cmp_spring", name: "Spring", type: "Combined", state: "Live" }],
+    },
+  ],
 };
 const receive = (intake: ReturnType<typeof createIntake>, sid: string) =>
   intake.fetch(
@@ -66,7 +75,14 @@ describe("a data file saved by an earlier version, with the job of an answered m
     const [inbound] = saved.records.message as unknown as Array<{ id: string; contactId: string; botOutcome: string | null }>;
     expect(inbound!.botOutcome).toBe("replied");
     // Such versions kept the job when a stop came after its work was done.
-    (saved.records.job as unknown[]).push({ id: "job_old", kind: "inbound", runAt: null, key: `inbound:${inbound!.contactId}`, payload: JSON.stringify({ messageId: inbound!.id }), createdAt: saved.clock.now });
+    (saved.records.job as unknown[]).push({
+      id: "job_old",
+      kind: "inbound",
+      runAt: null,
+      key: `inbound:${inbound!.contactId}`,
+      payload: JSON.stringify({ messageId: inbound!.id }),
+      createdAt: saved.clock.now,
+    });
 
     const second = createIntake({ snapshot: saved, rateLimit: 0, bot });
     await second.admin.settle();
@@ -86,7 +102,14 @@ describe("a data file holding a job of a kind the server does not run (written b
     const saved = first.snapshot();
     const [contact] = saved.records.contact as unknown as Array<{ id: string }>;
     const runAt = Date.parse(saved.clock.now) + 24 * 60 * 60 * 1000;
-    (saved.records.job as unknown[]).push({ id: "job_odd", kind: "reminder", runAt, key: null, payload: JSON.stringify({ contactId: contact!.id }), createdAt: saved.clock.now });
+    (saved.records.job as unknown[]).push({
+      id: "job_odd",
+      kind: "reminder",
+      runAt,
+      key: null,
+      payload: JSON.stringify({ contactId: contact!.id }),
+      createdAt: saved.clock.now,
+    });
 
     const second = createIntake({ snapshot: saved, rateLimit: 0 });
     expect((await second.admin.jobs()).find((job) => job.id === "job_odd")).toMatchObject({ kind: "reminder", contact: null });

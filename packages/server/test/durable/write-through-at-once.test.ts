@@ -21,13 +21,22 @@ function setUp(write: StateStore["write"], abandon: (error: NotSavedError) => vo
   };
   const through = writeThrough(internals(intake), store, { commit: "at-once", abandon });
   const create = (phone: string) =>
-    intake.fetch(new Request(`https://sandbox.test/v1/contacts?apiKey=${KEY}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ phone }) }));
+    intake.fetch(
+      new Request(`https://sandbox.test/v1/contacts?apiKey=${KEY}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ phone }),
+      }),
+    );
   return { intake, through, create };
 }
 
 it("writes an operation's changes before its answer resolves, one write for the operation's changes", async () => {
   const happened: string[] = [];
-  const { create, through } = setUp((changes) => void happened.push(`write ${[...changes.keys()].join(",")}`), () => happened.push("abandoned"));
+  const { create, through } = setUp(
+    (changes) => void happened.push(`write ${[...changes.keys()].join(",")}`),
+    () => happened.push("abandoned"),
+  );
   const answer = await create("+14155550100");
   happened.push(`answer ${answer.status}`);
   expect(happened).toEqual(["write contact", "answer 201"]);
@@ -47,6 +56,8 @@ it("hands a write that fails to abandon once, saying why, and tries it no more",
   expect(abandon).toHaveBeenCalledTimes(1);
   const [error] = abandon.mock.calls[0]! as [NotSavedError];
   expect(error).toBeInstanceOf(NotSavedError);
-  expect(error.message).toMatch(/^The store refused a write \(string or blob too big\)\. The answers it would have confirmed are not given/);
+  expect(error.message).toMatch(
+    /^The store refused a write \(string or blob too big\)\. The answers it would have confirmed are not given/,
+  );
   through.stop();
 });

@@ -3,7 +3,18 @@
 // clock, so every schedule is exact (test/support/engine.ts has the set-up).
 import type { IntakeOptions, Seed } from "@intake/server";
 import { describe, expect, it } from "vitest";
-import { AGENCY_KEY, AGENCY_SECRET, closeServersAfterEach, get, harness, KEY, receiver, settle, start, webhookSchema } from "../support/engine.js";
+import {
+  AGENCY_KEY,
+  AGENCY_SECRET,
+  closeServersAfterEach,
+  get,
+  harness,
+  KEY,
+  receiver,
+  settle,
+  start,
+  webhookSchema,
+} from "../support/engine.js";
 
 closeServersAfterEach();
 
@@ -50,7 +61,14 @@ describe("auto-recharge", () => {
     await settle();
     expect(hooks.received).toHaveLength(1);
     const [request] = hooks.received;
-    expect(request!.json).toEqual({ idempotency_key: expect.stringMatching(/^rch_/), sub_account_id: "sub_client", email: "client@northwind.example", amount: 500, balance: 9, threshold: 10 });
+    expect(request!.json).toEqual({
+      idempotency_key: expect.stringMatching(/^rch_/),
+      sub_account_id: "sub_client",
+      email: "client@northwind.example",
+      amount: 500,
+      balance: 9,
+      threshold: 10,
+    });
     expect(() => hooks.verify(request!, AGENCY_SECRET)).not.toThrow();
     expect(webhookSchema("AutoRechargeWebhookPayload")(request!.json)).toEqual([]);
 
@@ -79,7 +97,8 @@ describe("auto-recharge", () => {
   it("with duplicates on, each request comes twice with the same idempotency_key", async () => {
     const hooks = await receiver();
     const { query } = await start(...agencySeed(hooks.url, (await receiver()).url, true));
-    for (const sid of ["SM-1", "SM-2"]) await query.messages.receive({ customData: { messageSid: sid, fromId: "u1", toId: "t", body: "hi" } });
+    for (const sid of ["SM-1", "SM-2"])
+      await query.messages.receive({ customData: { messageSid: sid, fromId: "u1", toId: "t", body: "hi" } });
     await settle();
     expect(hooks.received).toHaveLength(2);
     expect(hooks.received[0]!.json).toEqual(hooks.received[1]!.json);

@@ -48,7 +48,12 @@ function countingFetch(answer: (host: string) => "hang" | number) {
       now.set(host, now.get(host)! - 1);
     }
   };
-  return { fetch, most: (host: string) => most.get(host) ?? 0, mostInFlight: () => mostInFlight, release: () => hanging.splice(0).forEach((r) => r()) };
+  return {
+    fetch,
+    most: (host: string) => most.get(host) ?? 0,
+    mostInFlight: () => mostInFlight,
+    release: () => hanging.splice(0).forEach((r) => r()),
+  };
 }
 
 let intake: Intake | undefined;
@@ -71,7 +76,8 @@ async function receive(account: number, count: number) {
   }
 }
 
-const deliveries = (accountId: string, state?: "pending" | "delivered" | "failed") => intake!.admin.deliveries({ accountId, limit: 10_000, ...(state ? { state } : {}) });
+const deliveries = (accountId: string, state?: "pending" | "delivered" | "failed") =>
+  intake!.admin.deliveries({ accountId, limit: 10_000, ...(state ? { state } : {}) });
 const until = async (check: () => boolean | Promise<boolean>) => {
   for (let i = 0; i < 500 && !(await check()); i++) await new Promise((r) => setTimeout(r, 10));
   expect(await check()).toBe(true);
@@ -80,7 +86,13 @@ const until = async (check: () => boolean | Promise<boolean>) => {
 describe("a backlog of webhook deliveries", () => {
   it("never has more attempts in flight than the pool allows, per URL and in all", async () => {
     const counter = countingFetch(() => "hang");
-    intake = createIntake({ clock: "virtual", rateLimit: 0, fetch: counter.fetch, seed: seed([SLOW, DOWN, FINE]), webhooks: { concurrencyPerUrl: 4, concurrency: 10, timeoutMs: 3_600_000 } });
+    intake = createIntake({
+      clock: "virtual",
+      rateLimit: 0,
+      fetch: counter.fetch,
+      seed: seed([SLOW, DOWN, FINE]),
+      webhooks: { concurrencyPerUrl: 4, concurrency: 10, timeoutMs: 3_600_000 },
+    });
     for (const account of [0, 1, 2]) await receive(account, 40);
     await until(() => counter.mostInFlight() >= 10);
     await new Promise((r) => setTimeout(r, 50));
@@ -95,7 +107,13 @@ describe("a backlog of webhook deliveries", () => {
 
   it("a receiver that does not answer holds up only its own deliveries", async () => {
     const counter = countingFetch((host) => (host === "fine.example" ? 204 : "hang"));
-    intake = createIntake({ clock: "virtual", rateLimit: 0, fetch: counter.fetch, seed: seed([SLOW, FINE]), webhooks: { concurrencyPerUrl: 4, timeoutMs: 3_600_000 } });
+    intake = createIntake({
+      clock: "virtual",
+      rateLimit: 0,
+      fetch: counter.fetch,
+      seed: seed([SLOW, FINE]),
+      webhooks: { concurrencyPerUrl: 4, timeoutMs: 3_600_000 },
+    });
     await receive(0, 100);
     await receive(1, 30);
     await until(async () => (await deliveries("acc_1", "delivered")).length === 30);
@@ -121,7 +139,13 @@ describe("a backlog of webhook deliveries", () => {
 
   it("works through a failing receiver's backlog on the clock: every delivery ends failed after its attempts, never over the limit", async () => {
     const counter = countingFetch(() => 500);
-    intake = createIntake({ clock: "virtual", rateLimit: 0, fetch: counter.fetch, seed: seed([DOWN]), webhooks: { concurrencyPerUrl: 2, concurrency: 3, maxAttempts: 3, jitter: 0 } });
+    intake = createIntake({
+      clock: "virtual",
+      rateLimit: 0,
+      fetch: counter.fetch,
+      seed: seed([DOWN]),
+      webhooks: { concurrencyPerUrl: 2, concurrency: 3, maxAttempts: 3, jitter: 0 },
+    });
     await receive(0, 150);
     await intake.admin.settle();
     expect((await deliveries("acc_0")).every((d) => d.attempts.length === 1)).toBe(true);
@@ -133,7 +157,7 @@ describe("a backlog of webhook deliveries", () => {
     const all = await deliveries("acc_0");
     expect(all).toHaveLength(150);
     expect(all.every((d) => d.state === "failed" && d.attempts.length === 3)).toBe(true);
-    expect((await intake.admin.jobs())).toEqual([]);
+    expect(await intake.admin.jobs()).toEqual([]);
     expect(counter.most("down.example")).toBeLessThanOrEqual(2);
   });
 
@@ -163,6 +187,6 @@ describe("a backlog of webhook deliveries", () => {
     await intake.admin.settle();
     expect({ thinkingAtOnce, waiting }).toEqual({ thinkingAtOnce: 64, waiting: 210 });
     expect(most).toBe(64);
-    expect((await intake.admin.jobs())).toEqual([]);
+    expect(await intake.admin.jobs()).toEqual([]);
   });
 });

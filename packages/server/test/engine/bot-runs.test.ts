@@ -59,13 +59,24 @@ describe("a received message keeps the bot's run", () => {
 
   it("a bot's failure is its outcome and its error, told on the live events; the next message tries again", async () => {
     let calls = 0;
-    const bot: Bot = () => (++calls === 1 ? { failed: { outcome: "bot_rate_limited", error: "The endpoint said 429: slow down." } } : { reply: "Back again." });
+    const bot: Bot = () =>
+      ++calls === 1 ? { failed: { outcome: "bot_rate_limited", error: "The endpoint said 429: slow down." } } : { reply: "Back again." };
     const server = start({ bot });
     const told: unknown[] = [];
     server.subscribe({ deliver: (entry) => void (entry.type === "bot.outcome" && told.push(entry.event())), end: () => {} });
     const failed = await receive(server, "SM-1", "Hello");
-    expect(failed).toMatchObject({ botOutcome: "bot_rate_limited", bot: { name: "custom", model: null, replayed: false, error: "The endpoint said 429: slow down." } });
-    expect(told).toEqual([expect.objectContaining({ type: "bot.outcome", messageId: failed.id, outcome: "bot_rate_limited", error: "The endpoint said 429: slow down." })]);
+    expect(failed).toMatchObject({
+      botOutcome: "bot_rate_limited",
+      bot: { name: "custom", model: null, replayed: false, error: "The endpoint said 429: slow down." },
+    });
+    expect(told).toEqual([
+      expect.objectContaining({
+        type: "bot.outcome",
+        messageId: failed.id,
+        outcome: "bot_rate_limited",
+        error: "The endpoint said 429: slow down.",
+      }),
+    ]);
     // Nothing was sent, nothing charged, and the contact is not paused: the next message is answered.
     expect((await server.admin.messages({ contactId: failed.contactId })).map((m) => m.direction)).toEqual(["inbound"]);
     const next = await receive(server, "SM-2", "Hello?");
@@ -79,7 +90,10 @@ describe("a received message keeps the bot's run", () => {
       return { reply: "From the recording.", replayed: true };
     };
     const server = start({ bot, onError: () => {} });
-    expect(await receive(server, "SM-1", "boom")).toMatchObject({ botOutcome: "bot_error", bot: { name: "custom", error: "The bot threw: the model exploded" } });
+    expect(await receive(server, "SM-1", "boom")).toMatchObject({
+      botOutcome: "bot_error",
+      bot: { name: "custom", error: "The bot threw: the model exploded" },
+    });
     expect(await receive(server, "SM-2", "hi")).toMatchObject({ botOutcome: "replied", bot: { replayed: true, error: null } });
   });
 
@@ -89,7 +103,16 @@ describe("a received message keeps the bot's run", () => {
     await intake!.close();
     expect(await start({ bot: () => null }).admin.bot()).toEqual({ name: "custom", ...nothing });
     await intake!.close();
-    const info = { name: "model" as const, model: "tiny", baseUrl: "http://127.0.0.1:1/v1", mode: "live" as const, recording: null, timeoutMs: 5, maxTokens: 9, historyLimit: 3 };
+    const info = {
+      name: "model" as const,
+      model: "tiny",
+      baseUrl: "http://127.0.0.1:1/v1",
+      mode: "live" as const,
+      recording: null,
+      timeoutMs: 5,
+      maxTokens: 9,
+      historyLimit: 3,
+    };
     const server = start({ bot: Object.assign(() => ({ reply: "hi" }), { info }) });
     expect(await server.admin.bot()).toEqual(info);
     expect(await receive(server, "SM-1", "Hello")).toMatchObject({ bot: { name: "model", model: "tiny" } });

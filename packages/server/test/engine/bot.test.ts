@@ -10,19 +10,28 @@ describe("the bot", () => {
   it("a hand-off phrase raises a team alert and pauses the bot for that contact, until resumed", async () => {
     const hooks = await receiver();
     const { query } = await start(seed(hooks.url));
-    const first = await query.messages.receive({ customData: { messageSid: "SM-1", fromId: "u1", toId: "t", body: "Can I talk to a human please?" } });
+    const first = await query.messages.receive({
+      customData: { messageSid: "SM-1", fromId: "u1", toId: "t", body: "Can I talk to a human please?" },
+    });
     await settle();
     const message = await get(`/messages/${first.messageId}`);
     expect(message.botOutcome).toBe("handed_off");
     const alerts = await get("/alerts?accountId=acc_gym");
     expect(alerts).toEqual([
-      expect.objectContaining({ contactId: message.contactId, contact: { id: message.contactId, name: "u1" }, messageId: first.messageId, reason: 'The contact asked for a person ("talk to a human").' }),
+      expect.objectContaining({
+        contactId: message.contactId,
+        contact: { id: message.contactId, name: "u1" },
+        messageId: first.messageId,
+        reason: 'The contact asked for a person ("talk to a human").',
+      }),
     ]);
     // A snapshot holding the alert restores it as it was (the stored alert has no display name of its own).
     const snapshot = await get("/snapshot");
     expect((await harness!.admin("PUT", "/snapshot", snapshot)).status).toBe(200);
     expect(await get("/alerts?accountId=acc_gym")).toEqual(alerts);
-    expect(hooks.received.map((r) => r.json.body)).toEqual(["Of course: I've asked a member of our team to take over, and they will reply here shortly."]);
+    expect(hooks.received.map((r) => r.json.body)).toEqual([
+      "Of course: I've asked a member of our team to take over, and they will reply here shortly.",
+    ]);
     expect((await get(`/contacts/${message.contactId}`)).contact.botPaused).toBe(true);
 
     const second = await query.messages.receive({ customData: { messageSid: "SM-2", fromId: "u1", toId: "t", body: "hello?" } });

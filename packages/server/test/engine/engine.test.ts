@@ -4,7 +4,21 @@
 import { realClock } from "@intake/server";
 import { describe, expect, it } from "vitest";
 import { client, httpsTarget } from "../support/harness.js";
-import { advance, AGENCY_KEY, closeServersAfterEach, conversation, get, harness, HOUR, receiver, SECOND, seed, settle, start, stop } from "../support/engine.js";
+import {
+  advance,
+  AGENCY_KEY,
+  closeServersAfterEach,
+  conversation,
+  get,
+  harness,
+  HOUR,
+  receiver,
+  SECOND,
+  seed,
+  settle,
+  start,
+  stop,
+} from "../support/engine.js";
 
 closeServersAfterEach();
 
@@ -32,7 +46,12 @@ describe("engine edge cases", () => {
     });
     const send = (sid: string, body: string) => query.messages.receive({ customData: { messageSid: sid, fromId: "u1", toId: "t", body } });
     const sent = [];
-    for (const [sid, body] of [["SM-1", "Can I talk to a human please?"], ["SM-2", "hello?"], ["SM-3", "anyone?"]] as const) sent.push(await send(sid, body));
+    for (const [sid, body] of [
+      ["SM-1", "Can I talk to a human please?"],
+      ["SM-2", "hello?"],
+      ["SM-3", "anyone?"],
+    ] as const)
+      sent.push(await send(sid, body));
     await settle();
     const outcomes = await Promise.all(sent.map(async (s) => (await get(`/messages/${s.messageId}`)).botOutcome));
     expect(outcomes).toEqual(["handed_off", "contact_paused", "contact_paused"]);
@@ -73,7 +92,11 @@ describe("engine edge cases", () => {
     await new Promise((r) => setTimeout(r, 400));
     await settle();
     const { records } = await get("/snapshot");
-    expect({ deliveries: records.delivery, attempts: records.deliveryAttempt, jobs: records.job }).toEqual({ deliveries: [], attempts: [], jobs: [] });
+    expect({ deliveries: records.delivery, attempts: records.deliveryAttempt, jobs: records.job }).toEqual({
+      deliveries: [],
+      attempts: [],
+      jobs: [],
+    });
   });
 
   it("restoring a snapshot while a delivery is in flight delivers it once", async () => {
@@ -93,7 +116,8 @@ describe("engine edge cases", () => {
     const hooks = await receiver();
     hooks.answer(() => ({ status: 200, delayMs: 2000 }));
     const { h, query } = await start(seed(hooks.url), { webhooks: { concurrencyPerUrl: 1 } });
-    for (let i = 0; i < 5; i++) await query.messages.receive({ customData: { messageSid: `SM-${i}`, fromId: `u${i}`, toId: "t", body: "hi" } });
+    for (let i = 0; i < 5; i++)
+      await query.messages.receive({ customData: { messageSid: `SM-${i}`, fromId: `u${i}`, toId: "t", body: "hi" } });
     await new Promise((r) => setTimeout(r, 100));
     const started = Date.now();
     await h.intake.close();
@@ -120,7 +144,14 @@ describe("engine edge cases", () => {
     slow.answer(() => ({ status: 200, delayMs: 100 }));
     const otherPath = slow.url.replace("/hooks/intake", "/other");
     const s = seed(slow.url);
-    s.accounts!.push({ id: "acc_two", name: "Two", apiKey: "ik_engine_second_0000000001", webhookUrl: otherPath, credits: 10, campaigns: [{ name: "C", state: "Live" }] });
+    s.accounts!.push({
+      id: "acc_two",
+      name: "Two",
+      apiKey: "ik_engine_second_0000000001",
+      webhookUrl: otherPath,
+      credits: 10,
+      campaigns: [{ name: "C", state: "Live" }],
+    });
     await stop();
     const restarted = await start(s, { webhooks: { concurrencyPerUrl: 1 } });
     const two = client(httpsTarget(restarted.h), "query", "ik_engine_second_0000000001");

@@ -10,7 +10,14 @@ describe("follow-ups", () => {
   it("fire after 24 h, 72 h and 7 days of quiet, and a reply cancels the rest", async () => {
     const hooks = await receiver();
     const { bearer, query } = await start(
-      seed(hooks.url, { followUps: { enabled: true, cycles: 2, messagesPerCycle: 3, messages: ["Still keen, {{firstName}}?", "Last call for the spring offer!"] } }),
+      seed(hooks.url, {
+        followUps: {
+          enabled: true,
+          cycles: 2,
+          messagesPerCycle: 3,
+          messages: ["Still keen, {{firstName}}?", "Last call for the spring offer!"],
+        },
+      }),
     );
     const lead = await bearer.contacts.create({ phone_number: "+14155550123", first_name: "Ada" });
     await bearer.lists.addContact("lst_leads", { contact_id: lead.id });
@@ -37,21 +44,24 @@ describe("follow-ups", () => {
   it.each([
     ["is not Live", { state: "Paused" }, { state: "Live" }],
     ["has become Incoming", { type: "Incoming" }, { type: "Combined" }],
-  ])("one that falls due while the campaign %s is dropped with the rest: none is sent then, nor after it sends again", async (_, stop, resume) => {
-    const { bearer } = await start(seed(null, { followUps: { enabled: true, cycles: 1, messagesPerCycle: 3, delaysHours: [1, 2, 3] } }));
-    const lead = await bearer.contacts.create({ phone_number: "+14155550123" });
-    await bearer.lists.addContact("lst_leads", { contact_id: lead.id });
-    await settle();
-    const followUps = async () => (await conversation(lead.id)).filter((m) => m.source === "follow_up");
-    expect(await jobsOf("follow_up")).toHaveLength(1);
-    await harness!.admin("PATCH", "/campaigns/cmp_spring", stop);
-    await advance(1 * HOUR);
-    expect(await followUps()).toEqual([]);
-    expect(await jobsOf("follow_up")).toEqual([]);
-    await harness!.admin("PATCH", "/campaigns/cmp_spring", resume);
-    await advance(30 * 24 * HOUR);
-    expect(await followUps()).toEqual([]);
-  });
+  ])(
+    "one that falls due while the campaign %s is dropped with the rest: none is sent then, nor after it sends again",
+    async (_, stop, resume) => {
+      const { bearer } = await start(seed(null, { followUps: { enabled: true, cycles: 1, messagesPerCycle: 3, delaysHours: [1, 2, 3] } }));
+      const lead = await bearer.contacts.create({ phone_number: "+14155550123" });
+      await bearer.lists.addContact("lst_leads", { contact_id: lead.id });
+      await settle();
+      const followUps = async () => (await conversation(lead.id)).filter((m) => m.source === "follow_up");
+      expect(await jobsOf("follow_up")).toHaveLength(1);
+      await harness!.admin("PATCH", "/campaigns/cmp_spring", stop);
+      await advance(1 * HOUR);
+      expect(await followUps()).toEqual([]);
+      expect(await jobsOf("follow_up")).toEqual([]);
+      await harness!.admin("PATCH", "/campaigns/cmp_spring", resume);
+      await advance(30 * 24 * HOUR);
+      expect(await followUps()).toEqual([]);
+    },
+  );
 
   it("stop after the campaign's cycles", async () => {
     const { bearer } = await start(seed(null, { followUps: { enabled: true, cycles: 1, messagesPerCycle: 2, delaysHours: [1, 2] } }));

@@ -2,7 +2,21 @@
 // end to end over HTTPS with @intake/client, a real webhook receiver on 127.0.0.1 and a virtual
 // clock, so every schedule is exact (test/support/engine.ts has the set-up).
 import { describe, expect, it } from "vitest";
-import { advance, closeServersAfterEach, conversation, get, harness, jobsOf, receiver, SECOND, SECRET, seed, settle, start, webhookSchema } from "../support/engine.js";
+import {
+  advance,
+  closeServersAfterEach,
+  conversation,
+  get,
+  harness,
+  jobsOf,
+  receiver,
+  SECOND,
+  SECRET,
+  seed,
+  settle,
+  start,
+  webhookSchema,
+} from "../support/engine.js";
 
 closeServersAfterEach();
 
@@ -11,7 +25,9 @@ describe("the funnel, end to end", () => {
     const hooks = await receiver();
     const { bearer, query } = await start(seed(hooks.url));
 
-    const lead = (await bearer.contacts.find({ phoneNumber: "+14155550123" })) ?? (await bearer.contacts.create({ phone_number: "+14155550123", first_name: "Ada" }));
+    const lead =
+      (await bearer.contacts.find({ phoneNumber: "+14155550123" })) ??
+      (await bearer.contacts.create({ phone_number: "+14155550123", first_name: "Ada" }));
     await bearer.lists.addContact("lst_leads", { contact_id: lead.id });
     await settle();
     const [opening] = await conversation(lead.id);
@@ -27,7 +43,9 @@ describe("the funnel, end to end", () => {
     expect(hooks.received).toHaveLength(0);
 
     // The lead answers on the custom channel, as their phone number.
-    const inbound = await query.messages.receive({ customData: { messageSid: "SM-1", fromId: "+14155550123", toId: "acme", body: "How much is a membership?", channel: "acme-chat" } });
+    const inbound = await query.messages.receive({
+      customData: { messageSid: "SM-1", fromId: "+14155550123", toId: "acme", body: "How much is a membership?", channel: "acme-chat" },
+    });
     await settle();
     const messages = await conversation(lead.id);
     expect(messages.map((m) => [m.direction, m.source, m.status])).toEqual([
@@ -42,14 +60,25 @@ describe("the funnel, end to end", () => {
     expect(hooks.received).toHaveLength(1);
     const [call] = hooks.received;
     expect([call!.method, call!.headers["content-type"]]).toEqual(["POST", "application/json"]);
-    expect(call!.json).toEqual({ contactId: lead.id, messageId: reply.id, userId: "usr_gym_owner", body: reply.body, toId: "+14155550123", channel: "acme-chat" });
+    expect(call!.json).toEqual({
+      contactId: lead.id,
+      messageId: reply.id,
+      userId: "usr_gym_owner",
+      body: reply.body,
+      toId: "+14155550123",
+      channel: "acme-chat",
+    });
     expect(webhookSchema("ReplyWebhookPayload")(call!.json)).toEqual([]);
     expect(() => hooks.verify(call!, SECRET)).not.toThrow();
     expect(() => hooks.verify(call!, "whsec_V3Jvbmctc2VjcmV0LXdyb25nLXNlY3JldA==")).toThrow();
     expect(call!.headers["webhook-id"]).toBe(reply.id);
 
     const [delivery] = await get(`/deliveries?messageId=${reply.id}`);
-    expect(delivery).toMatchObject({ kind: "reply", state: "delivered", attempts: [{ number: 1, status: 200, error: null, nextAttemptAt: null }] });
+    expect(delivery).toMatchObject({
+      kind: "reply",
+      state: "delivered",
+      attempts: [{ number: 1, status: 200, error: null, nextAttemptAt: null }],
+    });
     // 1 credit for the first message (the opening), 1 for the bot reply.
     expect((await get("/accounts/acc_gym/credits")).balance).toBe(98);
   });
@@ -60,7 +89,9 @@ describe("the funnel, end to end", () => {
     await query.messages.receive({ customData: { messageSid: "SM-1", fromId: "user-7", toId: "acme", body: "hello", firstName: "Grace" } });
     await settle();
     expect(hooks.received).toHaveLength(1);
-    expect(hooks.received[0]!.json.body).toBe("Hi Grace, thanks for your message! Acme Fitness runs three gyms downtown. Can I help you book a free trial class?");
+    expect(hooks.received[0]!.json.body).toBe(
+      "Hi Grace, thanks for your message! Acme Fitness runs three gyms downtown. Can I help you book a free trial class?",
+    );
     expect(hooks.received[0]!.json.channel).toBe("custom");
     await query.messages.receive({ customData: { messageSid: "SM-2", fromId: "user-7", toId: "acme", body: "maybe later" } });
     await settle();
@@ -72,9 +103,13 @@ describe("the funnel, end to end", () => {
   it("a messageSid sent again is answered, delivered and charged once", async () => {
     const hooks = await receiver();
     const { query } = await start(seed(hooks.url));
-    const first = await query.messages.receive({ customData: { messageSid: "SM-1", fromId: "user-7", toId: "acme", body: "How much is a membership?" } });
+    const first = await query.messages.receive({
+      customData: { messageSid: "SM-1", fromId: "user-7", toId: "acme", body: "How much is a membership?" },
+    });
     await settle();
-    const again = await query.messages.receive({ customData: { messageSid: "SM-1", fromId: "user-7", toId: "acme", body: "How much is a membership?" } });
+    const again = await query.messages.receive({
+      customData: { messageSid: "SM-1", fromId: "user-7", toId: "acme", body: "How much is a membership?" },
+    });
     await settle();
     expect(again).toEqual({ success: true, messageId: first.messageId, duplicate: true });
     expect(hooks.received.map((r) => r.json.body)).toEqual(["Memberships start at 29 dollars a month."]);
@@ -90,9 +125,16 @@ describe("the funnel, end to end", () => {
   it("routes by campaignId, else the contact's campaign, else the account's default", async () => {
     const hooks = await receiver();
     const s = seed(hooks.url);
-    s.accounts![0]!.campaigns!.push({ id: "cmp_other", name: "Other", state: "Live", faqs: [{ question: "Where are you?", answer: "Downtown." }] });
+    s.accounts![0]!.campaigns!.push({
+      id: "cmp_other",
+      name: "Other",
+      state: "Live",
+      faqs: [{ question: "Where are you?", answer: "Downtown." }],
+    });
     const { query } = await start(s);
-    await query.messages.receive({ customData: { messageSid: "SM-1", fromId: "u1", toId: "t", body: "Where are you?", campaignId: "cmp_other" } });
+    await query.messages.receive({
+      customData: { messageSid: "SM-1", fromId: "u1", toId: "t", body: "Where are you?", campaignId: "cmp_other" },
+    });
     await query.messages.receive({ customData: { messageSid: "SM-2", fromId: "u2", toId: "t", body: "Where are you?" } });
     await settle();
     // u1 now belongs to cmp_other's conversation; u2 went to the default, the first campaign.
@@ -106,7 +148,10 @@ describe("the funnel, end to end", () => {
   it("a reaction gets no bot reply", async () => {
     const hooks = await receiver();
     const { query } = await start(seed(hooks.url));
-    const reaction = await query.messages.receive({ messageType: "reaction", customData: { messageSid: "SM-1", fromId: "u1", toId: "t", body: "👍", reactionTo: "msg_x" } });
+    const reaction = await query.messages.receive({
+      messageType: "reaction",
+      customData: { messageSid: "SM-1", fromId: "u1", toId: "t", body: "👍", reactionTo: "msg_x" },
+    });
     await settle();
     expect(hooks.received).toHaveLength(0);
     expect((await get(`/messages/${reaction.messageId}`)).botOutcome).toBe("reaction");
@@ -130,7 +175,10 @@ describe("opening messages", () => {
   it("10 contacts imported at once are queued and drained at the configured rate, exactly", async () => {
     const { bearer } = await start(seed(null), { funnel: { queueIntervalMs: 15 * SECOND } });
     const t0 = Date.parse((await get("/clock")).now);
-    const contacts = Array.from({ length: 10 }, (_, i) => ({ phone: `+1415555${String(100 + i).padStart(4, "0")}`, firstName: `Lead${i}` }));
+    const contacts = Array.from({ length: 10 }, (_, i) => ({
+      phone: `+1415555${String(100 + i).padStart(4, "0")}`,
+      firstName: `Lead${i}`,
+    }));
     const imported = await harness!.admin("POST", "/lists/lst_leads/contacts", { contacts });
     expect(imported.body.added).toBe(10);
     await settle();
@@ -217,7 +265,10 @@ describe("opening messages", () => {
       status: "not_sent",
       error: "The opening template is submitted, not approved: a template is sent only once the messaging channel approves it.",
     });
-    expect((await conversation(noPhone.id))[0]).toMatchObject({ status: "not_sent", error: "The contact has no phone number to reach on messaging_app." });
+    expect((await conversation(noPhone.id))[0]).toMatchObject({
+      status: "not_sent",
+      error: "The contact has no phone number to reach on messaging_app.",
+    });
     expect((await get("/accounts/acc_gym/credits")).balance).toBe(100);
   });
 

@@ -2,7 +2,20 @@
 // end to end over HTTPS with @intake/client, a real webhook receiver on 127.0.0.1 and a virtual
 // clock, so every schedule is exact (test/support/engine.ts has the set-up).
 import { describe, expect, it } from "vitest";
-import { advance, closeServersAfterEach, forgetLastReceiver, get, harness, HOUR, receiver, SECOND, SECRET, seed, settle, start } from "../support/engine.js";
+import {
+  advance,
+  closeServersAfterEach,
+  forgetLastReceiver,
+  get,
+  harness,
+  HOUR,
+  receiver,
+  SECOND,
+  SECRET,
+  seed,
+  settle,
+  start,
+} from "../support/engine.js";
 
 closeServersAfterEach();
 
@@ -30,16 +43,24 @@ describe("reply webhook delivery", () => {
     expect(hooks.received).toHaveLength(4);
 
     const [failed] = await get("/deliveries");
-    expect(failed.attempts.map((a: { startedAt: string }) => Date.parse(a.startedAt) - t0)).toEqual([0, 5 * SECOND, 25 * SECOND, 105 * SECOND]);
+    expect(failed.attempts.map((a: { startedAt: string }) => Date.parse(a.startedAt) - t0)).toEqual([
+      0,
+      5 * SECOND,
+      25 * SECOND,
+      105 * SECOND,
+    ]);
     expect(failed).toMatchObject({ state: "failed", lastError: "Failed after 4 attempts; the last: HTTP 500: receiver is down" });
     expect(failed.attempts.at(-1).nextAttemptAt).toBeNull();
     expect(new Set(hooks.received.map((r) => r.headers["webhook-id"]))).toEqual(new Set([failed.webhookId]));
     // Each attempt shows the signed headers that the receiver got from it, which verify.
-    expect(failed.attempts.map((a: { webhookTimestamp: number; webhookSignature: string }) => [String(a.webhookTimestamp), a.webhookSignature])).toEqual(
-      hooks.received.map((r) => [r.headers["webhook-timestamp"], r.headers["webhook-signature"]]),
-    );
+    expect(
+      failed.attempts.map((a: { webhookTimestamp: number; webhookSignature: string }) => [String(a.webhookTimestamp), a.webhookSignature]),
+    ).toEqual(hooks.received.map((r) => [r.headers["webhook-timestamp"], r.headers["webhook-signature"]]));
     for (const call of hooks.received) expect(() => hooks.verify(call, SECRET)).not.toThrow();
-    expect(await get(`/messages/${failed.messageId}`)).toMatchObject({ status: "failed", error: "Failed after 4 attempts; the last: HTTP 500: receiver is down" });
+    expect(await get(`/messages/${failed.messageId}`)).toMatchObject({
+      status: "failed",
+      error: "Failed after 4 attempts; the last: HTTP 500: receiver is down",
+    });
   });
 
   it("backs off exponentially with jitter by default, and honours Retry-After", async () => {
@@ -68,7 +89,10 @@ describe("reply webhook delivery", () => {
     const { query } = await start(seed(slow.url), { webhooks: { timeoutMs: 100, maxAttempts: 1 } });
     await query.messages.receive({ customData: { messageSid: "SM-1", fromId: "u1", toId: "t", body: "hi" } });
     await settle();
-    expect((await get("/deliveries"))[0]).toMatchObject({ state: "failed", attempts: [{ status: null, error: "No answer within 100 ms." }] });
+    expect((await get("/deliveries"))[0]).toMatchObject({
+      state: "failed",
+      attempts: [{ status: null, error: "No answer within 100 ms." }],
+    });
     const closed = await receiver();
     await closed.close();
     forgetLastReceiver();
@@ -106,7 +130,11 @@ describe("reply webhook delivery", () => {
     const hooks = await receiver();
     hooks.answer(() => ({ status: 200, delayMs: 30 }));
     const { query } = await start(seed(hooks.url), { webhooks: { concurrencyPerUrl: 2 } });
-    await Promise.all(Array.from({ length: 8 }, (_, i) => query.messages.receive({ customData: { messageSid: `SM-${i}`, fromId: `u${i}`, toId: "t", body: "hi" } })));
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        query.messages.receive({ customData: { messageSid: `SM-${i}`, fromId: `u${i}`, toId: "t", body: "hi" } }),
+      ),
+    );
     await settle();
     expect(hooks.received).toHaveLength(8);
     expect(hooks.maxConcurrent).toBe(2);
@@ -122,7 +150,14 @@ describe("reply webhook delivery", () => {
     expect(typed).toMatchObject({ status: 201, body: { source: "human", status: "pending", channel: "acme-chat" } });
     await settle();
     expect(hooks.received.map((r) => r.json)).toEqual([
-      { contactId: contact.id, messageId: typed.body.id, userId: "usr_gym_owner", body: "Hi, this is Sam from Acme.", toId: "user-9", channel: "acme-chat" },
+      {
+        contactId: contact.id,
+        messageId: typed.body.id,
+        userId: "usr_gym_owner",
+        body: "Hi, this is Sam from Acme.",
+        toId: "user-9",
+        channel: "acme-chat",
+      },
     ]);
     expect((await get(`/messages/${typed.body.id}`)).status).toBe("sent");
   });

@@ -24,7 +24,10 @@ const REFUSED: Array<[string, string]> = [
   ["ftp://files.example.com/hooks", `uses the ftp: scheme. ${RULE}`],
   ["http://hooks.example.com/intake", `is plain http:// to hooks.example.com, which is not a loopback host. ${RULE}`],
   ["http://10.0.0.5:8080/intake", `is plain http:// to 10.0.0.5, which is not a loopback host. ${RULE}`],
-  ["https://user:secret@hooks.example.com/intake", "carries a user name or password, which a webhook request cannot send; put the receiver's credentials elsewhere (the webhook is signed)."],
+  [
+    "https://user:secret@hooks.example.com/intake",
+    "carries a user name or password, which a webhook request cannot send; put the receiver's credentials elsewhere (the webhook is signed).",
+  ],
   ["/hooks/intake", `is a path other than this server's own inbox (/__inbox/<accountId>, an account id after it). ${RULE}`],
   ["/__inbox/acc_acme/extra", `is a path other than this server's own inbox (/__inbox/<accountId>, an account id after it). ${RULE}`],
   ["__inbox/acc_acme", `is not an absolute URL. ${RULE}`],
@@ -43,12 +46,21 @@ const ACCEPTED = [
 describe("webhook URLs set through the admin API", () => {
   it("PATCH /accounts/{id}: webhookUrl and autoRechargeUrl of another scheme, or plain http to another host, are 400 saying what is accepted; nothing changes", async () => {
     harness = await startHarness();
-    for (const [field, id] of [["webhookUrl", "acc_acme"], ["autoRechargeUrl", "acc_agency"]] as const) {
+    for (const [field, id] of [
+      ["webhookUrl", "acc_acme"],
+      ["autoRechargeUrl", "acc_agency"],
+    ] as const) {
       for (const [url, problem] of REFUSED) {
         const answer = await harness.admin("PATCH", `/accounts/${id}`, { [field]: url, name: "Renamed" });
-        expect(answer, `${field} ${url}`).toMatchObject({ status: 400, body: { error: { code: "VALIDATION_ERROR", message: `${field} ${problem}` } } });
+        expect(answer, `${field} ${url}`).toMatchObject({
+          status: 400,
+          body: { error: { code: "VALIDATION_ERROR", message: `${field} ${problem}` } },
+        });
       }
-      expect((await harness.admin("GET", `/accounts/${id}`)).body).toMatchObject({ [field]: null, name: id === "acc_acme" ? "Acme" : "Northwind" });
+      expect((await harness.admin("GET", `/accounts/${id}`)).body).toMatchObject({
+        [field]: null,
+        name: id === "acc_acme" ? "Acme" : "Northwind",
+      });
       for (const url of ACCEPTED) {
         expect((await harness.admin("PATCH", `/accounts/${id}`, { [field]: url })).body, url).toMatchObject({ [field]: url });
       }
@@ -63,16 +75,25 @@ describe("webhook URLs set through the admin API", () => {
       status: 400,
       body: { error: { message: `webhookUrl uses the data: scheme. ${RULE}` } },
     });
-    expect(await harness.admin("POST", "/accounts", { name: "Initech", kind: "agency", autoRechargeUrl: "ftp://files.example.com/x" })).toMatchObject({
+    expect(
+      await harness.admin("POST", "/accounts", { name: "Initech", kind: "agency", autoRechargeUrl: "ftp://files.example.com/x" }),
+    ).toMatchObject({
       status: 400,
       body: { error: { message: `autoRechargeUrl uses the ftp: scheme. ${RULE}` } },
     });
-    expect(await harness.admin("POST", "/accounts/acc_agency/subaccounts", { email: "three@northwind.example", webhookUrl: "file:///tmp/replies" })).toMatchObject({
+    expect(
+      await harness.admin("POST", "/accounts/acc_agency/subaccounts", {
+        email: "three@northwind.example",
+        webhookUrl: "file:///tmp/replies",
+      }),
+    ).toMatchObject({
       status: 400,
       body: { error: { message: `webhookUrl uses the file: scheme. ${RULE}` } },
     });
     expect((await harness.admin("GET", "/accounts")).body).toHaveLength(before);
-    expect(await harness.admin("POST", "/accounts", { name: "Initech", webhookUrl: "https://hooks.initech.example/intake" })).toMatchObject({ status: 201 });
+    expect(await harness.admin("POST", "/accounts", { name: "Initech", webhookUrl: "https://hooks.initech.example/intake" })).toMatchObject(
+      { status: 201 },
+    );
   });
 
   it("a seed (POST /seed, POST /reset, createIntake's seed) names the account whose URL is refused, and applies nothing", async () => {
@@ -80,12 +101,20 @@ describe("webhook URLs set through the admin API", () => {
     const seed = {
       accounts: [
         { id: "acc_fine", name: "Fine", webhookUrl: "https://hooks.fine.example/intake" },
-        { id: "acc_bad", name: "Bad", kind: "agency", subaccounts: [{ id: "sub_bad", email: "bad@example.com", webhookUrl: "javascript:alert(1)" }] },
+        {
+          id: "acc_bad",
+          name: "Bad",
+          kind: "agency",
+          subaccounts: [{ id: "sub_bad", email: "bad@example.com", webhookUrl: "javascript:alert(1)" }],
+        },
       ],
     };
     const message = `Seed account sub_bad: webhookUrl uses the javascript: scheme. ${RULE}`;
     for (const path of ["/seed", "/reset"]) {
-      expect(await harness.admin("POST", path, seed), path).toMatchObject({ status: 400, body: { error: { code: "VALIDATION_ERROR", message } } });
+      expect(await harness.admin("POST", path, seed), path).toMatchObject({
+        status: 400,
+        body: { error: { code: "VALIDATION_ERROR", message } },
+      });
       expect((await harness.admin("GET", "/accounts/acc_fine")).status).toBe(404);
       expect((await harness.admin("GET", "/accounts/acc_acme")).status).toBe(200);
     }
@@ -104,7 +133,9 @@ describe("webhook URLs set through the admin API", () => {
 describe("webhook delivery", () => {
   /** A custom-channel contact of acme's, and a reply typed in the app to it (delivered by webhook). */
   async function reply(h: HttpsHarness) {
-    const { messageId } = await client(httpsTarget(h), "query", KEYS.acme).messages.receive({ customData: { messageSid: "SM-1", fromId: "user-1", toId: "t", body: "hi" } });
+    const { messageId } = await client(httpsTarget(h), "query", KEYS.acme).messages.receive({
+      customData: { messageSid: "SM-1", fromId: "user-1", toId: "t", body: "hi" },
+    });
     const { contactId } = (await h.admin("GET", `/messages/${messageId}`)).body;
     const typed = await h.admin("POST", `/contacts/${contactId}/replies`, { body: "Hello from Acme." });
     await h.admin("POST", "/settle");
@@ -135,7 +166,9 @@ describe("webhook delivery", () => {
     });
     expect((await harness.admin("GET", "/accounts/acc_acme")).body.webhookUrl).toBeNull();
     expect(() => createIntake({ snapshot: withUrl("http://hooks.example.com/intake") })).toThrow(refused);
-    expect(() => createIntake({ snapshot: withUrl("data:text/plain,hello") })).toThrow(`records.account[${acme}].webhookUrl uses the data: scheme. ${RULE}`);
+    expect(() => createIntake({ snapshot: withUrl("data:text/plain,hello") })).toThrow(
+      `records.account[${acme}].webhookUrl uses the data: scheme. ${RULE}`,
+    );
     await harness.close();
 
     harness = await startHarness({ allowHttpWebhooks: true, snapshot: withUrl("http://hooks.example.com/intake") });

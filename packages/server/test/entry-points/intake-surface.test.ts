@@ -12,10 +12,25 @@ describe("the Intake createIntake returns", () => {
     const intake = createIntake();
     try {
       expect(Object.keys(intake).sort()).toEqual(["admin", "adminToken", "clock", "close", "events", "fetch", "snapshot", "subscribe"]);
-      expect(Object.keys(internals(intake)).sort()).toEqual(
-        ["clock", "events", "failed", "handle", "holdAnswers", "idState", "reportError", "resume", "revert", "serveDashboard", "snapshot"],
-      );
-      const answer = await internals(intake).handle({ method: "GET", url: new URL("https://api.intake.test/v1/openapi.json"), headers: { get: () => null }, bytes: async () => new Uint8Array() });
+      expect(Object.keys(internals(intake)).sort()).toEqual([
+        "clock",
+        "events",
+        "failed",
+        "handle",
+        "holdAnswers",
+        "idState",
+        "reportError",
+        "resume",
+        "revert",
+        "serveDashboard",
+        "snapshot",
+      ]);
+      const answer = await internals(intake).handle({
+        method: "GET",
+        url: new URL("https://api.intake.test/v1/openapi.json"),
+        headers: { get: () => null },
+        bytes: async () => new Uint8Array(),
+      });
       expect(answer.status).toBe(200);
     } finally {
       await intake.close();

@@ -21,7 +21,11 @@ describe("startIntakeServer and connectIntake", () => {
     hooks = await startReceiver();
     server = await startIntakeServer({
       clock: "virtual",
-      seed: { accounts: [{ id: "acc_demo", name: "Demo", apiKey: KEY, webhookUrl: hooks.url, campaigns: [{ name: "Bot", state: "Live" }], credits: 10 }] },
+      seed: {
+        accounts: [
+          { id: "acc_demo", name: "Demo", apiKey: KEY, webhookUrl: hooks.url, campaigns: [{ name: "Bot", state: "Live" }], credits: 10 },
+        ],
+      },
     });
     const connection = JSON.parse(JSON.stringify(server.connection));
     expect(connection).toMatchObject({ baseUrl: expect.stringMatching(/^https:\/\/127\.0\.0\.1:\d+\/v1$/), keys: { acc_demo: KEY } });
@@ -45,7 +49,9 @@ describe("startIntakeServer and connectIntake", () => {
 
   it("waitForDelivery says what it saw when nothing matches in time", async () => {
     server = await startIntakeServer({ seed: { accounts: [{ name: "Demo", apiKey: KEY }] } });
-    await expect(server.admin.waitForDelivery(() => true, { timeoutMs: 50 })).rejects.toThrow("No matching delivery finished within 50 ms. Deliveries: none.");
+    await expect(server.admin.waitForDelivery(() => true, { timeoutMs: 50 })).rejects.toThrow(
+      "No matching delivery finished within 50 ms. Deliveries: none.",
+    );
   });
 
   it("admin errors are AdminApiError with the status and code", async () => {
@@ -97,7 +103,9 @@ describe("startIntakeServer and connectIntake", () => {
 describe("@intake/server/connect", () => {
   it("connectIntake without a connection (a global set-up that did not run) says where the connection comes from", () => {
     for (const missing of [undefined, {}, { baseUrl: "https://127.0.0.1:1/v1" }]) {
-      expect(() => connectIntake(missing as never)).toThrow(/connectIntake needs the connection startIntakeServer\(\) returned[^]*globalSetup/);
+      expect(() => connectIntake(missing as never)).toThrow(
+        /connectIntake needs the connection startIntakeServer\(\) returned[^]*globalSetup/,
+      );
     }
   });
 
@@ -107,6 +115,12 @@ describe("@intake/server/connect", () => {
     // Its whole import graph: jest's workers cannot load the server's storage (CommonJS that
     // requires msw) on Node 20, so nothing of it may be reachable from here.
     const loaded = await importGraph("src/connect.ts", { platform: "node", external: ["openapi-fetch", "eventsource-parser"] });
-    expect(loaded).toEqual(["src/admin-client.ts", "src/admin/client.ts", "src/admin/event-stream.ts", "src/admin/wait-for-delivery.ts", "src/connect.ts"]);
+    expect(loaded).toEqual([
+      "src/admin-client.ts",
+      "src/admin/client.ts",
+      "src/admin/event-stream.ts",
+      "src/admin/wait-for-delivery.ts",
+      "src/connect.ts",
+    ]);
   });
 });

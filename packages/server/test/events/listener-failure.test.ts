@@ -17,7 +17,9 @@ describe("a listener on the domain events that fails", () => {
       throw new Error("listener broke");
     });
     const acme = client(httpsTarget(harness), "query", KEYS.acme);
-    await expect(acme.messages.receive({ customData: { messageSid: "S1", fromId: "u", toId: "t", body: "x" } })).resolves.toMatchObject({ success: true });
+    await expect(acme.messages.receive({ customData: { messageSid: "S1", fromId: "u", toId: "t", body: "x" } })).resolves.toMatchObject({
+      success: true,
+    });
     expect(errors).toEqual([expect.objectContaining({ message: "listener broke" })]);
   });
 });

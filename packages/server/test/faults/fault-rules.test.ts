@@ -13,7 +13,10 @@ describe("fault rules given at start", () => {
 
   it("are checked the same when set from code later (msw users do), and a refused set changes nothing", async () => {
     const intake = createIntake({ faults: [{ operationId: "createContact", status: 503 }] });
-    await expect(intake.admin.setFaults([{ status: 200 as never }])).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/status/) });
+    await expect(intake.admin.setFaults([{ status: 200 as never }])).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/status/),
+    });
     expect(await intake.admin.faults()).toMatchObject([{ operationId: "createContact", status: 503 }]);
     await intake.close();
   });

@@ -7,7 +7,11 @@ import { Chain, type Ends, type Step } from "../../src/http/compose.js";
 import type { Context } from "../../src/http/context.js";
 import type { ApiResponse } from "../../src/contract/exchange.js";
 
-const answer = (status: number, body: unknown = null): ApiResponse => ({ status, headers: {}, body: body === null ? null : JSON.stringify(body) });
+const answer = (status: number, body: unknown = null): ApiResponse => ({
+  status,
+  headers: {},
+  body: body === null ? null : JSON.stringify(body),
+});
 /** A context with only what these steps read: the chain hands it on as it is. */
 const context = { requestId: "req_1" } as unknown as Context;
 
@@ -28,12 +32,14 @@ function ends() {
 }
 
 /** A step that logs its name on the way in and out and hands on. */
-const passing = (log: string[], name: string): Step => async (current, next) => {
-  log.push(`${name} in`);
-  const response = await next(current);
-  log.push(`${name} out ${response.status}`);
-  return response;
-};
+const passing =
+  (log: string[], name: string): Step =>
+  async (current, next) => {
+    log.push(`${name} in`);
+    const response = await next(current);
+    log.push(`${name} out ${response.status}`);
+    return response;
+  };
 
 describe("Chain", () => {
   it("runs the steps in the order they were added, each around the ones after it", async () => {
@@ -51,7 +57,8 @@ describe("Chain", () => {
   it("hands each step the context the one before it passed on, with what it added", async () => {
     const addsUser: Step<unknown, { user: string }> = (current, next) => next({ ...current, user: "ada" });
     const addsRole: Step<{ user: string }, { role: string }> = (current, next) => next({ ...current, role: `${current.user}:admin` });
-    const reads: Step<{ user: string; role: string }> = async (current) => answer(200, { user: current.user, role: current.role, requestId: current.requestId });
+    const reads: Step<{ user: string; role: string }> = async (current) =>
+      answer(200, { user: current.user, role: current.role, requestId: current.requestId });
     const run = Chain.start().then(addsUser).then(addsRole).then(reads).compose(ends().ends);
     expect(JSON.parse((await run(context)).body!)).toEqual({ user: "ada", role: "ada:admin", requestId: "req_1" });
   });

@@ -9,7 +9,13 @@ const ORIGIN = "https://intake.test";
 const TOKEN = "adm_inflight_0123456789abcd";
 
 function start(): Intake {
-  return createIntake({ seed: SEED, adminToken: TOKEN, onError: (error) => { throw error; } });
+  return createIntake({
+    seed: SEED,
+    adminToken: TOKEN,
+    onError: (error) => {
+      throw error;
+    },
+  });
 }
 
 async function admin(intake: Intake, method: string, path: string, body?: unknown) {
@@ -39,15 +45,22 @@ async function postWhile(intake: Intake, path: string, body: unknown, meanwhile:
     { highWaterMark: 0 },
   );
   const response = await intake.fetch(
-    new Request(`${ORIGIN}/v1${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: stream, duplex: "half" } as RequestInit),
+    new Request(`${ORIGIN}/v1${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: stream,
+      duplex: "half",
+    } as RequestInit),
   );
   expect(ran).toBe(true);
   return { status: response.status, headers: response.headers, body: await response.json() };
 }
 
-const journalOf = async (intake: Intake) => (await admin(intake, "GET", "/journal")).body as Array<{ operationId: string; status: number; accountId: string | null }>;
+const journalOf = async (intake: Intake) =>
+  (await admin(intake, "GET", "/journal")).body as Array<{ operationId: string; status: number; accountId: string | null }>;
 
-const contactsOf = async (intake: Intake) => ((await admin(intake, "GET", "/contacts")).body as Array<{ accountId: string; phone: string }>).map((c) => [c.accountId, c.phone]);
+const contactsOf = async (intake: Intake) =>
+  ((await admin(intake, "GET", "/contacts")).body as Array<{ accountId: string; phone: string }>).map((c) => [c.accountId, c.phone]);
 
 describe("a request whose body arrives after its key or the state changed", () => {
   it("is refused (401) when its key was replaced meanwhile, and stores nothing", async () => {
@@ -83,7 +96,9 @@ describe("a request whose body arrives after its key or the state changed", () =
   it("is refused (401) when a reset left a state without its key, and leaves nothing of the old account", async () => {
     const intake = start();
     const other = { accounts: [{ id: "acc_other", name: "Other", apiKey: "ik_test_other_0000000000001" }] };
-    const answer = await postWhile(intake, `/contacts?apiKey=${KEYS.acme}`, { phone: "+14155550100" }, () => admin(intake, "POST", "/reset", other));
+    const answer = await postWhile(intake, `/contacts?apiKey=${KEYS.acme}`, { phone: "+14155550100" }, () =>
+      admin(intake, "POST", "/reset", other),
+    );
     expect(answer).toMatchObject({ status: 401, body: { error: { code: "INVALID_API_KEY" } } });
     expect(((await admin(intake, "GET", "/accounts")).body as Array<{ id: string }>).map((a) => a.id)).toEqual(["acc_other"]);
     expect(await contactsOf(intake)).toEqual([]);
@@ -104,10 +119,19 @@ describe("a request whose body arrives after its key or the state changed", () =
 describe("a snapshot restored", () => {
   it("is refused when a record belongs to an account it does not have, and the state is kept", async () => {
     const intake = start();
-    await intake.fetch(new Request(`${ORIGIN}/v1/contacts?apiKey=${KEYS.acme}`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"phone":"+14155550100"}' }));
+    await intake.fetch(
+      new Request(`${ORIGIN}/v1/contacts?apiKey=${KEYS.acme}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: '{"phone":"+14155550100"}',
+      }),
+    );
     const snapshot = (await admin(intake, "GET", "/snapshot")).body;
     const orphan = { ...snapshot.records.contact[0], id: "ct_orphan", phone: "+14155550101", accountId: "acc_gone" };
-    const refused = await admin(intake, "PUT", "/snapshot", { ...snapshot, records: { ...snapshot.records, contact: [...snapshot.records.contact, orphan] } });
+    const refused = await admin(intake, "PUT", "/snapshot", {
+      ...snapshot,
+      records: { ...snapshot.records, contact: [...snapshot.records.contact, orphan] },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.error.message).toBe(
       `records.contact[${snapshot.records.contact.length}].accountId names account acc_gone, which these records do not have. Nothing was changed.`,

@@ -19,12 +19,15 @@ afterEach(async () => {
 /** A plain-HTTP request to `host:port` with the headers given (Host included: fetch cannot set it). */
 function plain(host: string, port: number, path: string, headers: Record<string, string> = {}) {
   return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }>((resolve, reject) => {
-    const req = request({ host, port, path, headers: { host: `${host.includes(":") ? `[${host}]` : host}:${port}`, ...headers } }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => (text += chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-    });
+    const req = request(
+      { host, port, path, headers: { host: `${host.includes(":") ? `[${host}]` : host}:${port}`, ...headers } },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (text += chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+      },
+    );
     req.on("error", reject);
     req.end();
   });
@@ -49,7 +52,10 @@ describe("plain HTTP from this machine", () => {
     expect((await plain("127.0.0.1", port, "/__admin/accounts")).status).toBe(401);
     const api = await plain("127.0.0.1", port, `/v1/contacts?apiKey=${KEYS.acme}&email=nobody%40example.com`);
     expect(api.status).toBe(400);
-    expect(JSON.parse(api.text).error).toMatchObject({ code: "HTTPS_REQUIRED", message: expect.stringContaining("The API accepts HTTPS only") });
+    expect(JSON.parse(api.text).error).toMatchObject({
+      code: "HTTPS_REQUIRED",
+      message: expect.stringContaining("The API accepts HTTPS only"),
+    });
   });
 
   it.each([

@@ -21,7 +21,8 @@ const receive = (sid: string, fromId = "u-1") =>
 
 describe("one HTTPS rule", () => {
   // Plain HTTP on the server's port, as a TLS-terminating proxy forwards it.
-  const plain = (path: string, headers: Record<string, string> = {}) => harness!.fetch(`${harness!.origin.replace("https://", "http://")}${path}`, { headers, redirect: "manual" });
+  const plain = (path: string, headers: Record<string, string> = {}) =>
+    harness!.fetch(`${harness!.origin.replace("https://", "http://")}${path}`, { headers, redirect: "manual" });
 
   it("believes X-Forwarded-Proto, whatever its case, for the API, the admin API and the dashboard alike, once trusted", async () => {
     harness = await startHarness({ trustForwardedProto: true });
@@ -39,7 +40,10 @@ describe("one HTTPS rule", () => {
     harness = await startHarness();
     const api = await plain(`/v1/contacts?apiKey=${KEYS.acme}&email=nobody%40example.com`);
     expect(api.status).toBe(400);
-    expect((await api.json()).error).toMatchObject({ code: "HTTPS_REQUIRED", message: expect.stringContaining("The API accepts HTTPS only") });
+    expect((await api.json()).error).toMatchObject({
+      code: "HTTPS_REQUIRED",
+      message: expect.stringContaining("The API accepts HTTPS only"),
+    });
     const headers = { "x-forwarded-proto": "https" };
     const admin = await plain("/__admin/accounts", headers);
     expect((await admin.json()).error).toMatchObject({ code: "HTTPS_REQUIRED" });
@@ -54,7 +58,9 @@ describe("one HTTPS rule", () => {
   it("numbers every answer of every part of the service", async () => {
     harness = await startHarness();
     const paths = ["/v1/contacts", "/__admin/accounts", "/__dashboard/", "/elsewhere"];
-    const ids = await Promise.all(paths.map(async (path) => (await harness!.fetch(`${harness!.origin}${path}`)).headers.get("x-request-id")));
+    const ids = await Promise.all(
+      paths.map(async (path) => (await harness!.fetch(`${harness!.origin}${path}`)).headers.get("x-request-id")),
+    );
     expect(ids.every((id) => /^req_/.test(id ?? ""))).toBe(true);
     expect(new Set(ids).size).toBe(paths.length);
   });

@@ -28,8 +28,12 @@ describe("rate limit per key per minute", () => {
     const wait = limited.headers.get("retry-after")!;
     expect(Number(wait)).toBeGreaterThanOrEqual(50);
     expect(Number(wait)).toBeLessThanOrEqual(60);
-    expect(limited.body).toEqual({ error: { code: "RATE_LIMITED", message: `Rate limit of 3 requests per minute exceeded; retry in ${wait} seconds.` } });
-    expect(Object.fromEntries(["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset"].map((h) => [h, limited.headers.get(h)]))).toEqual({
+    expect(limited.body).toEqual({
+      error: { code: "RATE_LIMITED", message: `Rate limit of 3 requests per minute exceeded; retry in ${wait} seconds.` },
+    });
+    expect(
+      Object.fromEntries(["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset"].map((h) => [h, limited.headers.get(h)])),
+    ).toEqual({
       "ratelimit-limit": "3",
       "ratelimit-remaining": "0",
       "ratelimit-reset": wait,
@@ -41,7 +45,10 @@ describe("rate limit per key per minute", () => {
         body: JSON.stringify({ customData: { messageSid: "S", fromId: "u", toId: "t", body: "x" } }),
       }),
     );
-    expect(receive).toMatchObject({ status: 429, body: { error: expect.stringMatching(/^Rate limit of 3 requests per minute exceeded; retry in (5\d|60) seconds\.$/) } });
+    expect(receive).toMatchObject({
+      status: 429,
+      body: { error: expect.stringMatching(/^Rate limit of 3 requests per minute exceeded; retry in (5\d|60) seconds\.$/) },
+    });
     await expect(client(target, "query", KEYS.globex).contacts.find({ email: "a@example.com" })).resolves.toBeNull();
     // The limit counts real time: moving the virtual clock a day on opens no new window.
     await harness.admin("POST", "/clock/advance", { ms: 24 * 3600_000 });
@@ -50,24 +57,33 @@ describe("rate limit per key per minute", () => {
     expect((later as RateLimitError).retryAfterMs).toBeGreaterThanOrEqual(59_000);
   });
 
-  it.each(["real", "virtual"] as const)("Retry-After is true under the %s clock: the client waits what it is told and is served, nobody advancing anything", async (clock) => {
-    harness = await startHarness({ rateLimit: 2, rateLimitWindowMs: 2000, clock });
-    const retries: number[] = [];
-    const acme = client(httpsTarget(harness), "query", KEYS.acme, { maxRetries: 2, logger: (entry) => entry.event === "retry" && retries.push(entry.delayMs ?? 0) });
-    const started = Date.now();
-    for (let i = 0; i < 3; i++) await expect(acme.contacts.find({ email: "a@example.com" })).resolves.toBeNull();
-    expect(retries).toHaveLength(1);
-    expect(retries[0]).toBeGreaterThanOrEqual(1000);
-    expect(retries[0]).toBeLessThanOrEqual(2000);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(retries[0]! - 50);
-  });
+  it.each(["real", "virtual"] as const)(
+    "Retry-After is true under the %s clock: the client waits what it is told and is served, nobody advancing anything",
+    async (clock) => {
+      harness = await startHarness({ rateLimit: 2, rateLimitWindowMs: 2000, clock });
+      const retries: number[] = [];
+      const acme = client(httpsTarget(harness), "query", KEYS.acme, {
+        maxRetries: 2,
+        logger: (entry) => entry.event === "retry" && retries.push(entry.delayMs ?? 0),
+      });
+      const started = Date.now();
+      for (let i = 0; i < 3; i++) await expect(acme.contacts.find({ email: "a@example.com" })).resolves.toBeNull();
+      expect(retries).toHaveLength(1);
+      expect(retries[0]).toBeGreaterThanOrEqual(1000);
+      expect(retries[0]).toBeLessThanOrEqual(2000);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(retries[0]! - 50);
+    },
+  );
 
   it("a window shorter than a second is refused at start, naming the option", () => {
-    expect(() => createIntake({ rateLimitWindowMs: 10 })).toThrow("rateLimitWindowMs must be a whole number of milliseconds, 1000 or more (got 10).");
+    expect(() => createIntake({ rateLimitWindowMs: 10 })).toThrow(
+      "rateLimitWindowMs must be a whole number of milliseconds, 1000 or more (got 10).",
+    );
   });
 
   it("the RateLimit-* headers are absent on a 401 and when the server runs without a limit", async () => {
-    const rateHeaders = (response: Response) => ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset"].map((h) => response.headers.get(h));
+    const rateHeaders = (response: Response) =>
+      ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset"].map((h) => response.headers.get(h));
     harness = await startHarness({ rateLimit: 3 });
     const refused = await raw(httpsTarget(harness), "/contacts?apiKey=ik_wrong&email=a%40example.com");
     expect(refused.status).toBe(401);

@@ -46,7 +46,14 @@ describe("an unexpected failure", () => {
     const first = createIntake({ seed: SEED, rateLimit: 0 });
     const saved = first.snapshot();
     await first.close();
-    (saved.records.job as unknown[]).push({ id: "job_unknown", kind: "no-such-kind", runAt: null, key: null, payload: "{}", createdAt: saved.clock.now });
+    (saved.records.job as unknown[]).push({
+      id: "job_unknown",
+      kind: "no-such-kind",
+      runAt: null,
+      key: null,
+      payload: "{}",
+      createdAt: saved.clock.now,
+    });
     const errors: unknown[] = [];
     const console_ = vi.spyOn(console, "error").mockImplementation(() => {});
     const second = createIntake({
@@ -70,7 +77,13 @@ describe("an unexpected failure", () => {
 
   it("is answered all the same when onError throws (the throw goes to the console)", async () => {
     let explode = false;
-    const clock = { mode: "real" as const, now: () => (explode ? fail() : Date.now()), setTimer: () => ({ id: 0 }), clearTimer: () => {}, pending: () => 0 };
+    const clock = {
+      mode: "real" as const,
+      now: () => (explode ? fail() : Date.now()),
+      setTimer: () => ({ id: 0 }),
+      clearTimer: () => {},
+      pending: () => 0,
+    };
     const fail = (): never => {
       throw new Error("clock broke");
     };

@@ -86,7 +86,11 @@ describe("the webhook inbox", () => {
       h.fetch(`${h.server.origin}/__inbox/acc_a`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
 
     // Replayed over the network, as sent: it verifies.
-    const signed = { "webhook-id": genuine!.headers["webhook-id"]!, "webhook-timestamp": genuine!.headers["webhook-timestamp"]!, "webhook-signature": genuine!.headers["webhook-signature"]! };
+    const signed = {
+      "webhook-id": genuine!.headers["webhook-id"]!,
+      "webhook-timestamp": genuine!.headers["webhook-timestamp"]!,
+      "webhook-signature": genuine!.headers["webhook-signature"]!,
+    };
     const replayed = await post(genuine!.body, signed);
     expect(replayed.status).toBe(200);
     expect(await replayed.json()).toMatchObject({ received: true, verified: true, answerStatus: 200 });
@@ -97,10 +101,14 @@ describe("the webhook inbox", () => {
     expect(unsigned.status).toBe(200);
 
     const [last, changed] = (await admin.inbox("acc_a")).requests;
-    expect(changed!.signature).toEqual({ verified: false, reason: expect.stringContaining("No signature in webhook-signature matches this body") });
+    expect(changed!.signature).toEqual({
+      verified: false,
+      reason: expect.stringContaining("No signature in webhook-signature matches this body"),
+    });
     expect(last!.signature).toEqual({
       verified: false,
-      reason: "The webhook-id, webhook-timestamp and webhook-signature headers are missing: the request is not signed as Standard Webhooks signs it.",
+      reason:
+        "The webhook-id, webhook-timestamp and webhook-signature headers are missing: the request is not signed as Standard Webhooks signs it.",
     });
     expect(last!.webhookId).toBeNull();
   });
@@ -119,7 +127,10 @@ describe("the webhook inbox", () => {
     expect(await admin.delivery(delivery!.id)).toMatchObject({ state: "pending", attempts: [{ status: 503 }, { status: 503 }] });
     await admin.setInboxAnswer("acc_a", 200);
     await admin.advanceClock(4000);
-    expect(await admin.delivery(delivery!.id)).toMatchObject({ state: "delivered", attempts: [{ status: 503 }, { status: 503 }, { status: 200 }] });
+    expect(await admin.delivery(delivery!.id)).toMatchObject({
+      state: "delivered",
+      attempts: [{ status: 503 }, { status: 503 }, { status: 200 }],
+    });
     expect((await admin.inbox("acc_a")).requests.map((r) => r.answeredStatus)).toEqual([200, 503, 503]);
   });
 
@@ -163,7 +174,15 @@ describe("the webhook inbox", () => {
     const [request] = (await admin.inbox("acc_a")).requests;
     for await (const { event } of events) {
       if (event.type !== "inbox.received") continue;
-      expect(event).toEqual({ type: "inbox.received", at: request!.receivedAt, accountId: "acc_a", requestId: request!.id, webhookId: delivery.webhookId, verified: true, status: 200 });
+      expect(event).toEqual({
+        type: "inbox.received",
+        at: request!.receivedAt,
+        accountId: "acc_a",
+        requestId: request!.id,
+        webhookId: delivery.webhookId,
+        verified: true,
+        status: 200,
+      });
       break;
     }
   });
@@ -172,7 +191,9 @@ describe("the webhook inbox", () => {
     const { h, admin } = await https();
     const unknown = await h.fetch(`${h.server.origin}/__inbox/acc_nobody`, { method: "POST", body: "{}" });
     expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toEqual({ error: { code: "NOT_FOUND", message: expect.stringContaining("No account acc_nobody on this server") } });
+    expect(await unknown.json()).toEqual({
+      error: { code: "NOT_FOUND", message: expect.stringContaining("No account acc_nobody on this server") },
+    });
     const get = await h.fetch(`${h.server.origin}/__inbox/acc_a`);
     expect(get.status).toBe(405);
     expect(get.headers.get("allow")).toBe("POST");
@@ -191,7 +212,10 @@ describe("the webhook inbox", () => {
     const { handlers, intake, adminUrl, baseUrl } = createIntakeHandlers({ seed: seed(), adminToken: ADMIN_TOKEN, clock: "virtual" });
     const server = setupServer(...handlers);
     server.listen({ onUnhandledRequest: "error" });
-    closing.push(() => server.close(), () => intake.close());
+    closing.push(
+      () => server.close(),
+      () => intake.close(),
+    );
     const admin = createAdminClient({ adminUrl, token: ADMIN_TOKEN });
     const response = await fetch(`${baseUrl}/incoming_custom_channel_message?apiKey=${KEY}`, {
       method: "POST",
@@ -207,9 +231,16 @@ describe("the webhook inbox", () => {
   it("is reached through createIntake alone, with no adapter and no fetch of the test's own", async () => {
     const intake = createIntake({ seed: seed() });
     closing.push(() => intake.close());
-    const message = await intake.admin.simulateInbound((await intake.admin.createContact({ accountId: "acc_a", email: "lea@example.com" })).id, { body: "How much is a class?" });
+    const message = await intake.admin.simulateInbound(
+      (await intake.admin.createContact({ accountId: "acc_a", email: "lea@example.com" })).id,
+      { body: "How much is a class?" },
+    );
     const delivery = await intake.admin.waitForDelivery();
-    expect(delivery).toMatchObject({ state: "delivered", url: "/__inbox/acc_a", contact: { id: message.contactId, name: "lea@example.com" } });
+    expect(delivery).toMatchObject({
+      state: "delivered",
+      url: "/__inbox/acc_a",
+      contact: { id: message.contactId, name: "lea@example.com" },
+    });
     expect((await intake.admin.inbox("acc_a")).requests[0]!.signature.verified).toBe(true);
   });
 });

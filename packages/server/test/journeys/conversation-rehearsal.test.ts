@@ -11,7 +11,13 @@ const HOUR = 3_600_000;
 const START = Date.parse("2026-01-01T00:00:00.000Z");
 
 function seed(followUps: Record<string, unknown> = { enabled: true, cycles: 1, messagesPerCycle: 2, delaysHours: [24, 72] }): Seed {
-  const campaign = { type: "Combined" as const, state: "Live" as const, openingTemplate: { body: "Hi {{firstName}}!", approval: "approved" as const }, triggerOnNewListContacts: true, followUps };
+  const campaign = {
+    type: "Combined" as const,
+    state: "Live" as const,
+    openingTemplate: { body: "Hi {{firstName}}!", approval: "approved" as const },
+    triggerOnNewListContacts: true,
+    followUps,
+  };
   return {
     accounts: [
       {
@@ -60,7 +66,10 @@ describe("GET /__admin/contacts/{id} followUps", () => {
   it("names the next follow-up due, then says they stopped because the lead wrote", async () => {
     const { api } = await start();
     const id = await lead();
-    expect(await followUpsOf(id)).toEqual({ next: { at: new Date(START + 24 * HOUR).toISOString(), number: 1, of: 2, campaignId: "cmp_spring" }, stopped: null });
+    expect(await followUpsOf(id)).toEqual({
+      next: { at: new Date(START + 24 * HOUR).toISOString(), number: 1, of: 2, campaignId: "cmp_spring" },
+      stopped: null,
+    });
     await admin("POST", "/clock/advance", { ms: 24 * HOUR });
     expect((await followUpsOf(id)).next).toMatchObject({ at: new Date(START + 96 * HOUR).toISOString(), number: 2, of: 2 });
 
@@ -108,14 +117,19 @@ describe("POST /__admin/messages/{id}/retry-bot", () => {
     await admin("PATCH", "/accounts/acc_r", { defaultCampaignId: "cmp_spring" });
     const { messageId } = await api.messages.receive({ customData: { messageSid: "SM-1", fromId: "user-1", toId: "r", body: "Hello?" } });
     await admin("POST", "/settle");
-    expect(await get(`/messages/${messageId}`)).toMatchObject({ botOutcome: "bot_error", bot: { error: expect.stringContaining("the model is down") } });
+    expect(await get(`/messages/${messageId}`)).toMatchObject({
+      botOutcome: "bot_error",
+      bot: { error: expect.stringContaining("the model is down") },
+    });
 
     const retried = await admin("POST", `/messages/${messageId}/retry-bot`);
     expect(retried.status).toBe(200);
     await admin("POST", "/settle");
     const message = await get(`/messages/${messageId}`);
     expect(message).toMatchObject({ botOutcome: "replied", bot: { error: null } });
-    const replies = ((await get(`/contacts/${message.contactId}`)).messages as Array<{ id: string; source: string; body: string; status: string }>).filter((m) => m.source === "bot");
+    const replies = (
+      (await get(`/contacts/${message.contactId}`)).messages as Array<{ id: string; source: string; body: string; status: string }>
+    ).filter((m) => m.source === "bot");
     expect(replies.map((m) => [m.body, m.status])).toEqual([["Here now.", "sent"]]);
     expect(calls).toBe(2);
 
@@ -133,7 +147,9 @@ describe("the inbox names each request's contact", () => {
   it("a reply webhook's contact by its name now; a test webhook's none", async () => {
     const { api } = await start();
     await admin("PATCH", "/accounts/acc_r", { defaultCampaignId: "cmp_spring" });
-    await api.messages.receive({ customData: { messageSid: "SM-1", fromId: "user-1", toId: "r", body: "Hi", firstName: "Grace", lastName: "Hopper" } });
+    await api.messages.receive({
+      customData: { messageSid: "SM-1", fromId: "user-1", toId: "r", body: "Hi", firstName: "Grace", lastName: "Hopper" },
+    });
     await admin("POST", "/settle");
     await admin("POST", "/accounts/acc_r/test-webhook");
     const [test, reply] = (await get("/inbox/acc_r")).requests;
@@ -154,6 +170,9 @@ describe("an import into a list of another campaign", () => {
 
     const other = await lead("lst_summer", "+14155550124");
     await admin("POST", "/lists/lst_spring/contacts", { source: "import", contacts: [{ phone: "+14155550125" }] });
-    expect((await admin("POST", "/lists/lst_summer/contacts", { source: "manual", contactIds: [other] })).body).toMatchObject({ alreadyMembers: 1, campaignMoves: [] });
+    expect((await admin("POST", "/lists/lst_summer/contacts", { source: "manual", contactIds: [other] })).body).toMatchObject({
+      alreadyMembers: 1,
+      campaignMoves: [],
+    });
   });
 });

@@ -37,16 +37,24 @@ describe("the funnel with the model bot, over HTTPS", () => {
         ? said("Memberships start at 29 dollars a month, Ada. Shall I book you a free trial class?")
         : handsOff({ reason: "Wants a corporate plan.", reply: "A colleague will write to you shortly." }),
     );
-    harness = await startHarness({ seed, clock: "virtual", bot: createModelBot({ model: "tiny-model", baseUrl: fake.baseUrl, apiKey: "sk-test" }) });
+    harness = await startHarness({
+      seed,
+      clock: "virtual",
+      bot: createModelBot({ model: "tiny-model", baseUrl: fake.baseUrl, apiKey: "sk-test" }),
+    });
     const bearer = client(httpsTarget(harness), "bearer", KEY);
     const query = client(httpsTarget(harness), "query", KEY);
     const admin = harness.intake.admin;
 
-    const lead = (await bearer.contacts.find({ phoneNumber: "+14155550123" })) ?? (await bearer.contacts.create({ phone_number: "+14155550123", first_name: "Ada" }));
+    const lead =
+      (await bearer.contacts.find({ phoneNumber: "+14155550123" })) ??
+      (await bearer.contacts.create({ phone_number: "+14155550123", first_name: "Ada" }));
     await bearer.lists.addContact("lst_leads", { contact_id: lead.id });
     await admin.settle();
     // The lead answers the opening on the custom channel, as their phone number.
-    const inbound = await query.messages.receive({ customData: { messageSid: "SM-1", fromId: "+14155550123", toId: "acme", body: "How much is a membership?", channel: "acme-chat" } });
+    const inbound = await query.messages.receive({
+      customData: { messageSid: "SM-1", fromId: "+14155550123", toId: "acme", body: "How much is a membership?", channel: "acme-chat" },
+    });
     await admin.settle();
 
     const { messages } = await admin.contact(lead.id);
@@ -55,7 +63,11 @@ describe("the funnel with the model bot, over HTTPS", () => {
       ["inbound", "api_receive", "How much is a membership?"],
       ["outbound", "bot", "Memberships start at 29 dollars a month, Ada. Shall I book you a free trial class?"],
     ]);
-    expect(messages[1]).toMatchObject({ id: inbound.messageId, botOutcome: "replied", bot: { name: "model", model: "tiny-model", replayed: false, error: null } });
+    expect(messages[1]).toMatchObject({
+      id: inbound.messageId,
+      botOutcome: "replied",
+      bot: { name: "model", model: "tiny-model", replayed: false, error: null },
+    });
     // The model saw the opening as the business's turn, then the lead's reply.
     expect(fake.requests[0]!.body.messages.slice(1)).toEqual([
       { role: "assistant", content: "Hi Ada, thanks for your interest! Want a free trial class?" },
@@ -66,10 +78,19 @@ describe("the funnel with the model bot, over HTTPS", () => {
     const inbox = await admin.inbox("acc_gym");
     expect(inbox.requests).toHaveLength(1);
     expect(inbox.requests[0]).toMatchObject({ method: "POST", webhookId: messages[2]!.id, signature: { verified: true } });
-    expect(JSON.parse(inbox.requests[0]!.body)).toEqual({ contactId: lead.id, messageId: messages[2]!.id, userId: "usr_gym_owner", body: messages[2]!.body, toId: "+14155550123", channel: "acme-chat" });
+    expect(JSON.parse(inbox.requests[0]!.body)).toEqual({
+      contactId: lead.id,
+      messageId: messages[2]!.id,
+      userId: "usr_gym_owner",
+      body: messages[2]!.body,
+      toId: "+14155550123",
+      channel: "acme-chat",
+    });
 
     // The lead asks for what the model hands to a person.
-    await query.messages.receive({ customData: { messageSid: "SM-2", fromId: "+14155550123", toId: "acme", body: "And for my company of 40?", channel: "acme-chat" } });
+    await query.messages.receive({
+      customData: { messageSid: "SM-2", fromId: "+14155550123", toId: "acme", body: "And for my company of 40?", channel: "acme-chat" },
+    });
     await admin.settle();
     expect(await admin.alerts("acc_gym")).toMatchObject([{ contactId: lead.id, reason: "Wants a corporate plan." }]);
     expect((await admin.contact(lead.id)).contact.botPaused).toBe(true);

@@ -13,7 +13,10 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 let browser: Browser;
 beforeAll(async () => {
   // No --ignore-certificate-errors, and (below) no ignoreHTTPSErrors: the link must open as printed.
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update"] });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update"],
+  });
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
@@ -63,8 +66,12 @@ describe.each([
     const fits = async (step: string) => expect(await sideways(page), `${step}: the page scrolls sideways`).toBeLessThanOrEqual(0);
     const secret = cli.info.demoWebhookSecrets!.business!;
     const inbox = async () => {
-      const response = await cli.fetch(`${cli.info.adminUrl}/inbox/acc_acme`, { headers: { authorization: `Bearer ${cli.info.adminToken}` } });
-      return (await response.json()) as { requests: { webhookId: string | null; headers: Record<string, string>; body: string; signature: { verified: boolean } }[] };
+      const response = await cli.fetch(`${cli.info.adminUrl}/inbox/acc_acme`, {
+        headers: { authorization: `Bearer ${cli.info.adminToken}` },
+      });
+      return (await response.json()) as {
+        requests: { webhookId: string | null; headers: Record<string, string>; body: string; signature: { verified: boolean } }[];
+      };
     };
 
     // The printed link: plain HTTP on loopback, no warning, logged in, the token out of the address bar.
@@ -90,7 +97,10 @@ describe.each([
     const faqAnswer = page.getByLabel("Answer 1");
     expect(await faqAnswer.evaluate((element) => element.tagName)).toBe("TEXTAREA");
     expect(await faqAnswer.inputValue()).toBe("Memberships start at 29 dollars a month, with no joining fee this spring.");
-    expect(await faqAnswer.evaluate((element) => element.scrollHeight - element.clientHeight), "the whole answer shows").toBeLessThanOrEqual(1);
+    expect(
+      await faqAnswer.evaluate((element) => element.scrollHeight - element.clientHeight),
+      "the whole answer shows",
+    ).toBeLessThanOrEqual(1);
     await fits("campaign");
 
     // The demo's first delivery, delivered to the inbox inside the server, its signature verified.
@@ -131,7 +141,11 @@ describe.each([
     await picked.selectOption("custom");
     await simulate.getByLabel("Message from the contact").fill("How much is a membership?");
     await simulate.getByRole("button", { name: "Simulate message" }).click();
-    await bubbles(page).filter({ hasText: "How much is a membership?" }).filter({ hasText: "From the contact (simulated)" }).getByText("simulated in the dashboard").waitFor();
+    await bubbles(page)
+      .filter({ hasText: "How much is a membership?" })
+      .filter({ hasText: "From the contact (simulated)" })
+      .getByText("simulated in the dashboard")
+      .waitFor();
     const answer = bubbles(page).filter({ hasText: "Memberships start at 29 dollars a month" });
     await answer.filter({ hasText: "Bot" }).filter({ hasText: "delivered" }).waitFor();
 
@@ -142,7 +156,10 @@ describe.each([
     await fits("inbox, the bot's answer in it");
     const received = (await inbox()).requests[0]!;
     // Checked again here, as a receiver would, with the secret the server printed.
-    expect(new Webhook(secret).verify(received.body, received.headers)).toMatchObject({ body: expect.stringContaining("Memberships start at 29 dollars a month"), toId: "+14155550142" });
+    expect(new Webhook(secret).verify(received.body, received.headers)).toMatchObject({
+      body: expect.stringContaining("Memberships start at 29 dollars a month"),
+      toId: "+14155550142",
+    });
     await page.goBack();
     await expect.poll(() => heading(page)).toBe("Lin Lead");
 
@@ -154,7 +171,13 @@ describe.each([
 
     // A second lead comes in through /v1, as a landing page's backend sends it: the open contacts page shows it.
     await nav(page, "Contacts");
-    const api = createIntakeClient({ auth: "bearer", apiKey: cli.info.demoKeys!.business!, baseUrl: cli.info.baseUrl, fetch: (request) => cli.fetch(request as never), maxRetries: 0 });
+    const api = createIntakeClient({
+      auth: "bearer",
+      apiKey: cli.info.demoKeys!.business!,
+      baseUrl: cli.info.baseUrl,
+      fetch: (request) => cli.fetch(request as never),
+      maxRetries: 0,
+    });
     const quiet = await api.contacts.create({ phone_number: "+14155550143", first_name: "Quinn", last_name: "Quiet" });
     await api.lists.addContact("lst_spring_leads", { contact_id: quiet.id });
     await page.getByText("Quinn Quiet").first().waitFor();

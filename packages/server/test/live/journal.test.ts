@@ -24,10 +24,14 @@ describe("the journal", () => {
   it("redacts a key wherever it was sent: under apiKey, under a misspelt or other name, in a body", async () => {
     // A key of a seed's own choosing (not the ik_ shape the service makes) is known as a key all the same.
     const key = "acme-live-secret-2026";
-    harness = await startHarness({ seed: { ...SEED, accounts: SEED.accounts!.map((a) => (a.apiKey === KEYS.acme ? { ...a, apiKey: key } : a)) } });
+    harness = await startHarness({
+      seed: { ...SEED, accounts: SEED.accounts!.map((a) => (a.apiKey === KEYS.acme ? { ...a, apiKey: key } : a)) },
+    });
     const names = ["apiKey", "apikey", "api_key", "API-KEY", "key", "token", "access_token", "api_token", "apiKey[]", "client_secret", "k"];
     for (const name of names) {
-      expect((await raw(httpsTarget(harness), `/contacts?${encodeURIComponent(name)}=${key}&email=a%40example.com`)).status, name).toBe(name === "apiKey" ? 404 : 401);
+      expect((await raw(httpsTarget(harness), `/contacts?${encodeURIComponent(name)}=${key}&email=a%40example.com`)).status, name).toBe(
+        name === "apiKey" ? 404 : 401,
+      );
     }
     // A key of the shape the service makes, not (or no longer) an account's.
     await raw(httpsTarget(harness), "/contacts?q=ik_0123456789abcdefghijKLMNOP&email=a%40example.com");
@@ -74,7 +78,6 @@ describe("the journal", () => {
 });
 
 describe("the journal's storage", () => {
-
   it("gives back every kept entry whole, in order, however sizes and scripts mix as old ones make way", async () => {
     const intake = createIntake({ seed: SEED, rateLimit: 0, journalSize: 40 });
     const size = (i: number) => (i * 7919) % 20_000;
@@ -85,18 +88,20 @@ describe("the journal's storage", () => {
       const response = await post(intake, JSON.stringify(body));
       answers.push({ status: response.status, body: await response.json() });
     }
-    const journal = (await intake.admin.journal());
+    const journal = await intake.admin.journal();
     expect(journal.map((e) => e.requestBody)).toEqual(sent.slice(-40));
     expect(journal.map((e) => ({ status: e.status, body: e.responseBody }))).toEqual(answers.slice(-40));
     expect(new Set(answers.slice(-40).map((a) => a.status))).toEqual(new Set([201, 400]));
-    expect(journal.every((e) => e.path === "/v1/contacts" && e.query.apiKey === "[REDACTED]" && e.operationId === "createContact")).toBe(true);
+    expect(journal.every((e) => e.path === "/v1/contacts" && e.query.apiKey === "[REDACTED]" && e.operationId === "createContact")).toBe(
+      true,
+    );
     await intake.close();
   });
 
   it("matches a plain list of the last N requests after every request of a random mix (sizes, scripts, clears)", async () => {
     let state = 7;
-    const random = () => ((state = (Math.imul(state, 1_103_515_245) + 12_345) & 0x7fffffff) / 0x7fffffff);
-    const pieces = ["a", "é", "名", "🙂", "\ufeff", "\"", "\n"];
+    const random = () => (state = (Math.imul(state, 1_103_515_245) + 12_345) & 0x7fffffff) / 0x7fffffff;
+    const pieces = ["a", "é", "名", "🙂", "\ufeff", '"', "\n"];
     for (const journalSize of [1, 2, 3, 7]) {
       const intake = createIntake({ seed: SEED, rateLimit: 0, journalSize });
       let kept: unknown[] = [];
@@ -117,23 +122,26 @@ describe("the journal's storage", () => {
   });
 
   it("takes a whole number of entries, 0 or more", async () => {
-    for (const journalSize of [2.5, -1, Number.NaN]) expect(() => createIntake({ journalSize })).toThrow(`journalSize must be a whole number, 0 or more (got ${journalSize}).`);
+    for (const journalSize of [2.5, -1, Number.NaN])
+      expect(() => createIntake({ journalSize })).toThrow(`journalSize must be a whole number, 0 or more (got ${journalSize}).`);
     const off = createIntake({ seed: SEED, rateLimit: 0, journalSize: 0 });
     expect((await post(off, '{"phone":"+14155550100"}')).status).toBe(201);
-    expect((await off.admin.journal())).toEqual([]);
+    expect(await off.admin.journal()).toEqual([]);
     await off.close();
   });
 
   it("keeps thousands of entries in order, and starts afresh when cleared", async () => {
     const intake = createIntake({ seed: SEED, rateLimit: 0, journalSize: 3000 });
     for (let i = 0; i < 2500; i++) await post(intake, JSON.stringify({ phone: `+1415556${String(i).padStart(4, "0")}` }));
-    const journal = (await intake.admin.journal());
+    const journal = await intake.admin.journal();
     expect(journal).toHaveLength(2500);
-    expect(journal.map((e) => (e.requestBody as { phone: string }).phone)).toEqual(Array.from({ length: 2500 }, (_, i) => `+1415556${String(i).padStart(4, "0")}`));
+    expect(journal.map((e) => (e.requestBody as { phone: string }).phone)).toEqual(
+      Array.from({ length: 2500 }, (_, i) => `+1415556${String(i).padStart(4, "0")}`),
+    );
     await intake.admin.clearJournal();
-    expect((await intake.admin.journal())).toEqual([]);
+    expect(await intake.admin.journal()).toEqual([]);
     await post(intake, "{not json");
-    expect((await intake.admin.journal())).toMatchObject([{ status: 400, requestBody: null, errorCode: expect.any(String) }]);
+    expect(await intake.admin.journal()).toMatchObject([{ status: 400, requestBody: null, errorCode: expect.any(String) }]);
     await intake.close();
   });
 });

@@ -3,7 +3,16 @@
 // on a reader that does not read, and the end of the stream when the server stops.
 import { serve } from "@intake/server/node";
 import { Agent } from "undici";
-import { createAdminClient, createIntake, type AdminEvent, type AdminEventOf, type EventSubscription, type IntakeOptions, type ReceivedEvent, type Seed } from "@intake/server";
+import {
+  createAdminClient,
+  createIntake,
+  type AdminEvent,
+  type AdminEventOf,
+  type EventSubscription,
+  type IntakeOptions,
+  type ReceivedEvent,
+  type Seed,
+} from "@intake/server";
 import { adminDocument } from "../../src/generated/admin-document.js";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
@@ -52,7 +61,8 @@ function seed(webhookUrl: string | null): Seed {
 }
 
 /** Hands off when asked for a human, else replies. */
-const bot: IntakeOptions["bot"] = ({ message }) => (message.body.includes("human") ? { handOff: { reason: "asked for a human" } } : { reply: "Sure." });
+const bot: IntakeOptions["bot"] = ({ message }) =>
+  message.body.includes("human") ? { handOff: { reason: "asked for a human" } } : { reply: "Sure." };
 
 async function start(options: IntakeOptions = {}) {
   receiver = await startReceiver();
@@ -145,9 +155,16 @@ describe("GET /__admin/events", () => {
 
     // A message received, the bot's outcome, its reply sent and delivered to the webhook.
     const inbound = await aq.messages.receive({ customData: { messageSid: "SM-1", fromId: "+14155550123", toId: "a", body: "How much?" } });
-    expect(await live.waitFor("message.received", (e) => e.messageId === inbound.messageId)).toMatchObject({ accountId: "acc_a", contactId: contact.id });
+    expect(await live.waitFor("message.received", (e) => e.messageId === inbound.messageId)).toMatchObject({
+      accountId: "acc_a",
+      contactId: contact.id,
+    });
     await admin.settle();
-    expect(await live.waitFor("bot.outcome", (e) => e.messageId === inbound.messageId)).toMatchObject({ accountId: "acc_a", contactId: contact.id, outcome: "replied" });
+    expect(await live.waitFor("bot.outcome", (e) => e.messageId === inbound.messageId)).toMatchObject({
+      accountId: "acc_a",
+      contactId: contact.id,
+      outcome: "replied",
+    });
     const reply = await live.waitFor("message.sent", (e) => e.kind === "bot");
     expect(await live.waitFor("delivery.attempted", (e) => e.messageId === reply.messageId)).toMatchObject({
       accountId: "acc_a",
@@ -211,7 +228,10 @@ describe("GET /__admin/events", () => {
     expect(await live.waitFor("job.cancelled", (e) => e.jobId === followUp.jobId)).toMatchObject({ accountId: "acc_a", kind: "follow_up" });
     const queued = await live.waitFor("delivery.queued");
     expect(queued).toMatchObject({ accountId: "acc_a", state: "pending", messageId: expect.stringMatching(/^msg_/) });
-    expect(await live.waitFor("message.updated", (e) => e.messageId === queued.messageId)).toMatchObject({ contactId: contact.id, status: "sent" });
+    expect(await live.waitFor("message.updated", (e) => e.messageId === queued.messageId)).toMatchObject({
+      contactId: contact.id,
+      status: "sent",
+    });
 
     // Nowhere to send a reply: its delivery ends with no attempt.
     await admin.updateAccount("acc_a", { webhookUrl: null });
@@ -222,7 +242,12 @@ describe("GET /__admin/events", () => {
     // The inbox received a request.
     await admin.updateAccount("acc_a", { webhookUrl: "/__inbox/acc_a" });
     const test = await admin.sendTestWebhook("acc_a");
-    expect(await live.waitFor("inbox.received")).toMatchObject({ accountId: "acc_a", webhookId: test.webhookId, verified: true, status: 200 });
+    expect(await live.waitFor("inbox.received")).toMatchObject({
+      accountId: "acc_a",
+      webhookId: test.webhookId,
+      verified: true,
+      status: 200,
+    });
 
     // Openings queued at the safe rate, and a snapshot restored: they are moved, and the state was replaced.
     const imported = await admin.importContacts("lst_a", { contacts: [1, 2, 3, 4, 5].map((i) => ({ phone: `+1415555020${i}` })) });
@@ -258,7 +283,11 @@ describe("GET /__admin/events", () => {
     await vi.waitFor(() => expect(grants()).toHaveLength(3));
     expect(grants().map((e) => e.type === "request.answered" && e.status)).toEqual([200, 200, 200]);
     expect(events().flatMap((e) => (e.type === "credits.changed" && e.accountId === "sub_one" ? [e.amount] : []))).toEqual([10, 10]);
-    expect(inside.filter((type) => type.startsWith("idempotency"))).toEqual(["idempotency.saved", "idempotency.expired", "idempotency.saved"]);
+    expect(inside.filter((type) => type.startsWith("idempotency"))).toEqual([
+      "idempotency.saved",
+      "idempotency.expired",
+      "idempotency.saved",
+    ]);
     expect(live.types().filter((type) => type.startsWith("idempotency"))).toEqual([]);
   });
 
@@ -289,7 +318,11 @@ describe("GET /__admin/events", () => {
     expect(first.error).toContain("500");
     await admin.advanceClock(3_600_000);
     await admin.settle();
-    expect(await live.waitFor("delivery.attempted", (e) => e.attempt === 2)).toMatchObject({ status: 500, state: "failed", deliveryId: first.deliveryId });
+    expect(await live.waitFor("delivery.attempted", (e) => e.attempt === 2)).toMatchObject({
+      status: 500,
+      state: "failed",
+      deliveryId: first.deliveryId,
+    });
   });
 
   it("accountId keeps one account's events: not another's, nor those of no account", async () => {
@@ -316,7 +349,10 @@ describe("GET /__admin/events", () => {
     const mark = first.seen.find((e) => e.event === answered)!.id;
     first.seen.length = 0;
     for (const email of ["two@example.com", "three@example.com"]) await a.contacts.create({ email });
-    await first.waitFor("request.answered", (e) => e.status === 201 && first.seen.filter((s) => s.event.type === "request.answered").length === 2);
+    await first.waitFor(
+      "request.answered",
+      (e) => e.status === 201 && first.seen.filter((s) => s.event.type === "request.answered").length === 2,
+    );
     // Four events after the mark, the ring holds the last three: those are replayed, in order.
     const after = first.seen.map((e) => e.id);
     expect(after).toHaveLength(4);
@@ -330,14 +366,19 @@ describe("GET /__admin/events", () => {
 
     // The query form, for a reader that cannot set the header.
     const controller = new AbortController();
-    const response = await h.fetch(`${h.adminUrl}/events?lastEventId=${after[2]}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, signal: controller.signal });
+    const response = await h.fetch(`${h.adminUrl}/events?lastEventId=${after[2]}`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      signal: controller.signal,
+    });
     const reader = response.body!.getReader();
     let text = "";
     while (!text.includes(`id: ${after[3]! + 2}`)) text += new TextDecoder().decode((await reader.read()).value);
     expect(text).toMatch(new RegExp(`^id: ${after[3]}\\nevent: request.answered\\ndata: \\{`));
     controller.abort();
 
-    const bad = await h.fetch(`${h.adminUrl}/events`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "last-event-id": "yesterday" } });
+    const bad = await h.fetch(`${h.adminUrl}/events`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "last-event-id": "yesterday" },
+    });
     expect(bad.status).toBe(400);
     expect((await bad.json()).error.code).toBe("VALIDATION_ERROR");
   });
@@ -414,7 +455,10 @@ describe("GET /__admin/events", () => {
     const server = await serve(intake, { headersTimeoutMs: 200, requestTimeoutMs: 300 });
     const dispatcher = new Agent({ connect: { ca: server.certificate } });
     try {
-      const response = await fetch(`${server.adminUrl}/events`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, dispatcher } as RequestInit);
+      const response = await fetch(`${server.adminUrl}/events`, {
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        dispatcher,
+      } as RequestInit);
       const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
       let text = "";
       const read = (async () => {
@@ -453,7 +497,11 @@ describe("GET /__admin/events", () => {
 
   it("intake.close() ends open streams (the fetch-style core)", async () => {
     const intake = createIntake({ adminToken: ADMIN_TOKEN });
-    const admin = createAdminClient({ adminUrl: "https://intake.test/__admin", token: ADMIN_TOKEN, fetch: (request) => intake.fetch(request) });
+    const admin = createAdminClient({
+      adminUrl: "https://intake.test/__admin",
+      token: ADMIN_TOKEN,
+      fetch: (request) => intake.fetch(request),
+    });
     const live = follow(await admin.events());
     await intake.close();
     await live.done;
@@ -463,8 +511,12 @@ describe("GET /__admin/events", () => {
   });
 
   it("refuses bounds that would spin or drop every reader", () => {
-    expect(() => createIntake({ liveEvents: { keepAliveMs: 0 } })).toThrow("liveEvents.keepAliveMs must be a whole number, 1 or more (got 0).");
-    expect(() => createIntake({ liveEvents: { maxQueued: 0.5 } })).toThrow("liveEvents.maxQueued must be a whole number, 1 or more (got 0.5).");
+    expect(() => createIntake({ liveEvents: { keepAliveMs: 0 } })).toThrow(
+      "liveEvents.keepAliveMs must be a whole number, 1 or more (got 0).",
+    );
+    expect(() => createIntake({ liveEvents: { maxQueued: 0.5 } })).toThrow(
+      "liveEvents.maxQueued must be a whole number, 1 or more (got 0.5).",
+    );
     expect(() => createIntake({ liveEvents: { replay: -1 } })).toThrow("liveEvents.replay must be a whole number, 0 or more (got -1).");
   });
 

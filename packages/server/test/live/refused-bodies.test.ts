@@ -20,7 +20,10 @@ const MARKER = (characters: number) => ({ truncated: true, characters });
 /** The live events' frames replayed after id 0, until `count` request.answered ones came. */
 async function replayed(h: HttpsHarness, count: number): Promise<string[]> {
   const controller = new AbortController();
-  const response = await h.fetch(`${h.adminUrl}/events`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "last-event-id": "0" }, signal: controller.signal });
+  const response = await h.fetch(`${h.adminUrl}/events`, {
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "last-event-id": "0" },
+    signal: controller.signal,
+  });
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   let text = "";
   while ((text.match(/event: request\.answered\n/g) ?? []).length < count) text += (await reader.read()).value ?? "";
@@ -40,7 +43,11 @@ describe("a large body, once answered", () => {
       JSON.stringify({ phone: "+14155550112", ["x".repeat(70_000)]: 1 }),
     ];
     for (const body of bodies) {
-      const answer = await raw(httpsTarget(harness), `/contacts?apiKey=${KEYS.acme}`, { method: "POST", headers: { "content-type": "application/json" }, body });
+      const answer = await raw(httpsTarget(harness), `/contacts?apiKey=${KEYS.acme}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      });
       expect(answer.status).toBe(400);
       await answer.text();
     }
@@ -71,7 +78,11 @@ describe("a large body, once answered", () => {
     const prefix = JSON.stringify({ phone: "+14155550113", firstName: "" }).length;
     const body = JSON.stringify({ phone: "+14155550113", firstName: "n".repeat(65_536 - prefix) });
     expect(body).toHaveLength(65_536);
-    const answer = await raw(httpsTarget(harness), `/contacts?apiKey=${KEYS.acme}`, { method: "POST", headers: { "content-type": "application/json" }, body });
+    const answer = await raw(httpsTarget(harness), `/contacts?apiKey=${KEYS.acme}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
     expect(answer.status).toBe(400);
     expect(published[0]!.requestText).toBe(body);
   });
@@ -89,7 +100,11 @@ describe("a large body, once answered", () => {
       child.once("exit", (code) => resolve({ code, stdout, stderr }));
     });
     expect(run.code, `the child died:\n${quoted(run.stderr.slice(-2000))}`).toBe(0);
-    const { before, after, statuses } = JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { before: number; after: number; statuses: number[] };
+    const { before, after, statuses } = JSON.parse(run.stdout.trim().split("\n").at(-1)!) as {
+      before: number;
+      after: number;
+      statuses: number[];
+    };
     expect(statuses).toEqual(Array(40).fill(400));
     // Not even one body: what grows is the journal's and the feed's small entries.
     expect(after - before).toBeLessThan(2 * 2 ** 20);

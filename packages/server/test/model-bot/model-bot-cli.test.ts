@@ -52,8 +52,16 @@ async function receive(run: CliRun, sid: string, body: string) {
 /** A recording of "Hi" and "Can we talk?" (the model hands off) for the seed's campaign and contact u1, made in process. */
 async function record(file: string) {
   fake = await startFakeModel();
-  fake.answer((request) => (request.body.messages.at(-1)!.content === "Hi" ? said("Hello! Want to book a free trial class?") : handsOff({ reason: "Wants a call." })));
-  const intake = createIntake({ seed, rateLimit: 0, bot: createModelBot({ model: "tiny-model", baseUrl: fake.baseUrl, apiKey: "sk-test", record: file }) });
+  fake.answer((request) =>
+    request.body.messages.at(-1)!.content === "Hi"
+      ? said("Hello! Want to book a free trial class?")
+      : handsOff({ reason: "Wants a call." }),
+  );
+  const intake = createIntake({
+    seed,
+    rateLimit: 0,
+    bot: createModelBot({ model: "tiny-model", baseUrl: fake.baseUrl, apiKey: "sk-test", record: file }),
+  });
   for (const [sid, body] of [
     ["SM-1", "Hi"],
     ["SM-2", "Can we talk?"],
@@ -69,7 +77,10 @@ describe("intake-server --model", { timeout: 90_000 }, () => {
   it("--model-replay answers from the recording with no endpoint and no key, and says so at start", async () => {
     const { seedFile, recording } = files();
     await record(recording);
-    const run = await start(["--seed", seedFile, "--model", "tiny-model", "--model-replay", recording], { OPENAI_API_KEY: "", OPENAI_BASE_URL: await refusedBaseUrl() });
+    const run = await start(["--seed", seedFile, "--model", "tiny-model", "--model-replay", recording], {
+      OPENAI_API_KEY: "",
+      OPENAI_BASE_URL: await refusedBaseUrl(),
+    });
     expect(run.info.bot).toMatchObject({ name: "model", model: "tiny-model", mode: "replay", recording, baseUrl: null });
     expect(run.stderr()).toContain(`Bot: model tiny-model, replaying ${recording} (no endpoint is asked`);
     expect(await receive(run, "SM-1", "Hi")).toMatchObject({ botOutcome: "replied", bot: { name: "model", replayed: true, error: null } });
@@ -79,14 +90,27 @@ describe("intake-server --model", { timeout: 90_000 }, () => {
   it("asks the endpoint OPENAI_BASE_URL and OPENAI_API_KEY name; a failure's error is on the log at info", async () => {
     const { seedFile } = files();
     fake = await startFakeModel();
-    fake.answer((_, index) => (index === 0 ? said("Hello from the model.") : { status: 503, body: { error: { message: "Loading model." } } }));
-    const run = await start(["--seed", seedFile, "--model", "tiny-model", "--model-max-tokens", "64"], { OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: "sk-from-env" });
+    fake.answer((_, index) =>
+      index === 0 ? said("Hello from the model.") : { status: 503, body: { error: { message: "Loading model." } } },
+    );
+    const run = await start(["--seed", seedFile, "--model", "tiny-model", "--model-max-tokens", "64"], {
+      OPENAI_BASE_URL: fake.baseUrl,
+      OPENAI_API_KEY: "sk-from-env",
+    });
     expect(run.stderr()).toContain(`Bot: model tiny-model at ${fake.baseUrl} (timeout 30000 ms, at most 64 tokens, the last 20 messages)`);
     expect(await receive(run, "SM-1", "Hi")).toMatchObject({ botOutcome: "replied", bot: { replayed: false } });
-    expect(fake.requests[0]).toMatchObject({ path: "/v1/chat/completions", headers: { authorization: "Bearer sk-from-env" }, body: { model: "tiny-model", max_tokens: 64 } });
+    expect(fake.requests[0]).toMatchObject({
+      path: "/v1/chat/completions",
+      headers: { authorization: "Bearer sk-from-env" },
+      body: { model: "tiny-model", max_tokens: 64 },
+    });
     const failed = await receive(run, "SM-2", "Still there?");
     expect(failed.botOutcome).toBe("bot_unavailable");
-    await expect.poll(() => run.stderr()).toContain(`bot: bot unavailable for message ${failed.id} of ${failed.contactId}: The model endpoint ${fake.baseUrl} failed (503: Loading model.).`);
+    await expect
+      .poll(() => run.stderr())
+      .toContain(
+        `bot: bot unavailable for message ${failed.id} of ${failed.contactId}: The model endpoint ${fake.baseUrl} failed (503: Loading model.).`,
+      );
   });
 
   // An endpoint's words that hold a newline and a line of the log's own shape, or terminal controls
@@ -113,19 +137,42 @@ describe("intake-server --model", { timeout: 90_000 }, () => {
     const { seedFile } = files();
     fake = await startFakeModel();
     fake.answer(() => refuses(401, FORGED));
-    const run = await start(["--seed", seedFile, "--model", "tiny-model", "--model-base-url", fake.baseUrl, "--model-key", "sk-test", "--log-format", "json"]);
+    const run = await start([
+      "--seed",
+      seedFile,
+      "--model",
+      "tiny-model",
+      "--model-base-url",
+      fake.baseUrl,
+      "--model-key",
+      "sk-test",
+      "--log-format",
+      "json",
+    ]);
     const failed = await receive(run, "SM-1", "Hi");
     await expect.poll(() => run.stderr()).toContain('"bot.outcome"');
     expect(run.stderr()).not.toMatch(CONTROL);
-    const line = run.stderr().split("\n").find((text) => text.includes('"bot.outcome"'))!;
-    expect(JSON.parse(line)).toMatchObject({ type: "bot.outcome", messageId: failed.id, error: expect.stringContaining(`(401: ${FORGED}).`) });
+    const line = run
+      .stderr()
+      .split("\n")
+      .find((text) => text.includes('"bot.outcome"'))!;
+    expect(JSON.parse(line)).toMatchObject({
+      type: "bot.outcome",
+      messageId: failed.id,
+      error: expect.stringContaining(`(401: ${FORGED}).`),
+    });
   });
 
   it("--model-key never reaches the log, though the endpoint's words hold it in full, masked or URL-encoded", async () => {
     const { seedFile } = files();
     const key = "sk-proj-cli/Log+Key=00000000000000Xr5T";
     fake = await startFakeModel();
-    fake.answer(() => refuses(401, `Incorrect API key provided: ${key}; shown as ${key.slice(0, 8)}${"*".repeat(20)}${key.slice(-4)}; sent as ${encodeURIComponent(key)}.`));
+    fake.answer(() =>
+      refuses(
+        401,
+        `Incorrect API key provided: ${key}; shown as ${key.slice(0, 8)}${"*".repeat(20)}${key.slice(-4)}; sent as ${encodeURIComponent(key)}.`,
+      ),
+    );
     const run = await start(["--seed", seedFile, "--model", "tiny-model", "--model-base-url", fake.baseUrl, "--model-key", key]);
     const failed = await receive(run, "SM-1", "Hi");
     expect(failed.bot.error).toContain("(401: Incorrect API key provided: [REDACTED]; shown as [REDACTED]; sent as [REDACTED].)");
@@ -138,8 +185,12 @@ describe("intake-server --model", { timeout: 90_000 }, () => {
     const plain = await start(["--seed", seedFile]);
     expect(plain.info.bot).toMatchObject({ name: "deterministic", model: null });
     expect(plain.stderr()).toContain("Bot: the deterministic one");
-    const keyless = await start(["--seed", seedFile, "--model", "gpt-4o-mini", "--model-base-url", "https://models.example.test/v1"], { OPENAI_API_KEY: "" });
-    expect(keyless.stderr()).toContain("intake-server: no API key for https://models.example.test/v1: every message's outcome will be bot_unconfigured. Give --model-key, or set OPENAI_API_KEY.");
+    const keyless = await start(["--seed", seedFile, "--model", "gpt-4o-mini", "--model-base-url", "https://models.example.test/v1"], {
+      OPENAI_API_KEY: "",
+    });
+    expect(keyless.stderr()).toContain(
+      "intake-server: no API key for https://models.example.test/v1: every message's outcome will be bot_unconfigured. Give --model-key, or set OPENAI_API_KEY.",
+    );
   });
 
   it.each([
@@ -148,7 +199,10 @@ describe("intake-server --model", { timeout: 90_000 }, () => {
     [["--model", "m", "--model-record", "a.json", "--model-replay", "b.json"], "--model-record and --model-replay are two modes"],
     [["--model", "m", "--model-timeout", "soon"], "--model-timeout takes a whole number, 1 or more (got soon)."],
     [["--model", "m", "--model-max-tokens", "0"], "--model-max-tokens takes a whole number, 1 or more (got 0)."],
-    [["--model", "m", "--model-replay", "/nonexistent/rehearsal.json"], "cannot replay the recording /nonexistent/rehearsal.json: there is no such file. Record one first"],
+    [
+      ["--model", "m", "--model-replay", "/nonexistent/rehearsal.json"],
+      "cannot replay the recording /nonexistent/rehearsal.json: there is no such file. Record one first",
+    ],
     [["--model", "m", "--model-base-url", "ftp://x"], "The model endpoint's base URL must be an http(s) URL (got ftp://x)."],
   ])("%o exits 2 saying what is wrong", async (args, message) => {
     const result = await runCli(args);

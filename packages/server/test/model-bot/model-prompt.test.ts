@@ -157,7 +157,9 @@ describe("buildPrompt", () => {
   it("is pure: the same input, the same messages; nothing of the time or ids", () => {
     const conversation = [message("inbound", "Hola")];
     const first = buildPrompt(input({ conversation }));
-    const later = buildPrompt(input({ conversation: conversation.map((m) => ({ ...m, id: "msg_other", createdAt: "2027-05-05T00:00:00.000Z" })) }));
+    const later = buildPrompt(
+      input({ conversation: conversation.map((m) => ({ ...m, id: "msg_other", createdAt: "2027-05-05T00:00:00.000Z" })) }),
+    );
     expect(later).toEqual(first);
     expect(JSON.stringify(first)).not.toMatch(/msg_|2026-/);
   });

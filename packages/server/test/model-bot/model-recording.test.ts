@@ -28,7 +28,8 @@ function server(options: ModelBotOptions) {
   return intake;
 }
 
-const receive = (intake: Intake, sid: string, body: string, fromId = "u1") => receiveMessage(intake, KEY, sid, body, { fromId, firstName: "Ada" });
+const receive = (intake: Intake, sid: string, body: string, fromId = "u1") =>
+  receiveMessage(intake, KEY, sid, body, { fromId, firstName: "Ada" });
 
 /** The rehearsal: two messages answered, then a hand-off, recorded to `file`. */
 async function rehearse(file: string) {
@@ -65,7 +66,11 @@ describe("record mode", () => {
       via: "tools",
       recordedAt: expect.any(String),
     });
-    expect(third.answer).toEqual({ content: null, handOff: { reason: "Asks about a corporate plan.", reply: "A colleague will write to you shortly." }, finishReason: "tool_calls" });
+    expect(third.answer).toEqual({
+      content: null,
+      handOff: { reason: "Asks about a corporate plan.", reply: "A colleague will write to you shortly." },
+      finishReason: "tool_calls",
+    });
     expect(new Set(recording.entries.map((e: { key: string }) => e.key)).size).toBe(3);
     // Written whole and renamed: no temporary file is left beside it.
     expect(readdirSync(dir)).toEqual(["rehearsal.json"]);
@@ -93,7 +98,16 @@ describe("replay mode", () => {
     fake = undefined;
 
     const replay = server({ model: "tiny-model", replay: file, apiKey: null, baseUrl: await refusedBaseUrl() });
-    expect(await replay.admin.bot()).toEqual({ name: "model", model: "tiny-model", baseUrl: null, mode: "replay", recording: file, timeoutMs: null, maxTokens: 400, historyLimit: 20 });
+    expect(await replay.admin.bot()).toEqual({
+      name: "model",
+      model: "tiny-model",
+      baseUrl: null,
+      mode: "replay",
+      recording: file,
+      timeoutMs: null,
+      maxTokens: 400,
+      historyLimit: 20,
+    });
     const first = await receive(replay, "SM-1", "Hi");
     expect(first).toMatchObject({ botOutcome: "replied", bot: { name: "model", model: "tiny-model", replayed: true, error: null } });
     await receive(replay, "SM-2", "Yes, Tuesday?");
@@ -117,10 +131,22 @@ describe("replay mode", () => {
     const outcomes = async (intake: Intake) => {
       const first = await receive(intake, "SM-1", "Hi");
       const second = await receive(intake, "SM-2", "Where are you?");
-      return [first.botOutcome, first.bot!.error, second.botOutcome, second.bot!.error, (await intake.admin.messages({ direction: "outbound" })).map((m) => m.body)];
+      return [
+        first.botOutcome,
+        first.bot!.error,
+        second.botOutcome,
+        second.bot!.error,
+        (await intake.admin.messages({ direction: "outbound" })).map((m) => m.body),
+      ];
     };
     const rehearsed = await outcomes(rehearsal);
-    expect(rehearsed).toEqual(["replied", null, "bot_empty_answer", expect.stringContaining("image_url"), ["Hi Ada! Want a free trial class?"]]);
+    expect(rehearsed).toEqual([
+      "replied",
+      null,
+      "bot_empty_answer",
+      expect.stringContaining("image_url"),
+      ["Hi Ada! Want a free trial class?"],
+    ]);
     const entries = JSON.parse(readFileSync(file, "utf8")).entries as Array<{ answer: { content: unknown } }>;
     expect(entries[0]!.answer.content).toEqual([
       { type: "text", text: "Hi Ada! " },
@@ -139,7 +165,9 @@ describe("replay mode", () => {
     const unknown = await receive(replay, "SM-2", "Something the rehearsal never said");
     expect(unknown).toMatchObject({ botOutcome: "bot_not_recorded", bot: { replayed: false } });
     expect(unknown.bot!.error).toMatch(
-      new RegExp(`^No recording in ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} answers what was asked \\(model tiny-model, the contact's last message "Something the rehearsal never said", key sha256:[0-9a-f]{64}; the file holds 3\\)\\. .*--model-record`),
+      new RegExp(
+        `^No recording in ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} answers what was asked \\(model tiny-model, the contact's last message "Something the rehearsal never said", key sha256:[0-9a-f]{64}; the file holds 3\\)\\. .*--model-record`,
+      ),
     );
     // Another model is another question.
     const other = server({ model: "other-model", replay: file });
@@ -149,8 +177,16 @@ describe("replay mode", () => {
 
 describe("createModelBot refuses what cannot work, saying why", () => {
   it.each([
-    ["record and replay together", (dir: string) => ({ record: join(dir, "a.json"), replay: join(dir, "b.json") }), /Record and replay are two modes/],
-    ["a replay file that is missing", (dir: string) => ({ replay: join(dir, "missing.json") }), /cannot replay the recording .*missing\.json: .*no such file.*Record one first: run with --model-record FILE/i],
+    [
+      "record and replay together",
+      (dir: string) => ({ record: join(dir, "a.json"), replay: join(dir, "b.json") }),
+      /Record and replay are two modes/,
+    ],
+    [
+      "a replay file that is missing",
+      (dir: string) => ({ replay: join(dir, "missing.json") }),
+      /cannot replay the recording .*missing\.json: .*no such file.*Record one first: run with --model-record FILE/i,
+    ],
     [
       "a replay file that is not a recording",
       (dir: string) => {
@@ -159,9 +195,17 @@ describe("createModelBot refuses what cannot work, saying why", () => {
       },
       /seed\.json: it is not a model recording \(a JSON object with "format": "intake-model-recording\/1" and "entries"\)/,
     ],
-    ["a record file in a folder that does not exist", (dir: string) => ({ record: join(dir, "no", "such", "rehearsal.json") }), /cannot create the recording file .*rehearsal\.json/],
+    [
+      "a record file in a folder that does not exist",
+      (dir: string) => ({ record: join(dir, "no", "such", "rehearsal.json") }),
+      /cannot create the recording file .*rehearsal\.json/,
+    ],
     ["no model", () => ({ model: " " }), /needs a model/],
-    ["a base URL that is not http(s)", () => ({ baseUrl: "ftp://models.example.test" }), /must be an http\(s\) URL \(got ftp:\/\/models\.example\.test\)/],
+    [
+      "a base URL that is not http(s)",
+      () => ({ baseUrl: "ftp://models.example.test" }),
+      /must be an http\(s\) URL \(got ftp:\/\/models\.example\.test\)/,
+    ],
   ])("%s", (_, options, error) => {
     const dir = folder();
     expect(() => createModelBot({ model: "tiny-model", ...options(dir) })).toThrow(error);

@@ -31,7 +31,12 @@ const closing = closedAfterEach();
 
 async function start(options: { receiver?: (request: Request) => Response } = {}) {
   const receiver = options.receiver;
-  const { fake, intake } = await startModelIntake(closing, seed, { apiKey: MODEL_KEY }, { adminToken: ADMIN_TOKEN, ...(receiver ? { fetch: async (request: Request) => receiver(request) } : {}) });
+  const { fake, intake } = await startModelIntake(
+    closing,
+    seed,
+    { apiKey: MODEL_KEY },
+    { adminToken: ADMIN_TOKEN, ...(receiver ? { fetch: async (request: Request) => receiver(request) } : {}) },
+  );
   const events: unknown[] = [];
   intake.subscribe({ deliver: (entry) => void events.push(entry.event()), end() {} });
   return { fake, intake, events };
@@ -42,7 +47,12 @@ const receive = (server: Intake, sid: string, body: string) => receiveMessage(se
 /** What was stored and published of the bot's runs and the webhooks' attempts (not the accounts, which hold their keys). */
 async function outsideWords(server: Intake, events: unknown[]) {
   const { records } = server.snapshot();
-  return JSON.stringify({ messages: records.message, attempts: records.deliveryAttempt, deliveries: await server.admin.deliveries(), events });
+  return JSON.stringify({
+    messages: records.message,
+    attempts: records.deliveryAttempt,
+    deliveries: await server.admin.deliveries(),
+    events,
+  });
 }
 
 function expectNoSecret(text: string) {
@@ -52,10 +62,22 @@ function expectNoSecret(text: string) {
 describe("a model endpoint's words are stored and published with every configured secret redacted", () => {
   it.each([
     ["the model key in full", `Incorrect API key provided: Bearer ${MODEL_KEY}.`, "Incorrect API key provided: Bearer [REDACTED]."],
-    ["the model key masked (OpenAI's form)", `Incorrect API key provided: ${masked(MODEL_KEY)}. You can find your API key at https://platform.openai.com.`, "Incorrect API key provided: [REDACTED]. You can"],
-    ["the model key URL-encoded", `Refused: /v1/chat?key=${encodeURIComponent(MODEL_KEY)} is not allowed`, "Refused: /v1/chat?key=[REDACTED] is not allowed"],
+    [
+      "the model key masked (OpenAI's form)",
+      `Incorrect API key provided: ${masked(MODEL_KEY)}. You can find your API key at https://platform.openai.com.`,
+      "Incorrect API key provided: [REDACTED]. You can",
+    ],
+    [
+      "the model key URL-encoded",
+      `Refused: /v1/chat?key=${encodeURIComponent(MODEL_KEY)} is not allowed`,
+      "Refused: /v1/chat?key=[REDACTED] is not allowed",
+    ],
     ["the model key URL-encoded in lower-case hex", `Refused key=${lowerEncoded(MODEL_KEY)}`, "Refused key=[REDACTED]"],
-    ["an account's API key, its webhook secret and the admin token", `Seen: ${KEY}, ${WEBHOOK_SECRET} and ${ADMIN_TOKEN}x`, "Seen: [REDACTED], [REDACTED] and [REDACTED]x"],
+    [
+      "an account's API key, its webhook secret and the admin token",
+      `Seen: ${KEY}, ${WEBHOOK_SECRET} and ${ADMIN_TOKEN}x`,
+      "Seen: [REDACTED], [REDACTED] and [REDACTED]x",
+    ],
   ])("%s", async (_, words, shown) => {
     const { fake, intake, events } = await start();
     fake.answer(() => refuses(401, words));
@@ -96,7 +118,11 @@ describe("a model endpoint's words are stored and published with every configure
 });
 
 describe("a webhook receiver's answer is stored and answered with every configured secret redacted", () => {
-  const echoing = () => new Response(`Unknown signing secret ${WEBHOOK_SECRET} (${encodeURIComponent(WEBHOOK_SECRET)}), key ${masked(KEY)}, model ${MODEL_KEY}`, { status: 401 });
+  const echoing = () =>
+    new Response(
+      `Unknown signing secret ${WEBHOOK_SECRET} (${encodeURIComponent(WEBHOOK_SECRET)}), key ${masked(KEY)}, model ${MODEL_KEY}`,
+      { status: 401 },
+    );
   const shown = "HTTP 401: Unknown signing secret [REDACTED] ([REDACTED]), key [REDACTED], model [REDACTED]";
 
   it("a delivery's attempt", async () => {

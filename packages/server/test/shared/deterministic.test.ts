@@ -8,7 +8,11 @@ describe("deterministic mode", () => {
       const h = await startHarness({ deterministic: true, seed: { accounts: [{ name: "Det", apiKey: "ik_deterministic_000000001" }] } });
       const out: string[] = [];
       const send = async (path: string, body?: unknown) => {
-        const response = await raw(httpsTarget(h), path, body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+        const response = await raw(
+          httpsTarget(h),
+          path,
+          body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) },
+        );
         const headers = [...response.headers].filter(([name]) => !["connection", "keep-alive", "transfer-encoding"].includes(name));
         out.push(`${response.status} ${JSON.stringify(headers)} ${await response.text()}`);
       };
@@ -33,7 +37,8 @@ describe("deterministic mode", () => {
   it("numbers /v1 requests apart from the admin API's, so a test's set-up does not move them", async () => {
     const ids = async (adminCalls: number) => {
       const h = await startHarness({ deterministic: true, seed: { accounts: [{ name: "Det", apiKey: "ik_deterministic_000000001" }] } });
-      const v1 = async () => (await raw(httpsTarget(h), "/contacts?apiKey=ik_deterministic_000000001&email=a%40example.com")).headers.get("x-request-id");
+      const v1 = async () =>
+        (await raw(httpsTarget(h), "/contacts?apiKey=ik_deterministic_000000001&email=a%40example.com")).headers.get("x-request-id");
       const first = await v1();
       const admin = [];
       for (let i = 0; i < adminCalls; i++) admin.push((await h.admin("GET", "/accounts")).headers.get("x-request-id"));

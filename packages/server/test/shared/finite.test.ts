@@ -61,7 +61,28 @@ function generator(seed: number) {
 }
 type Rng = ReturnType<typeof generator>;
 
-const EDGES = [0, -0, 1, -1, 0.1, 0.5, 1e-7, 0.1234567, 5e-324, Number.MIN_VALUE, 1e-300, 2 ** 53, 2 ** 53 + 2, 1e9, 1e15, 1e21, 1e300, 1e303, 1e308, Number.MAX_VALUE];
+const EDGES = [
+  0,
+  -0,
+  1,
+  -1,
+  0.1,
+  0.5,
+  1e-7,
+  0.1234567,
+  5e-324,
+  Number.MIN_VALUE,
+  1e-300,
+  2 ** 53,
+  2 ** 53 + 2,
+  1e9,
+  1e15,
+  1e21,
+  1e300,
+  1e303,
+  1e308,
+  Number.MAX_VALUE,
+];
 const NOT_FINITE = ["1e400", "-1e400", "1e999", "-2e308", "1.8e308"];
 
 /** Any finite double: an edge case, a small number, or 64 random bits. */
@@ -111,7 +132,13 @@ const grant = (r: Rng) => Math.max(1e-6, Math.round(Math.min(1e9, Math.abs(anyNu
 
 /** A custom field's value: strings, booleans, null and numbers of every size. */
 const scalar = (r: Rng, numbers: Numbers, field: string): unknown =>
-  r.pick([() => numbers.get(field, anyNumber), () => numbers.get(field, anyNumber), () => `s${r.int(100)}`, () => r.chance(0.5), () => null])();
+  r.pick([
+    () => numbers.get(field, anyNumber),
+    () => numbers.get(field, anyNumber),
+    () => `s${r.int(100)}`,
+    () => r.chance(0.5),
+    () => null,
+  ])();
 
 /** Any JSON (a seed's customFields may nest), numbers of every size in it. */
 function anyJson(r: Rng, numbers: Numbers, field: string, depth: number): unknown {
@@ -182,12 +209,22 @@ function step(r: Rng, world: World, numbers: Numbers): Step {
       }
       case 2: {
         if (!world.accounts.length) continue;
-        return { method: "PATCH", path: `/accounts/${r.pick(world.accounts).id}`, admin: true, body: { autoRecharge: recharge("autoRecharge") } };
+        return {
+          method: "PATCH",
+          path: `/accounts/${r.pick(world.accounts).id}`,
+          admin: true,
+          body: { autoRecharge: recharge("autoRecharge") },
+        };
       }
       case 3: {
         if (!world.accounts.length) continue;
         const amount = (r2: Rng) => (r2.chance(0.3) ? -grant(r2) : grant(r2));
-        return { method: "POST", path: `/accounts/${r.pick(world.accounts).id}/credits`, admin: true, body: { amount: numbers.get("amount", amount) } };
+        return {
+          method: "POST",
+          path: `/accounts/${r.pick(world.accounts).id}/credits`,
+          admin: true,
+          body: { amount: numbers.get("amount", amount) },
+        };
       }
       case 4: {
         if (!world.subaccounts.length) continue;
@@ -225,9 +262,16 @@ function step(r: Rng, world: World, numbers: Numbers): Step {
       default: {
         const contacts = Array.from({ length: r.int(3) }, (_, i) => ({
           email: `seed${n}.${i}@finite.example`,
-          customFields: Object.fromEntries(Array.from({ length: r.int(4) }, (_, k) => [`k${k}`, anyJson(r, numbers, `accounts[0].contacts[${i}].customFields.k${k}`, 3)])),
+          customFields: Object.fromEntries(
+            Array.from({ length: r.int(4) }, (_, k) => [`k${k}`, anyJson(r, numbers, `accounts[0].contacts[${i}].customFields.k${k}`, 3)]),
+          ),
         }));
-        return { method: "POST", path: "/seed", admin: true, body: { accounts: [{ name: `Seeded ${n}`, credits: numbers.get("accounts[0].credits", nonNegative), contacts }] } };
+        return {
+          method: "POST",
+          path: "/seed",
+          admin: true,
+          body: { accounts: [{ name: `Seeded ${n}`, credits: numbers.get("accounts[0].credits", nonNegative), contacts }] },
+        };
       }
     }
   }
@@ -258,7 +302,9 @@ async function run(seed: number) {
     const text = toJson(request.body);
     const where = `seed ${seed}, request ${i}: ${request.method} ${request.path} ${text}`;
     const before = numbers.field ? await records(intake) : undefined;
-    const answer = request.admin ? await admin(intake, request.method, request.path, text) : await call(intake, request.method, request.path, text, request.headers);
+    const answer = request.admin
+      ? await admin(intake, request.method, request.path, text)
+      : await call(intake, request.method, request.path, text, request.headers);
     if (numbers.field) {
       refused++;
       expect(answer.status, where).toBe(400);
@@ -278,7 +324,9 @@ async function run(seed: number) {
     for (const transaction of credits.body.transactions) expect(typeof transaction.balanceAfter).toBe("number");
   }
   for (const contact of world.contacts) {
-    expect((await admin(intake, "GET", `/contacts/${contact.id}`)).body.contact.customFields, `seed ${seed}: ${contact.id}`).toEqual(asJson(contact.customFields));
+    expect((await admin(intake, "GET", `/contacts/${contact.id}`)).body.contact.customFields, `seed ${seed}: ${contact.id}`).toEqual(
+      asJson(contact.customFields),
+    );
   }
 
   // The server's own snapshot restores, and is the same after.
@@ -335,11 +383,25 @@ describe("numbers JSON cannot hold", () => {
     const account = await admin(intake, "POST", "/accounts", '{"name":"X","credits":1e400}');
     expect(account).toEqual({
       status: 400,
-      body: { error: { code: "VALIDATION_ERROR", message: "credits must be a finite number, at most 1.7976931348623157e+308 either way (a larger one reads as Infinity, which JSON cannot hold)." } },
+      body: {
+        error: {
+          code: "VALIDATION_ERROR",
+          message:
+            "credits must be a finite number, at most 1.7976931348623157e+308 either way (a larger one reads as Infinity, which JSON cannot hold).",
+        },
+      },
     });
-    const contact = await call(intake, "POST", "/v1/contacts?apiKey=ik_finite_key_000000001", '{"phone":"+14155550100","customFields":{"n":1e400}}');
+    const contact = await call(
+      intake,
+      "POST",
+      "/v1/contacts?apiKey=ik_finite_key_000000001",
+      '{"phone":"+14155550100","customFields":{"n":1e400}}',
+    );
     expect(contact.status).toBe(400);
-    expect(contact.body.error).toMatchObject({ code: "VALIDATION_ERROR", message: expect.stringMatching(/^customFields\.n must be a finite number/) });
+    expect(contact.body.error).toMatchObject({
+      code: "VALIDATION_ERROR",
+      message: expect.stringMatching(/^customFields\.n must be a finite number/),
+    });
     // Past 1.8e302 credits scaled to millionths overflowed to Infinity; the balance is kept as given.
     const rich = await admin(intake, "POST", "/accounts", '{"name":"Rich","credits":1e303}');
     expect(rich.status).toBe(201);
@@ -347,11 +409,16 @@ describe("numbers JSON cannot hold", () => {
     // An admin adjustment is bounded as a /v1 grant is, so no sum of them reaches Infinity.
     const adjusted = await admin(intake, "POST", `/accounts/${rich.body.id}/credits`, '{"amount":1e303}');
     expect(adjusted.status).toBe(400);
-    expect(adjusted.body.error.message).toBe("amount must be a non-zero number of credits with at most 6 decimal places, at most 1000000000 either way.");
+    expect(adjusted.body.error.message).toBe(
+      "amount must be a non-zero number of credits with at most 6 decimal places, at most 1000000000 either way.",
+    );
     await expect(intake.admin.adjustCredits(rich.body.id, -1e10)).rejects.toThrow(/at most 1000000000 either way/);
     // A finite time past the year 9999 has no date-time a snapshot can hold.
     const far = await admin(intake, "POST", "/clock/advance", '{"ms":1e300}');
-    expect(far.body.error).toEqual({ code: "VALIDATION_ERROR", message: "ms would move the clock past 9999-12-31T23:59:59.999Z, the last time a snapshot holds." });
+    expect(far.body.error).toEqual({
+      code: "VALIDATION_ERROR",
+      message: "ms would move the clock past 9999-12-31T23:59:59.999Z, the last time a snapshot holds.",
+    });
     expect((await admin(intake, "GET", "/snapshot")).status).toBe(200);
     // A query parameter is read as a number too: an offset of 1e400 is not one.
     const page = await admin(intake, "GET", "/contacts?offset=1e400");
@@ -361,16 +428,22 @@ describe("numbers JSON cannot hold", () => {
     await intake.close();
   });
 
-  it("createIntake's seed, and a --seed file, with a number JSON cannot hold is refused naming the field", { timeout: 90_000 }, async () => {
-    expect(() => createIntake({ seed: { accounts: [{ name: "A", contacts: [{ email: "a@b.example", customFields: { deep: [{ n: Infinity }] } }] }] } })).toThrow(
-      /^Seed: accounts\[0\]\.contacts\[0\]\.customFields\.deep\[0\]\.n must be a finite number/,
-    );
-    const folder = mkdtempSync(join(tmpdir(), "intake-finite-"));
-    const seedFile = join(folder, "seed.yaml");
-    // YAML spells Infinity .inf; a JSON seed's 1e400 parses to the same.
-    writeFileSync(seedFile, "accounts:\n  - name: Yaml\n    credits: .inf\n");
-    const result = await runCli(["--port", "0", "--seed", seedFile]);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`${seedFile}: accounts[0].credits must be a finite number`);
-  });
+  it(
+    "createIntake's seed, and a --seed file, with a number JSON cannot hold is refused naming the field",
+    { timeout: 90_000 },
+    async () => {
+      expect(() =>
+        createIntake({
+          seed: { accounts: [{ name: "A", contacts: [{ email: "a@b.example", customFields: { deep: [{ n: Infinity }] } }] }] },
+        }),
+      ).toThrow(/^Seed: accounts\[0\]\.contacts\[0\]\.customFields\.deep\[0\]\.n must be a finite number/);
+      const folder = mkdtempSync(join(tmpdir(), "intake-finite-"));
+      const seedFile = join(folder, "seed.yaml");
+      // YAML spells Infinity .inf; a JSON seed's 1e400 parses to the same.
+      writeFileSync(seedFile, "accounts:\n  - name: Yaml\n    credits: .inf\n");
+      const result = await runCli(["--port", "0", "--seed", seedFile]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`${seedFile}: accounts[0].credits must be a finite number`);
+    },
+  );
 });

@@ -21,11 +21,23 @@ const spec: KindSpec<Contact, "email", "list", "bytes"> = {
 
 function setUp(order?: "created" | "written") {
   const writes: Array<[string, object | undefined]> = [];
-  const table = new Table<Contact, "email", "list", "bytes">("contact", { ...spec, ...(order ? { order } : {}) }, (fields) => ({ ...fields }), (id, record) => void writes.push([id, record]));
+  const table = new Table<Contact, "email", "list", "bytes">(
+    "contact",
+    { ...spec, ...(order ? { order } : {}) },
+    (fields) => ({ ...fields }),
+    (id, record) => void writes.push([id, record]),
+  );
   return { table, writes };
 }
 
-const contact = (id: string, fields: Partial<Contact> = {}): Contact => ({ id, accountId: "acc_1", email: `${id}@example.com`, listId: null, bytes: 0, ...fields });
+const contact = (id: string, fields: Partial<Contact> = {}): Contact => ({
+  id,
+  accountId: "acc_1",
+  email: `${id}@example.com`,
+  listId: null,
+  bytes: 0,
+  ...fields,
+});
 const ids = (records: Iterable<Contact>) => [...records].map((r) => r.id);
 
 describe("Table", () => {
@@ -102,7 +114,7 @@ describe("Table", () => {
     expect(ids(table.all())).toEqual(["ct_1", "ct_2"]);
   });
 
-  it("moves a record written again to the end when its order is \"written\"", () => {
+  it('moves a record written again to the end when its order is "written"', () => {
     const { table } = setUp("written");
     const first = table.insert(contact("ct_1"));
     table.insert(contact("ct_2"));
@@ -114,7 +126,9 @@ describe("Table", () => {
     const { table } = setUp();
     const old = table.insert(contact("ct_1"));
     table.fill([contact("ct_1")]);
-    expect(() => table.update(old, { bytes: 1 })).toThrow("The contact record ct_1 is not the one stored: it was replaced (a reset, a load).");
+    expect(() => table.update(old, { bytes: 1 })).toThrow(
+      "The contact record ct_1 is not the one stored: it was replaced (a reset, a load).",
+    );
     expect(() => table.update(contact("ct_9"), { bytes: 1 })).toThrow("The contact record ct_9 is not the one stored");
   });
 
@@ -168,7 +182,12 @@ describe("Table", () => {
       ...spec,
       tallies: { bytes: { key: (c) => c.accountId, amount: (c) => (reads++, c.bytes), reads: ["bytes"] } },
     };
-    const table = new Table<Contact, "email", "list", "bytes">("contact", counted, (fields) => ({ ...fields }), () => {});
+    const table = new Table<Contact, "email", "list", "bytes">(
+      "contact",
+      counted,
+      (fields) => ({ ...fields }),
+      () => {},
+    );
     const record = table.insert(contact("ct_1", { bytes: 3 }));
     reads = 0;
     table.update(record, { email: "other@example.com" });

@@ -12,8 +12,15 @@ export type CertFetch = ((input: Request | string | URL, init?: RequestInit) => 
 export function certFetch(certificate: string): CertFetch {
   const dispatcher = new Agent({ connect: { ca: certificate } });
   const fetch = async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
-    if (!(input instanceof Request)) return (await undiciFetch(input, { ...init, dispatcher } as Parameters<typeof undiciFetch>[1])) as unknown as Response;
-    const unpacked = { method: input.method, headers: [...input.headers], body: input.body ? await input.arrayBuffer() : undefined, signal: input.signal, redirect: input.redirect };
+    if (!(input instanceof Request))
+      return (await undiciFetch(input, { ...init, dispatcher } as Parameters<typeof undiciFetch>[1])) as unknown as Response;
+    const unpacked = {
+      method: input.method,
+      headers: [...input.headers],
+      body: input.body ? await input.arrayBuffer() : undefined,
+      signal: input.signal,
+      redirect: input.redirect,
+    };
     return (await undiciFetch(input.url, { ...unpacked, ...init, dispatcher } as Parameters<typeof undiciFetch>[1])) as unknown as Response;
   };
   return Object.assign(fetch, { close: () => dispatcher.close() });

@@ -90,7 +90,12 @@ export function seed(webhookUrl: string | null, campaign: Partial<CampaignSeed> 
 export async function start(s: Seed, options: IntakeOptions = {}) {
   harness = await startHarness({ seed: s, clock: "virtual", ...options });
   const target = httpsTarget(harness);
-  return { h: harness, query: client(target, "query", KEY), bearer: client(target, "bearer", KEY), agency: client(target, "header", AGENCY_KEY) };
+  return {
+    h: harness,
+    query: client(target, "query", KEY),
+    bearer: client(target, "bearer", KEY),
+    agency: client(target, "header", AGENCY_KEY),
+  };
 }
 
 /** Stops the server `start` started (a test that starts another). */
@@ -104,4 +109,5 @@ export const advance = async (ms: number) => (await harness!.admin("POST", "/clo
 export const get = async (path: string) => (await harness!.admin("GET", path)).body;
 export const conversation = async (contactId: string) => (await get(`/contacts/${contactId}`)).messages as Array<Record<string, any>>;
 /** The scheduler's stored jobs of one kind. */
-export const jobsOf = async (kind: string) => ((await get("/jobs")) as Array<{ kind: string; runAt: string }>).filter((j) => j.kind === kind);
+export const jobsOf = async (kind: string) =>
+  ((await get("/jobs")) as Array<{ kind: string; runAt: string }>).filter((j) => j.kind === kind);

@@ -24,7 +24,8 @@ export interface ModelRequest {
  * How to answer one request: a status and JSON body (200 and a completion by default), a text as
  * it is, a completion streamed in chunks as the reader takes them (`streamed`), or no answer at all.
  */
-export type ModelAnswer = { status?: number; body?: unknown; text?: string; headers?: Record<string, string>; streamBytes?: number } | "hang";
+export type ModelAnswer =
+  { status?: number; body?: unknown; text?: string; headers?: Record<string, string>; streamBytes?: number } | "hang";
 
 /** What became of a streamed answer: how much was written, and whether the reader took it all or closed the connection first. */
 export interface Streamed {
@@ -51,7 +52,11 @@ export function said(content: unknown, finishReason = "stop"): ModelAnswer {
 
 /** A completion whose message calls the hand-off tool with these arguments. */
 export function handsOff(args: { reason: string; reply?: string } | string, content: string | null = null): ModelAnswer {
-  const call = { id: "call_1", type: "function", function: { name: "hand_off_to_person", arguments: typeof args === "string" ? args : JSON.stringify(args) } };
+  const call = {
+    id: "call_1",
+    type: "function",
+    function: { name: "hand_off_to_person", arguments: typeof args === "string" ? args : JSON.stringify(args) },
+  };
   return { body: completion({ role: "assistant", content, tool_calls: [call] }, "tool_calls") };
 }
 
@@ -124,13 +129,20 @@ export async function startFakeModel(): Promise<FakeModel> {
   const server = createServer(async (req, res) => {
     let text = "";
     for await (const chunk of req) text += chunk;
-    const request: ModelRequest = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, body: text ? JSON.parse(text) : {} };
+    const request: ModelRequest = {
+      method: req.method ?? "",
+      path: req.url ?? "",
+      headers: req.headers,
+      body: text ? JSON.parse(text) : {},
+    };
     requests.push(request);
     const answer = await how(request, requests.length - 1);
     if (answer === "hang") return;
     if (answer.streamBytes !== undefined) return stream(res, answer.status ?? 200, answer.streamBytes, streams);
     const body = answer.text ?? JSON.stringify(answer.body ?? {});
-    res.writeHead(answer.status ?? 200, { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...answer.headers }).end(body);
+    res
+      .writeHead(answer.status ?? 200, { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...answer.headers })
+      .end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {

@@ -82,7 +82,13 @@ export async function startHarness(options: IntakeOptions = {}): Promise<HttpsHa
 export async function startMswHarness(options: IntakeOptions = {}): Promise<Harness> {
   const errors: unknown[] = [];
   // The behaviour suites check the rate-limit headers: the limit is asked for, as the HTTPS harness has it by default.
-  const { handlers, intake, baseUrl, adminUrl } = createIntakeHandlers({ seed: SEED, adminToken: ADMIN_TOKEN, rateLimit: 120, onError: (e) => errors.push(e), ...options });
+  const { handlers, intake, baseUrl, adminUrl } = createIntakeHandlers({
+    seed: SEED,
+    adminToken: ADMIN_TOKEN,
+    rateLimit: 120,
+    onError: (e) => errors.push(e),
+    ...options,
+  });
   const server = setupServer(...handlers);
   server.listen({ onUnhandledRequest: "error" });
   const fetch: FetchFn = (input, init) => globalThis.fetch(input, init);

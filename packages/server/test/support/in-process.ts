@@ -9,7 +9,13 @@ import { KEYS, SEED } from "./seed.js";
 
 /** POST /v1/contacts in-process, with the body as given. */
 export const post = (intake: Intake, body: string) =>
-  intake.fetch(new Request(`https://intake.test/v1/contacts?apiKey=${KEYS.acme}`, { method: "POST", headers: { "content-type": "application/json" }, body }));
+  intake.fetch(
+    new Request(`https://intake.test/v1/contacts?apiKey=${KEYS.acme}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    }),
+  );
 
 /** An Intake whose onError keeps each error and throws it again, as tests often do; the console silenced. */
 export function rethrowingIntake(options: IntakeOptions = {}) {

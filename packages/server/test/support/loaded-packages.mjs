@@ -4,6 +4,10 @@ import { createRequire } from "node:module";
 
 const cache = createRequire(import.meta.url).cache;
 process.on("exit", () => {
-  const packages = new Set(Object.keys(cache).map((file) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1]).filter(Boolean));
+  const packages = new Set(
+    Object.keys(cache)
+      .map((file) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1])
+      .filter(Boolean),
+  );
   process.stderr.write(`loaded packages: ${JSON.stringify([...packages].sort())}\n`);
 });

@@ -12,8 +12,23 @@ type SeedCampaign = NonNullable<SeedAccount["campaigns"]>[number];
 
 /** The gym account with `apiKey`, what `campaign` and `account` add or change (a field given as undefined is left out). */
 export function gymSeed(apiKey: string, campaign: Partial<SeedCampaign> = {}, account: Partial<SeedAccount> = {}): Seed {
-  const spring = { id: "cmp_spring", name: "Spring funnel", type: "Combined", state: "Live", goal: "Book a free trial class.", ...campaign } as SeedCampaign;
-  const gym = { id: "acc_gym", name: "Acme Fitness", apiKey, webhookUrl: "/__inbox/acc_gym", credits: 100, campaigns: [spring], ...account };
+  const spring = {
+    id: "cmp_spring",
+    name: "Spring funnel",
+    type: "Combined",
+    state: "Live",
+    goal: "Book a free trial class.",
+    ...campaign,
+  } as SeedCampaign;
+  const gym = {
+    id: "acc_gym",
+    name: "Acme Fitness",
+    apiKey,
+    webhookUrl: "/__inbox/acc_gym",
+    credits: 100,
+    campaigns: [spring],
+    ...account,
+  };
   return { accounts: [Object.fromEntries(Object.entries(gym).filter(([, value]) => value !== undefined)) as SeedAccount] };
 }
 
@@ -50,6 +65,8 @@ export function closedAfterEach(): Closing {
 /** A fake model endpoint and an Intake on `seed` whose model bot ("tiny-model") asks it; both closed after the test. */
 export async function startModelIntake(closing: Closing, seed: Seed, bot: Partial<ModelBotOptions> = {}, options: IntakeOptions = {}) {
   const fake = closing(await startFakeModel());
-  const intake = closing(createIntake({ seed, rateLimit: 0, ...options, bot: createModelBot({ model: "tiny-model", baseUrl: fake.baseUrl, ...bot }) }));
+  const intake = closing(
+    createIntake({ seed, rateLimit: 0, ...options, bot: createModelBot({ model: "tiny-model", baseUrl: fake.baseUrl, ...bot }) }),
+  );
   return { fake, intake };
 }

@@ -34,7 +34,13 @@ export async function startReceiver(): Promise<Receiver> {
     let body = "";
     req.on("data", (chunk) => (body += chunk));
     req.on("end", () => {
-      const request: Received = { method: req.method ?? "", headers: req.headers, body, json: body ? JSON.parse(body) : undefined, at: Date.now() };
+      const request: Received = {
+        method: req.method ?? "",
+        headers: req.headers,
+        body,
+        json: body ? JSON.parse(body) : undefined,
+        at: Date.now(),
+      };
       received.push(request);
       const answer = respond(request, received.length - 1);
       setTimeout(() => {

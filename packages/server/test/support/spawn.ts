@@ -51,7 +51,11 @@ export interface CliProcess {
 }
 
 /** Runs the CLI to its end; `nodeArgs` go to node before the CLI (a preload, say). */
-export function runCli(args: string[], nodeArgs: string[] = [], how: CliProcess = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runCli(
+  args: string[],
+  nodeArgs: string[] = [],
+  how: CliProcess = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawnCli(args, nodeArgs, how);
     let stdout = "";
@@ -65,7 +69,13 @@ export function runCli(args: string[], nodeArgs: string[] = [], how: CliProcess 
 /** Starts the CLI and leaves it to the caller. */
 function spawnCli(args: string[], nodeArgs: string[] = [], how: CliProcess = {}) {
   const command = [process.execPath, "--import", "tsx", "--conditions=@intake/source", ...nodeArgs, cli, ...args];
-  const options = { cwd: root, stdio: ["ignore", "pipe", "pipe"] as ["ignore", "pipe", "pipe"], uid: how.uid, gid: how.gid, env: { ...process.env, ...how.env } };
+  const options = {
+    cwd: root,
+    stdio: ["ignore", "pipe", "pipe"] as ["ignore", "pipe", "pipe"],
+    uid: how.uid,
+    gid: how.gid,
+    env: { ...process.env, ...how.env },
+  };
   if (how.fileSizeLimit === undefined) return spawn(command[0]!, command.slice(1), options);
   // exec: the CLI takes the shell's process, so the child's pid is still the server's.
   return spawn("sh", ["-c", `ulimit -S -f ${Math.floor(how.fileSizeLimit)} && exec "$0" "$@"`, ...command], options);

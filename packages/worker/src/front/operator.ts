@@ -53,7 +53,12 @@ async function create(request: Request, env: Env): Promise<Response> {
   const name = asked.name ?? `sbx-${randomToken(10).toLowerCase()}`;
   const registry = registryOf(env);
   const createdAt = await registry.claim(name);
-  if (createdAt === null) throw new OperatorError(409, "SANDBOX_EXISTS", `Sandbox ${name} exists already: pick another name, or delete it first (DELETE ${OPERATOR_BASE}/${name}).`);
+  if (createdAt === null)
+    throw new OperatorError(
+      409,
+      "SANDBOX_EXISTS",
+      `Sandbox ${name} exists already: pick another name, or delete it first (DELETE ${OPERATOR_BASE}/${name}).`,
+    );
   // A create that failed kept nothing (the sandbox says so), and its name is free again; one
   // refused because a sandbox of that name exists keeps the name listed.
   let made: Outcome<SandboxInfo>;
@@ -81,7 +86,12 @@ const registryOf = (env: Env) => env.REGISTRY.get(env.REGISTRY.idFromName("regis
 /** Where a sandbox is: its base URL for clients, its admin API, its dashboard and inbox. */
 export function addresses(origin: string, name: string) {
   const root = `${origin}/s/${name}`;
-  return { baseUrl: `${root}/v1`, adminUrl: `${root}/__admin`, dashboardUrl: `${root}/__dashboard/`, inboxUrl: `${root}/__inbox/<accountId>` };
+  return {
+    baseUrl: `${root}/v1`,
+    adminUrl: `${root}/__admin`,
+    dashboardUrl: `${root}/__dashboard/`,
+    inboxUrl: `${root}/__inbox/<accountId>`,
+  };
 }
 
 function described(origin: string, info: SandboxInfo) {
@@ -98,11 +108,23 @@ async function answer<T>(outcome: Outcome<T>, ok: (value: T) => Response | Promi
 /** Only the operator, over HTTPS. */
 function authorize(request: Request, env: Env) {
   const url = new URL(request.url);
-  if (url.protocol !== "https:") throw new OperatorError(400, "HTTPS_REQUIRED", `The operator API accepts HTTPS only: https://${url.host}${url.pathname}.`);
-  if (!env.OPERATOR_TOKEN) throw new OperatorError(503, "OPERATOR_TOKEN_NOT_SET", "This Worker has no operator token: set one with `wrangler secret put OPERATOR_TOKEN` (npm run deploy does).");
+  if (url.protocol !== "https:")
+    throw new OperatorError(400, "HTTPS_REQUIRED", `The operator API accepts HTTPS only: https://${url.host}${url.pathname}.`);
+  if (!env.OPERATOR_TOKEN)
+    throw new OperatorError(
+      503,
+      "OPERATOR_TOKEN_NOT_SET",
+      "This Worker has no operator token: set one with `wrangler secret put OPERATOR_TOKEN` (npm run deploy does).",
+    );
   const given = /^Bearer (.+)$/.exec(request.headers.get("authorization") ?? "")?.[1];
-  if (given === undefined) throw new OperatorError(401, "MISSING_OPERATOR_TOKEN", "Send the operator token: Authorization: Bearer <OPERATOR_TOKEN>.", { "www-authenticate": 'Bearer realm="intake-operator"' });
-  if (!sameText(given, env.OPERATOR_TOKEN)) throw new OperatorError(401, "INVALID_OPERATOR_TOKEN", "The operator token is not this Worker's.", { "www-authenticate": 'Bearer realm="intake-operator"' });
+  if (given === undefined)
+    throw new OperatorError(401, "MISSING_OPERATOR_TOKEN", "Send the operator token: Authorization: Bearer <OPERATOR_TOKEN>.", {
+      "www-authenticate": 'Bearer realm="intake-operator"',
+    });
+  if (!sameText(given, env.OPERATOR_TOKEN))
+    throw new OperatorError(401, "INVALID_OPERATOR_TOKEN", "The operator token is not this Worker's.", {
+      "www-authenticate": 'Bearer realm="intake-operator"',
+    });
 }
 
 /** Compares in a time that does not tell how much of the token was right. */
@@ -112,5 +134,13 @@ function sameText(a: string, b: string): boolean {
   return left.byteLength === right.byteLength && crypto.subtle.timingSafeEqual(left, right);
 }
 
-const notFound = (path: string) => new OperatorError(404, "NOT_FOUND", `No operator operation at ${path}. The operator API is ${OPERATOR_BASE} and ${OPERATOR_BASE}/<name>[/reset].`);
-const wrongMethod = (method: string, allowed: string, path: string) => new OperatorError(405, "METHOD_NOT_ALLOWED", `Method ${method} is not allowed on ${path}; use ${allowed}.`, { allow: allowed.replace(" or ", ", ") });
+const notFound = (path: string) =>
+  new OperatorError(
+    404,
+    "NOT_FOUND",
+    `No operator operation at ${path}. The operator API is ${OPERATOR_BASE} and ${OPERATOR_BASE}/<name>[/reset].`,
+  );
+const wrongMethod = (method: string, allowed: string, path: string) =>
+  new OperatorError(405, "METHOD_NOT_ALLOWED", `Method ${method} is not allowed on ${path}; use ${allowed}.`, {
+    allow: allowed.replace(" or ", ", "),
+  });

@@ -19,6 +19,7 @@ export const CAPACITY = { contacts: 20_000, messages: 100_000 };
 
 /** The capacity, as the Worker's variables set it (wrangler.toml's [vars]), else CAPACITY. */
 export function capacityOf(vars: { SANDBOX_MAX_CONTACTS?: string; SANDBOX_MAX_MESSAGES?: string }) {
-  const most = (value: string | undefined, fallback: number) => (value !== undefined && Number.isInteger(Number(value)) && Number(value) > 0 ? Number(value) : fallback);
+  const most = (value: string | undefined, fallback: number) =>
+    value !== undefined && Number.isInteger(Number(value)) && Number(value) > 0 ? Number(value) : fallback;
   return { contacts: most(vars.SANDBOX_MAX_CONTACTS, CAPACITY.contacts), messages: most(vars.SANDBOX_MAX_MESSAGES, CAPACITY.messages) };
 }

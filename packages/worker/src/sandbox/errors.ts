@@ -12,5 +12,8 @@ export class OperatorError extends Error {
 
 /** `{ error: { code, message } }`, as the service answers its errors. */
 export function errorJson(error: OperatorError): Response {
-  return Response.json({ error: { code: error.code, message: error.message } }, { status: error.status, headers: { "cache-control": "no-store", ...error.headers } });
+  return Response.json(
+    { error: { code: error.code, message: error.message } },
+    { status: error.status, headers: { "cache-control": "no-store", ...error.headers } },
+  );
 }

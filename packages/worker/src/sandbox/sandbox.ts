@@ -9,7 +9,18 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { createIntake, DEFAULTS, type Intake, type Snapshot } from "@intake/server";
-import { DEMO_SEED, createModelBot, errorAnswer, internals, randomToken, startDemo, sandboxSeed, writeThrough, type SqlDatabase, type WriteThrough } from "@intake/server/hosting";
+import {
+  DEMO_SEED,
+  createModelBot,
+  errorAnswer,
+  internals,
+  randomToken,
+  startDemo,
+  sandboxSeed,
+  writeThrough,
+  type SqlDatabase,
+  type WriteThrough,
+} from "@intake/server/hosting";
 import { alarmedClock, RUNNING_GRACE_MS, type Alarm } from "./alarm.js";
 import { assetFiles } from "./assets.js";
 import { capacityOf, LIMITS } from "./capacity.js";
@@ -80,7 +91,11 @@ export class Sandbox extends DurableObject<SandboxEnv> {
         message: `Sandbox ${name} cannot load its state (${this.broken}): its operator can delete it (DELETE /__operator/sandboxes/${name}) and create it again.`,
       });
     }
-    return errorAnswer(request, `/s/${name}`, { status: 404, code: "SANDBOX_NOT_FOUND", message: `There is no sandbox ${name} here: check the base URL, or ask its operator to create it.` });
+    return errorAnswer(request, `/s/${name}`, {
+      status: 404,
+      code: "SANDBOX_NOT_FOUND",
+      message: `There is no sandbox ${name} here: check the base URL, or ask its operator to create it.`,
+    });
   }
 
   /**
@@ -97,7 +112,8 @@ export class Sandbox extends DurableObject<SandboxEnv> {
 
   /** A new sandbox, from its seed or the demo; refused whole (nothing kept) when it cannot be made. */
   async create(name: string, createdAt: string, request: CreateRequest & { clock: "real" | "virtual" }): Promise<Outcome<SandboxInfo>> {
-    if (this.hosted || this.broken !== undefined) return { ok: false, status: 409, code: "SANDBOX_EXISTS", message: `Sandbox ${name} exists already.` };
+    if (this.hosted || this.broken !== undefined)
+      return { ok: false, status: 409, code: "SANDBOX_EXISTS", message: `Sandbox ${name} exists already.` };
     let settings: SandboxSettings;
     try {
       settings = {
@@ -123,7 +139,13 @@ export class Sandbox extends DurableObject<SandboxEnv> {
   }
 
   async describe(): Promise<Outcome<SandboxInfo>> {
-    if (this.broken !== undefined) return { ok: false, status: 500, code: "INTERNAL_ERROR", message: `The sandbox cannot load its state (${this.broken}): delete it and create it again.` };
+    if (this.broken !== undefined)
+      return {
+        ok: false,
+        status: 500,
+        code: "INTERNAL_ERROR",
+        message: `The sandbox cannot load its state (${this.broken}): delete it and create it again.`,
+      };
     return this.hosted ? { ok: true, value: await this.info() } : NOT_HERE;
   }
 
@@ -198,9 +220,23 @@ export class Sandbox extends DurableObject<SandboxEnv> {
 
   private async info(): Promise<SandboxInfo> {
     const { settings, intake } = this.hosted!;
-    const accounts = (await intake.admin.accounts()).map(({ id, name, kind, apiKey, webhookSecret, webhookUrl }) => ({ id, name, kind, apiKey, webhookSecret, webhookUrl }));
+    const accounts = (await intake.admin.accounts()).map(({ id, name, kind, apiKey, webhookSecret, webhookUrl }) => ({
+      id,
+      name,
+      kind,
+      apiKey,
+      webhookSecret,
+      webhookUrl,
+    }));
     const wake = await this.ctx.storage.getAlarm();
-    return { name: settings.name, createdAt: settings.createdAt, clock: settings.clock, nextWake: wake === null ? null : new Date(wake).toISOString(), adminToken: settings.adminToken, accounts };
+    return {
+      name: settings.name,
+      createdAt: settings.createdAt,
+      clock: settings.clock,
+      nextWake: wake === null ? null : new Date(wake).toISOString(),
+      adminToken: settings.adminToken,
+      accounts,
+    };
   }
 }
 

@@ -53,7 +53,12 @@ export const NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 export const nameOf = (pathname: string): string | undefined => /^\/s\/([^/]*)(?:\/|$)/.exec(pathname)?.[1];
 
 export function checkName(name: string): string {
-  if (!NAME.test(name)) throw new OperatorError(400, "VALIDATION_ERROR", `A sandbox's name is 1 to 63 lower-case letters, digits and dashes, not starting or ending with a dash (got ${JSON.stringify(name)}).`);
+  if (!NAME.test(name))
+    throw new OperatorError(
+      400,
+      "VALIDATION_ERROR",
+      `A sandbox's name is 1 to 63 lower-case letters, digits and dashes, not starting or ending with a dash (got ${JSON.stringify(name)}).`,
+    );
   return name;
 }
 
@@ -83,7 +88,8 @@ export async function createRequestOf(request: Request): Promise<CreateRequest> 
   } catch (error) {
     throw new OperatorError(400, "INVALID_JSON", `The body is not ${/json/.test(type) ? "JSON" : "YAML"}: ${(error as Error).message}`);
   }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new OperatorError(400, "VALIDATION_ERROR", "The body must be a create request (an object) or a seed (an object with accounts).");
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw new OperatorError(400, "VALIDATION_ERROR", "The body must be a create request (an object) or a seed (an object with accounts).");
   // A seed file as it is (its accounts at the top), or a request holding one.
   return "accounts" in body ? { ...query, seed: body } : { ...query, ...checkedRequest(body as Record<string, unknown>) };
 }
@@ -92,7 +98,12 @@ const FIELDS = ["name", "seed", "demo", "keepSeedSecrets", "clock", "clockStart"
 
 function checkedRequest(body: Record<string, unknown>): CreateRequest {
   const unknown = Object.keys(body).find((key) => !FIELDS.includes(key));
-  if (unknown) throw new OperatorError(400, "VALIDATION_ERROR", `Unknown field ${unknown}. A create request takes: ${FIELDS.join(", ")} (or send the seed file itself).`);
+  if (unknown)
+    throw new OperatorError(
+      400,
+      "VALIDATION_ERROR",
+      `Unknown field ${unknown}. A create request takes: ${FIELDS.join(", ")} (or send the seed file itself).`,
+    );
   return body as CreateRequest;
 }
 
@@ -100,15 +111,26 @@ function checkedRequest(body: Record<string, unknown>): CreateRequest {
 export function checkRequest(create: CreateRequest): Required<Pick<CreateRequest, "clock">> & CreateRequest {
   if (create.name !== undefined) checkName(create.name);
   const clock = create.clock ?? "real";
-  if (clock !== "real" && clock !== "virtual") throw new OperatorError(400, "VALIDATION_ERROR", `clock is real or virtual (got ${JSON.stringify(create.clock)}).`);
+  if (clock !== "real" && clock !== "virtual")
+    throw new OperatorError(400, "VALIDATION_ERROR", `clock is real or virtual (got ${JSON.stringify(create.clock)}).`);
   if (create.clockStart !== undefined && (clock !== "virtual" || !Number.isFinite(Date.parse(create.clockStart)))) {
     throw new OperatorError(400, "VALIDATION_ERROR", "clockStart is a date-time, for a virtual clock (clock: virtual).");
   }
   if (create.rateLimit !== undefined && !(Number.isInteger(create.rateLimit) && create.rateLimit >= 0 && create.rateLimit <= 100_000)) {
-    throw new OperatorError(400, "VALIDATION_ERROR", `rateLimit is a whole number of requests per key per minute, 0 (no limit) to 100000 (got ${JSON.stringify(create.rateLimit)}).`);
+    throw new OperatorError(
+      400,
+      "VALIDATION_ERROR",
+      `rateLimit is a whole number of requests per key per minute, 0 (no limit) to 100000 (got ${JSON.stringify(create.rateLimit)}).`,
+    );
   }
-  if (create.demo && create.seed !== undefined) throw new OperatorError(400, "VALIDATION_ERROR", "Give a seed or ask for the demo, not both.");
-  if (!create.demo && create.seed === undefined) throw new OperatorError(400, "VALIDATION_ERROR", "Give a seed (the body: a seed file, or { seed }) or ask for the demo (?demo, or { demo: true }).");
+  if (create.demo && create.seed !== undefined)
+    throw new OperatorError(400, "VALIDATION_ERROR", "Give a seed or ask for the demo, not both.");
+  if (!create.demo && create.seed === undefined)
+    throw new OperatorError(
+      400,
+      "VALIDATION_ERROR",
+      "Give a seed (the body: a seed file, or { seed }) or ask for the demo (?demo, or { demo: true }).",
+    );
   if (create.bot !== undefined) checkBot(create.bot);
   return { ...create, clock };
 }
@@ -117,12 +139,14 @@ const BOT_FIELDS = ["model", "baseUrl", "apiKey"];
 
 /** `{ model, baseUrl?, apiKey? }`: a model on an OpenAI-compatible endpoint, asked live (record and replay need files, the Node server's). */
 function checkBot(bot: unknown): void {
-  const refuse = (why: string) => new OperatorError(400, "VALIDATION_ERROR", `bot ${why}. It is { model, baseUrl?, apiKey? }: a model on an OpenAI-compatible endpoint.`);
+  const refuse = (why: string) =>
+    new OperatorError(400, "VALIDATION_ERROR", `bot ${why}. It is { model, baseUrl?, apiKey? }: a model on an OpenAI-compatible endpoint.`);
   if (typeof bot !== "object" || bot === null || Array.isArray(bot)) throw refuse("must be an object");
   const fields = bot as Record<string, unknown>;
   const unknown = Object.keys(fields).find((key) => !BOT_FIELDS.includes(key));
   if (unknown) throw refuse(`has an unknown field ${unknown}`);
   if (typeof fields.model !== "string" || !fields.model.trim()) throw refuse("needs a model (the name the endpoint knows it by)");
-  if (fields.baseUrl !== undefined && (typeof fields.baseUrl !== "string" || !/^https?:\/\//.test(fields.baseUrl))) throw refuse("baseUrl must be an http(s) URL");
+  if (fields.baseUrl !== undefined && (typeof fields.baseUrl !== "string" || !/^https?:\/\//.test(fields.baseUrl)))
+    throw refuse("baseUrl must be an http(s) URL");
   if (fields.apiKey !== undefined && fields.apiKey !== null && typeof fields.apiKey !== "string") throw refuse("apiKey must be a string");
 }

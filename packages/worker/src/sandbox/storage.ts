@@ -42,7 +42,13 @@ export function sandboxStore(sql: SqlDatabase, name: string): StateStore {
   return {
     path,
     read: () =>
-      readState(sql, (table, id, problem) => new Error(`${path} holds a record this server cannot load, the row ${id} of ${table}: ${problem} Delete the sandbox and create it again.`)),
+      readState(
+        sql,
+        (table, id, problem) =>
+          new Error(
+            `${path} holds a record this server cannot load, the row ${id} of ${table}: ${problem} Delete the sandbox and create it again.`,
+          ),
+      ),
     write: (changes, meta) => writeChanges(sql, changes, meta),
     replace: (snapshot) => replaceState(sql, snapshot),
     // Workers' SQL errors say what went wrong (SQLITE_FULL, a value past its size limit) in their message.

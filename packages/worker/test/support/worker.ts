@@ -17,7 +17,6 @@ const SERVE = fileURLToPath(new URL("../../scripts/serve-local.mjs", import.meta
 const BUNDLE = fileURLToPath(new URL("../../dist/worker.js", import.meta.url));
 export const OPERATOR_TOKEN = "op_test_0123456789abcdef";
 
-
 export interface LocalWorker {
   origin: string;
   /** The process serving it (Miniflare's, whose child is workerd). */
@@ -32,7 +31,12 @@ export interface LocalWorker {
    */
   dispatch(url: string): Promise<{ status: number; body: any }>;
   /** The operator API, with the operator token. */
-  operator<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: T; headers: Headers }>;
+  operator<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: T; headers: Headers }>;
   /** workerd's stderr so far (its console.error lines). */
   output(): string;
   /** Kills it at once (SIGKILL to its process group): a crash. */
@@ -77,7 +81,8 @@ export interface WorkerOptions {
 
 export async function startWorker(options: WorkerOptions = {}): Promise<LocalWorker> {
   const stale = staleSource();
-  if (stale) throw new Error(`The Worker's bundle is older than ${stale}: build it again (npm run build), so the tests run what the sources say.`);
+  if (stale)
+    throw new Error(`The Worker's bundle is older than ${stale}: build it again (npm run build), so the tests run what the sources say.`);
   const tls = await runCertificate();
   const persist = options.persist ?? mkdtempSync(join(tmpdir(), "intake-worker-"));
   const args = [SERVE, "--cert", tls.certPath, "--key", tls.keyPath, "--operator-token", OPERATOR_TOKEN, "--persist", persist];
@@ -99,7 +104,11 @@ export async function startWorker(options: WorkerOptions = {}): Promise<LocalWor
     async operator(method, path, body, headers = {}) {
       const response = await fetch(`${origin}/__operator/sandboxes${path}`, {
         method,
-        headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
+        headers: {
+          authorization: `Bearer ${OPERATOR_TOKEN}`,
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+          ...headers,
+        },
         body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
       });
       const text = await response.text();
@@ -148,7 +157,9 @@ function staleSource(): string | undefined {
   for (const folder of ["../../src", "../../wrangler.toml", "../../../server/src", "../../../dashboard/dist"]) {
     const path = fileURLToPath(new URL(folder, import.meta.url));
     if (!existsSync(path)) continue;
-    const files = statSync(path).isDirectory() ? readdirSync(path, { recursive: true, encoding: "utf8" }).map((name) => join(path, name)) : [path];
+    const files = statSync(path).isDirectory()
+      ? readdirSync(path, { recursive: true, encoding: "utf8" }).map((name) => join(path, name))
+      : [path];
     const newer = files.find((file) => statSync(file).mtimeMs > built);
     if (newer) return newer;
   }
@@ -178,5 +189,12 @@ export function sandboxService(worker: LocalWorker, sandbox: SandboxInfo): Servi
 /** A sandbox as a behaviour suite's target. */
 export function sandboxTarget(worker: LocalWorker, sandbox: SandboxInfo): Target {
   const harness = sandboxService(worker, sandbox);
-  return { name: "worker", baseUrl: sandbox.baseUrl, viaProxy: false, clientFetch: (request) => worker.fetch(request), harness, limits: LIMITS };
+  return {
+    name: "worker",
+    baseUrl: sandbox.baseUrl,
+    viaProxy: false,
+    clientFetch: (request) => worker.fetch(request),
+    harness,
+    limits: LIMITS,
+  };
 }

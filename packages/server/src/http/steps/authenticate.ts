@@ -66,7 +66,11 @@ function presentedKey(request: ApiRequest, url: URL, route: Route): ApiKey {
     );
   }
   if (presented.length > 1) {
-    throw new HttpError(401, "WRONG_AUTH_FORM", `Send the API key in one place only; this request has it as ${presented.map((p) => DESCRIBE[p.form]).join(" and ")}.`);
+    throw new HttpError(
+      401,
+      "WRONG_AUTH_FORM",
+      `Send the API key in one place only; this request has it as ${presented.map((p) => DESCRIBE[p.form]).join(" and ")}.`,
+    );
   }
   return presented[0] as ApiKey;
 }

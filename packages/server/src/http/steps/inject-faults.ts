@@ -43,7 +43,11 @@ const dropped = (): ApiResponse => ({ status: 0, headers: {}, body: null, drop: 
 
 function injected(status: number, retryAfter: number, ruleId: string, answered: number | undefined): HttpError {
   const applied =
-    answered === undefined ? "" : answered < 300 ? " after the operation was applied" : ` after the operation answered ${answered}, nothing applied (that answer replaced)`;
+    answered === undefined
+      ? ""
+      : answered < 300
+        ? " after the operation was applied"
+        : ` after the operation answered ${answered}, nothing applied (that answer replaced)`;
   const message = `Injected fault ${ruleId}${applied}: ${status}. See GET /__admin/faults.`;
   const wait: Record<string, string> = status === 429 || status === 503 ? { "retry-after": String(retryAfter) } : {};
   return new HttpError(status, status === 429 ? "RATE_LIMITED" : "INTERNAL_ERROR", message, wait);

@@ -36,14 +36,26 @@ export function receiveAtInbox(inbox: Inbox, store: StoreReader, maxBodyBytes: n
     const accountId = context.params.accountId ?? "";
     const account = store.account.get(accountId);
     if (!account) {
-      throw new HttpError(404, "NOT_FOUND", `No account ${accountId} on this server, so no inbox at /__inbox/${accountId}: an account's inbox is /__inbox/<its id> (GET /__admin/accounts lists them).`);
+      throw new HttpError(
+        404,
+        "NOT_FOUND",
+        `No account ${accountId} on this server, so no inbox at /__inbox/${accountId}: an account's inbox is /__inbox/<its id> (GET /__admin/accounts lists them).`,
+      );
     }
     const { request } = context;
     const bytes = await request.bytes(maxBodyBytes);
     if (bytes.byteLength > maxBodyBytes) throw tooLarge(maxBodyBytes);
-    const recorded = inbox.receive(account, { method: request.method, headers: headersOf(request.headers), body: new TextDecoder().decode(bytes) });
+    const recorded = inbox.receive(account, {
+      method: request.method,
+      headers: headersOf(request.headers),
+      body: new TextDecoder().decode(bytes),
+    });
     const status = recorded.answeredStatus;
-    const answer = jsonResponse(status, { received: true, id: recorded.id, verified: recorded.signature.verified, answerStatus: status }, context.headers);
+    const answer = jsonResponse(
+      status,
+      { received: true, id: recorded.id, verified: recorded.signature.verified, answerStatus: status },
+      context.headers,
+    );
     return BODILESS.has(status) ? { ...answer, body: null } : answer;
   };
 }
@@ -51,7 +63,9 @@ export function receiveAtInbox(inbox: Inbox, store: StoreReader, maxBodyBytes: n
 /** Every header, names in lower case (a reader that cannot list them gives the signature's only). */
 function headersOf(reader: HeaderReader): Record<string, string> {
   const headers: Record<string, string> = {};
-  const entries = reader.entries?.() ?? ["content-type", "user-agent", "webhook-id", "webhook-timestamp", "webhook-signature"].map((name) => [name, reader.get(name)] as const);
+  const entries =
+    reader.entries?.() ??
+    ["content-type", "user-agent", "webhook-id", "webhook-timestamp", "webhook-signature"].map((name) => [name, reader.get(name)] as const);
   for (const [name, value] of entries) if (value !== null) headers[name.toLowerCase()] = value;
   return headers;
 }

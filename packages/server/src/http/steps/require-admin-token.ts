@@ -6,7 +6,11 @@ export function requireAdminToken(token: string): Step {
   return function requireAdminToken(context, next) {
     const given = /^Bearer\s+(.+)$/i.exec(context.request.headers.get("authorization") ?? "")?.[1]?.trim() ?? "";
     if (!equal(given, token)) {
-      throw new HttpError(401, "UNAUTHORIZED", "Send the admin token as Authorization: Bearer <token>; the server printed it at start (or set it with --admin-token).");
+      throw new HttpError(
+        401,
+        "UNAUTHORIZED",
+        "Send the admin token as Authorization: Bearer <token>; the server printed it at start (or set it with --admin-token).",
+      );
     }
     return next(context);
   };

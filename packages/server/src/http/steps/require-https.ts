@@ -43,7 +43,7 @@ export function requireHttps(trustForwardedProto: boolean): Step {
       context.area === "api"
         ? `The API accepts HTTPS only: send this request to https://${host}${pathname}. Plain HTTP is refused so API keys do not travel in clear.`
         : `${context.area === "dashboard" ? "The dashboard is" : "This part of the service is"} served over HTTPS: https://${host}${context.area === "dashboard" ? `${context.base}${BASES.dashboard}/` : pathname}. ` +
-          "Plain HTTP is accepted only from the server's own machine, at a loopback address (http://127.0.0.1:<port>), and not through a proxy.",
+            "Plain HTTP is accepted only from the server's own machine, at a loopback address (http://127.0.0.1:<port>), and not through a proxy.",
     );
   };
 }

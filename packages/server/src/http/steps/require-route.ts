@@ -11,11 +11,13 @@ import { BASES } from "../routes.js";
 /** How a part of the service words a path it has no route for (`base`: where the service is mounted), and one of its routes. */
 const WORDS: Record<Area, { notFound: (method: string, pathname: string, base: string) => string; path: (template: string) => string }> = {
   api: {
-    notFound: (method, pathname, base) => `No operation at ${method} ${pathname}. Paths start with ${base}${BASES.api}/, for example ${base}${BASES.api}/contacts.`,
+    notFound: (method, pathname, base) =>
+      `No operation at ${method} ${pathname}. Paths start with ${base}${BASES.api}/, for example ${base}${BASES.api}/contacts.`,
     path: (template) => template,
   },
   admin: {
-    notFound: (method, pathname, base) => `No admin operation at ${method} ${pathname}. The admin API is described at ${base}${BASES.admin}/openapi.json.`,
+    notFound: (method, pathname, base) =>
+      `No admin operation at ${method} ${pathname}. The admin API is described at ${base}${BASES.admin}/openapi.json.`,
     path: (template) => `${BASES.admin}${template}`,
   },
   dashboard: {
@@ -32,11 +34,17 @@ const WORDS: Record<Area, { notFound: (method: string, pathname: string, base: s
 export const requireRoute: Step<unknown, Routed> = function requireRoute(context, next) {
   const { match, request } = context;
   const words = WORDS[context.area];
-  if (!match || match.kind === "not-found") throw new HttpError(404, "NOT_FOUND", words.notFound(request.method, context.url.pathname, context.base));
+  if (!match || match.kind === "not-found")
+    throw new HttpError(404, "NOT_FOUND", words.notFound(request.method, context.url.pathname, context.base));
   if (match.kind === "wrong-method") {
-    throw new HttpError(405, "METHOD_NOT_ALLOWED", `Method ${request.method} is not allowed on ${words.path(match.template)}; use ${match.allow.join(" or ")}.`, {
-      allow: match.allow.join(", "),
-    });
+    throw new HttpError(
+      405,
+      "METHOD_NOT_ALLOWED",
+      `Method ${request.method} is not allowed on ${words.path(match.template)}; use ${match.allow.join(" or ")}.`,
+      {
+        allow: match.allow.join(", "),
+      },
+    );
   }
   return next(add(add(context, "route", match.route), "params", match.params));
 };

@@ -3,7 +3,12 @@ import type { Step } from "../compose.js";
 import type { Checked, Routed } from "../context.js";
 
 /** An admin operation, by operationId, on its checked input. */
-export type AdminOperation = (call: { body: unknown; query: Record<string, unknown>; params: Record<string, string>; headers: HeaderReader }) => Result | Promise<Result>;
+export type AdminOperation = (call: {
+  body: unknown;
+  query: Record<string, unknown>;
+  params: Record<string, string>;
+  headers: HeaderReader;
+}) => Result | Promise<Result>;
 
 /** Runs the route's admin operation on the checked input. */
 export function runAdminOperation(operation: (operationId: string) => AdminOperation): Step<Routed & Checked> {

@@ -15,7 +15,14 @@ export function runApiOperation(operations: ApiOperations, domain: Domain): Step
   return async function runApiOperation(context) {
     const operation = operations[context.route.operationId as OperationId] as AnyApiOperation;
     const { query, params, body } = context.input;
-    const input = { account: context.account, form: context.auth.form, body: body as never, query: query as Record<string, string>, params, headers: context.request.headers };
+    const input = {
+      account: context.account,
+      form: context.auth.form,
+      body: body as never,
+      query: query as Record<string, string>,
+      params,
+      headers: context.request.headers,
+    };
     return answerOf(await operation(input, domain), context.headers);
   };
 }

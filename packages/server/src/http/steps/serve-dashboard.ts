@@ -25,16 +25,19 @@ const TYPES: Record<string, string> = {
 
 const ASSET = /^assets\/[A-Za-z0-9_-][A-Za-z0-9._-]*\.([a-z0-9]+)$/;
 
-const NOT_SERVED = "The dashboard is not served here: it is built with `npm run build` and served by the node adapter (intake-server, serve()), not with msw.";
+const NOT_SERVED =
+  "The dashboard is not served here: it is built with `npm run build` and served by the node adapter (intake-server, serve()), not with msw.";
 
 /** Answers the file the path names (`files()`: the adapter's, or none). */
 export function serveDashboard(files: () => DashboardFiles | undefined): Step<Routed> {
   return async function serveDashboardFile(context) {
     const { url, request, headers, base } = context;
     const home = `${base}${BASES.dashboard}/`;
-    if (context.path === BASES.dashboard) return { status: 308, headers: Object.assign(headers, { location: `${home}${url.search}` }), body: null };
+    if (context.path === BASES.dashboard)
+      return { status: 308, headers: Object.assign(headers, { location: `${home}${url.search}` }), body: null };
     // A browser at the server's root: the dashboard is what there is to see.
-    if (context.route.operationId === "dashboardRoot") return { status: 302, headers: Object.assign(headers, { location: home }), body: null };
+    if (context.route.operationId === "dashboardRoot")
+      return { status: 302, headers: Object.assign(headers, { location: home }), body: null };
     const source = files();
     if (!source) throw new HttpError(404, "NOT_FOUND", NOT_SERVED);
     const name = context.params.file ?? "";

@@ -10,7 +10,10 @@ import { tooLarge, type ApiRequest } from "../../contract/exchange.js";
 import type { OperationValidator } from "../../contract/validation.js";
 
 /** `validatorFor` picks the operation's validator from what the steps before found (`Needs`: the auth form's spelling, on /v1). */
-export function validateRequest<Needs = unknown>(validatorFor: (context: Context & Routed & Needs) => OperationValidator, maxBodyBytes: number): Step<Routed & Needs, Checked> {
+export function validateRequest<Needs = unknown>(
+  validatorFor: (context: Context & Routed & Needs) => OperationValidator,
+  maxBodyBytes: number,
+): Step<Routed & Needs, Checked> {
   return async function validateRequest(context, next) {
     const { request, route } = context;
     const validator = validatorFor(context);
@@ -79,7 +82,8 @@ function nestsDeeper(text: string, levels: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
+      if (c === 92)
+        i++; // backslash: skip the escaped character
       else if (c === 34) inString = false;
     } else if (c === 34) inString = true;
     else if (c === 123 || c === 91) {
