@@ -2,8 +2,8 @@
 // The server's tests are found by feature: each packages/server/test/**/*.test.ts sits in a folder
 // named after the packages/server/src folder whose code it mainly tests (test/http/ for
 // src/http/), or in one of the few folders for what no one src folder holds (a journey across the
-// house, the served dashboard, the package's entry points). A flat folder of tests mixing features
-// and concerns is what issue 51 set out to end; this keeps a new test from landing there again.
+// house, the served dashboard, the package's entry points). In one flat folder mixing features and
+// concerns, a maintainer cannot find a feature's tests; this keeps a new test from landing there.
 // packages/server/docs/inside.md has the table of folders.
 //
 //   node scripts/check-test-folders.mjs [root]     root: the repository (default: this one)
@@ -35,13 +35,19 @@ export function problems(root) {
   if (!existsSync(testRoot)) return found;
   for (const file of readdirSync(testRoot, { recursive: true, withFileTypes: true })) {
     if (!file.isFile() || !file.name.endsWith(".test.ts")) continue;
-    const path = relative(testRoot, join(file.parentPath ?? file.path, file.name)).split("\\").join("/");
+    const path = relative(testRoot, join(file.parentPath ?? file.path, file.name))
+      .split("\\")
+      .join("/");
     const folders = path.split("/").slice(0, -1);
     const shown = `packages/server/test/${path}`;
     if (folders.length === 0) found.push(`${shown}: a test directly in test/. Move it (git mv) into ${where}.`);
     else if (HELPERS.includes(folders[0])) found.push(`${shown}: test/${folders[0]}/ holds shared code, not tests. Move it into ${where}.`);
-    else if (!allowed.has(folders[0])) found.push(`${shown}: test/${folders[0]}/ is no src folder's name nor one of ${Object.keys(EXTRA).join(", ")}. Move it into ${where}.`);
-    else if (folders.length > 1) found.push(`${shown}: a test in a subfolder of test/${folders[0]}/. Move it up into test/${folders[0]}/ itself.`);
+    else if (!allowed.has(folders[0]))
+      found.push(
+        `${shown}: test/${folders[0]}/ is no src folder's name nor one of ${Object.keys(EXTRA).join(", ")}. Move it into ${where}.`,
+      );
+    else if (folders.length > 1)
+      found.push(`${shown}: a test in a subfolder of test/${folders[0]}/. Move it up into test/${folders[0]}/ itself.`);
   }
   return found.sort();
 }
@@ -50,7 +56,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const root = process.argv[2] ?? fileURLToPath(new URL("..", import.meta.url));
   const found = problems(root);
   if (found.length) {
-    console.error(`${found.join("\n")}\n\n${found.length} server test file(s) out of place: the table of folders is in packages/server/docs/inside.md.`);
+    console.error(
+      `${found.join("\n")}\n\n${found.length} server test file(s) out of place: the table of folders is in packages/server/docs/inside.md.`,
+    );
     process.exit(1);
   }
   console.log("packages/server/test: every test sits in its feature's folder.");
