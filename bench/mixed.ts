@@ -21,8 +21,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startFlakyReceiver, type FlakyReceiver } from "./support/flaky-receiver.js";
-import { fmt, percent } from "./support/figures.js";
-import { load, median, rotated, type Sample } from "./support/load.js";
+import { fmt, fmtOrNa, percent } from "./support/figures.js";
+import { load, median, rotated, serverCpuMicros, type Sample } from "./support/load.js";
 import { runLine, writeReport } from "./support/report.js";
 import { MIX, mixed } from "./support/mixed-route.js";
 import { benchSeed } from "./support/seed.js";
@@ -48,7 +48,10 @@ interface Build {
 
 const commitOf = (dir: string) => {
   try {
-    return execFileSync("git", ["-C", dir, "rev-parse", "--short", "HEAD"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    return execFileSync("git", ["-C", dir, "rev-parse", "--short", "HEAD"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
   } catch {
     return "not a git checkout";
   }
@@ -120,7 +123,8 @@ try {
       }
       // The profile ends as the server exits: its load is the SECONDS before the time it took to stop.
       const stopMs = performance.now() - loadEnded!;
-      if (PROFILE) profiled.get(build)!.push({ path: profile, window: { fromMsBeforeEnd: stopMs + SECONDS * 1000, toMsBeforeEnd: stopMs } });
+      if (PROFILE)
+        profiled.get(build)!.push({ path: profile, window: { fromMsBeforeEnd: stopMs + SECONDS * 1000, toMsBeforeEnd: stopMs } });
     }
   }
   const hot = PROFILE ? await Promise.all(builds.map((b) => selfTimes(profiled.get(b)!, b.dir))) : undefined;
@@ -133,15 +137,24 @@ try {
 async function report(runs: Map<Build, Run[]>, hot: SelfTime[][] | undefined) {
   const med = (build: Build, figure: (run: Run) => number) => median(runs.get(build)!.map(figure));
   const rps = (build: Build) => med(build, (r) => r.sample.requestsPerSecond);
+  // What a request cost the server's process (its TLS, the bot and the webhooks it causes
+  // included): steadier than req/s on a shared machine, where the load generator shares the cores.
+  const cpu = (build: Build) => med(build, (r) => serverCpuMicros(r.sample) ?? Number.NaN);
   const ratio = rps(current) / rps(baseline);
   const roundRatios = runs.get(current)!.map((r, i) => r.sample.requestsPerSecond / runs.get(baseline)!.at(i)!.sample.requestsPerSecond);
   const sorted = [...roundRatios].sort((a, b) => a - b);
   const self = !baselineDir;
   const runRows = builds.flatMap((build) =>
-    runs.get(build)!.map(({ round, sample: s, deliveries: d }) => `| ${build.name} | ${round + 1} | ${fmt(s.requestsPerSecond)} | ${s.p50} | ${s.p99} | ${fmt(d.received)} (${fmt(d.refused)}) | ${s.non2xx} | ${s.errors} |`),
+    runs
+      .get(build)!
+      .map(
+        ({ round, sample: s, deliveries: d }) =>
+          `| ${build.name} | ${round + 1} | ${fmt(s.requestsPerSecond)} | ${s.p50} | ${s.p99} | ${fmtOrNa(serverCpuMicros(s) ?? Number.NaN)} | ${fmt(d.received)} (${fmt(d.refused)}) | ${s.non2xx} | ${s.errors} |`,
+      ),
   );
   const medianRows = builds.map(
-    (build) => `| ${build.name} | ${fmt(rps(build))} | ${med(build, (r) => r.sample.p50)} | ${med(build, (r) => r.sample.p99)} | ${fmt(med(build, (r) => r.deliveries.received))} |`,
+    (build) =>
+      `| ${build.name} | ${fmt(rps(build))} | ${med(build, (r) => r.sample.p50)} | ${med(build, (r) => r.sample.p99)} | ${fmtOrNa(cpu(build))} | ${fmt(med(build, (r) => r.deliveries.received))} |`,
   );
   const checks = self
     ? []
@@ -159,25 +172,32 @@ async function report(runs: Map<Build, Run[]>, hot: SelfTime[][] | undefined) {
         "",
         "Each build's servers' CPU profiles (`node --cpu-prof`), cut to the measured runs (no start, warm-up or shutdown), the functions with the most self time over all its rounds; the share is of the runs' time, idle included.",
         "",
-        ...builds.flatMap((build, i) => [`### ${build.name}`, "", "| Function | ms | Share |", "|---|---:|---:|", ...hot[i]!.map((h) => `| ${h.what.replaceAll("|", "\\|")} | ${fmt(h.ms)} | ${percent(h.share)} |`), ""]),
+        ...builds.flatMap((build, i) => [
+          `### ${build.name}`,
+          "",
+          "| Function | ms | Share |",
+          "|---|---:|---:|",
+          ...hot[i]!.map((h) => `| ${h.what.replaceAll("|", "\\|")} | ${fmt(h.ms)} | ${percent(h.share)} |`),
+          "",
+        ]),
       ]
     : [];
   const scale = ROUNDS < 5 || SECONDS < 25 ? ` (reduced: ROUNDS=${ROUNDS}, SECONDS=${SECONDS})` : "";
   const markdown = [
     `# Mixed load: two builds side by side${scale}`,
     "",
-    `${runLine()}. \`intake-server\` (each build's dist/cli.js, HTTPS, \`--rate-limit 0 --log quiet\`) seeded with one account of ${fmt(STORED)} contacts (each with a custom-channel sender id) and ${fmt(STORED)} lists, and a Live campaign; the account's webhook goes to a receiver on 127.0.0.1 (node:http, in the benchmark's process) that refuses one delivery in ${FAIL_EVERY} with 503 and \`Retry-After: 0\`. autocannon, ${CONNECTIONS} connections; of each ten requests in turn, two creates (a new phone each), three lookups (by a stored phone), two list adds (a new membership each), one send and two received messages (the bot answers each, its reply delivered as a signed webhook). ${ROUNDS} round${ROUNDS === 1 ? "" : "s"}; in each, a server of each build is started, warmed up for ${WARM_UP_SECONDS} s and loaded for ${SECONDS} s, then stopped, the build going first taking turns; before the first round, 5 s of the load on this build, not measured, warm up the load generator. Latency is autocannon's, in whole milliseconds; webhooks are those the receiver got during the measured run.${self ? " **No BASELINE_DIR: the build against itself**, the spread this machine gives; no target." : ""}`,
+    `${runLine()}. \`intake-server\` (each build's dist/cli.js, HTTPS, \`--rate-limit 0 --log quiet\`) seeded with one account of ${fmt(STORED)} contacts (each with a custom-channel sender id) and ${fmt(STORED)} lists, and a Live campaign; the account's webhook goes to a receiver on 127.0.0.1 (node:http, in the benchmark's process) that refuses one delivery in ${FAIL_EVERY} with 503 and \`Retry-After: 0\`. autocannon, ${CONNECTIONS} connections; of each ten requests in turn, two creates (a new phone each), three lookups (by a stored phone), two list adds (a new membership each), one send and two received messages (the bot answers each, its reply delivered as a signed webhook). ${ROUNDS} round${ROUNDS === 1 ? "" : "s"}; in each, a server of each build is started, warmed up for ${WARM_UP_SECONDS} s and loaded for ${SECONDS} s, then stopped, the build going first taking turns; before the first round, 5 s of the load on this build, not measured, warm up the load generator. Latency is autocannon's, in whole milliseconds; a server's CPU is its process's user and system time (from /proc, Linux) over the run, per request answered; webhooks are those the receiver got during the measured run.${self ? " **No BASELINE_DIR: the build against itself**, the spread this machine gives; no target." : ""}`,
     "",
-    "| Build | req/s (median) | p50 ms | p99 ms | webhooks |",
-    "|---|---:|---:|---:|---:|",
+    "| Build | req/s (median) | p50 ms | p99 ms | server CPU µs a request | webhooks |",
+    "|---|---:|---:|---:|---:|---:|",
     ...medianRows,
     "",
-    `Ratio of medians, ${current.name} / ${baseline.name}: **${fmt(ratio, 2)}** (each round's own, lowest to highest: ${sorted.map((r) => fmt(r, 2)).join(", ")})${self ? "" : `; target at least 1.00: ${ratio >= 1 ? "met" : "not met"}`}.`,
+    `Ratio of medians, ${current.name} / ${baseline.name}: **${fmt(ratio, 2)}** (each round's own, lowest to highest: ${sorted.map((r) => fmt(r, 2)).join(", ")})${self ? "" : `; target at least 1.00: ${ratio >= 1 ? "met" : "not met"}`}. Server CPU a request, ${current.name} / ${baseline.name}: **${fmt(cpu(current) / cpu(baseline), 2)}** (below 1: this build spends less).`,
     "",
     "## Runs",
     "",
-    "| Build | Round | req/s | p50 ms | p99 ms | webhooks (refused) | non-2xx | errors |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|",
+    "| Build | Round | req/s | p50 ms | p99 ms | server CPU µs a request | webhooks (refused) | non-2xx | errors |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...runRows,
     "",
     ...hotSections,
@@ -199,7 +219,13 @@ async function report(runs: Map<Build, Run[]>, hot: SelfTime[][] | undefined) {
   console.log(medianRows.join("\n"));
   console.log(`ratio ${fmt(ratio, 2)} (rounds ${sorted.map((r) => fmt(r, 2)).join(", ")})`);
   if (hot) {
-    for (const [i, build] of builds.entries()) console.log([`\nself time, ${build.name}:`, ...hot[i]!.map((h) => `  ${fmt(h.ms).padStart(7)} ms ${percent(h.share).padStart(6)}  ${h.what}`)].join("\n"));
+    for (const [i, build] of builds.entries())
+      console.log(
+        [
+          `\nself time, ${build.name}:`,
+          ...hot[i]!.map((h) => `  ${fmt(h.ms).padStart(7)} ms ${percent(h.share).padStart(6)}  ${h.what}`),
+        ].join("\n"),
+      );
     console.log(`\nCPU profiles (kept): ${profiles}`);
   }
   if (!checks.every((c) => c.met)) process.exitCode = 1;
