@@ -29,10 +29,14 @@ export default tseslint.config(
     },
   },
   {
-    // Small modules and short functions, each read in one sitting.
+    // Small modules and short functions, each read in one sitting. A function's length counts its
+    // code, not its blank lines or the comments that say why.
     files: ["packages/*/src/**/*.{ts,tsx}"],
     ignores: ["**/generated/**"],
-    rules: { "max-lines": ["error", { max: 400 }], "max-lines-per-function": ["error", { max: 120 }] },
+    rules: {
+      "max-lines": ["error", { max: 400 }],
+      "max-lines-per-function": ["error", { max: 120, skipBlankLines: true, skipComments: true }],
+    },
   },
   {
     files: ["packages/server/src/**/*.ts"],
