@@ -24,8 +24,7 @@ import { startFlakyReceiver, type FlakyReceiver } from "./support/flaky-receiver
 import { fmt, fmtOrNa, percent } from "./support/figures.js";
 import { load, median, rotated, serverCpuMicros, type Sample } from "./support/load.js";
 import { runLine, writeReport } from "./support/report.js";
-import { MIX, mixed } from "./support/mixed-route.js";
-import { benchSeed } from "./support/seed.js";
+import { MIX, mixed, mixedSeed } from "./support/mixed-route.js";
 import { STORED } from "./support/routes.js";
 import { selfTimes, type ProfileFile, type SelfTime } from "./support/self-time.js";
 import { startCli } from "./support/targets.js";
@@ -78,19 +77,7 @@ let receiver: FlakyReceiver | undefined;
 try {
   receiver = await startFlakyReceiver(FAIL_EVERY);
   const seed = join(dir, "seed.json");
-  const { accounts } = benchSeed(STORED, STORED, { senders: true });
-  await writeFile(
-    seed,
-    JSON.stringify({
-      accounts: accounts!.map((account) => ({
-        ...account,
-        webhookUrl: receiver!.url,
-        webhookSecret: "whsec_YmVuY2gtc2VjcmV0LWZvci1taXhlZC1sb2Fk",
-        credits: 100_000_000,
-        campaigns: [{ id: "cmp_bench", name: "Bench", state: "Live", faqs: [{ question: "How much is it?", answer: "29 a month." }] }],
-      })),
-    }),
-  );
+  await writeFile(seed, JSON.stringify(mixedSeed(receiver.url)));
   const runs = new Map<Build, Run[]>(builds.map((b) => [b, []]));
   const profiled = new Map<Build, ProfileFile[]>(builds.map((b) => [b, []]));
   // The load generator warms up too (autocannon compiled, its connections' TLS): without this, the

@@ -2,9 +2,10 @@
  * The route bench:mixed loads: the requests of a user's integration in one stream, over a store
  * seeded by benchSeed(STORED, STORED, { senders: true }).
  */
+import type { Seed } from "@intake/server";
 import type { Call, Route } from "./load.js";
 import { STORED } from "./routes.js";
-import { BENCH_KEY, benchContactId, benchListId, benchNewPhone, benchPhone, benchSender } from "./seed.js";
+import { BENCH_KEY, benchContactId, benchListId, benchNewPhone, benchPhone, benchSeed, benchSender } from "./seed.js";
 
 /**
  * Ten requests in turn, as a user's integration mixes them: two creates, three lookups, two list
@@ -40,3 +41,21 @@ export const mixed: Route = {
     return calls[kind](Math.floor(n / MIX.length) * perTen(kind) + before);
   },
 };
+
+/**
+ * The seed the mixed route runs over: one account of STORED contacts (each with a custom-channel
+ * sender id) and STORED lists, a Live campaign with an FAQ the received messages ask, and the
+ * account's webhook at `webhookUrl`.
+ */
+export function mixedSeed(webhookUrl: string): Seed {
+  const { accounts } = benchSeed(STORED, STORED, { senders: true });
+  return {
+    accounts: accounts!.map((account) => ({
+      ...account,
+      webhookUrl,
+      webhookSecret: "whsec_YmVuY2gtc2VjcmV0LWZvci1taXhlZC1sb2Fk",
+      credits: 100_000_000,
+      campaigns: [{ id: "cmp_bench", name: "Bench", state: "Live", faqs: [{ question: "How much is it?", answer: "29 a month." }] }],
+    })),
+  };
+}

@@ -2,7 +2,8 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { MIX, mixed } from "../support/mixed-route.js";
+import { createIntake } from "@intake/server";
+import { MIX, mixed, mixedSeed } from "../support/mixed-route.js";
 import { selfTimes } from "../support/self-time.js";
 
 describe("the mixed route", () => {
@@ -17,6 +18,25 @@ describe("the mixed route", () => {
     expect(new Set(received).size).toBe(20);
     expect(calls.filter((c) => c.method === "GET")).toHaveLength(30);
     expect(calls.filter((c) => c.path.startsWith("/send_custom_channel_message"))).toHaveLength(10);
+  });
+
+  it("is answered 2xx on the mixed seed, each received message answered by the bot with a webhook", async () => {
+    const posted: string[] = [];
+    const receiver = async (request: Request) => (posted.push(await request.text()), new Response("ok"));
+    const intake = createIntake({ seed: mixedSeed("https://hooks.example.test/intake"), fetch: receiver, rateLimit: 0 });
+    try {
+      for (let n = 0; n < 2 * MIX.length; n++) {
+        const call = mixed.call(n, { name: "t", base: "", stop: async () => {} });
+        const headers = call.body ? { "content-type": "application/json" } : undefined;
+        const response = await intake.fetch(
+          new Request(`https://127.0.0.1/v1${call.path}`, { method: call.method, body: call.body, headers }),
+        );
+        expect(response.status, `${call.method} ${call.path}: ${await response.text()}`).toBeLessThan(300);
+      }
+      await expect.poll(() => posted.filter((body) => body.includes("29 a month")).length).toBe(4);
+    } finally {
+      await intake.close();
+    }
   });
 });
 
