@@ -57,6 +57,14 @@ export interface Result {
   stream?: ReadableStream<Uint8Array>;
 }
 
+/** The Date header for a time: the same text for a whole second, so it is written once a second. */
+export function httpDate(ms: number): string {
+  const second = Math.floor(ms / 1000);
+  if (second !== lastDate.second) lastDate = { second, text: new Date(second * 1000).toUTCString() };
+  return lastDate.text;
+}
+let lastDate = { second: NaN, text: "" };
+
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string>): ApiResponse {
   headers["content-type"] = "application/json";
   headers["cache-control"] = "no-store";

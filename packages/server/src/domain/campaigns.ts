@@ -29,8 +29,29 @@ export const CAMPAIGN_DEFAULTS: CampaignSettings = {
   handOffPhrases: ["talk to a human", "speak to a person", "real person", "human agent"],
 };
 
-/** A campaign's settings (kept as JSON text: the model holds flat values). */
-export const settingsOf = (campaign: CampaignRecord): CampaignSettings => JSON.parse(campaign.settings) as CampaignSettings;
+/** Each campaign's settings as last parsed, with the text they came from. */
+const parsed = new WeakMap<CampaignRecord, { text: string; settings: CampaignSettings }>();
+
+/**
+ * A campaign's settings (kept as JSON text: the model holds flat values). A received message reads
+ * them several times, so they are parsed once for each text the record holds, and frozen: the
+ * same object goes to every reader, and one that changed it would change it for all.
+ */
+export function settingsOf(campaign: CampaignRecord): CampaignSettings {
+  const kept = parsed.get(campaign);
+  if (kept?.text === campaign.settings) return kept.settings;
+  const settings = deepFreeze(JSON.parse(campaign.settings) as CampaignSettings);
+  parsed.set(campaign, { text: campaign.settings, settings });
+  return settings;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
 
 /** Refuses a text the engine would send with a placeholder it cannot fill; `where` names the campaign. */
 function checkTexts(input: Schemas["CampaignSettings"], where: string) {

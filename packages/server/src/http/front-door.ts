@@ -16,7 +16,7 @@
  * sets come with their validators, from app.ts.
  */
 import { document, type AuthForm, type OpenApiDocument } from "@intake/spec";
-import { errorResponse, type ApiRequest, type ApiResponse } from "../contract/exchange.js";
+import { errorResponse, httpDate, type ApiRequest, type ApiResponse } from "../contract/exchange.js";
 import type { OperationValidator } from "../contract/validation.js";
 import type { Domain } from "../domain/domain.js";
 import type { Faults } from "../faults/faults.js";
@@ -159,7 +159,7 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
       try {
         const timer = startTimer();
         const started = now();
-        headers.date = new Date(started).toUTCString();
+        headers.date = httpDate(started);
         return await chains[area]({ request, url: request.url, base, path, started, timer, requestId, headers, area, match, shape });
       } catch (error) {
         // Only reached when the clock failed: every step's error is its chain's answer.
