@@ -86,7 +86,7 @@ const markdown = [
   "|---|---:|",
   ...cores.map((core) => `| ${core.name === "baseline" ? baselineName : core.name} | ${fmt(median(core.microsPerRequest), 1)} |`),
   "",
-  `Ratio, this build / baseline, the median of the rounds' own: **${fmt(ratio, 3)}** (quartiles ${fmt(quartile(0.25), 3)} and ${fmt(quartile(0.75), 3)}; lowest ${fmt(sorted[0]!, 3)}, highest ${fmt(sorted.at(-1)!, 3)}); below 1, this build spends less.`,
+  `Ratio, this build / baseline, the median of the rounds' own: **${fmt(ratio, 3)}** (quartiles ${fmt(quartile(0.25), 3)} and ${fmt(quartile(0.75), 3)}; lowest ${fmt(sorted[0]!, 3)}, highest ${fmt(sorted.at(-1)!, 3)}); below 1, this build spends less. The machine's speed moves over a run, and each build's median with it: the rounds' own ratios compare two runs made one after the other.`,
   "",
   "Reproduce: `BASELINE_DIR=<checkout with packages/server/dist built> npm run bench:mixed-core`.",
 ].join("\n");
