@@ -24,6 +24,26 @@ import { SEED } from "../support/seed.js";
 
 const dataFile = () => join(mkdtempSync(join(tmpdir(), "intake-cert-")), "state.json");
 
+/** A certificate for this machine's names that expires within the hour: one to be replaced. */
+function expiringWithinTheHour() {
+  return selfsigned.generate([{ name: "commonName", value: "old" }], {
+    keyType: "ec",
+    curve: "P-256",
+    notBeforeDate: new Date(Date.now() - 10 * 24 * 3600 * 1000),
+    notAfterDate: new Date(Date.now() + 3600 * 1000),
+    extensions: [
+      {
+        name: "subjectAltName",
+        altNames: [
+          { type: 2, value: "localhost" },
+          { type: 7, ip: "127.0.0.1" },
+          { type: 7, ip: "::1" },
+        ],
+      },
+    ],
+  });
+}
+
 describe("the certificate kept beside a data file", () => {
   it("is generated once and served again on the next start for the same hosts", async () => {
     const file = dataFile();
@@ -51,23 +71,7 @@ describe("the certificate kept beside a data file", () => {
 
   it("is replaced when it expires within a day", async () => {
     const file = dataFile();
-    const notBeforeDate = new Date(Date.now() - 10 * 24 * 3600 * 1000);
-    const old = await selfsigned.generate([{ name: "commonName", value: "old" }], {
-      keyType: "ec",
-      curve: "P-256",
-      notBeforeDate,
-      notAfterDate: new Date(Date.now() + 3600 * 1000),
-      extensions: [
-        {
-          name: "subjectAltName",
-          altNames: [
-            { type: 2, value: "localhost" },
-            { type: 7, ip: "127.0.0.1" },
-            { type: 7, ip: "::1" },
-          ],
-        },
-      ],
-    });
+    const old = await expiringWithinTheHour();
     writeFileSync(`${file}.cert.pem`, old.cert);
     writeFileSync(`${file}.key.pem`, old.private);
     const loaded = await loadCertificate({ dataFile: file });
@@ -122,23 +126,7 @@ describe("the certificate kept in a folder (the CLI's: the user's cache folder)"
   it("is replaced in place when it expires within a day, saying why", async () => {
     const folder = certDir();
     const first = await loadCertificate({ certDir: folder });
-    const notBeforeDate = new Date(Date.now() - 10 * 24 * 3600 * 1000);
-    const old = await selfsigned.generate([{ name: "commonName", value: "old" }], {
-      keyType: "ec",
-      curve: "P-256",
-      notBeforeDate,
-      notAfterDate: new Date(Date.now() + 3600 * 1000),
-      extensions: [
-        {
-          name: "subjectAltName",
-          altNames: [
-            { type: 2, value: "localhost" },
-            { type: 7, ip: "127.0.0.1" },
-            { type: 7, ip: "::1" },
-          ],
-        },
-      ],
-    });
+    const old = await expiringWithinTheHour();
     writeFileSync(first.certPath, old.cert);
     writeFileSync(first.certPath.replace(".cert.", ".key."), old.private);
     const renewed = await loadCertificate({ certDir: folder });
