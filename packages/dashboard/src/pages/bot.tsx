@@ -18,7 +18,7 @@ export function botName(name: BotRun["name"], model: string | null): string {
 
 /** A timeout as a person says it: "30 s", "2.5 s", "800 ms". */
 function seconds(ms: number): string {
-  return ms < 1000 ? duration(ms) : `${Number((ms / 1000).toFixed(1))} s`;
+  return ms < 999.5 ? duration(ms) : `${Number((ms / 1000).toFixed(1))} s`;
 }
 
 /**

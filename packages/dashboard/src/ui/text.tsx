@@ -44,8 +44,9 @@ export function contactName(contact: {
 export function duration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return "—";
   if (ms < 1) return "< 1 ms";
-  if (ms < 10) return `${ms.toFixed(1)} ms`;
-  if (ms < 1000) return `${Math.round(ms)} ms`;
+  // The unit follows the figure as rounded: 9.97 ms reads "10 ms" and 999.6 ms "1.00 s", never "1000 ms".
+  if (ms < 9.95) return `${ms.toFixed(1)} ms`;
+  if (ms < 999.5) return `${Math.round(ms)} ms`;
   return `${(ms / 1000).toFixed(2)} s`;
 }
 

@@ -142,6 +142,24 @@ describe("the bot on the dashboard: a bot that says it is a model replaying a re
     noProblems(problems);
   }, 60_000);
 
+  it("conversation: a latency that rounds to a second reads in seconds (999.6 ms is 1.00 s, a timeout at 999.6 ms is 1 s)", async () => {
+    const contactId = await say("+14155550502", "SM-round-1", "What time are the evening classes?");
+    await say("+14155550502", "SM-round-2", "Is there parking?");
+    // A timer may fire a little before its second by the clock that measures it: the latencies
+    // are set through the snapshot so the figure on the page is known.
+    const snapshot = await admin(setup, "GET", "/snapshot");
+    for (const message of snapshot.records.message) if (message.contactId === contactId && message.bot) message.bot.latencyMs = 999.6;
+    await admin(setup, "PUT", "/snapshot", snapshot);
+
+    const { page, problems } = await openAt(`contacts/${contactId}`);
+    const asked = (body: string) => bubbles(page).filter({ hasText: body }).filter({ hasText: "From the contact" }).locator(".bot-run");
+    await asked("What time are the evening classes?").getByText("Model llama3.2 replied in 1.00 s").waitFor();
+    await asked("Is there parking?")
+      .getByText(/^✗ Model llama3\.2 timed out after 1 s$/)
+      .waitFor();
+    noProblems(problems);
+  }, 60_000);
+
   it("campaign page: says which bot answers on this server, with its timeout, token cap and history", async () => {
     const { page, problems } = await openAt(`campaigns/${campaignId}`, 420);
     const active = page.getByRole("group", { name: "Bot on this server" });
